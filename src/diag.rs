@@ -1,0 +1,175 @@
+//! Diagnostics: every problem found in the input, located and explained.
+//!
+//! The nine schema-1 fields of the specs README ("Diagnostics") are always serialised, `null` when absent,
+//! in the documented order; `message` (a one-line human text) and the image/binary locators are extensions.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Blocks the affected score.
+    Error,
+    /// Score computed; may differ from what the user intended.
+    Warning,
+    Info,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: String,
+    pub file: Option<String>,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub expected: Option<String>,
+    pub found: Option<String>,
+    pub hint: Option<String>,
+    pub official_behaviour: Option<String>,
+    pub message: String,
+    /// Pixel `(x, y)` for images.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pixel: Option<[u64; 2]>,
+    /// Byte offset for binary arrays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, code: &str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            code: code.to_string(),
+            file: None,
+            line: None,
+            column: None,
+            expected: None,
+            found: None,
+            hint: None,
+            official_behaviour: None,
+            message: message.into(),
+            pixel: None,
+            offset: None,
+        }
+    }
+    pub fn error(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, code, message)
+    }
+    pub fn warning(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, code, message)
+    }
+    pub fn info(code: &str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Info, code, message)
+    }
+    pub fn file(mut self, file: &str) -> Self {
+        self.file = Some(file.to_string());
+        self
+    }
+    /// 1-based line and column (column in Unicode scalar values).
+    pub fn at(mut self, line: u64, column: u64) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+    pub fn line(mut self, line: u64) -> Self {
+        self.line = Some(line);
+        self
+    }
+    pub fn expected(mut self, s: impl Into<String>) -> Self {
+        self.expected = Some(s.into());
+        self
+    }
+    pub fn found(mut self, s: impl Into<String>) -> Self {
+        self.found = Some(s.into());
+        self
+    }
+    pub fn hint(mut self, s: impl Into<String>) -> Self {
+        self.hint = Some(s.into());
+        self
+    }
+    pub fn official(mut self, s: impl Into<String>) -> Self {
+        self.official_behaviour = Some(s.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Shortens a found text for display: at most 60 characters, on one line.
+pub fn excerpt(s: &str) -> String {
+    let one_line: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let t = one_line.trim();
+    if t.chars().count() > 60 {
+        let cut: String = t.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        t.to_string()
+    }
+}
+
+/// Collects diagnostics, keeping at most `cap` of each code (a 100 MB file with one mistake per line must not
+/// produce a million rows); [`Diags::finish`] adds one summary line per code that overflowed.
+pub struct Diags {
+    pub list: Vec<Diagnostic>,
+    counts: std::collections::HashMap<String, (usize, Severity)>,
+    cap: usize,
+}
+
+impl Default for Diags {
+    fn default() -> Self {
+        Diags {
+            list: Vec::new(),
+            counts: Default::default(),
+            cap: 50,
+        }
+    }
+}
+
+impl Diags {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn push(&mut self, d: Diagnostic) {
+        let e = self.counts.entry(d.code.clone()).or_insert((0, d.severity));
+        e.0 += 1;
+        e.1 = e.1.min(d.severity);
+        if e.0 <= self.cap {
+            self.list.push(d);
+        }
+    }
+    pub fn has_errors(&self) -> bool {
+        self.counts.values().any(|(_, s)| *s == Severity::Error)
+    }
+    pub fn count(&self, code: &str) -> usize {
+        self.counts.get(code).map_or(0, |c| c.0)
+    }
+    pub fn extend(&mut self, it: impl IntoIterator<Item = Diagnostic>) {
+        for d in it {
+            self.push(d);
+        }
+    }
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        let mut over: Vec<_> = self
+            .counts
+            .iter()
+            .filter(|(_, c)| c.0 > self.cap)
+            .map(|(k, c)| (k.clone(), *c))
+            .collect();
+        over.sort();
+        for (code, (n, sev)) in over {
+            self.list.push(Diagnostic::new(
+                sev,
+                &code,
+                format!(
+                    "{} more `{code}` problems not listed ({n} in all)",
+                    n - self.cap
+                ),
+            ));
+        }
+        self.list
+    }
+}

@@ -1,0 +1,123 @@
+//! Random-access byte sources: a file on disk, bytes in memory, or (in wasm) a browser `Blob` read in chunks.
+//! Nothing here reads a whole file unless asked to.
+
+use std::io::{self, Read, Seek, SeekFrom};
+use std::rc::Rc;
+
+pub trait Blob {
+    fn len(&self) -> u64;
+    /// Reads up to `buf.len()` bytes at `offset`; returns 0 only at or past the end.
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize>;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Blob for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let start = (offset.min(self.as_slice().len() as u64)) as usize;
+        let n = buf.len().min(self.as_slice().len() - start);
+        buf[..n].copy_from_slice(&self[start..start + n]);
+        Ok(n)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub struct DiskFile {
+    file: std::fs::File,
+    len: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl DiskFile {
+    pub fn open(path: &std::path::Path) -> io::Result<Self> {
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
+        Ok(DiskFile { file, len })
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Blob for DiskFile {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+        }
+        #[cfg(windows)]
+        {
+            std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset)
+        }
+    }
+}
+
+/// A `Read + Seek` cursor over a window `[start, end)` of a blob.
+#[derive(Clone)]
+pub struct BlobReader {
+    blob: Rc<dyn Blob>,
+    start: u64,
+    end: u64,
+    pos: u64,
+}
+
+impl BlobReader {
+    pub fn new(blob: Rc<dyn Blob>) -> Self {
+        let end = blob.len();
+        BlobReader {
+            blob,
+            start: 0,
+            end,
+            pos: 0,
+        }
+    }
+    pub fn window(blob: Rc<dyn Blob>, start: u64, len: u64) -> Self {
+        let end = start.saturating_add(len).min(blob.len());
+        BlobReader {
+            blob,
+            start,
+            end,
+            pos: start.min(end),
+        }
+    }
+}
+
+impl Read for BlobReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.end.saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(left) as usize;
+        let n = self.blob.read_at(self.pos, &mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl Seek for BlobReader {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        let len = self.end - self.start;
+        let rel = self.pos - self.start;
+        let new = match pos {
+            SeekFrom::Start(o) => Some(o),
+            SeekFrom::End(d) => len.checked_add_signed(d),
+            SeekFrom::Current(d) => rel.checked_add_signed(d),
+        };
+        match new {
+            Some(n) => {
+                self.pos = self.start + n.min(len);
+                Ok(n.min(len))
+            }
+            None => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "seek before start",
+            )),
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The input layer: the set of named files a protocol scores, built from single files, folders, `.zip`
+//! archives (stored/deflate, one nested level) and `.gz` files. Junk entries are dropped with an info
+//! diagnostic, roles (GT or prediction) come from the explicit choice or from path names, and size limits
+//! refuse zip bombs before any byte is inflated. Entries are opened as streams: nothing is held whole.
+
+mod blob;
+mod zipped;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use blob::DiskFile;
+pub use blob::{Blob, BlobReader};
+
+use crate::diag::Diagnostic;
+use flate2::read::{DeflateDecoder, MultiGzDecoder};
+use serde::{Deserialize, Serialize};
+use std::io::{self, Read};
+use std::rc::Rc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Gt,
+    Pred,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Gt => "gt",
+            Role::Pred => "pred",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "gt" | "ref" => Some(Role::Gt),
+            "pred" | "res" => Some(Role::Pred),
+            _ => None,
+        }
+    }
+}
+
+/// Where a role came from (specs README, "Role detection", steps 1–3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoleFrom {
+    Explicit,
+    PathName,
+    Sniffed,
+}
+
+/// One dropped file or folder member, before archives are opened.
+pub struct Input {
+    pub path: String,
+    pub role: Option<Role>,
+    pub blob: Rc<dyn Blob>,
+}
+
+/// Size limits. Defaults suit a browser tab and a scoring server alike.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest decompressed size of one entry.
+    pub max_entry_bytes: u64,
+    /// Largest compression ratio accepted for entries whose decompressed size exceeds `ratio_floor`.
+    pub max_ratio: u64,
+    pub ratio_floor: u64,
+    /// Largest zip nested inside a zip (it is inflated into memory to be opened).
+    pub max_nested_zip: u64,
+    /// Most entries in one archive.
+    pub max_entries: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_entry_bytes: 8 << 30,
+            max_ratio: 1100,
+            ratio_floor: 64 << 20,
+            max_nested_zip: 1 << 30,
+            max_entries: 200_000,
+        }
+    }
+}
+
+#[derive(Clone)]
+enum Source {
+    Plain(Rc<dyn Blob>),
+    /// A zip member: `method` 0 = stored, 8 = deflate; `limit` = declared size.
+    Member {
+        blob: Rc<dyn Blob>,
+        start: u64,
+        clen: u64,
+        method: u16,
+        limit: u64,
+    },
+    Gz(Box<Source>, u64),
+}
+
+impl Source {
+    fn open(&self) -> io::Result<Box<dyn Read>> {
+        Ok(match self {
+            Source::Plain(b) => Box::new(BlobReader::new(b.clone())),
+            Source::Member {
+                blob,
+                start,
+                clen,
+                method,
+                limit,
+            } => {
+                let raw = BlobReader::window(blob.clone(), *start, *clen);
+                match method {
+                    0 => Box::new(raw),
+                    _ => Box::new(Limited::new(DeflateDecoder::new(raw), *limit)),
+                }
+            }
+            Source::Gz(inner, limit) => {
+                Box::new(Limited::new(MultiGzDecoder::new(inner.open()?), *limit))
+            }
+        })
+    }
+    fn raw_len(&self) -> u64 {
+        match self {
+            Source::Plain(b) => b.len(),
+            Source::Member { clen, .. } => *clen,
+            Source::Gz(inner, _) => inner.raw_len(),
+        }
+    }
+}
+
+/// Fails a read once more than `limit` bytes came out (a zip bomb, or a header that lies).
+struct Limited<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+}
+
+impl<R: Read> Limited<R> {
+    fn new(inner: R, limit: u64) -> Self {
+        Limited {
+            inner,
+            left: limit,
+            limit,
+        }
+    }
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(io::Error::other(format!(
+                "decompressed data exceeds the limit of {} bytes (refused as a possible zip bomb)",
+                self.limit
+            )));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+/// A named file ready to be read by a protocol.
+#[derive(Clone)]
+pub struct Entry {
+    /// Path as dropped, with `!` separating archive members: `sub.zip!res/La_Tomatina.txt`.
+    pub path: String,
+    pub role: Option<Role>,
+    pub role_from: Option<RoleFrom>,
+    /// Decompressed size (exact for plain and zip members; from the gzip trailer for `.gz`, modulo 2³²).
+    pub size: u64,
+    source: Source,
+}
+
+impl Entry {
+    /// A stream of the (decompressed) content.
+    pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        self.source.open()
+    }
+    /// Up to `n` bytes from the start of the (decompressed) content.
+    pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
+        let mut v = Vec::with_capacity(n.min(1 << 20));
+        self.open()?.take(n as u64).read_to_end(&mut v)?;
+        Ok(v)
+    }
+    /// The whole (decompressed) content. Use for small files only.
+    pub fn read_all(&self) -> io::Result<Vec<u8>> {
+        let mut v = Vec::with_capacity(self.size.min(64 << 20) as usize);
+        self.open()?.read_to_end(&mut v)?;
+        Ok(v)
+    }
+    /// Stored size (compressed for archive members and `.gz`).
+    pub fn raw_len(&self) -> u64 {
+        self.source.raw_len()
+    }
+    /// Last path component, without a `.gz` suffix.
+    pub fn name(&self) -> &str {
+        let last = self
+            .path
+            .rsplit(['/', '\\', '!'])
+            .next()
+            .unwrap_or(&self.path);
+        last.strip_suffix(".gz").unwrap_or(last)
+    }
+    /// An in-memory entry (tests, fuzzing, examples).
+    pub fn from_bytes(path: &str, role: Option<Role>, bytes: Vec<u8>) -> Entry {
+        let mut set = FileSet::build(
+            vec![Input {
+                path: path.to_string(),
+                role,
+                blob: Rc::new(bytes),
+            }],
+            &Limits::default(),
+        );
+        set.entries.pop().unwrap_or_else(|| Entry {
+            path: path.to_string(),
+            role,
+            role_from: role.map(|_| RoleFrom::Explicit),
+            size: 0,
+            source: Source::Plain(Rc::new(Vec::new())),
+        })
+    }
+}
+
+/// The set of named files, plus what the input layer noticed while building it.
+#[derive(Clone, Default)]
+pub struct FileSet {
+    pub entries: Vec<Entry>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileSet {
+    pub fn build(inputs: Vec<Input>, limits: &Limits) -> FileSet {
+        let mut set = FileSet::default();
+        for input in inputs {
+            set.add(input.path, input.role, Source::Plain(input.blob), limits, 0);
+        }
+        set
+    }
+
+    pub fn with_role(&self, role: Role) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(move |e| e.role == Some(role))
+    }
+
+    fn add(
+        &mut self,
+        path: String,
+        role: Option<Role>,
+        source: Source,
+        limits: &Limits,
+        depth: u32,
+    ) {
+        if let Some(why) = junk(&path) {
+            self.diagnostics.push(
+                Diagnostic::info("input.ignored_file", format!("{why} ignored"))
+                    .file(&path)
+                    .hint("System files are never scored; nothing to do."),
+            );
+            return;
+        }
+        let head = match source.open().and_then(|mut r| {
+            let mut h = [0u8; 4];
+            let mut n = 0;
+            while n < 4 {
+                let k = r.read(&mut h[n..])?;
+                if k == 0 {
+                    break;
+                }
+                n += k;
+            }
+            Ok((h, n))
+        }) {
+            Ok(h) => h,
+            Err(e) => {
+                self.diagnostics.push(
+                    Diagnostic::error("input.read_error", format!("cannot read the file: {e}"))
+                        .file(&path),
+                );
+                return;
+            }
+        };
+        let (magic, n) = head;
+        let is_gz = n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+        let is_zip =
+            n >= 4 && &magic[..2] == b"PK" && matches!((magic[2], magic[3]), (3, 4) | (5, 6));
+        if is_gz {
+            let compressed = source.raw_len();
+            let limit = limits.max_entry_bytes.min(
+                compressed
+                    .saturating_mul(limits.max_ratio)
+                    .max(limits.ratio_floor),
+            );
+            let size = gz_size_hint(&source).unwrap_or(compressed);
+            let gz = Source::Gz(Box::new(source), limit);
+            let inner_path = path.clone();
+            if inner_path.to_ascii_lowercase().ends_with(".zip.gz") && depth == 0 {
+                self.diagnostics.push(
+                    Diagnostic::info(
+                        "input.zip_in_gz",
+                        "a zip inside a .gz is scored as one file, not opened",
+                    )
+                    .file(&path),
+                );
+            }
+            self.push_entry(path, role, size, gz);
+        } else if is_zip {
+            if depth >= 2 {
+                self.diagnostics.push(
+                    Diagnostic::info(
+                        "input.zip_too_deep",
+                        "a zip nested more than one level deep is not opened",
+                    )
+                    .file(&path)
+                    .hint("Unzip the inner archive and drop its files."),
+                );
+                return;
+            }
+            zipped::expand(self, &path, role, source, limits, depth);
+        } else {
+            let size = source.raw_len();
+            self.push_entry(path, role, size, source);
+        }
+    }
+
+    fn push_entry(&mut self, path: String, role: Option<Role>, size: u64, source: Source) {
+        let (role, role_from) = match role {
+            Some(r) => (Some(r), Some(RoleFrom::Explicit)),
+            None => match role_from_path(&path) {
+                Some(r) => (Some(r), Some(RoleFrom::PathName)),
+                None => (None, None),
+            },
+        };
+        self.entries.push(Entry {
+            path,
+            role,
+            role_from,
+            size,
+            source,
+        });
+    }
+}
+
+/// The gzip ISIZE trailer: the decompressed size modulo 2³² (of the last member).
+fn gz_size_hint(source: &Source) -> Option<u64> {
+    if let Source::Plain(b) = source {
+        let len = b.len();
+        if len >= 18 {
+            let mut t = [0u8; 4];
+            if b.read_at(len - 4, &mut t).ok()? == 4 {
+                return Some(u32::from_le_bytes(t) as u64);
+            }
+        }
+    }
+    None
+}
+
+/// Why a path is junk (specs README, "Inputs"), or `None`.
+pub fn junk(path: &str) -> Option<&'static str> {
+    let mut parts = path.split(['/', '\\', '!']).filter(|p| !p.is_empty());
+    let last = path.rsplit(['/', '\\', '!']).next().unwrap_or(path);
+    if parts.any(|p| p == "__MACOSX") {
+        return Some("macOS resource folder __MACOSX/");
+    }
+    if last.starts_with("._") {
+        return Some("macOS resource fork ._*");
+    }
+    match last {
+        ".DS_Store" => Some("macOS .DS_Store"),
+        "Thumbs.db" | "thumbs.db" => Some("Windows Thumbs.db"),
+        "desktop.ini" => Some("Windows desktop.ini"),
+        _ => None,
+    }
+}
+
+/// Role from a path component (`ref`, `gt`, … / `res`, `pred`, …); the innermost marked component wins.
+pub fn role_from_path(path: &str) -> Option<Role> {
+    let comps: Vec<&str> = path.split(['/', '\\', '!']).collect();
+    // The last component is the file itself: only folders (and archive names) mark a role.
+    for c in comps[..comps.len().saturating_sub(1)].iter().rev() {
+        let c = c.to_ascii_lowercase();
+        let c = c.strip_suffix(".zip").unwrap_or(&c);
+        match c {
+            "ref" | "gt" | "ground_truth" | "reference" => return Some(Role::Gt),
+            "res" | "pred" | "predictions" | "submission" | "results" => return Some(Role::Pred),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_from_paths() {
+        assert_eq!(role_from_path("input/ref/gt.xml"), Some(Role::Gt));
+        assert_eq!(role_from_path("input/res/a.txt"), Some(Role::Pred));
+        assert_eq!(role_from_path("sub.zip!res/a.txt"), Some(Role::Pred));
+        assert_eq!(role_from_path("ref.xml"), None);
+        assert_eq!(role_from_path("x/results/ref/a"), Some(Role::Gt));
+    }
+
+    #[test]
+    fn junk_names() {
+        assert!(junk("a/__MACOSX/x").is_some());
+        assert!(junk("z.zip!._x.txt").is_some());
+        assert!(junk("d/.DS_Store").is_some());
+        assert!(junk("d/a.txt").is_none());
+    }
+}

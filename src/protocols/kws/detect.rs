@@ -1,0 +1,238 @@
+//! Which dropped file is the GT and which are runs, and which family they are (specs/kws.md 2.1): content
+//! decides, file extensions never do (`.gz` is opened first by the input layer).
+
+use crate::diag::Diagnostic;
+use crate::formats::lines::strip_bom;
+use crate::input::{Entry, FileSet, Role, RoleFrom};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Xml,
+    Trec,
+}
+
+impl Family {
+    pub fn preset(self) -> &'static str {
+        match self {
+            Family::Xml => "icfhr14",
+            Family::Trec => "trec",
+        }
+    }
+    pub fn describe(self) -> &'static str {
+        match self {
+            Family::Xml => "ICFHR'14 XML",
+            Family::Trec => "TREC qrels/run",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sniff {
+    XmlGt,
+    XmlRes,
+    Qrels,
+    Run,
+    Unknown,
+}
+
+impl Sniff {
+    fn role(self) -> Option<Role> {
+        match self {
+            Sniff::XmlGt | Sniff::Qrels => Some(Role::Gt),
+            Sniff::XmlRes | Sniff::Run => Some(Role::Pred),
+            Sniff::Unknown => None,
+        }
+    }
+    fn family(self) -> Option<Family> {
+        match self {
+            Sniff::XmlGt | Sniff::XmlRes => Some(Family::Xml),
+            Sniff::Qrels | Sniff::Run => Some(Family::Trec),
+            Sniff::Unknown => None,
+        }
+    }
+}
+
+/// Classifies a file from its first 64 KiB.
+pub fn sniff(head: &[u8]) -> Sniff {
+    let text = strip_bom(head);
+    let start = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(text.len());
+    let text = &text[start..];
+    if text.first() == Some(&b'<') {
+        let has = |pat: &[u8]| memchr::memmem::find(text, pat).is_some();
+        if has(b"<GTRel") || has(b"<GroundTruthRelevanceJudgements") {
+            Sniff::XmlGt
+        } else if has(b"<Rel ") || has(b"<Rel>") || has(b"<Rel\t") || has(b"<RelevanceListings") {
+            Sniff::XmlRes
+        } else {
+            Sniff::Unknown
+        }
+    } else {
+        let line = text
+            .split(|b| *b == b'\n' || *b == b'\r')
+            .next()
+            .unwrap_or(&[]);
+        let line = String::from_utf8_lossy(line);
+        let fields: Vec<&str> = line.split_ascii_whitespace().collect();
+        let numeric = |s: &str| s.parse::<f64>().is_ok();
+        match fields.len() {
+            4 if numeric(fields[3]) => Sniff::Qrels,
+            6 if numeric(fields[4]) => Sniff::Run,
+            _ => Sniff::Unknown,
+        }
+    }
+}
+
+pub struct Picked {
+    pub gt: Entry,
+    pub runs: Vec<Entry>,
+    pub family: Family,
+}
+
+pub fn pick(files: &FileSet, diags: &mut Vec<Diagnostic>) -> Option<Picked> {
+    let mut gts = Vec::new();
+    let mut runs = Vec::new();
+    for e in &files.entries {
+        let kind = match e.head(64 << 10) {
+            Ok(h) => sniff(&h),
+            Err(err) => {
+                diags.push(
+                    Diagnostic::error("input.read_error", format!("cannot read the file: {err}"))
+                        .file(&e.path),
+                );
+                continue;
+            }
+        };
+        let Some(sniffed) = kind.role() else {
+            diags.push(
+                Diagnostic::warning(
+                    "kws.input.unrecognised",
+                    "not an ICFHR'14 XML or TREC file; ignored",
+                )
+                .file(&e.path)
+                .line(1)
+                .expected("<GTRel>/<Rel> XML, qrels (4 fields) or a run (6 fields)")
+                .hint("Drop only the ground-truth and result files."),
+            );
+            continue;
+        };
+        let mut e = e.clone();
+        if let Some(declared) = e.role {
+            if declared != sniffed {
+                diags.push(
+                    Diagnostic::info(
+                        "kws.input.swapped",
+                        format!(
+                            "dropped as {} but its content is {}: used as {}",
+                            if declared == Role::Gt {
+                                "ground truth"
+                            } else {
+                                "predictions"
+                            },
+                            if sniffed == Role::Gt {
+                                "ground truth"
+                            } else {
+                                "results"
+                            },
+                            if sniffed == Role::Gt {
+                                "ground truth"
+                            } else {
+                                "predictions"
+                            },
+                        ),
+                    )
+                    .file(&e.path)
+                    .hint("Nothing to do: the roles were recognised from the content."),
+                );
+            }
+        }
+        if e.role.is_none() {
+            e.role_from = Some(RoleFrom::Sniffed);
+        }
+        e.role = Some(sniffed);
+        let fam = kind.family().unwrap_or(Family::Xml);
+        if sniffed == Role::Gt {
+            gts.push((e, fam));
+        } else {
+            runs.push((e, fam));
+        }
+    }
+    runs.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+    if gts.is_empty() || runs.is_empty() {
+        let which = if gts.is_empty() {
+            "ground truth"
+        } else {
+            "results"
+        };
+        diags.push(
+            Diagnostic::error("kws.input.missing_role", format!("no {which} file found"))
+                .expected("one ground-truth file and at least one results file")
+                .found(format!(
+                    "{} ground truth, {} results",
+                    gts.len(),
+                    runs.len()
+                ))
+                .hint(format!("Add the {which} file.")),
+        );
+        return None;
+    }
+    if gts.len() > 1 {
+        diags.push(
+            Diagnostic::error("kws.input.multiple_gt", "more than one ground-truth file")
+                .expected("exactly one")
+                .found(
+                    gts.iter()
+                        .map(|g| g.0.path.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .hint("Drop a single ground-truth file."),
+        );
+        return None;
+    }
+    let (gt, family) = gts.pop()?;
+    if let Some((r, f)) = runs.iter().find(|(_, f)| *f != family) {
+        diags.push(
+            Diagnostic::error(
+                "kws.input.mixed_families",
+                format!(
+                    "{} ground truth with a {} run",
+                    family.describe(),
+                    f.describe()
+                ),
+            )
+            .file(&r.path)
+            .hint("Use files of one family; convert XML to TREC with `dropscore kws convert`."),
+        );
+        return None;
+    }
+    Some(Picked {
+        gt,
+        runs: runs.into_iter().map(|r| r.0).collect(),
+        family,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs() {
+        assert_eq!(
+            sniff(
+                b"\xEF\xBB\xBF<?xml?>\r\n<GroundTruthRelevanceJudgements>\r\n<GTRel queryid=\"a\">"
+            ),
+            Sniff::XmlGt
+        );
+        assert_eq!(
+            sniff(b"<?xml?><RelevanceListings><Rel queryid=\"a\">"),
+            Sniff::XmlRes
+        );
+        assert_eq!(sniff(b"q1 0 d1 1\n"), Sniff::Qrels);
+        assert_eq!(sniff(b"q1 Q0 d1 1 2.5 run\n"), Sniff::Run);
+        assert_eq!(sniff(b"hello"), Sniff::Unknown);
+    }
+}

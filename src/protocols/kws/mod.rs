@@ -1,0 +1,175 @@
+//! Protocol `kws`: keyword spotting and ranked retrieval (specs/kws.md). Two families: ICFHR'14 XML, scored
+//! as rusteval v0.5 does (preset `icfhr14`), and TREC qrels + run, scored as trec_eval does (preset `trec`).
+
+pub mod convert;
+mod detect;
+mod icfhr14;
+mod options;
+pub mod trec;
+
+pub use detect::Family;
+pub use options::OPTIONS;
+
+use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use crate::diag::Diagnostic;
+use crate::input::FileSet;
+use crate::report::{Mode, Report};
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: "kws",
+    name: "Keyword spotting (ICFHR'14 XML / trec_eval)",
+    built: true,
+    summary: "Ranked retrieval lists scored against relevance judgements: ICFHR 2014 H-KWS XML files as rusteval v0.5 \
+              scores them (P@5, P@10 capped at R, MAP), or TREC qrels + run files as trec_eval scores them.",
+    gt_files: "One ground-truth file: an ICFHR'14 GroundTruthRelevanceJudgements XML (<GTRel> blocks) or TREC qrels \
+               (qid iter docno rel). May be .gz or inside a zip.",
+    pred_files: "One or more result files of the same family: an ICFHR'14 RelevanceListings XML (<Rel> blocks, file \
+                 order = ranking) or a TREC run (qid iter docno rank sim tag).",
+    options: OPTIONS,
+    examples: &[
+        Example {
+            id: "sample",
+            label: "ICFHR'14 sample (2 queries)",
+            gt: &["examples/kws/GroundTruthRelevanceJudgementsSample.xml"],
+            pred: &["examples/kws/WordSpottingResultsSample.xml"],
+        },
+        Example {
+            id: "trec-sample",
+            label: "trec_eval sample (qrels + run)",
+            gt: &["examples/kws/sample.qrels.bin"],
+            pred: &["examples/kws/sample.run"],
+        },
+        Example {
+            id: "edge-blank",
+            label: "A broken file (blank line inside a block)",
+            gt: &["examples/kws/edge_gt.xml"],
+            pred: &["examples/kws/edge_res_blank.xml"],
+        },
+    ],
+};
+
+pub fn score(
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let mut opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+    progress.update(0.0, "reading files");
+    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
+    let picked = detect::pick(files, &mut diags);
+    let preset = opts.get("preset").to_string();
+    let mut report = match picked {
+        Some(p) => {
+            let family = match (preset.as_str(), p.family) {
+                ("icfhr14", Family::Trec) | ("trec", Family::Xml) => {
+                    return Err(UsageError(format!(
+                        "preset `{preset}` does not fit the dropped files ({}); use preset=auto",
+                        p.family.describe()
+                    )))
+                }
+                _ => p.family,
+            };
+            opts.set("preset", family.preset());
+            let runs: Vec<_> = p.runs.iter().collect();
+            match family {
+                Family::Xml => icfhr14::score(&p.gt, &runs, req.mode, &opts, progress),
+                Family::Trec => trec::score(&p.gt, &runs, req.mode, &opts, progress),
+            }
+        }
+        None => {
+            let mut r = Report::new("kws", req.mode);
+            r.official_fails = true;
+            r
+        }
+    };
+    report.options = opts.to_json();
+    report.deviations = opts.deviations();
+    diags.append(&mut report.diagnostics);
+    report.diagnostics = diags;
+    if report.has_errors() && req.mode == Mode::Official {
+        report.official_fails = true;
+    }
+    Ok(report)
+}
+
+/// One line per difference between the official and the corrected report of the same input.
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    let count = |r: &Report, code: &str| r.diagnostics.iter().filter(|d| d.code == code).count();
+    if official.official_fails {
+        let first = official.diagnostics.iter().find(|d| d.is_error());
+        lines.push(match first {
+            Some(d) => format!(
+                "The official scorer fails on this input ({}: {}); corrected mode scores it.",
+                d.code, d.message
+            ),
+            None => {
+                "The official scorer fails on this input; corrected mode scores it.".to_string()
+            }
+        });
+    }
+    let missing = official
+        .items
+        .iter()
+        .filter(|i| {
+            i.detail.get("in_results") == Some(&serde_json::Value::Bool(false))
+                && i.detail.get("in_gt") == Some(&serde_json::Value::Bool(true))
+        })
+        .count();
+    let scored = official
+        .items
+        .iter()
+        .filter(|i| {
+            i.detail.get("in_results") == Some(&serde_json::Value::Bool(true))
+                && i.detail.get("in_gt") == Some(&serde_json::Value::Bool(true))
+        })
+        .count();
+    if missing > 0 {
+        lines.push(format!(
+            "{missing} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0).",
+            if missing == 1 { "query" } else { "queries" },
+            scored + missing
+        ));
+    }
+    for (code, text) in [
+        ("kws.results.duplicate_item", "repeated relevant items: official counts every repeat as a hit (values can exceed 1), corrected counts each item once"),
+        ("kws.results.cross_document_hit", "boxes matched on another page: official counts them as hits, corrected requires the same document"),
+        ("kws.gt.empty_query", "empty GT queries: official gives NaN (and a NaN mean), corrected leaves them out"),
+        ("kws.official.attribute_order", "attributes in another order: official reads them by position, corrected by name"),
+        ("kws.official.shifted_value", "non-ASCII text: official reads shifted values, corrected the real ones"),
+        ("kws.official.tag_not_recognised", "opening tags not written literally: official ignores their blocks, corrected reads them"),
+    ] {
+        let n = count(official, code);
+        if n > 0 {
+            lines.push(format!("{n}× {code}: {text}."));
+        }
+    }
+    if lines.is_empty() {
+        let same =
+            official
+                .scores
+                .iter()
+                .zip(corrected.scores.iter())
+                .all(|((_, a), (_, b))| match (a, b) {
+                    (Some(a), Some(b)) => (a - b).abs() < 5e-6,
+                    (None, None) => true,
+                    _ => false,
+                });
+        if same {
+            lines.push("Both modes agree on this input (to the printed decimals).".to_string());
+        } else {
+            lines.push(
+                "Official arithmetic is binary32 (rusteval); corrected is binary64.".to_string(),
+            );
+        }
+    }
+    lines
+}
+
+/// rusteval's layout (icfhr14) or trec_eval's `-q` lines (trec).
+pub fn render_text(report: &Report) -> String {
+    match report.options.get("preset").and_then(|v| v.as_str()) {
+        Some("trec") => trec::render_text(report),
+        _ => icfhr14::render_text(report),
+    }
+}

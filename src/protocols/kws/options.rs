@@ -1,0 +1,19 @@
+//! The options of specs/kws.md section 5.
+
+use crate::protocols::OptionSpec;
+
+pub static OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "preset", kind: "auto|icfhr14|trec", default_official: "auto", default_corrected: "auto", help: "icfhr14 = rusteval v0.5 (XML), trec = trec_eval; auto picks from the files" },
+    OptionSpec { name: "match_document", kind: "bool", default_official: "false", default_corrected: "true", help: "XML: a hit must also be on the same document (page)" },
+    OptionSpec { name: "dedupe", kind: "bool", default_official: "false", default_corrected: "true", help: "XML: a repeated item counts once; later repeats are non-relevant" },
+    OptionSpec { name: "complete", kind: "bool", default_official: "false", default_corrected: "true", help: "average over all GT queries; a query without results counts 0 (trec_eval -c)" },
+    OptionSpec { name: "empty_gt_query", kind: "nan|exclude|zero", default_official: "nan", default_corrected: "exclude", help: "XML: how a GT block without words is scored" },
+    OptionSpec { name: "relevance_threshold", kind: "number", default_official: "n/a", default_corrected: "0", help: "XML, corrected: a GT item is relevant iff Relevance > threshold" },
+    OptionSpec { name: "k", kind: "list", default_official: "5,10", default_corrected: "5,10", help: "XML: cutoffs for P@k (each adds a precAtK column)" },
+    OptionSpec { name: "relevance_level", kind: "int", default_official: "1", default_corrected: "1", help: "trec -l: relevant iff rel >= level" },
+    OptionSpec { name: "depth", kind: "int?", default_official: "none", default_corrected: "none", help: "trec -M: truncate each ranking at this depth" },
+    OptionSpec { name: "trec_version", kind: "9.0.8|10.0", default_official: "9.0.8", default_corrected: "9.0.8", help: "trec_eval version whose missing-query behaviour is reproduced" },
+    OptionSpec { name: "tie_break", kind: "docno_desc|file_order", default_official: "docno_desc", default_corrected: "docno_desc", help: "trec: order of equal sim values (file_order deviates from trec_eval)" },
+    OptionSpec { name: "float_rel", kind: "truncate|error", default_official: "truncate", default_corrected: "error", help: "trec: a non-integer rel is truncated (atol) or refused" },
+    OptionSpec { name: "measures", kind: "list", default_official: "official", default_corrected: "official", help: "trec measures, comma-separated trec_eval names (P, ndcg_cut_10, ...); official = trec_eval's official set" },
+];

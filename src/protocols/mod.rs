@@ -1,0 +1,181 @@
+//! Protocols: one module per competition. Each turns a [`FileSet`] plus a [`Request`] into one [`Report`].
+//! No protocol knows about the browser or the terminal.
+
+pub mod kws;
+pub mod options;
+
+use crate::input::FileSet;
+use crate::report::{Mode, Report};
+pub use options::{OptionSpec, Options};
+use serde::Serialize;
+
+/// What the caller asks for: a mode and `--set NAME=VALUE` pairs.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub mode: Mode,
+    pub set: Vec<(String, String)>,
+}
+
+impl Request {
+    pub fn new(mode: Mode) -> Self {
+        Request {
+            mode,
+            set: Vec::new(),
+        }
+    }
+}
+
+/// Progress sink: `fraction` in 0..=1 and a short phase text.
+pub trait Progress {
+    fn update(&mut self, fraction: f64, phase: &str);
+}
+
+/// Discards progress.
+pub struct Quiet;
+impl Progress for Quiet {
+    fn update(&mut self, _: f64, _: &str) {}
+}
+
+/// Forwards only changes of at least 2 % (or a new phase), so callers are not flooded.
+pub struct Throttle<'a> {
+    inner: &'a mut dyn Progress,
+    last: f64,
+    phase: String,
+}
+
+impl<'a> Throttle<'a> {
+    pub fn new(inner: &'a mut dyn Progress) -> Self {
+        Throttle {
+            inner,
+            last: -1.0,
+            phase: String::new(),
+        }
+    }
+}
+
+impl Progress for Throttle<'_> {
+    fn update(&mut self, fraction: f64, phase: &str) {
+        if phase != self.phase || fraction - self.last >= 0.02 || fraction >= 1.0 && self.last < 1.0
+        {
+            self.last = fraction;
+            self.phase = phase.to_string();
+            self.inner.update(fraction.clamp(0.0, 1.0), phase);
+        }
+    }
+}
+
+/// A usage error (unknown protocol, bad option): exit status 2, never a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Example {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub gt: &'static [&'static str],
+    pub pred: &'static [&'static str],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProtocolInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub built: bool,
+    pub summary: &'static str,
+    pub gt_files: &'static str,
+    pub pred_files: &'static str,
+    pub options: &'static [OptionSpec],
+    pub examples: &'static [Example],
+}
+
+const fn planned(id: &'static str, name: &'static str, summary: &'static str) -> ProtocolInfo {
+    ProtocolInfo {
+        id,
+        name,
+        built: false,
+        summary,
+        gt_files: "",
+        pred_files: "",
+        options: &[],
+        examples: &[],
+    }
+}
+
+/// Every protocol, in the specs' order.
+pub fn list() -> Vec<ProtocolInfo> {
+    vec![
+        kws::INFO,
+        planned(
+            "fest",
+            "ICDAR 2025 FEST text-line segmentation",
+            "Pixel IU, Line IU, DR, RA and FM from GT and predicted PNG masks, per image, per manuscript.",
+        ),
+        planned(
+            "falsid",
+            "ICDAR 2026 FalsID authenticity",
+            "Accuracy over the Pizan, Tasso and Yaqut subsets, with Top-1/3/5 retrieval from distance matrices.",
+        ),
+        planned(
+            "chalearn-ce",
+            "ChaLearn LAP 2015 cultural event recognition",
+            "Mean average precision over 100 categories from one confidence file per category.",
+        ),
+        planned(
+            "aij2022",
+            "AI Journey 2022 FusionBrain",
+            "TextQA F1, MathQA EM, 1-NED, METEOR, FID and CLIP from embeddings, and the integral score.",
+        ),
+    ]
+}
+
+pub fn info(id: &str) -> Option<ProtocolInfo> {
+    list().into_iter().find(|p| p.id == id)
+}
+
+/// Scores `files` with protocol `id`. Input problems are diagnostics inside the report; only usage errors
+/// (unknown protocol, protocol not built, bad option) are `Err`.
+pub fn score(
+    id: &str,
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let mut throttled = Throttle::new(progress);
+    let mut report = match id {
+        "kws" => kws::score(files, req, &mut throttled)?,
+        _ => {
+            return Err(UsageError(match info(id) {
+                Some(_) => format!("protocol `{id}` is specified but not built yet"),
+                None => format!(
+                    "unknown protocol `{id}`; known: {}",
+                    list().iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
+                ),
+            }))
+        }
+    };
+    report.sort_diagnostics();
+    throttled.update(1.0, "done");
+    Ok(report)
+}
+
+/// One line per difference between an `official` and a `corrected` report of the same input.
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    match official.protocol.as_str() {
+        "kws" => kws::explain(official, corrected),
+        _ => Vec::new(),
+    }
+}
+
+/// The protocol's own text output (e.g. rusteval's layout, trec_eval's `-q` lines).
+pub fn render_text(report: &Report) -> String {
+    match report.protocol.as_str() {
+        "kws" => kws::render_text(report),
+        _ => crate::render::generic_text(report),
+    }
+}

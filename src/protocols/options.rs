@@ -1,0 +1,166 @@
+//! Protocol options: declared once per protocol (name, type, defaults per mode, help), set with
+//! `--set NAME=VALUE` or the page's form, resolved into effective values that the report lists.
+
+use crate::report::Mode;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    /// `bool`, `int`, `number`, `list`, `text`, or the allowed values joined by `|`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub default_official: &'static str,
+    pub default_corrected: &'static str,
+    pub help: &'static str,
+}
+
+/// Effective option values for one run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    values: Vec<(&'static str, String)>,
+    specs: &'static [OptionSpec],
+}
+
+impl Options {
+    /// Resolves user settings against the specs; unknown names and ill-typed values are usage errors.
+    pub fn resolve(
+        specs: &'static [OptionSpec],
+        mode: Mode,
+        set: &[(String, String)],
+    ) -> Result<Options, String> {
+        let mut values: Vec<(&'static str, String)> = specs
+            .iter()
+            .map(|s| {
+                (
+                    s.name,
+                    if mode == Mode::Official {
+                        s.default_official
+                    } else {
+                        s.default_corrected
+                    }
+                    .to_string(),
+                )
+            })
+            .collect();
+        let mut errors = Vec::new();
+        for (name, value) in set {
+            match specs.iter().position(|s| s.name == name) {
+                None => errors.push(format!(
+                    "unknown option `{name}`; valid: {}",
+                    specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+                )),
+                Some(i) => match check(&specs[i], value.trim()) {
+                    Ok(v) => values[i].1 = v,
+                    Err(e) => errors.push(e),
+                },
+            }
+        }
+        if errors.is_empty() {
+            Ok(Options { values, specs })
+        } else {
+            Err(errors.join("\n"))
+        }
+    }
+
+    pub fn get(&self, name: &str) -> &str {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+    pub fn set(&mut self, name: &'static str, value: &str) {
+        if let Some(slot) = self.values.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = value.to_string();
+        }
+    }
+    pub fn flag(&self, name: &str) -> bool {
+        self.get(name) == "true"
+    }
+    pub fn int(&self, name: &str) -> Option<i64> {
+        self.get(name).parse().ok()
+    }
+    pub fn number(&self, name: &str) -> Option<f64> {
+        self.get(name).parse().ok()
+    }
+    pub fn list(&self, name: &str) -> Vec<String> {
+        self.get(name)
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+
+    /// Every option with its effective value, typed for JSON.
+    pub fn to_json(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        for (spec, (name, v)) in self.specs.iter().zip(&self.values) {
+            let j = match spec.kind {
+                "bool" => Value::Bool(v == "true"),
+                "int" => v.parse::<i64>().map(Value::from).unwrap_or(Value::Null),
+                "number" => v
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|x| serde_json::Number::from_f64(x).map(Value::Number))
+                    .unwrap_or(Value::Null),
+                _ if v.is_empty() || v == "none" => Value::Null,
+                _ => Value::String(v.clone()),
+            };
+            m.insert(name.to_string(), j);
+        }
+        m
+    }
+
+    /// One line per option whose value differs from the official default.
+    pub fn deviations(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .zip(&self.values)
+            .filter(|(s, (_, v))| s.default_official != "n/a" && *v != s.default_official)
+            .map(|(s, (n, v))| format!("{n} = {v} deviates from official ({})", s.default_official))
+            .collect()
+    }
+}
+
+fn check(spec: &OptionSpec, v: &str) -> Result<String, String> {
+    let bad = |what: &str| {
+        Err(format!(
+            "option `{}`: expected {what}, found `{v}`",
+            spec.name
+        ))
+    };
+    match spec.kind {
+        "bool" => match v.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" => Ok("true".into()),
+            "false" | "0" | "no" | "off" => Ok("false".into()),
+            _ => bad("true or false"),
+        },
+        "int" => v
+            .parse::<i64>()
+            .map(|_| v.to_string())
+            .or_else(|_| bad("an integer")),
+        "int?" => {
+            if v.is_empty() || v == "none" {
+                Ok("none".into())
+            } else {
+                v.parse::<u64>()
+                    .map(|_| v.to_string())
+                    .or_else(|_| bad("a non-negative integer or none"))
+            }
+        }
+        "number" => match v.parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(v.to_string()),
+            _ => bad("a number"),
+        },
+        "list" | "text" => Ok(v.to_string()),
+        allowed => {
+            if allowed.split('|').any(|a| a == v) {
+                Ok(v.to_string())
+            } else {
+                bad(&format!("one of {}", allowed.replace('|', ", ")))
+            }
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The one result type the outside sees: the CLI prints it, the wasm layer hands it to the page, the scoring
+//! program writes it. It serialises to the JSON report, schema 1, of the specs README; the fields after
+//! `diagnostics` are schema-1 extensions (readers of schema 1 ignore them).
+
+use crate::diag::{Diagnostic, Severity};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Official,
+    Corrected,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Official => "official",
+            Mode::Corrected => "corrected",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "official" => Some(Mode::Official),
+            "corrected" => Some(Mode::Corrected),
+            _ => None,
+        }
+    }
+}
+
+/// Metric id → value, in insertion order. `None` (JSON `null`) means "not computable"; NaN and infinities
+/// are stored as `None`, never serialised as numbers.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "Map<String, Value>")]
+pub struct Scores(pub Vec<(String, Option<f64>)>);
+
+impl Scores {
+    pub fn new() -> Self {
+        Scores(Vec::new())
+    }
+    /// Appends (or replaces) a value; a non-finite value becomes `None`.
+    pub fn set(&mut self, id: &str, v: Option<f64>) {
+        let v = v.filter(|x| x.is_finite());
+        if let Some(slot) = self.0.iter_mut().find(|(k, _)| k == id) {
+            slot.1 = v;
+        } else {
+            self.0.push((id.to_string(), v));
+        }
+    }
+    pub fn with(mut self, id: &str, v: Option<f64>) -> Self {
+        self.set(id, v);
+        self
+    }
+    pub fn get(&self, id: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == id).and_then(|(_, v)| *v)
+    }
+    pub fn contains(&self, id: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == id)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&str, Option<f64>)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Scores {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl From<Map<String, Value>> for Scores {
+    fn from(m: Map<String, Value>) -> Self {
+        Scores(m.into_iter().map(|(k, v)| (k, v.as_f64())).collect())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Group {
+    pub id: String,
+    pub scores: Scores,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Item {
+    pub id: String,
+    pub group: Option<String>,
+    pub scores: Scores,
+    pub detail: Map<String, Value>,
+}
+
+/// How the page and the text output label the numbers (extension).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Display {
+    pub title: String,
+    pub headline: Vec<Label>,
+    pub item_label: String,
+    pub columns: Vec<Column>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub footer: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    pub id: String,
+    pub label: String,
+    pub decimals: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub id: String,
+    pub label: String,
+    /// `"scores"` or `"detail"`.
+    pub from: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decimals: Option<u32>,
+}
+
+impl Column {
+    pub fn score(id: &str, label: &str, decimals: u32) -> Self {
+        Column {
+            id: id.into(),
+            label: label.into(),
+            from: "scores".into(),
+            decimals: Some(decimals),
+        }
+    }
+    pub fn detail(id: &str, label: &str) -> Self {
+        Column {
+            id: id.into(),
+            label: label.into(),
+            from: "detail".into(),
+            decimals: None,
+        }
+    }
+}
+
+/// A secondary, labelled set of scores computed on the same input (extension), e.g. kws's
+/// "trec_eval-equivalent" values or "official (results queries only)".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub id: String,
+    pub label: String,
+    pub scores: Scores,
+}
+
+/// A plot the page draws generically (extension).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plot {
+    pub id: String,
+    /// `bars`, `lines` or `histogram`.
+    pub kind: String,
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<Series>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    pub label: String,
+    pub x: Vec<f64>,
+    pub y: Vec<Option<f64>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema: u32,
+    pub protocol: String,
+    pub mode: Mode,
+    pub options: Map<String, Value>,
+    pub scores: Scores,
+    pub groups: Vec<Group>,
+    pub items: Vec<Item>,
+    pub diagnostics: Vec<Diagnostic>,
+    // ---- schema-1 extensions ----
+    #[serde(default)]
+    pub display: Display,
+    /// True when the official scorer itself would fail (crash or refuse) on this input.
+    #[serde(default)]
+    pub official_fails: bool,
+    /// One line per option whose value differs from the official default.
+    #[serde(default)]
+    pub deviations: Vec<String>,
+    #[serde(default)]
+    pub readings: Vec<Reading>,
+    #[serde(default)]
+    pub plots: Vec<Plot>,
+}
+
+impl Report {
+    pub fn new(protocol: &str, mode: Mode) -> Self {
+        Report {
+            schema: 1,
+            protocol: protocol.to_string(),
+            mode,
+            options: Map::new(),
+            scores: Scores::new(),
+            groups: Vec::new(),
+            items: Vec::new(),
+            diagnostics: Vec::new(),
+            display: Display::default(),
+            official_fails: false,
+            deviations: Vec::new(),
+            readings: Vec::new(),
+            plots: Vec::new(),
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// Sorts diagnostics for display: errors first, then by file, line, column (stable otherwise).
+    pub fn sort_diagnostics(&mut self) {
+        self.diagnostics.sort_by(|a, b| {
+            (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))
+        });
+    }
+
+    /// The canonical JSON text (compact, one line, trailing newline): identical natively and in wasm.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"schema\":1,\"error\":\"{e}\"}}"));
+        s.push('\n');
+        s
+    }
+}
+
+/// Natural order for ids: digit runs compare by value ("q2" < "q10"), everything else by code point.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let nx = x.iter().take_while(|c| c.is_ascii_digit()).count();
+                let ny = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (dx, dy) = (&x[..nx], &y[..ny]);
+                let tx = trim_zeros(dx);
+                let ty = trim_zeros(dy);
+                let o = tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[nx..];
+                y = &y[ny..];
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
+fn trim_zeros(d: &[u8]) -> &[u8] {
+    let n = d.iter().take_while(|c| **c == b'0').count();
+    &d[n..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn natural_order() {
+        let mut v = vec!["q10", "q2", "q1", "a", "q02"];
+        v.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(v, vec!["a", "q1", "q02", "q2", "q10"]);
+    }
+
+    #[test]
+    fn nan_becomes_null() {
+        let s = Scores::new().with("a", Some(f64::NAN)).with("b", Some(0.5));
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"a":null,"b":0.5}"#);
+    }
+}
