@@ -1,1 +1,156 @@
-//! placeholder
+//! The wasm binding: a thin shell that turns dropped files (browser `Blob`s, read lazily in chunks with
+//! `FileReaderSync`, or `Uint8Array`s) and options into the same JSON report the CLI prints. See www/API.md.
+
+use crate::input::{Blob, FileSet, Input, Limits, Role};
+use crate::protocols::{self, Progress, Request};
+use crate::report::{Mode, Report};
+use js_sys::{Array, Function, Reflect, Uint8Array};
+use std::collections::BTreeMap;
+use std::io;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Every protocol with its options and examples, as JSON.
+#[wasm_bindgen]
+pub fn protocols() -> String {
+    serde_json::to_string(&protocols::list()).unwrap_or_else(|_| "[]".into())
+}
+
+/// A browser Blob read in slices (only inside a worker, where `FileReaderSync` exists).
+struct WebBlob {
+    blob: web_sys::Blob,
+    reader: web_sys::FileReaderSync,
+    len: u64,
+}
+
+impl Blob for WebBlob {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        if offset >= self.len || buf.is_empty() {
+            return Ok(0);
+        }
+        // Large slices: fewer round trips into JS.
+        let n = (buf.len() as u64).min(self.len - offset);
+        let part = self
+            .blob
+            .slice_with_f64_and_f64(offset as f64, (offset + n) as f64)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        let ab = self
+            .reader
+            .read_as_array_buffer(&part)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        let arr = Uint8Array::new(&ab);
+        let got = (arr.length() as usize).min(buf.len());
+        arr.slice(0, got as u32).copy_to(&mut buf[..got]);
+        Ok(got)
+    }
+}
+
+#[derive(serde::Deserialize, Default)]
+struct JsOptions {
+    #[serde(default)]
+    mode: Option<String>,
+    #[serde(default)]
+    set: BTreeMap<String, String>,
+}
+
+struct JsProgress<'a>(&'a Function);
+impl Progress for JsProgress<'_> {
+    fn update(&mut self, fraction: f64, phase: &str) {
+        let _ = self.0.call2(
+            &JsValue::NULL,
+            &JsValue::from_f64(fraction),
+            &JsValue::from_str(phase),
+        );
+    }
+}
+
+fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
+    let arr: &Array = files
+        .dyn_ref()
+        .ok_or_else(|| JsValue::from_str("files must be an array"))?;
+    let mut out = Vec::new();
+    let mut reader: Option<web_sys::FileReaderSync> = None;
+    for f in arr.iter() {
+        let path = Reflect::get(&f, &"path".into())?
+            .as_string()
+            .ok_or_else(|| JsValue::from_str("file.path must be a string"))?;
+        let role = Reflect::get(&f, &"role".into())?
+            .as_string()
+            .and_then(|r| Role::parse(&r));
+        let data = Reflect::get(&f, &"data".into())?;
+        let blob: Rc<dyn Blob> = if let Some(u8s) = data.dyn_ref::<Uint8Array>() {
+            Rc::new(u8s.to_vec())
+        } else if let Some(b) = data.dyn_ref::<web_sys::Blob>() {
+            let r = match &reader {
+                Some(r) => r.clone(),
+                None => {
+                    let r = web_sys::FileReaderSync::new()?;
+                    reader = Some(r.clone());
+                    r
+                }
+            };
+            Rc::new(WebBlob {
+                blob: b.clone(),
+                reader: r,
+                len: b.size() as u64,
+            })
+        } else {
+            return Err(JsValue::from_str(&format!(
+                "{path}: data must be a Blob, File or Uint8Array"
+            )));
+        };
+        out.push(Input { path, role, blob });
+    }
+    Ok(out)
+}
+
+/// Scores `files` with `protocol`; returns the report as JSON text (byte-identical to the CLI's
+/// `--format json`). Throws a string only for usage errors; input problems are diagnostics in the report.
+#[wasm_bindgen]
+pub fn score(
+    protocol: &str,
+    files: JsValue,
+    options: JsValue,
+    on_progress: &Function,
+) -> Result<String, JsValue> {
+    let opts: JsOptions = if options.is_undefined() || options.is_null() {
+        JsOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| JsValue::from_str(&format!("bad options: {e}")))?
+    };
+    let mode = match opts.mode.as_deref() {
+        None => Mode::Official,
+        Some(m) => Mode::parse(m).ok_or_else(|| {
+            JsValue::from_str(&format!("mode must be official or corrected, not `{m}`"))
+        })?,
+    };
+    let files = FileSet::build(inputs(&files)?, &Limits::default());
+    let req = Request {
+        mode,
+        set: opts.set.into_iter().collect(),
+    };
+    let mut progress = JsProgress(on_progress);
+    protocols::score(protocol, &files, &req, &mut progress)
+        .map(|r| r.to_json())
+        .map_err(|e| JsValue::from_str(&e.0))
+}
+
+/// One line per difference between an official and a corrected report (both JSON texts).
+#[wasm_bindgen]
+pub fn explain(official: &str, corrected: &str) -> Result<String, JsValue> {
+    let o: Report =
+        serde_json::from_str(official).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let c: Report =
+        serde_json::from_str(corrected).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(serde_json::to_string(&protocols::explain(&o, &c)).unwrap_or_else(|_| "[]".into()))
+}

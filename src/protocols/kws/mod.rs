@@ -3,6 +3,7 @@
 
 pub mod convert;
 mod detect;
+mod gtindex;
 mod icfhr14;
 mod options;
 pub mod trec;
@@ -82,7 +83,9 @@ pub fn score(
             r
         }
     };
+    let extra = std::mem::take(&mut report.options);
     report.options = opts.to_json();
+    report.options.extend(extra);
     report.deviations = opts.deviations();
     diags.append(&mut report.diagnostics);
     report.diagnostics = diags;
