@@ -270,7 +270,7 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
 }
 
 fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> Option<Word> {
-    let mut vals: [Option<String>; 7] = Default::default();
+    let mut vals: [Option<std::borrow::Cow<str>>; 7] = Default::default();
     const NAMES: [&str; 7] = ["document", "x", "y", "width", "height", "Relevance", "Text"];
     for a in e.attributes().with_checks(false) {
         let a = match a {
@@ -284,13 +284,18 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
                 return None;
             }
         };
-        let key = a.key.as_ref().to_string();
-        let value = a
-            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-            .map(|v| v.into_owned())
-            .unwrap_or_else(|_| a.value.to_string());
+        let key: &str = a.key.as_ref();
         match NAMES.iter().position(|n| *n == key) {
-            Some(i) => vals[i] = Some(value),
+            Some(i) => {
+                let raw = a.value.clone();
+                vals[i] = Some(if raw.contains('&') {
+                    a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| std::borrow::Cow::Owned(v.into_owned()))
+                        .unwrap_or(raw)
+                } else {
+                    raw
+                });
+            }
             None => diags.push(
                 Diagnostic::warning(
                     "kws.xml.unknown_attribute",
@@ -299,7 +304,7 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
                 .file(file)
                 .at(line, col)
                 .expected("document, x, y, width, height, Relevance, Text")
-                .found(key.clone())
+                .found(key.to_string())
                 .hint("Check the spelling: attribute names are case-sensitive."),
             ),
         }
@@ -344,7 +349,7 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
         }
     };
     let (x, y, width, height) = (coord(1), coord(2), coord(3), coord(4));
-    let relevance_text = vals[5].clone();
+    let relevance_text = vals[5].as_deref().map(str::to_string);
     let relevance = match relevance_text.as_deref() {
         None => None,
         Some(t) => match t.trim().parse::<f64>() {
@@ -370,7 +375,7 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
         return None;
     }
     Some(Word {
-        document: vals[0].take().unwrap_or_default(),
+        document: vals[0].take().map(|c| c.into_owned()).unwrap_or_default(),
         x,
         y,
         width,

@@ -47,6 +47,14 @@ pub fn read(
                 break;
             }
         };
+        if let Some(block) = current.as_mut() {
+            if close_finder.find(line).is_none() && !(block.words.is_empty() && !order_warned) {
+                if let Some(w) = word_line_ascii(line) {
+                    block.words.push(Word { line: no, ..w });
+                    continue;
+                }
+            }
+        }
         let text: std::borrow::Cow<str> = match std::str::from_utf8(line) {
             Ok(s) => s.into(),
             Err(e) => {
@@ -94,7 +102,7 @@ pub fn read(
                 }
                 match word_line(&text) {
                     Ok((w, shifted)) => {
-                        if !order_warned && !attribute_order_ok(&text) {
+                        if !order_warned && block.words.is_empty() && !attribute_order_ok(&text) {
                             order_warned = true;
                             diags.push(
                                 Diagnostic::warning("kws.official.attribute_order", "attributes are not in the order document, x, y, width, height")
@@ -187,6 +195,78 @@ pub struct Panic {
 /// rusteval's `parse_tokenstring_fast`: the positions of up to 7 pairs of `"` are counted in characters and
 /// then used as byte offsets. Returns the word and, when that mix-up changed a value, the column where it did.
 pub fn word_line(line: &str) -> Result<(Word, Option<u64>), Panic> {
+    if let Some(w) = word_line_ascii(line.as_bytes()) {
+        return Ok((w, None));
+    }
+    word_line_exact(line)
+}
+
+/// The common case in one pass: an ASCII line with 5 to 7 well-formed values. `None` sends anything else to
+/// the exact emulation (which gives the same word for every line this accepts).
+fn word_line_ascii(b: &[u8]) -> Option<Word> {
+    if !b.is_ascii() {
+        return None;
+    }
+    let mut q = [0usize; 14];
+    let mut n = 0;
+    for i in memchr::memchr_iter(b'"', b) {
+        if n == 14 {
+            return None;
+        }
+        q[n] = i;
+        n += 1;
+    }
+    if n < 10 || n % 2 == 1 {
+        return None;
+    }
+    let val = |k: usize| -> &[u8] { &b[q[2 * k] + 1..q[2 * k + 1]] };
+    let num = |k: usize| parse_u32(val(k));
+    let mut w = Word {
+        document: String::from_utf8(val(0).to_vec()).ok()?,
+        x: num(1)?,
+        y: num(2)?,
+        width: num(3)?,
+        height: num(4)?,
+        relevance: None,
+        relevance_text: None,
+        line: 0,
+    };
+    for k in 5..n / 2 {
+        let at = q[2 * k].checked_sub(2)?;
+        match b[at] {
+            b'e' => {
+                let t = std::str::from_utf8(val(k)).ok()?;
+                let r: f32 = t.parse().ok()?;
+                if r <= 0.0 || r > 1.0 {
+                    return None;
+                }
+                w.relevance = Some(r as f64);
+                w.relevance_text = Some(t.to_string());
+            }
+            b't' => {}
+            _ => return None,
+        }
+    }
+    Some(w)
+}
+
+/// Rust's `u32::from_str` on ASCII: an optional `+`, then one or more decimal digits, no overflow.
+fn parse_u32(v: &[u8]) -> Option<u32> {
+    let digits = v.strip_prefix(b"+").unwrap_or(v);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: u32 = 0;
+    for d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add((d - b'0') as u32)?;
+    }
+    Some(n)
+}
+
+fn word_line_exact(line: &str) -> Result<(Word, Option<u64>), Panic> {
     // (char index, byte index) of every quote, at most 14 (the 15th panics in rusteval).
     let mut ends = [[0usize; 2]; 7];
     let mut byte_ends = [[0usize; 2]; 7];
@@ -408,6 +488,42 @@ mod tests {
         let e = word_line("    <word document=\"d1\" x=\"20\" y=\"20\" width=\"5\" height=\"5\" Text=\"Bentham\u{2019}s\" Relevance=\"0.5\" />").unwrap_err();
         assert!(e.message.contains("not a char boundary"), "{}", e.message);
         assert!(e.message.contains("byte index 74"), "{}", e.message);
+    }
+
+    #[test]
+    fn fast_path_agrees_with_exact_emulation() {
+        for l in [
+            r#"<word document="d" x="1" y="2" width="3" height="4" />"#,
+            r#"<word document="d" x="1" y="2" width="3" height="4" Relevance="0.7" Text="ab" />"#,
+            r#"<word document="d" x="1" y="2" width="3" height="4" Text="ab" Relevance="1" />"#,
+            r#"<word document="" x="+1" y="2" width="3" height="4" elevance="1e0"/>"#,
+        ] {
+            assert_eq!(
+                word_line_ascii(l.as_bytes()),
+                Some(word_line_exact(l).unwrap().0),
+                "{l}"
+            );
+        }
+        for v in [
+            "0",
+            "+7",
+            "4294967295",
+            "4294967296",
+            "",
+            "+",
+            "-1",
+            "1a",
+            "00012",
+        ] {
+            assert_eq!(parse_u32(v.as_bytes()), v.parse::<u32>().ok(), "{v}");
+        }
+        for l in [
+            "",
+            r#"<word document="d" x="1" y="2" width="3" height="4" Relevance="0" />"#,
+            r#"<word document="d" x="a" y="2" width="3" height="4"/>"#,
+        ] {
+            assert_eq!(word_line_ascii(l.as_bytes()), None, "{l}");
+        }
     }
 
     #[test]
