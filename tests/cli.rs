@@ -1,0 +1,137 @@
+//! The command line: formats, exit codes 0/1/2, `list`, `convert`.
+
+mod common;
+use common::data;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .current_dir(data(""))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const GT: &str = "kws/rusteval/GroundTruthRelevanceJudgementsSample.xml";
+const RES: &str = "kws/rusteval/WordSpottingResultsSample.xml";
+
+#[test]
+fn exit_codes() {
+    let (code, out, _) = run(&["kws", "--gt", GT, "--pred", RES]);
+    assert_eq!(code, 0);
+    assert!(out.contains("\t\t0.90000\t\t0.50000\t\t0.51852"));
+    let (code, _, err) = run(&[
+        "kws",
+        "--gt",
+        "kws/edge/gt.xml",
+        "--pred",
+        "kws/edge/res_blank.xml",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("kws/edge/res_blank.xml:4:1: error [kws.official.reader_panic]"),
+        "{err}"
+    );
+    assert_eq!(
+        run(&["kws", "--gt", GT, "--pred", RES, "--set", "bogus=1"]).0,
+        2
+    );
+    assert_eq!(
+        run(&["kws", "--gt", GT, "--pred", RES, "--mode", "strict"]).0,
+        2
+    );
+    assert_eq!(run(&["nosuch", "--gt", GT, "--pred", RES]).0, 2);
+    assert_eq!(run(&["kws", "--gt", GT]).0, 2);
+    assert_eq!(run(&["kws", "--gt", "missing.xml", "--pred", RES]).0, 2);
+}
+
+#[test]
+fn formats_and_out_file() {
+    let (code, json, _) = run(&["kws", "--gt", GT, "--pred", RES, "--format", "json"]);
+    assert_eq!(code, 0);
+    assert!(json.starts_with("{\"schema\":1,\"protocol\":\"kws\",\"mode\":\"official\",\"options\":{\"preset\":\"icfhr14\""), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["scores"]["precAt5"], 0.8999999761581421);
+    let (_, tsv, _) = run(&["kws", "--gt", GT, "--pred", RES, "--format", "tsv"]);
+    assert_eq!(
+        tsv.lines().next().unwrap(),
+        "id\tgroup\tR\tn\thits\tprecAt5\tprecAt10\tap"
+    );
+    assert!(tsv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("sb0000\t\t9\t48\t5\t1.0\t0.5555555820465088\t0.5555555820465088"));
+    let (_, csv, _) = run(&["kws", "--gt", GT, "--pred", RES, "--format", "csv"]);
+    assert_eq!(csv.lines().count(), 3);
+    let out = std::env::temp_dir().join(format!("dropscore-cli-{}.json", std::process::id()));
+    let (code, stdout, _) = run(&[
+        "kws",
+        "--gt",
+        GT,
+        "--pred",
+        RES,
+        "--format",
+        "json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), json);
+    let _ = std::fs::remove_file(out);
+    let (code, both, _) = run(&[
+        "kws",
+        "--gt",
+        "kws/edge/gt.xml",
+        "--pred",
+        "kws/edge/res_missingq2.xml",
+        "--mode",
+        "both",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        both.contains(
+            "1 GT query missing from the results: official mean over 1, corrected over 2"
+        ),
+        "{both}"
+    );
+}
+
+#[test]
+fn list_names_every_protocol() {
+    let (code, out, _) = run(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("fest\t") && l.ends_with("(not built yet)")));
+    for p in ["kws\t", "falsid\t", "chalearn-ce\t", "aij2022\t"] {
+        assert!(out.contains(p), "{p}");
+    }
+    assert!(
+        out.contains("--set match_document=<bool>  default false (official) / true (corrected)")
+    );
+}
+
+#[test]
+fn convert_reproduces_the_fixture_conversions() {
+    for flavour in ["bin", "graded10", "float"] {
+        let (code, out, err) = run(&["kws", "convert", "--gt", GT, "--flavour", flavour]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            out,
+            std::fs::read_to_string(data(&format!("kws/trec/sample.qrels.{flavour}"))).unwrap(),
+            "{flavour}"
+        );
+    }
+    let (code, out, _) = run(&["kws", "convert", "--pred", RES]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        std::fs::read_to_string(data("kws/trec/sample.run")).unwrap()
+    );
+}

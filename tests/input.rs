@@ -1,0 +1,268 @@
+//! The input layer: zips (stored, deflate, nested), `.gz`, junk entries, role detection, zip-bomb limits.
+
+mod common;
+use common::*;
+use dropscore::input::{FileSet, Input, Limits, Role, RoleFrom};
+use dropscore::Mode::Official;
+use std::io::Write;
+use zip::write::SimpleFileOptions;
+use zip::CompressionMethod;
+
+fn read(rel: &str) -> Vec<u8> {
+    std::fs::read(data(rel)).unwrap()
+}
+
+fn zip_of(entries: &[(&str, Vec<u8>)], method: CompressionMethod) -> Vec<u8> {
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes) in entries {
+        w.start_file(
+            *name,
+            SimpleFileOptions::default().compression_method(method),
+        )
+        .unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+fn sample_pair() -> (Vec<u8>, Vec<u8>) {
+    (
+        read("kws/rusteval/GroundTruthRelevanceJudgementsSample.xml"),
+        read("kws/rusteval/WordSpottingResultsSample.xml"),
+    )
+}
+
+#[test]
+fn codalab_zip_with_ref_and_res_folders_and_junk() {
+    let (gt, res) = sample_pair();
+    for method in [CompressionMethod::Stored, CompressionMethod::Deflated] {
+        let z = zip_of(
+            &[
+                ("input/ref/gt.xml", gt.clone()),
+                ("input/res/results.xml", res.clone()),
+                ("__MACOSX/input/res/._results.xml", vec![0; 10]),
+                ("input/.DS_Store", vec![1, 2]),
+            ],
+            method,
+        );
+        // No explicit role: the ref/res folder names decide.
+        let r = score_inputs("kws", vec![bytes_input("sub.zip", None, z)], Official, &[]);
+        assert_eq!(
+            headline5(&r),
+            ["0.90000", "0.50000", "0.51852"],
+            "{method:?} {:?}",
+            codes(&r)
+        );
+        let ignored: Vec<_> = r
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "input.ignored_file")
+            .map(|d| d.file.clone().unwrap())
+            .collect();
+        assert_eq!(ignored.len(), 2, "{ignored:?}");
+        assert!(ignored.iter().any(|f| f == "sub.zip!input/.DS_Store"));
+    }
+}
+
+#[test]
+fn roles_from_paths_and_content() {
+    let (gt, res) = sample_pair();
+    let set = FileSet::build(
+        vec![
+            bytes_input("x/ref/a.xml", None, gt.clone()),
+            bytes_input("x/res/b.xml", None, res.clone()),
+        ],
+        &Limits::default(),
+    );
+    assert_eq!(set.entries[0].role, Some(Role::Gt));
+    assert_eq!(set.entries[0].role_from, Some(RoleFrom::PathName));
+    // No hint at all: content sniffing decides.
+    let r = score_inputs(
+        "kws",
+        vec![
+            bytes_input("a.xml", None, res.clone()),
+            bytes_input("b.xml", None, gt.clone()),
+        ],
+        Official,
+        &[],
+    );
+    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
+    // Dropped the wrong way round: swapped with an info.
+    let r = score_inputs(
+        "kws",
+        vec![
+            bytes_input("a.xml", Some(Role::Gt), res.clone()),
+            bytes_input("b.xml", Some(Role::Pred), gt.clone()),
+        ],
+        Official,
+        &[],
+    );
+    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .filter(|d| d.code == "kws.input.swapped")
+            .count(),
+        2
+    );
+    // Only one role present.
+    let r = score_inputs(
+        "kws",
+        vec![bytes_input("a.xml", Some(Role::Pred), res.clone())],
+        Official,
+        &[],
+    );
+    assert!(has(&r, "kws.input.missing_role") && r.has_errors());
+    // Mixed families.
+    let run = read("kws/trec/sample.run");
+    let r = score_inputs(
+        "kws",
+        vec![
+            bytes_input("gt.xml", Some(Role::Gt), gt),
+            bytes_input("run.txt", Some(Role::Pred), run),
+        ],
+        Official,
+        &[],
+    );
+    assert!(has(&r, "kws.input.mixed_families"));
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "kws.input.mixed_families")
+        .unwrap();
+    assert!(d.hint.as_deref().unwrap().contains("dropscore kws convert"));
+}
+
+#[test]
+fn gz_files_and_gz_inside_zip_and_nested_zip() {
+    let (gt, res) = sample_pair();
+    let r = score_inputs(
+        "kws",
+        vec![
+            bytes_input("gt.xml.gz", Some(Role::Gt), gz(&gt)),
+            bytes_input("res.xml.gz", Some(Role::Pred), gz(&res)),
+        ],
+        Official,
+        &[],
+    );
+    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
+    let inner = zip_of(&[("res.xml.gz", gz(&res))], CompressionMethod::Deflated);
+    let outer = zip_of(
+        &[("gt/gt.xml", gt.clone()), ("pred/inner.zip", inner)],
+        CompressionMethod::Deflated,
+    );
+    let set = FileSet::build(
+        vec![bytes_input("all.zip", None, outer)],
+        &Limits::default(),
+    );
+    let paths: Vec<&str> = set.entries.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["all.zip!gt/gt.xml", "all.zip!pred/inner.zip!res.xml.gz"]
+    );
+    assert_eq!(set.entries[1].role, Some(Role::Pred));
+    assert_eq!(set.entries[1].name(), "res.xml");
+    let r = score_inputs(
+        "kws",
+        vec![bytes_input(
+            "all.zip",
+            None,
+            zip_of(
+                &[("ref/gt.xml", gt), ("res/r.xml.gz", gz(&res))],
+                CompressionMethod::Deflated,
+            ),
+        )],
+        Official,
+        &[],
+    );
+    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
+}
+
+#[test]
+fn zip_bombs_and_broken_archives_are_refused_with_a_message() {
+    let zeros = vec![0u8; 8 << 20];
+    let z = zip_of(&[("big.xml", zeros.clone())], CompressionMethod::Deflated);
+    let limits = Limits {
+        max_ratio: 100,
+        ratio_floor: 1 << 20,
+        ..Limits::default()
+    };
+    let set = FileSet::build(
+        vec![Input {
+            path: "bomb.zip".into(),
+            role: None,
+            blob: std::rc::Rc::new(z),
+        }],
+        &limits,
+    );
+    assert!(set.entries.is_empty());
+    let d = set
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "input.limit")
+        .expect("refused");
+    assert!(d.message.contains("zip bomb"), "{}", d.message);
+    // A .gz that inflates past its limit fails while reading, with the same explanation.
+    let g = gz(&zeros);
+    let limits = Limits {
+        max_ratio: 100,
+        ratio_floor: 1 << 20,
+        ..Limits::default()
+    };
+    let set = FileSet::build(
+        vec![Input {
+            path: "bomb.xml.gz".into(),
+            role: None,
+            blob: std::rc::Rc::new(g),
+        }],
+        &limits,
+    );
+    let err = set.entries[0].read_all().unwrap_err();
+    assert!(err.to_string().contains("zip bomb"), "{err}");
+    // Truncated archive: located error, no panic.
+    let z = zip_of(&[("a.xml", vec![b'a'; 1000])], CompressionMethod::Deflated);
+    for cut in [10, z.len() / 2, z.len() - 5] {
+        let set = FileSet::build(
+            vec![bytes_input("cut.zip", None, z[..cut].to_vec())],
+            &Limits::default(),
+        );
+        let d = set
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "input.zip.invalid")
+            .unwrap_or_else(|| panic!("cut {cut}: {:?}", set.diagnostics));
+        assert_eq!(d.file.as_deref(), Some("cut.zip"));
+        assert!(set.entries.is_empty());
+    }
+}
+
+#[test]
+fn every_fixture_through_every_mode_never_panics() {
+    let dir = data("kws/edge");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    for a in &files {
+        for b in &files {
+            for mode in [dropscore::Mode::Official, dropscore::Mode::Corrected] {
+                let r = score_inputs(
+                    "kws",
+                    vec![
+                        bytes_input("a", Some(Role::Gt), std::fs::read(a).unwrap()),
+                        bytes_input("b", Some(Role::Pred), std::fs::read(b).unwrap()),
+                    ],
+                    mode,
+                    &[],
+                );
+                assert_eq!(r.schema, 1);
+            }
+        }
+    }
+}
