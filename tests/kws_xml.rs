@@ -19,7 +19,11 @@ fn sample_official_matches_rusteval() {
     assert_eq!(r.scores.get("precAt5"), Some(0.9f32 as f64));
     // rusteval's f32 arithmetic, (ap(sb0000) + ap(sb0001)) / 2 in binary32, lands one ulp above f32(14/27)
     // (0.5185185074806213, the "e.g." of kws.md 9): the report carries what the arithmetic produced.
-    let ap: Vec<f32> = r.items.iter().map(|i| i.scores.get("ap").unwrap() as f32).collect();
+    let ap: Vec<f32> = r
+        .items
+        .iter()
+        .map(|i| i.scores.get("ap").unwrap() as f32)
+        .collect();
     assert_eq!(r.scores.get("map"), Some(((ap[0] + ap[1]) / 2.0) as f64));
     assert_eq!(r.scores.get("map"), Some(0.5185185670852661));
     let keys: Vec<&str> = r.scores.iter().map(|(k, _)| k).collect();
@@ -28,7 +32,10 @@ fn sample_official_matches_rusteval() {
     let tsv = std::fs::read_to_string(data("kws/expected/expected_sample_perquery.tsv")).unwrap();
     check_per_query(&r, &tsv, 2);
     assert!(!r.official_fails);
-    assert_eq!(r.options.get("preset").and_then(|v| v.as_str()), Some("icfhr14"));
+    assert_eq!(
+        r.options.get("preset").and_then(|v| v.as_str()),
+        Some("icfhr14")
+    );
 }
 
 #[test]
@@ -37,7 +44,10 @@ fn sample_corrected_equals_official_to_5_decimals() {
     assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
     // Binary64 in corrected mode: 14/27 exactly as a double.
     assert_eq!(r.scores.get("map"), Some((5.0 / 9.0 + 13.0 / 27.0) / 2.0));
-    assert!(has(&r, "kws.xml.unknown_attribute"), "the sample GT's `elevance` typo is reported");
+    assert!(
+        has(&r, "kws.xml.unknown_attribute"),
+        "the sample GT's `elevance` typo is reported"
+    );
 }
 
 fn check_per_query(r: &dropscore::Report, tsv: &str, expect_rows: usize) {
@@ -48,8 +58,17 @@ fn check_per_query(r: &dropscore::Report, tsv: &str, expect_rows: usize) {
             assert_eq!(headline5(r), [f[2], f[3], f[4]]);
             continue;
         }
-        let it = r.items.iter().find(|i| i.id == f[0]).unwrap_or_else(|| panic!("query {} missing", f[0]));
-        assert_eq!(it.detail["R"].as_u64().unwrap().to_string(), f[1], "R of {}", f[0]);
+        let it = r
+            .items
+            .iter()
+            .find(|i| i.id == f[0])
+            .unwrap_or_else(|| panic!("query {} missing", f[0]));
+        assert_eq!(
+            it.detail["R"].as_u64().unwrap().to_string(),
+            f[1],
+            "R of {}",
+            f[0]
+        );
         assert_eq!(f5(it.scores.get("precAt5")), f[2], "precAt5 of {}", f[0]);
         assert_eq!(f5(it.scores.get("precAt10")), f[3], "precAt10 of {}", f[0]);
         assert_eq!(f5(it.scores.get("ap")), f[4], "ap of {}", f[0]);
@@ -65,7 +84,11 @@ fn synthetic_bentham_every_query_both_modes() {
         let r = kws(BENTHAM_GT, SYNTH, mode, &[]);
         assert_eq!(headline5(&r), ["0.74313", "0.62857", "0.55674"], "{mode:?}");
         check_per_query(&r, &tsv, 320);
-        assert!(r.diagnostics.iter().all(|d| !d.is_error()), "{:?}", codes(&r));
+        assert!(
+            r.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            codes(&r)
+        );
     }
 }
 
@@ -97,16 +120,46 @@ fn edge_cases_7_4() {
     let ok = ["0.33333", "0.50000", "0.34921"];
     let cases: &[(&str, &str, Option<[&str; 3]>, [&str; 3])] = &[
         (EDGE_GT, "kws/edge/res_ok.xml", Some(ok), ok),
-        (EDGE_GT, "kws/edge/res_missingq2.xml", Some(["0.66667", "1.00000", "0.69841"]), ok),
+        (
+            EDGE_GT,
+            "kws/edge/res_missingq2.xml",
+            Some(["0.66667", "1.00000", "0.69841"]),
+            ok,
+        ),
         (EDGE_GT, "kws/edge/res_extra.xml", None, ok),
-        (EDGE_GT, "kws/edge/res_dup.xml", Some(["0.83333", "0.83333", "0.83333"]), ["0.16667", "0.16667", "0.16667"]),
-        (EDGE_GT, "kws/edge/res_wrongdoc.xml", Some(ok), ["0.16667", "0.33333", "0.10317"]),
+        (
+            EDGE_GT,
+            "kws/edge/res_dup.xml",
+            Some(["0.83333", "0.83333", "0.83333"]),
+            ["0.16667", "0.16667", "0.16667"],
+        ),
+        (
+            EDGE_GT,
+            "kws/edge/res_wrongdoc.xml",
+            Some(ok),
+            ["0.16667", "0.33333", "0.10317"],
+        ),
         (EDGE_GT, "kws/edge/res_oneline.xml", None, ok),
         (EDGE_GT, "kws/edge/res_blank.xml", None, ok),
         ("kws/edge/gt_utf8.xml", "kws/edge/res_ok.xml", None, ok),
-        ("kws/edge/gt_empty.xml", "kws/edge/res_ok.xml", Some(["NaN", "NaN", "NaN"]), ["0.00000", "0.00000", "0.00000"]),
-        (SAMPLE_GT, "kws/edge/sample_swapped.xml", Some(["0.00000", "0.00000", "0.00000"]), ["0.90000", "0.50000", "0.51852"]),
-        (SAMPLE_GT, "kws/edge/sample_squote.xml", None, ["0.90000", "0.50000", "0.51852"]),
+        (
+            "kws/edge/gt_empty.xml",
+            "kws/edge/res_ok.xml",
+            Some(["NaN", "NaN", "NaN"]),
+            ["0.00000", "0.00000", "0.00000"],
+        ),
+        (
+            SAMPLE_GT,
+            "kws/edge/sample_swapped.xml",
+            Some(["0.00000", "0.00000", "0.00000"]),
+            ["0.90000", "0.50000", "0.51852"],
+        ),
+        (
+            SAMPLE_GT,
+            "kws/edge/sample_squote.xml",
+            None,
+            ["0.90000", "0.50000", "0.51852"],
+        ),
     ];
     for (gt, res, official, corrected) in cases {
         let o = kws(gt, res, Official, &[]);
@@ -116,7 +169,11 @@ fn edge_cases_7_4() {
                 assert!(!o.official_fails, "{res}");
             }
             None => {
-                assert!(o.has_errors() && o.official_fails, "official {res} must fail: {:?}", codes(&o));
+                assert!(
+                    o.has_errors() && o.official_fails,
+                    "official {res} must fail: {:?}",
+                    codes(&o)
+                );
                 assert!(o.scores.iter().all(|(_, v)| v.is_none()));
             }
         }
@@ -130,7 +187,14 @@ fn edge_cases_7_4() {
 fn edge_res_ok_per_query() {
     let r = kws(EDGE_GT, "kws/edge/res_ok.xml", Official, &[]);
     let q1 = &r.items[0];
-    assert_eq!((f5(q1.scores.get("precAt5")), f5(q1.scores.get("precAt10")), f5(q1.scores.get("ap"))), ("0.66667".into(), "1.00000".into(), "0.69841".into()));
+    assert_eq!(
+        (
+            f5(q1.scores.get("precAt5")),
+            f5(q1.scores.get("precAt10")),
+            f5(q1.scores.get("ap"))
+        ),
+        ("0.66667".into(), "1.00000".into(), "0.69841".into())
+    );
     let dup = kws(EDGE_GT, "kws/edge/res_dup.xml", Official, &[]);
     assert_eq!(f5(dup.items[0].scores.get("ap")), "1.66667");
 }
@@ -140,40 +204,103 @@ fn edge_res_ok_per_query() {
 fn edge_case_codes_section_6() {
     let o = |gt: &str, res: &str| kws(gt, res, Official, &[]);
     let c = |gt: &str, res: &str| kws(gt, res, Corrected, &[]);
-    assert!(has(&o(EDGE_GT, "kws/edge/res_short.xml"), "kws.official.short_list"));
+    assert!(has(
+        &o(EDGE_GT, "kws/edge/res_short.xml"),
+        "kws.official.short_list"
+    ));
     let short = c(EDGE_GT, "kws/edge/res_short.xml");
     assert!(!short.has_errors() && short.scores.get("precAt5").is_some());
-    assert!(has(&o(EDGE_GT, "kws/edge/res_missingq2.xml"), "kws.results.missing_query"));
-    assert!(has(&o(EDGE_GT, "kws/edge/res_extra.xml"), "kws.official.unknown_query"));
-    assert!(has(&c(EDGE_GT, "kws/edge/res_extra.xml"), "kws.results.unknown_query"));
-    assert!(has(&o(EDGE_GT, "kws/edge/res_dup.xml"), "kws.results.duplicate_item"));
-    assert!(has(&o(EDGE_GT, "kws/edge/res_wrongdoc.xml"), "kws.results.cross_document_hit"));
+    assert!(has(
+        &o(EDGE_GT, "kws/edge/res_missingq2.xml"),
+        "kws.results.missing_query"
+    ));
+    assert!(has(
+        &o(EDGE_GT, "kws/edge/res_extra.xml"),
+        "kws.official.unknown_query"
+    ));
+    assert!(has(
+        &c(EDGE_GT, "kws/edge/res_extra.xml"),
+        "kws.results.unknown_query"
+    ));
+    assert!(has(
+        &o(EDGE_GT, "kws/edge/res_dup.xml"),
+        "kws.results.duplicate_item"
+    ));
+    assert!(has(
+        &o(EDGE_GT, "kws/edge/res_wrongdoc.xml"),
+        "kws.results.cross_document_hit"
+    ));
     let rel0 = o("kws/edge/gt_rel0.xml", "kws/edge/res_ok.xml");
     assert!(has(&rel0, "kws.official.reader_panic") && rel0.official_fails);
     let rel0c = c("kws/edge/gt_rel0.xml", "kws/edge/res_ok.xml");
     assert!(!rel0c.has_errors() && has(&rel0c, "kws.gt.non_relevant"));
-    assert!(has(&o("kws/edge/gt_empty.xml", "kws/edge/res_ok.xml"), "kws.gt.empty_query"));
+    assert!(has(
+        &o("kws/edge/gt_empty.xml", "kws/edge/res_ok.xml"),
+        "kws.gt.empty_query"
+    ));
     // Non-ASCII text before Relevance: the error points at the ’ (column of the character).
     let utf = o("kws/edge/gt_utf8.xml", "kws/edge/res_ok.xml");
-    let d = utf.diagnostics.iter().find(|d| d.code == "kws.official.reader_panic").unwrap();
-    let line = std::fs::read_to_string(data("kws/edge/gt_utf8.xml")).unwrap().lines().nth(d.line.unwrap() as usize - 1).unwrap().to_string();
-    assert_eq!(line.chars().nth(d.column.unwrap() as usize - 1), Some('\u{2019}'), "{d:?}");
+    let d = utf
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "kws.official.reader_panic")
+        .unwrap();
+    let line = std::fs::read_to_string(data("kws/edge/gt_utf8.xml"))
+        .unwrap()
+        .lines()
+        .nth(d.line.unwrap() as usize - 1)
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        line.chars().nth(d.column.unwrap() as usize - 1),
+        Some('\u{2019}'),
+        "{d:?}"
+    );
     let one = o(EDGE_GT, "kws/edge/res_oneline.xml");
-    let d = one.diagnostics.iter().find(|d| d.code == "kws.official.no_results").unwrap();
+    let d = one
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "kws.official.no_results")
+        .unwrap();
     assert!(d.hint.as_deref().unwrap().contains("one element per line"));
     let blank = o(EDGE_GT, "kws/edge/res_blank.xml");
-    let d = blank.diagnostics.iter().find(|d| d.code == "kws.official.reader_panic").unwrap();
-    assert_eq!((d.file.as_deref(), d.line), (Some("kws/edge/res_blank.xml"), Some(4)));
-    assert!(has(&o(SAMPLE_GT, "kws/edge/sample_swapped.xml"), "kws.official.attribute_order"));
+    let d = blank
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "kws.official.reader_panic")
+        .unwrap();
+    assert_eq!(
+        (d.file.as_deref(), d.line),
+        (Some("kws/edge/res_blank.xml"), Some(4))
+    );
+    assert!(has(
+        &o(SAMPLE_GT, "kws/edge/sample_swapped.xml"),
+        "kws.official.attribute_order"
+    ));
     let sq = o(SAMPLE_GT, "kws/edge/sample_squote.xml");
-    let d = sq.diagnostics.iter().find(|d| d.code == "kws.official.no_results").unwrap();
-    assert!(d.hint.as_deref().unwrap().contains("double quotes"), "{d:?}");
+    let d = sq
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "kws.official.no_results")
+        .unwrap();
+    assert!(
+        d.hint.as_deref().unwrap().contains("double quotes"),
+        "{d:?}"
+    );
     assert!(has(&sq, "kws.official.tag_not_recognised"));
 }
 
 fn inline(gt: &str, res: &str, mode: dropscore::Mode) -> dropscore::Report {
     use dropscore::input::Role;
-    score_inputs("kws", vec![bytes_input("gt.xml", Some(Role::Gt), gt.into()), bytes_input("res.xml", Some(Role::Pred), res.into())], mode, &[])
+    score_inputs(
+        "kws",
+        vec![
+            bytes_input("gt.xml", Some(Role::Gt), gt.into()),
+            bytes_input("res.xml", Some(Role::Pred), res.into()),
+        ],
+        mode,
+        &[],
+    )
 }
 
 const GT2: &str = "<GTRel queryid=\"q\">\n<word document=\"d\" x=\"1\" y=\"1\" width=\"5\" height=\"5\" />\n</GTRel>\n";
@@ -181,7 +308,10 @@ const GT2: &str = "<GTRel queryid=\"q\">\n<word document=\"d\" x=\"1\" y=\"1\" w
 fn res_lines(open: &str, close: bool) -> String {
     let mut s = format!("{open}\n");
     for i in 0..10 {
-        s.push_str(&format!("<word document=\"d\" x=\"{}\" y=\"1\" width=\"5\" height=\"5\" />\n", i + 1));
+        s.push_str(&format!(
+            "<word document=\"d\" x=\"{}\" y=\"1\" width=\"5\" height=\"5\" />\n",
+            i + 1
+        ));
     }
     if close {
         s.push_str("</Rel>\n");
@@ -196,7 +326,10 @@ fn unclosed_tag_not_literal_and_duplicate_blocks() {
     let o = inline(GT2, &res, Official);
     assert!(has(&o, "kws.xml.unclosed_block") && !o.has_errors());
     let c = inline(GT2, &res, Corrected);
-    assert!(c.diagnostics.iter().any(|d| d.code == "kws.xml.unclosed_block" && d.is_error()));
+    assert!(c
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "kws.xml.unclosed_block" && d.is_error()));
     // Opening tag not literal: ignored with a warning in official; parsed in corrected.
     let res = res_lines("<Rel queryid=\"q\" >", true);
     let o = inline(GT2, &res, Official);
@@ -204,27 +337,52 @@ fn unclosed_tag_not_literal_and_duplicate_blocks() {
     let c = inline(GT2, &res, Corrected);
     assert_eq!(headline5(&c), ["1.00000", "1.00000", "1.00000"]);
     // Duplicate query block: last wins + warning in official; error in corrected.
-    let res = res_lines("<Rel queryid=\"q\">", true).replace("x=\"1\"", "x=\"9\"") + &res_lines("<Rel queryid=\"q\">", true);
+    let res = res_lines("<Rel queryid=\"q\">", true).replace("x=\"1\"", "x=\"9\"")
+        + &res_lines("<Rel queryid=\"q\">", true);
     let o = inline(GT2, &res, Official);
     assert_eq!(headline5(&o), ["1.00000", "1.00000", "1.00000"]);
-    assert!(o.diagnostics.iter().any(|d| d.code == "kws.xml.duplicate_query" && !d.is_error()));
+    assert!(o
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "kws.xml.duplicate_query" && !d.is_error()));
     let c = inline(GT2, &res, Corrected);
-    assert!(c.diagnostics.iter().any(|d| d.code == "kws.xml.duplicate_query" && d.is_error()));
+    assert!(c
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "kws.xml.duplicate_query" && d.is_error()));
 }
 
 #[test]
 fn options_change_what_they_say() {
     // complete=true in official mode: q2 counts 0 (binary32 arithmetic) and the deviation is listed.
-    let r = kws(EDGE_GT, "kws/edge/res_missingq2.xml", Official, &[("complete", "true")]);
+    let r = kws(
+        EDGE_GT,
+        "kws/edge/res_missingq2.xml",
+        Official,
+        &[("complete", "true")],
+    );
     assert_eq!(headline5(&r), ["0.33333", "0.50000", "0.34921"]);
-    assert!(r.deviations.iter().any(|d| d.starts_with("complete = true")));
+    assert!(r
+        .deviations
+        .iter()
+        .any(|d| d.starts_with("complete = true")));
     // match_document in official mode: the wrong-page hit no longer counts.
-    let r = kws(EDGE_GT, "kws/edge/res_wrongdoc.xml", Official, &[("match_document", "true")]);
+    let r = kws(
+        EDGE_GT,
+        "kws/edge/res_wrongdoc.xml",
+        Official,
+        &[("match_document", "true")],
+    );
     assert_eq!(headline5(&r), ["0.16667", "0.33333", "0.10317"]);
     // Extra k adds a column; empty_gt_query=zero.
     let r = kws(SAMPLE_GT, SAMPLE_RES, Corrected, &[("k", "5,10,20")]);
     assert!(r.scores.contains("precAt20") && r.items[0].scores.contains("precAt20"));
-    let r = kws("kws/edge/gt_empty.xml", "kws/edge/res_ok.xml", Official, &[("empty_gt_query", "zero")]);
+    let r = kws(
+        "kws/edge/gt_empty.xml",
+        "kws/edge/res_ok.xml",
+        Official,
+        &[("empty_gt_query", "zero")],
+    );
     assert_eq!(headline5(&r), ["0.00000", "0.00000", "0.00000"]);
 }
 
@@ -232,14 +390,30 @@ fn options_change_what_they_say() {
 fn bad_values_in_corrected_mode_are_located() {
     let gt = "<GTRel queryid=\"q\">\n<word document=\"d\" x=\"-1\" y=\"1\" width=\"5\" height=\"5\" Relevance=\"2\"/>\n<word x=\"1\" y=\"1\" width=\"5\" height=\"5\"/>\n</GTRel>\n";
     let c = inline(gt, &res_lines("<Rel queryid=\"q\">", true), Corrected);
-    for (code, line) in [("kws.xml.bad_coordinate", 2), ("kws.xml.bad_relevance", 2), ("kws.xml.missing_attribute", 3)] {
-        let d = c.diagnostics.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{code}: {:?}", codes(&c)));
+    for (code, line) in [
+        ("kws.xml.bad_coordinate", 2),
+        ("kws.xml.bad_relevance", 2),
+        ("kws.xml.missing_attribute", 3),
+    ] {
+        let d = c
+            .diagnostics
+            .iter()
+            .find(|d| d.code == code)
+            .unwrap_or_else(|| panic!("{code}: {:?}", codes(&c)));
         assert_eq!(d.line, Some(line), "{code}");
         assert!(d.is_error());
     }
     assert!(c.scores.iter().all(|(_, v)| v.is_none()));
-    let c = inline("<GTRel queryid=\"q\">\n<word document=\"d\" x=\"1\"", "<Rel queryid=\"q\"></Rel>", Corrected);
-    assert!(has(&c, "kws.xml.syntax") || has(&c, "kws.xml.unclosed_block"), "{:?}", codes(&c));
+    let c = inline(
+        "<GTRel queryid=\"q\">\n<word document=\"d\" x=\"1\"",
+        "<Rel queryid=\"q\"></Rel>",
+        Corrected,
+    );
+    assert!(
+        has(&c, "kws.xml.syntax") || has(&c, "kws.xml.unclosed_block"),
+        "{:?}",
+        codes(&c)
+    );
 }
 
 #[test]

@@ -8,26 +8,52 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 pub fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 pub fn input(rel: &str, role: Option<Role>) -> Input {
     let p = data(rel);
-    Input { path: rel.to_string(), role, blob: Rc::new(DiskFile::open(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))) }
+    Input {
+        path: rel.to_string(),
+        role,
+        blob: Rc::new(DiskFile::open(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))),
+    }
 }
 
 pub fn bytes_input(path: &str, role: Option<Role>, bytes: Vec<u8>) -> Input {
-    Input { path: path.to_string(), role, blob: Rc::new(bytes) }
+    Input {
+        path: path.to_string(),
+        role,
+        blob: Rc::new(bytes),
+    }
 }
 
-pub fn score_inputs(protocol: &str, inputs: Vec<Input>, mode: Mode, set: &[(&str, &str)]) -> Report {
+pub fn score_inputs(
+    protocol: &str,
+    inputs: Vec<Input>,
+    mode: Mode,
+    set: &[(&str, &str)],
+) -> Report {
     let files = FileSet::build(inputs, &Limits::default());
-    let req = Request { mode, set: set.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() };
+    let req = Request {
+        mode,
+        set: set
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    };
     protocols::score(protocol, &files, &req, &mut Quiet).expect("usage error")
 }
 
 pub fn kws(gt: &str, pred: &str, mode: Mode, set: &[(&str, &str)]) -> Report {
-    score_inputs("kws", vec![input(gt, Some(Role::Gt)), input(pred, Some(Role::Pred))], mode, set)
+    score_inputs(
+        "kws",
+        vec![input(gt, Some(Role::Gt)), input(pred, Some(Role::Pred))],
+        mode,
+        set,
+    )
 }
 
 /// `{:.5}` of the value (binary32 values print as rusteval prints them).
@@ -51,6 +77,8 @@ pub fn gunzip(rel: &str) -> Vec<u8> {
     use std::io::Read;
     let f = std::fs::File::open(data(rel)).unwrap();
     let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(f).read_to_end(&mut out).unwrap();
+    flate2::read::MultiGzDecoder::new(f)
+        .read_to_end(&mut out)
+        .unwrap();
     out
 }
