@@ -1,0 +1,523 @@
+// dropscore page: protocol picker, drop zones, options, scoring through the worker, results.
+
+import { h, $, formatValue, plural } from './util.js';
+import { Engine, CancelledError } from './engine.js';
+import { Zone } from './files.js';
+import { MODES, renderHeadline, renderDetails, headlineSpec, countSeverities } from './report.js';
+
+const WWW = new URL('./', import.meta.url); // examples/... are relative to www/
+
+const state = {
+  protocols: [],
+  current: null, // ProtocolInfo
+  mode: 'official',
+  set: {}, // options the user changed: name -> string
+  running: false,
+  run: null, // see startRun()
+  stale: false,
+};
+
+const els = {
+  engineStatus: $('#engine-status'),
+  protocolList: $('#protocol-list'),
+  info: $('#protocol-info'),
+  name: $('#protocol-name'),
+  badge: $('#protocol-badge'),
+  summary: $('#protocol-summary'),
+  gtText: $('#protocol-gt'),
+  predText: $('#protocol-pred'),
+  examples: $('#examples'),
+  exampleButtons: $('#example-buttons'),
+  optionsDetails: $('#options'),
+  optionsBody: $('#options-body'),
+  optionsState: $('#options-state'),
+  scoreButton: $('#score-button'),
+  runHint: $('#run-hint'),
+  progressBox: $('#progress-box'),
+  progress: $('#progress'),
+  phase: $('#progress-phase'),
+  cancel: $('#cancel-button'),
+  statusText: $('#status-text'),
+  results: $('#results'),
+};
+
+const engine = new Engine({ onFatal: showEngineError });
+
+const zones = {
+  gt: new Zone($('#zone-gt'), 'gt', { onChange: inputsChanged, onError: setStatus }),
+  pred: new Zone($('#zone-pred'), 'pred', { onChange: inputsChanged, onError: setStatus }),
+};
+
+// ---------------------------------------------------------------- engine + protocols
+
+function showEngineError(message) {
+  els.engineStatus.textContent = message;
+  els.engineStatus.hidden = false;
+  if (!state.protocols.length) {
+    els.protocolList.replaceChildren(h('li', { class: 'protocol-loading' }, 'The scoring engine is not available.'));
+  }
+  endRunUi();
+  updateRunState();
+}
+
+async function loadProtocols() {
+  try {
+    const list = await engine.protocols();
+    state.protocols = Array.isArray(list) ? list : [];
+  } catch (e) {
+    showEngineError(e?.message ?? String(e));
+    return;
+  }
+  renderProtocolList();
+  route();
+}
+
+function renderProtocolList() {
+  els.protocolList.replaceChildren(...state.protocols.map((p) =>
+    h('li', {},
+      h('a', { href: `#/p/${encodeURIComponent(p.id)}`, class: ['protocol-link', !p.built && 'is-unbuilt'], dataset: { protocol: p.id } },
+        h('span', { class: 'protocol-link-name' }, p.name ?? p.id),
+        h('span', { class: 'protocol-link-meta' },
+          h('code', {}, p.id),
+          p.built ? null : h('span', { class: 'badge badge-muted' }, 'not built yet'))))));
+}
+
+function route() {
+  if (!state.protocols.length) return;
+  const m = /^#\/p\/([^/?#]+)/.exec(location.hash);
+  let id = m ? decodeURIComponent(m[1]) : null;
+  let p = state.protocols.find((x) => x.id === id);
+  if (!p) {
+    if (id) setStatus(`Unknown protocol “${id}”.`);
+    p = state.protocols.find((x) => x.built) ?? state.protocols[0];
+    history.replaceState(null, '', `#/p/${encodeURIComponent(p.id)}`);
+  }
+  selectProtocol(p);
+}
+
+function selectProtocol(p) {
+  const changed = state.current?.id !== p.id;
+  state.current = p;
+  for (const a of els.protocolList.querySelectorAll('a.protocol-link')) {
+    if (a.dataset.protocol === p.id) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  els.info.hidden = false;
+  els.name.textContent = p.name ?? p.id;
+  els.badge.hidden = !!p.built;
+  els.summary.textContent = p.summary ?? '';
+  els.gtText.textContent = p.gt_files ?? '';
+  els.predText.textContent = p.pred_files ?? '';
+  zones.gt.setExpect(p.gt_files);
+  zones.pred.setExpect(p.pred_files);
+  const examples = Array.isArray(p.examples) ? p.examples : [];
+  els.exampleButtons.replaceChildren(...examples.map((ex) =>
+    h('button', { type: 'button', class: 'btn btn-small example-btn', dataset: { example: ex.id ?? '' }, disabled: !p.built || state.running, onclick: () => runExample(ex) }, ex.label ?? ex.id)));
+  els.examples.hidden = examples.length === 0;
+  if (changed) {
+    state.set = {};
+    buildOptions();
+    if (state.run) {
+      state.run = null;
+      els.results.hidden = true;
+      els.results.replaceChildren();
+      zones.gt.setNotes(null);
+      zones.pred.setNotes(null);
+    }
+    document.title = `${p.name ?? p.id} · dropscore`;
+  }
+  updateRunState();
+}
+
+// ---------------------------------------------------------------- options form
+
+function defaultFor(opt, mode = state.mode) {
+  const v = mode === 'corrected' ? opt.default_corrected : opt.default_official;
+  return v === null || v === undefined ? '' : String(v);
+}
+
+function choicesOf(opt) {
+  const t = String(opt.type ?? '');
+  if (t === 'bool' || t === 'boolean') return ['true', 'false'];
+  if (/^[^\s|]+(\|[^\s|]+)+$/.test(t)) return t.split('|');
+  return null;
+}
+
+function buildOptions() {
+  const opts = Array.isArray(state.current?.options) ? state.current.options : [];
+  els.optionsBody.replaceChildren();
+  if (!opts.length) {
+    els.optionsBody.append(h('p', { class: 'muted' }, 'This protocol has no options.'));
+    updateOptionsSummary();
+    return;
+  }
+  const rows = opts.map((opt) => {
+    const id = `opt-${opt.name}`;
+    const helpId = `${id}-help`;
+    const choices = choicesOf(opt);
+    let control;
+    if (choices) {
+      control = h('select', { id, name: opt.name, 'aria-describedby': helpId });
+    } else {
+      control = h('input', {
+        id, name: opt.name, type: 'text', 'aria-describedby': helpId, autocomplete: 'off', spellcheck: 'false',
+        inputmode: /int|number|float/.test(opt.type ?? '') && !/list/.test(opt.type ?? '') ? 'decimal' : null,
+      });
+    }
+    const reset = h('button', { type: 'button', class: 'link-btn opt-reset', hidden: true, 'aria-label': `Reset ${opt.name} to its default` }, 'reset');
+    const changedBadge = h('span', { class: 'badge badge-accent opt-changed', hidden: true }, 'changed');
+    const row = h('div', { class: 'opt-row', dataset: { option: opt.name } },
+      h('label', { for: id, class: 'opt-name' }, h('code', {}, opt.name), changedBadge),
+      h('div', { class: 'opt-control' }, control, reset),
+      h('p', { class: 'opt-help', id: helpId },
+        opt.help ?? '',
+        ' ',
+        h('span', { class: 'opt-defaults' }, `Default: official ${defaultFor(opt, 'official') || '—'} · corrected ${defaultFor(opt, 'corrected') || '—'}`),
+        opt.type && !choices ? h('span', { class: 'opt-type' }, ` · type: ${opt.type}`) : null));
+    const sync = () => {
+      const def = defaultFor(opt);
+      const value = opt.name in state.set ? state.set[opt.name] : def;
+      if (choices) {
+        const values = [...choices];
+        if (!values.includes(def)) values.unshift(def);
+        if (!values.includes(value)) values.unshift(value);
+        control.replaceChildren(...values.map((v) => h('option', { value: v }, v === '' ? '(not used)' : v === def ? `${v} (default)` : v)));
+      } else {
+        control.placeholder = def || '(not used)';
+      }
+      control.value = value;
+      const changed = opt.name in state.set;
+      changedBadge.hidden = !changed;
+      reset.hidden = !changed;
+      row.classList.toggle('is-changed', changed);
+    };
+    const onEdit = () => {
+      const v = control.value;
+      if (v === defaultFor(opt)) delete state.set[opt.name];
+      else state.set[opt.name] = v;
+      sync();
+      updateOptionsSummary();
+      inputsChanged();
+    };
+    control.addEventListener('change', onEdit);
+    if (!choices) control.addEventListener('input', () => {
+      row.classList.toggle('is-changed', control.value !== defaultFor(opt));
+    });
+    reset.addEventListener('click', () => {
+      delete state.set[opt.name];
+      sync();
+      updateOptionsSummary();
+      inputsChanged();
+      control.focus();
+    });
+    row.sync = sync;
+    sync();
+    return row;
+  });
+  els.optionsBody.append(...rows);
+  updateOptionsSummary();
+}
+
+function syncOptions() {
+  for (const row of els.optionsBody.querySelectorAll('.opt-row')) row.sync?.();
+}
+
+function updateOptionsSummary() {
+  const n = Object.keys(state.set).length;
+  els.optionsState.textContent = n ? `${n} changed` : `defaults (${state.mode})`;
+  els.optionsState.classList.toggle('is-changed', n > 0);
+}
+
+for (const radio of document.querySelectorAll('input[name=mode]')) {
+  radio.addEventListener('change', () => {
+    if (!radio.checked) return;
+    state.mode = radio.value;
+    syncOptions();
+    updateOptionsSummary();
+  });
+}
+
+// ---------------------------------------------------------------- run state
+
+function setStatus(text) {
+  els.statusText.textContent = text ?? '';
+}
+
+function inputsChanged() {
+  if (state.run && !state.running) {
+    state.stale = true;
+    const note = els.results.querySelector('.stale-note');
+    if (note) note.hidden = false;
+  }
+  updateRunState();
+}
+
+function updateRunState() {
+  const p = state.current;
+  const nFiles = zones.gt.files.length + zones.pred.files.length;
+  let hint = '';
+  let ok = false;
+  if (!p) hint = state.protocols.length ? 'Choose a competition.' : '';
+  else if (!p.built) hint = `${p.name ?? p.id} is not built yet: it is listed, but cannot score yet.`;
+  else if (!nFiles) hint = 'Add ground-truth and prediction files, or try an example.';
+  else if (!zones.gt.files.length) { hint = 'No ground truth yet (scoring will report it as missing).'; ok = true; }
+  else if (!zones.pred.files.length) { hint = 'No predictions yet (scoring will report them as missing).'; ok = true; }
+  else { hint = `Ready: ${plural(nFiles, 'file')}, ${state.mode} mode first, then the other mode for comparison.`; ok = true; }
+  els.scoreButton.disabled = !ok || state.running;
+  els.runHint.textContent = state.running ? 'Scoring…' : hint;
+  for (const b of els.exampleButtons.querySelectorAll('button')) b.disabled = !p?.built || state.running;
+}
+
+function filesForEngine() {
+  const out = [];
+  for (const role of ['gt', 'pred']) {
+    for (const f of zones[role].files) out.push({ path: f.path, role, data: f.file });
+  }
+  return out;
+}
+
+function beginRunUi() {
+  state.running = true;
+  els.progress.value = 0;
+  els.phase.textContent = 'Starting…';
+  els.progressBox.hidden = false;
+  setStatus('');
+  updateRunState();
+}
+
+function endRunUi() {
+  const hadFocus = els.progressBox.contains(document.activeElement);
+  state.running = false;
+  els.progressBox.hidden = true;
+  updateRunState();
+  if (hadFocus) els.scoreButton.focus();
+}
+
+els.cancel.addEventListener('click', () => {
+  if (!state.running) return;
+  engine.cancel(); // pending promises reject with CancelledError; the run loop ends the UI
+});
+
+els.scoreButton.addEventListener('click', () => startRun());
+
+/** Runs the chosen mode, shows it; runs the other mode; shows both and their explanation. */
+async function startRun() {
+  const p = state.current;
+  if (!p?.built || state.running) return;
+  const files = filesForEngine();
+  const first = state.mode;
+  const second = first === 'official' ? 'corrected' : 'official';
+  const set = { ...state.set };
+  const run = {
+    protocolId: p.id,
+    protocolName: p.name,
+    first,
+    reports: {},
+    pending: new Set([first, second]),
+    failed: {},
+    explain: null,
+    explainError: null,
+    view: first,
+    table: null,
+  };
+  state.run = run;
+  state.stale = false;
+  const started = performance.now();
+  beginRunUi();
+  let lastPhase = '';
+  const progressFor = (index, mode) => (fraction, phase) => {
+    if (state.run !== run) return;
+    const f = Math.max(0, Math.min(1, Number(fraction) || 0));
+    els.progress.value = (index + f) / 2;
+    const text = `${mode === 'official' ? 'Official' : 'Corrected'} mode: ${phase || 'working'}`;
+    if (text !== lastPhase) {
+      lastPhase = text;
+      els.phase.textContent = text;
+    }
+  };
+  try {
+    for (const [index, mode] of [first, second].entries()) {
+      let result;
+      try {
+        result = await engine.score(p.id, files, { mode, set }, progressFor(index, mode));
+      } catch (e) {
+        if (e instanceof CancelledError) throw e;
+        run.failed[mode] = e?.message ?? String(e);
+        run.pending.delete(mode);
+        if (index === 0) throw e;
+        setStatus(`The ${mode} run failed: ${run.failed[mode]}`);
+        renderRun(run);
+        continue;
+      }
+      if (state.run !== run) return;
+      run.reports[mode] = result;
+      run.pending.delete(mode);
+      renderRun(run, { scroll: index === 0 });
+      if (index === 0) announce(run, mode);
+    }
+    if (run.reports.official && run.reports.corrected) {
+      els.phase.textContent = 'Comparing the two modes…';
+      try {
+        run.explain = await engine.explain(run.reports.official.reportJson, run.reports.corrected.reportJson);
+      } catch (e) {
+        if (e instanceof CancelledError) throw e;
+        run.explainError = e?.message ?? String(e);
+      }
+      renderRun(run);
+    }
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    setStatus(`Done in ${secs} s. ${summaryText(run, run.first)}`);
+  } catch (e) {
+    if (e instanceof CancelledError) {
+      run.pending.clear();
+      if (Object.keys(run.reports).length) {
+        renderRun(run);
+        setStatus(`Cancelled (${MODES.filter((m) => !run.reports[m]).join(' and ')} mode not computed).`);
+      } else {
+        state.run = null;
+        els.results.hidden = true;
+        els.results.replaceChildren();
+        setStatus('Cancelled.');
+      }
+    } else {
+      run.pending.clear();
+      if (!Object.keys(run.reports).length) state.run = null;
+      setStatus(`Scoring failed: ${e?.message ?? e}`);
+    }
+  } finally {
+    if (state.run === run || !state.run) endRunUi();
+  }
+}
+
+function summaryText(run, mode) {
+  const r = run.reports[mode]?.report;
+  if (!r) return '';
+  const parts = headlineSpec(r).map((m) => `${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}`);
+  const c = countSeverities(r.diagnostics);
+  const probs = [c.error && plural(c.error, 'error'), c.warning && plural(c.warning, 'warning')].filter(Boolean).join(', ');
+  return `${mode === 'official' ? 'Official' : 'Corrected'}: ${parts.join(', ')}${probs ? ` (${probs})` : ''}.`;
+}
+
+function announce(run, mode) {
+  setStatus(summaryText(run, mode));
+}
+
+// ---------------------------------------------------------------- results
+
+function renderRun(run, { scroll = false } = {}) {
+  if (state.run !== run) return;
+  const res = els.results;
+  let head = res.querySelector('.r-head');
+  let viewBox = res.querySelector('.r-view');
+  let details = res.querySelector('.r-details');
+  if (!head) {
+    head = h('div', { class: 'r-head' });
+    viewBox = h('div', { class: 'r-view' });
+    details = h('div', { class: 'r-details' });
+    res.replaceChildren(
+      h('p', { class: 'notice notice-info stale-note', hidden: true }, 'The files or options changed since this result. Press “Score” again to update it.'),
+      head, viewBox, details);
+    res.hidden = false;
+  }
+  const focusInHead = head.contains(document.activeElement);
+  head.replaceChildren(renderHeadline(run));
+  if (focusInHead) res.focus({ preventScroll: true });
+
+  // which report the details show
+  if (!run.reports[run.view]) run.view = MODES.find((m) => run.reports[m]) ?? run.view;
+  renderViewSwitch(run, viewBox);
+  if (details.dataset.view !== run.view || !details.childElementCount) renderDetailsFor(run, details);
+  if (scroll) {
+    const top = res.getBoundingClientRect().top;
+    if (top > window.innerHeight * 0.6) res.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }
+}
+
+function renderViewSwitch(run, box) {
+  const focused = box.contains(document.activeElement) ? document.activeElement.value : null;
+  const group = h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'view-label' },
+    MODES.map((m) => {
+      const available = !!run.reports[m];
+      const input = h('input', { type: 'radio', name: 'view-mode', id: `view-${m}`, value: m, checked: run.view === m, disabled: !available });
+      input.addEventListener('change', () => {
+        if (!input.checked) return;
+        run.view = m;
+        renderDetailsFor(run, els.results.querySelector('.r-details'));
+      });
+      return h('label', { for: `view-${m}`, class: ['segment', !available && 'is-disabled'] }, input,
+        h('span', {}, m === 'official' ? 'Official' : 'Corrected', available ? '' : run.pending.has(m) ? ' (computing…)' : ' (not computed)'));
+    }));
+  box.replaceChildren(h('div', { class: 'view-switch' }, h('span', { id: 'view-label', class: 'view-label' }, 'Details for'), group));
+  if (focused) box.querySelector(`input[value="${focused}"]`)?.focus();
+}
+
+function renderDetailsFor(run, details) {
+  const entry = run.reports[run.view];
+  if (!entry) return;
+  // keep sorting / filtering / open rows when switching between the two reports
+  run.table ??= { sort: null, dir: 1, filter: '', expanded: new Set(), all: false };
+  details.dataset.view = run.view;
+  details.replaceChildren(...renderDetails(entry, { table: run.table }));
+  updateFileNotes(entry.report);
+}
+
+/** Role notes and problem counts for each listed file, from the shown report's diagnostics. */
+function updateFileNotes(report) {
+  for (const role of ['gt', 'pred']) {
+    const notes = new Map();
+    for (const f of zones[role].files) {
+      const mine = (report.diagnostics ?? []).filter((d) => d.file && (d.file === f.path || d.file.startsWith(f.path + '!') || d.file.startsWith(f.path + '/')));
+      if (!mine.length) continue;
+      const c = countSeverities(mine);
+      const roleNotes = mine.filter((d) => /role|swap/i.test(d.code ?? '')).map((d) => d.message).filter(Boolean);
+      notes.set(f.path, { errors: c.error, warnings: c.warning, notes: roleNotes });
+    }
+    zones[role].setNotes(notes);
+  }
+}
+
+// ---------------------------------------------------------------- examples
+
+async function runExample(ex) {
+  if (state.running) return;
+  const p = state.current;
+  setStatus(`Loading example “${ex.label ?? ex.id}”…`);
+  try {
+    const load = async (paths) => Promise.all((paths ?? []).map(async (rel) => {
+      const url = new URL(rel, WWW);
+      if (url.origin !== location.origin) throw new Error(`example file outside this site: ${rel}`);
+      const resp = await fetch(url, { credentials: 'same-origin', cache: 'no-cache' });
+      if (!resp.ok) throw new Error(`${rel}: HTTP ${resp.status}`);
+      const blob = await resp.blob();
+      const name = rel.split('/').pop();
+      return { path: name, file: new File([blob], name, { type: blob.type }) };
+    }));
+    const [gt, pred] = await Promise.all([load(ex.gt), load(ex.pred)]);
+    if (state.current !== p) return;
+    zones.gt.set(gt);
+    zones.pred.set(pred);
+    updateRunState();
+  } catch (e) {
+    setStatus(`Could not load the example: ${e?.message ?? e}`);
+    return;
+  }
+  await startRun();
+}
+
+// ---------------------------------------------------------------- page-level drag and drop
+
+// A file dropped outside the zones must not make the browser navigate away from the page.
+window.addEventListener('dragover', (e) => {
+  if (!Array.from(e.dataTransfer?.types ?? []).includes('Files')) return;
+  e.preventDefault();
+  if (!e.target.closest?.('.zone')) e.dataTransfer.dropEffect = 'none';
+});
+window.addEventListener('drop', (e) => {
+  if (!Array.from(e.dataTransfer?.types ?? []).includes('Files')) return;
+  e.preventDefault();
+  setStatus('Drop the files on “Ground truth” or on “Predictions”.');
+});
+
+window.addEventListener('hashchange', route);
+
+loadProtocols();

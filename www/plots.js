@@ -1,0 +1,283 @@
+// Inline SVG plots, drawn generically from report.plots (kinds: bars, histogram, lines). Each plot is
+// redrawn at its container's width (so text stays readable on a phone) and carries <title>, <desc>,
+// aria-label and a "data" table for screen readers and copy-paste.
+
+import { h, s, auto, uniqueId } from './util.js';
+
+const MAX_TABLE_ROWS = 500;
+
+function niceStep(span, count) {
+  const raw = span / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const norm = raw / mag;
+  return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+/** Domain [lo, hi] rounded outwards to nice ticks, and the ticks. */
+function niceScale(min, max, count = 5) {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) {
+    min = 0;
+    max = 1;
+  }
+  if (min === max) {
+    if (min === 0) max = 1;
+    else if (min > 0) min = 0;
+    else max = 0;
+  }
+  const step = niceStep(max - min, count);
+  const lo = Math.floor(min / step + 1e-9) * step;
+  const hi = Math.ceil(max / step - 1e-9) * step;
+  const ticks = [];
+  for (let v = lo, i = 0; v <= hi + step * 1e-6 && i < 50; v = lo + step * ++i) ticks.push(Number(v.toPrecision(12)));
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  return { lo, hi, ticks, fmt: (v) => v.toFixed(Math.min(decimals, 6)) };
+}
+
+function yRange(values) {
+  const finite = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
+  if (!finite.length) return [0, 1];
+  let lo = Math.min(0, ...finite);
+  let hi = Math.max(0, ...finite);
+  if (lo >= 0 && hi <= 1) hi = 1; // scores in [0, 1]: show the whole unit range
+  return [lo, hi];
+}
+
+function shorten(text, max) {
+  const t = String(text);
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
+
+function fmtVal(v) {
+  return typeof v === 'number' ? auto(v) : '—';
+}
+
+function summary(plot) {
+  const kind = plot.kind === 'lines' ? 'line chart' : plot.kind === 'histogram' ? 'histogram' : 'bar chart';
+  const parts = [`${plot.title || 'Plot'}: ${kind}`];
+  if (plot.kind === 'lines') {
+    const series = plot.series ?? [];
+    parts.push(`${series.length} series (${series.slice(0, 5).map((x) => x.label).join(', ')}${series.length > 5 ? ', …' : ''})`);
+  } else {
+    const vals = (plot.values ?? []).filter((v) => typeof v === 'number');
+    parts.push(`${(plot.values ?? []).length} values`);
+    if (vals.length) parts.push(`from ${auto(Math.min(...vals))} to ${auto(Math.max(...vals))}`);
+  }
+  if (plot.x_label) parts.push(`x axis: ${plot.x_label}`);
+  if (plot.y_label) parts.push(`y axis: ${plot.y_label}`);
+  return parts.join('; ');
+}
+
+/** Axes, grid and labels; returns helpers to map data to pixels. */
+function frame(svg, { W, H, m, yScale, xLabel, yLabel }) {
+  const pw = W - m.l - m.r;
+  const ph = H - m.t - m.b;
+  const y = (v) => m.t + ph - ((v - yScale.lo) / (yScale.hi - yScale.lo)) * ph;
+  const grid = s('g', { class: 'plot-grid', 'aria-hidden': 'true' });
+  for (const t of yScale.ticks) {
+    const yy = y(t);
+    grid.append(
+      s('line', { x1: m.l, x2: m.l + pw, y1: yy, y2: yy, class: t === 0 ? 'plot-zero' : 'plot-gridline' }),
+      s('text', { x: m.l - 8, y: yy, class: 'plot-tick', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, yScale.fmt(t)),
+    );
+  }
+  svg.append(grid);
+  svg.append(
+    s('line', { x1: m.l, x2: m.l, y1: m.t, y2: m.t + ph, class: 'plot-axis', 'aria-hidden': 'true' }),
+    s('line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph, class: 'plot-axis', 'aria-hidden': 'true' }),
+  );
+  if (xLabel) svg.append(s('text', { x: m.l + pw / 2, y: H - 8, class: 'plot-label', 'text-anchor': 'middle', 'aria-hidden': 'true' }, xLabel));
+  if (yLabel) {
+    svg.append(s('text', {
+      x: 0, y: 0, class: 'plot-label', 'text-anchor': 'middle', 'aria-hidden': 'true',
+      transform: `translate(14 ${m.t + ph / 2}) rotate(-90)`,
+    }, yLabel));
+  }
+  return { pw, ph, y };
+}
+
+function drawBars(svg, plot, W, H) {
+  const values = plot.values ?? [];
+  const labels = plot.labels ?? [];
+  const n = values.length;
+  const [lo, hi] = yRange(values);
+  const yScale = niceScale(lo, hi, H < 260 ? 4 : 5);
+  const showAll = n <= Math.floor((W - 80) / 44);
+  const m = { l: 56, r: 16, t: 14, b: showAll ? 52 : 46 };
+  const { pw, ph, y } = frame(svg, { W, H, m, yScale, xLabel: plot.x_label, yLabel: plot.y_label });
+  const band = pw / Math.max(1, n);
+  const hist = plot.kind === 'histogram';
+  const gap = hist ? Math.min(1, band * 0.1) : band > 6 ? band * 0.22 : band > 2 ? 1 : 0;
+  const g = s('g', { class: hist ? 'plot-hist' : 'plot-bars' });
+  const y0 = y(Math.max(yScale.lo, Math.min(0, yScale.hi)));
+  values.forEach((v, i) => {
+    const label = labels[i] ?? String(i + 1);
+    const x = m.l + i * band + gap / 2;
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      g.append(s('text', { x: x + (band - gap) / 2, y: y0 - 4, class: 'plot-null', 'text-anchor': 'middle' }, band > 10 ? '—' : '',
+        s('title', {}, `${label}: no value`)));
+      return;
+    }
+    const yy = y(v);
+    g.append(s('rect', {
+      x, y: Math.min(yy, y0), width: Math.max(0.5, band - gap), height: Math.max(v === 0 ? 0 : 0.75, Math.abs(y0 - yy)),
+      class: 'plot-bar',
+    }, s('title', {}, `${label}: ${fmtVal(v)}`)));
+  });
+  svg.append(g);
+  // x tick labels: all of them when they fit, else a few positions (1-based)
+  const xt = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
+  if (showAll) {
+    labels.slice(0, n).forEach((lab, i) => {
+      xt.append(s('text', { x: m.l + (i + 0.5) * band, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(lab, Math.max(4, Math.floor(band / 7)))));
+    });
+  } else if (n > 0) {
+    const step = niceStep(n, Math.max(2, Math.floor(pw / 70)));
+    const marks = new Set([1]);
+    for (let k = step; k < n; k += step) marks.add(Math.round(k));
+    marks.add(n);
+    for (const k of marks) {
+      const xx = m.l + (k - 0.5) * band;
+      xt.append(s('line', { x1: xx, x2: xx, y1: m.t + ph, y2: m.t + ph + 4, class: 'plot-axis' }));
+      xt.append(s('text', { x: xx, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, hist && labels[k - 1] ? shorten(labels[k - 1], 10) : String(k)));
+    }
+  }
+  svg.append(xt);
+}
+
+function drawLines(svg, plot, W, H, legend) {
+  const series = plot.series ?? [];
+  const xs = series.flatMap((se) => se.x ?? []).filter(Number.isFinite);
+  const ys = series.flatMap((se) => se.y ?? []);
+  const [lo, hi] = yRange(ys);
+  const yScale = niceScale(lo, hi, H < 260 ? 4 : 5);
+  const xMin = xs.length ? Math.min(...xs) : 0;
+  const xMax = xs.length ? Math.max(...xs) : 1;
+  const xScale = niceScale(xMin, xMax === xMin ? xMin + 1 : xMax, Math.max(2, Math.floor(W / 90)));
+  const m = { l: 56, r: 16, t: 14, b: 46 };
+  const { pw, ph, y } = frame(svg, { W, H, m, yScale, xLabel: plot.x_label, yLabel: plot.y_label });
+  const x = (v) => m.l + ((v - xScale.lo) / (xScale.hi - xScale.lo)) * pw;
+  const xt = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
+  for (const t of xScale.ticks) {
+    xt.append(
+      s('line', { x1: x(t), x2: x(t), y1: m.t + ph, y2: m.t + ph + 4, class: 'plot-axis' }),
+      s('text', { x: x(t), y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, xScale.fmt(t)),
+    );
+  }
+  svg.append(xt);
+  const many = series.length > 8;
+  series.forEach((se, k) => {
+    const emphasis = !many || /mean|all|average/i.test(se.label ?? '');
+    const cls = ['plot-line', `series-${many ? (emphasis ? 0 : 'faint') : k % 8}`];
+    const g = s('g', { class: cls.join(' ') }, s('title', {}, se.label ?? `series ${k + 1}`));
+    let d = '';
+    let pen = false;
+    const pts = [];
+    (se.x ?? []).forEach((xv, i) => {
+      const yv = se.y?.[i];
+      if (!Number.isFinite(xv) || typeof yv !== 'number' || !Number.isFinite(yv)) {
+        pen = false;
+        return;
+      }
+      d += `${pen ? 'L' : 'M'}${x(xv).toFixed(2)} ${y(yv).toFixed(2)}`;
+      pen = true;
+      pts.push([xv, yv]);
+    });
+    g.append(s('path', { d, class: 'plot-path', fill: 'none' }));
+    if (emphasis && pts.length <= 30) {
+      for (const [xv, yv] of pts) {
+        g.append(s('circle', { cx: x(xv), cy: y(yv), r: 3.5, class: 'plot-point' },
+          s('title', {}, `${se.label ? se.label + ': ' : ''}${plot.x_label || 'x'} ${fmtVal(xv)}, ${plot.y_label || 'y'} ${fmtVal(yv)}`)));
+      }
+    }
+    svg.append(g);
+  });
+  if (series.length > 1) {
+    const shown = many ? series.filter((se) => /mean|all|average/i.test(se.label ?? '')) : series;
+    legend.replaceChildren(
+      ...shown.slice(0, 10).map((se) => {
+        const k = series.indexOf(se);
+        return h('li', {}, h('span', { class: `legend-swatch series-${many ? 0 : k % 8}`, 'aria-hidden': 'true' }), se.label);
+      }),
+      many ? h('li', {}, h('span', { class: 'legend-swatch series-faint', 'aria-hidden': 'true' }), `${series.length - shown.length} more series`) : null,
+    );
+    legend.hidden = false;
+  }
+}
+
+function dataTable(plot) {
+  const table = h('table', { class: 'data-table' });
+  if (plot.kind === 'lines') {
+    const series = plot.series ?? [];
+    const head = h('tr', {}, h('th', { scope: 'col' }, plot.x_label || 'x'), series.slice(0, 12).map((se) => h('th', { scope: 'col' }, se.label)));
+    const xs = series[0]?.x ?? [];
+    const rows = xs.slice(0, MAX_TABLE_ROWS).map((xv, i) =>
+      h('tr', {}, h('th', { scope: 'row' }, fmtVal(xv)), series.slice(0, 12).map((se) => h('td', {}, fmtVal(se.y?.[i])))));
+    table.append(h('thead', {}, head), h('tbody', {}, rows));
+  } else {
+    const labels = plot.labels ?? [];
+    const rows = (plot.values ?? []).slice(0, MAX_TABLE_ROWS).map((v, i) =>
+      h('tr', {}, h('th', { scope: 'row' }, labels[i] ?? String(i + 1)), h('td', {}, fmtVal(v))));
+    table.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, plot.x_label || 'label'), h('th', { scope: 'col' }, plot.y_label || 'value'))), h('tbody', {}, rows));
+  }
+  return table;
+}
+
+/** A <figure> with the plot, redrawn whenever its width changes. */
+export function renderPlot(plot) {
+  const titleId = uniqueId('plot-title');
+  const descId = uniqueId('plot-desc');
+  const canvas = h('div', { class: 'plot-canvas' });
+  const legend = h('ul', { class: 'plot-legend', hidden: true });
+  const fig = h('figure', { class: 'plot', dataset: { plot: plot.id ?? '' } },
+    h('figcaption', { class: 'plot-title' }, plot.title || plot.id || 'Plot'),
+    canvas,
+    legend,
+    h('details', { class: 'plot-data' }, h('summary', {}, 'Data'), dataTable(plot)));
+  let lastWidth = -1;
+  const draw = (width) => {
+    const W = Math.max(260, Math.round(width));
+    if (W === lastWidth) return;
+    lastWidth = W;
+    const H = W < 480 ? 230 : 270;
+    const svg = s('svg', {
+      class: 'plot-svg', role: 'img', width: W, height: H, viewBox: `0 0 ${W} ${H}`,
+      'aria-labelledby': `${titleId} ${descId}`, 'aria-label': summary(plot),
+    }, s('title', { id: titleId }, plot.title || 'Plot'), s('desc', { id: descId }, summary(plot)));
+    try {
+      if (plot.kind === 'lines') drawLines(svg, plot, W, H, legend);
+      else if (plot.kind === 'bars' || plot.kind === 'histogram') drawBars(svg, plot, W, H);
+      else svg.append(s('text', { x: 16, y: 24, class: 'plot-tick' }, `(unknown plot kind “${plot.kind}”)`));
+    } catch (e) {
+      svg.append(s('text', { x: 16, y: 24, class: 'plot-tick' }, `(cannot draw this plot: ${e.message})`));
+    }
+    canvas.replaceChildren(svg);
+  };
+  if (typeof ResizeObserver === 'function') {
+    const ro = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect?.width;
+      if (w) requestAnimationFrame(() => draw(w));
+    });
+    ro.observe(canvas);
+  }
+  queueMicrotask(() => draw(canvas.clientWidth || 600));
+  return fig;
+}
+
+/** A hit strip: one cell per rank, filled where the item at that rank is relevant ('1'). */
+export function renderHitStrip(strip, label = 'Hits by rank') {
+  const cells = String(strip).slice(0, 1000);
+  const n = cells.length;
+  const hits = [];
+  for (let i = 0; i < n; i++) if (cells[i] === '1') hits.push(i + 1);
+  const cw = 8;
+  const svg = s('svg', {
+    class: 'hit-strip', role: 'img', viewBox: `0 0 ${n * cw} 14`, preserveAspectRatio: 'none',
+    'aria-label': `${label}: ${n} ranks, relevant at ${hits.length ? hits.slice(0, 30).join(', ') + (hits.length > 30 ? ', …' : '') : 'none'}`,
+  }, s('title', {}, `${label}: relevant at ranks ${hits.join(', ') || 'none'}`));
+  for (let i = 0; i < n; i++) {
+    svg.append(s('rect', { x: i * cw + 0.5, y: 0, width: cw - 1, height: 14, class: cells[i] === '1' ? 'hit-1' : 'hit-0' }));
+  }
+  return h('div', { class: 'hit-strip-box' },
+    svg,
+    h('div', { class: 'hit-strip-axis', 'aria-hidden': 'true' }, h('span', {}, 'rank 1'), h('span', {}, `rank ${n}`)));
+}

@@ -1,0 +1,66 @@
+// The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
+import init, { protocols, score, explain } from './pkg/dropscore.js';
+
+const ready = init().then(
+  () => {
+    self.postMessage({ type: 'ready' });
+  },
+  (e) => {
+    const message = `The scoring engine could not start: ${describe(e)}`;
+    self.postMessage({ type: 'error', id: null, message, fatal: true });
+    throw e;
+  },
+);
+ready.catch(() => {});
+
+function describe(e) {
+  if (typeof e === 'string') return e;
+  if (e && typeof e.message === 'string') return e.message;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'protocols':
+      self.postMessage({ type: 'protocols', list: JSON.parse(protocols()) });
+      return;
+    case 'score': {
+      const { id } = msg;
+      const files = msg.files.map((f) => ({ path: String(f.path), role: f.role ?? null, data: f.data }));
+      const options = { mode: msg.options?.mode ?? 'official', set: { ...(msg.options?.set ?? {}) } };
+      const onProgress = (fraction, phase) => {
+        self.postMessage({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
+      };
+      const reportJson = score(msg.protocol, files, options, onProgress);
+      self.postMessage({ type: 'result', id, report: JSON.parse(reportJson), reportJson });
+      return;
+    }
+    case 'explain': {
+      const lines = JSON.parse(explain(msg.official, msg.corrected));
+      self.postMessage({ type: 'explained', id: msg.id, lines });
+      return;
+    }
+    default:
+      throw new Error(`unknown message type ${JSON.stringify(msg.type)}`);
+  }
+}
+
+self.addEventListener('message', async (event) => {
+  const msg = event.data ?? {};
+  const id = msg.id ?? null;
+  try {
+    await ready;
+  } catch (e) {
+    self.postMessage({ type: 'error', id, message: `The scoring engine could not start: ${describe(e)}`, fatal: true });
+    return;
+  }
+  try {
+    handle(msg);
+  } catch (e) {
+    self.postMessage({ type: 'error', id, message: describe(e) });
+  }
+});
