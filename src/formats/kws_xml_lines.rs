@@ -26,7 +26,7 @@ pub fn read(
     };
     let open_finder = memchr::memmem::Finder::new(open_pat);
     let close_finder = memchr::memmem::Finder::new(close_pat);
-    let mut lines = Lines::lf_only(BufReader::with_capacity(1 << 16, input));
+    let mut lines = Lines::lf_only(BufReader::with_capacity(1 << 20, input));
     let mut current: Option<Block> = None;
     let mut order_warned = false;
     let mut no = 0u64;
@@ -204,17 +204,21 @@ pub fn word_line(line: &str) -> Result<(Word, Option<u64>), Panic> {
 /// The common case in one pass: an ASCII line with 5 to 7 well-formed values. `None` sends anything else to
 /// the exact emulation (which gives the same word for every line this accepts).
 fn word_line_ascii(b: &[u8]) -> Option<Word> {
-    if !b.is_ascii() {
-        return None;
-    }
     let mut q = [0usize; 14];
     let mut n = 0;
-    for i in memchr::memchr_iter(b'"', b) {
-        if n == 14 {
-            return None;
+    let mut high = 0u8;
+    for (i, c) in b.iter().enumerate() {
+        high |= c;
+        if *c == b'"' {
+            if n == 14 {
+                return None;
+            }
+            q[n] = i;
+            n += 1;
         }
-        q[n] = i;
-        n += 1;
+    }
+    if high >= 0x80 {
+        return None;
     }
     if n < 10 || n % 2 == 1 {
         return None;
