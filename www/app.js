@@ -171,9 +171,8 @@ function buildOptions() {
       h('div', { class: 'opt-control' }, control, reset),
       h('p', { class: 'opt-help', id: helpId },
         opt.help ?? '',
-        ' ',
-        h('span', { class: 'opt-defaults' }, `Default: official ${defaultFor(opt, 'official') || '—'} · corrected ${defaultFor(opt, 'corrected') || '—'}`),
-        opt.type && !choices ? h('span', { class: 'opt-type' }, ` · type: ${opt.type}`) : null));
+        h('span', { class: 'opt-defaults' }, `Default: official ${defaultFor(opt, 'official') || '—'} · corrected ${defaultFor(opt, 'corrected') || '—'}`,
+          opt.type && !choices ? ` · ${opt.type}` : null)));
     const sync = () => {
       const def = defaultFor(opt);
       const value = opt.name in state.set ? state.set[opt.name] : def;
@@ -183,17 +182,17 @@ function buildOptions() {
         if (!values.includes(value)) values.unshift(value);
         control.replaceChildren(...values.map((v) => h('option', { value: v }, v === '' ? '(not used)' : v === def ? `${v} (default)` : v)));
       } else {
-        control.placeholder = def || '(not used)';
+        control.placeholder = def && def !== 'n/a' ? `default: ${def}` : `not used in ${state.mode} mode`;
       }
-      control.value = value;
+      control.value = !choices && value === 'n/a' ? '' : value;
       const changed = opt.name in state.set;
       changedBadge.hidden = !changed;
       reset.hidden = !changed;
       row.classList.toggle('is-changed', changed);
     };
     const onEdit = () => {
-      const v = control.value;
-      if (v === defaultFor(opt)) delete state.set[opt.name];
+      const v = choices ? control.value : control.value.trim();
+      if (v === defaultFor(opt) || (!choices && v === '')) delete state.set[opt.name];
       else state.set[opt.name] = v;
       sync();
       updateOptionsSummary();
@@ -201,7 +200,8 @@ function buildOptions() {
     };
     control.addEventListener('change', onEdit);
     if (!choices) control.addEventListener('input', () => {
-      row.classList.toggle('is-changed', control.value !== defaultFor(opt));
+      const v = control.value.trim();
+      row.classList.toggle('is-changed', v !== '' && v !== defaultFor(opt));
     });
     reset.addEventListener('click', () => {
       delete state.set[opt.name];
@@ -276,8 +276,15 @@ function filesForEngine() {
   return out;
 }
 
+/** Exposed for tests and styling: idle | running | done | cancelled | failed. */
+function setRunState(s) {
+  document.body.dataset.run = s;
+  if (s === 'running') document.body.dataset.runs = String(Number(document.body.dataset.runs ?? 0) + 1);
+}
+
 function beginRunUi() {
   state.running = true;
+  setRunState('running');
   els.progress.value = 0;
   els.phase.textContent = 'Starting…';
   els.progressBox.hidden = false;
@@ -367,6 +374,7 @@ async function startRun() {
     }
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setStatus(`Done in ${secs} s. ${summaryText(run, run.first)}`);
+    setRunState('done');
   } catch (e) {
     if (e instanceof CancelledError) {
       run.pending.clear();
@@ -379,13 +387,16 @@ async function startRun() {
         els.results.replaceChildren();
         setStatus('Cancelled.');
       }
+      setRunState('cancelled');
     } else {
       run.pending.clear();
       if (!Object.keys(run.reports).length) state.run = null;
       setStatus(`Scoring failed: ${e?.message ?? e}`);
+      setRunState('failed');
     }
   } finally {
     if (state.run === run || !state.run) endRunUi();
+    if (document.body.dataset.run === 'running' && !state.running) setRunState('idle');
   }
 }
 
@@ -395,7 +406,9 @@ function summaryText(run, mode) {
   const parts = headlineSpec(r).map((m) => `${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}`);
   const c = countSeverities(r.diagnostics);
   const probs = [c.error && plural(c.error, 'error'), c.warning && plural(c.warning, 'warning')].filter(Boolean).join(', ');
-  return `${mode === 'official' ? 'Official' : 'Corrected'}: ${parts.join(', ')}${probs ? ` (${probs})` : ''}.`;
+  const label = mode === 'official' ? 'Official' : 'Corrected';
+  if (!parts.length) return `${label}: no headline scores${probs ? ` (${probs})` : ''}.`;
+  return `${label}: ${parts.join(', ')}${probs ? ` (${probs})` : ''}.`;
 }
 
 function announce(run, mode) {
@@ -519,5 +532,6 @@ window.addEventListener('drop', (e) => {
 });
 
 window.addEventListener('hashchange', route);
+setRunState('idle');
 
 loadProtocols();

@@ -14,7 +14,7 @@ function niceStep(span, count) {
 }
 
 /** Domain [lo, hi] rounded outwards to nice ticks, and the ticks. */
-function niceScale(min, max, count = 5) {
+function niceScale(min, max, count = 5, { integer = false } = {}) {
   if (!Number.isFinite(min) || !Number.isFinite(max)) {
     min = 0;
     max = 1;
@@ -24,7 +24,7 @@ function niceScale(min, max, count = 5) {
     else if (min > 0) min = 0;
     else max = 0;
   }
-  const step = niceStep(max - min, count);
+  const step = integer ? Math.max(1, niceStep(max - min, count)) : niceStep(max - min, count);
   const lo = Math.floor(min / step + 1e-9) * step;
   const hi = Math.ceil(max / step - 1e-9) * step;
   const ticks = [];
@@ -33,14 +33,16 @@ function niceScale(min, max, count = 5) {
   return { lo, hi, ticks, fmt: (v) => v.toFixed(Math.min(decimals, 6)) };
 }
 
-function yRange(values) {
+function yRange(values, { counts = false } = {}) {
   const finite = values.filter((v) => typeof v === 'number' && Number.isFinite(v));
   if (!finite.length) return [0, 1];
-  let lo = Math.min(0, ...finite);
+  const lo = Math.min(0, ...finite);
   let hi = Math.max(0, ...finite);
-  if (lo >= 0 && hi <= 1) hi = 1; // scores in [0, 1]: show the whole unit range
+  if (!counts && lo >= 0 && hi <= 1) hi = 1; // scores in [0, 1]: show the whole unit range
   return [lo, hi];
 }
+
+const isCounts = (values) => values.every((v) => v === null || v === undefined || Number.isInteger(v));
 
 function shorten(text, max) {
   const t = String(text);
@@ -99,19 +101,21 @@ function drawBars(svg, plot, W, H) {
   const values = plot.values ?? [];
   const labels = plot.labels ?? [];
   const n = values.length;
-  const [lo, hi] = yRange(values);
-  const yScale = niceScale(lo, hi, H < 260 ? 4 : 5);
+  const hist = plot.kind === 'histogram';
+  const counts = hist && isCounts(values);
+  const [lo, hi] = yRange(values, { counts });
+  const yScale = niceScale(lo, hi, H < 260 ? 4 : 5, { integer: counts });
   const showAll = n <= Math.floor((W - 80) / 44);
   const m = { l: 56, r: 16, t: 14, b: showAll ? 52 : 46 };
   const { pw, ph, y } = frame(svg, { W, H, m, yScale, xLabel: plot.x_label, yLabel: plot.y_label });
-  const band = pw / Math.max(1, n);
-  const hist = plot.kind === 'histogram';
+  const band = Math.min(pw / Math.max(1, n), hist ? 120 : 72); // a few bars stay bar-shaped
+  const x0 = m.l + (pw - band * n) / 2;
   const gap = hist ? Math.min(1, band * 0.1) : band > 6 ? band * 0.22 : band > 2 ? 1 : 0;
   const g = s('g', { class: hist ? 'plot-hist' : 'plot-bars' });
   const y0 = y(Math.max(yScale.lo, Math.min(0, yScale.hi)));
   values.forEach((v, i) => {
     const label = labels[i] ?? String(i + 1);
-    const x = m.l + i * band + gap / 2;
+    const x = x0 + i * band + gap / 2;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       g.append(s('text', { x: x + (band - gap) / 2, y: y0 - 4, class: 'plot-null', 'text-anchor': 'middle' }, band > 10 ? '—' : '',
         s('title', {}, `${label}: no value`)));
@@ -128,7 +132,7 @@ function drawBars(svg, plot, W, H) {
   const xt = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
   if (showAll) {
     labels.slice(0, n).forEach((lab, i) => {
-      xt.append(s('text', { x: m.l + (i + 0.5) * band, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(lab, Math.max(4, Math.floor(band / 7)))));
+      xt.append(s('text', { x: x0 + (i + 0.5) * band, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(lab, Math.max(4, Math.floor(band / 7)))));
     });
   } else if (n > 0) {
     const step = niceStep(n, Math.max(2, Math.floor(pw / 70)));
@@ -136,7 +140,7 @@ function drawBars(svg, plot, W, H) {
     for (let k = step; k < n; k += step) marks.add(Math.round(k));
     marks.add(n);
     for (const k of marks) {
-      const xx = m.l + (k - 0.5) * band;
+      const xx = x0 + (k - 0.5) * band;
       xt.append(s('line', { x1: xx, x2: xx, y1: m.t + ph, y2: m.t + ph + 4, class: 'plot-axis' }));
       xt.append(s('text', { x: xx, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, hist && labels[k - 1] ? shorten(labels[k - 1], 10) : String(k)));
     }

@@ -93,7 +93,9 @@ export function renderHeadline(run) {
       h('h2', { id: 'results-title' }, 'Result'),
       h('p', { class: 'result-title' }, title)),
     failNotice,
-    h('div', { class: 'table-scroll' }, h('table', { class: 'headline', 'aria-label': 'Headline scores, official and corrected' }, thead, h('tbody', {}, rows))),
+    spec.length
+      ? h('div', { class: 'table-scroll' }, h('table', { class: 'headline', 'aria-label': 'Headline scores, official and corrected' }, thead, h('tbody', {}, rows)))
+      : h('p', { class: 'muted' }, 'This report has no headline scores.'),
     footer,
     devs,
     renderExplain(run));
