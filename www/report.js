@@ -7,7 +7,7 @@ import { renderPlot, renderHitStrip } from './plots.js';
 export const MODES = ['official', 'corrected'];
 const MODE_LABEL = { official: 'Official', corrected: 'Corrected' };
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
-const TABLE_PAGE = 300;
+const TABLE_PAGE = 1000;
 const DIAG_PAGE = 200;
 
 /** The headline metrics: display.headline, else the keys of scores. */
@@ -387,7 +387,7 @@ function renderItems(report, cols, ctx) {
       h('label', { for: filterId, class: 'filter-label' }, `Filter ${pluralWord(label)}`),
       filter,
       count),
-    h('div', { class: 'table-scroll' }, table),
+    h('div', { class: 'table-scroll table-tall' }, table),
     more);
   return section;
 }
