@@ -146,6 +146,40 @@ function findCli() {
   return bin && fs.existsSync(bin) ? bin : null;
 }
 
+/**
+ * `dropscore kws --gt GT --pred PRED --mode MODE --format json`, run in the files' folder so that it names
+ * the files exactly as the page does (by their bare names). Exit status 1 (input errors) still prints JSON.
+ */
+function cliJson(cli, gt, pred, mode) {
+  assert.equal(path.dirname(gt), path.dirname(pred));
+  const args = ['kws', '--gt', path.basename(gt), '--pred', path.basename(pred), '--mode', mode, '--format', 'json'];
+  try {
+    return execFileSync(cli, args, { cwd: path.dirname(gt), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    if (e.status === 1 && e.stdout) return e.stdout;
+    throw e;
+  }
+}
+
+/** Clicks "Download JSON" for the shown report (mode: official | corrected) and returns the text. */
+async function downloadJson(page, mode) {
+  await page.check(`input[name=view-mode][value=${mode}]`);
+  await page.waitForFunction((m) => document.querySelector('.r-details')?.dataset.view === m, mode);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download JSON")')]);
+  assert.match(dl.suggestedFilename(), new RegExp(`-${mode}\\.json$`));
+  return fs.readFileSync(await dl.path(), 'utf8');
+}
+
+/** With DROPSCORE_BIN set: both downloads are byte-identical to the CLI's JSON. */
+async function compareWithCli(page, gt, pred) {
+  const cli = findCli();
+  if (!cli) return false;
+  for (const mode of ['official', 'corrected']) {
+    assert.equal(await downloadJson(page, mode), cliJson(cli, gt, pred, mode), `${mode}: Download JSON is byte-identical to the CLI --format json`);
+  }
+  return true;
+}
+
 test('lists the five protocols; the hash selects one; unbuilt ones cannot score', async () => {
   const { page, context, check } = await openPage('#/p/kws');
   const ids = await page.$$eval('a.protocol-link', (as) => as.map((a) => a.dataset.protocol));
@@ -200,20 +234,14 @@ test('kws: files through the file inputs give the same numbers; JSON and CSV dow
   await score(page);
   assert.deepEqual(await headline(page, 'official'), SAMPLE);
 
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download JSON")')]);
-  const json = fs.readFileSync(await dl.path(), 'utf8');
+  const json = await downloadJson(page, 'official');
   const report = JSON.parse(json);
   assert.equal(report.schema, 1);
   assert.equal(report.protocol, 'kws');
   assert.equal(report.mode, 'official');
-  assert.match(dl.suggestedFilename(), /\.json$/);
-  const cli = findCli();
-  if (cli) {
-    const expected = execFileSync(cli, ['kws', '--gt', sampleGt, '--pred', samplePred, '--format', 'json'], { encoding: 'utf8' });
-    // The CLI names files by the path given; the page by the dropped name. Compare with paths reduced to names.
-    const norm = (s) => s.split(path.dirname(sampleGt) + path.sep).join('').split(path.dirname(samplePred) + path.sep).join('');
-    assert.equal(json, norm(expected), 'Download JSON is byte-identical to the CLI --format json');
-  }
+  assert.ok(json.endsWith('\n'));
+  await compareWithCli(page, sampleGt, samplePred);
+  await page.check('input[name=view-mode][value=official]');
 
   const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download CSV")')]);
   const csv = fs.readFileSync(await csvDl.path(), 'utf8').trim().split(/\r?\n/);
@@ -264,6 +292,7 @@ test('kws: a blank line in the results shows the located official-mode diagnosti
   // the file list points at the problem
   assert.match(await page.textContent('#pred-list'), /1 error/);
   await shot(page, 'kws-blank-line-1280');
+  await compareWithCli(page, edgeGt, edgeBlank);
   check();
   await context.close();
 });
