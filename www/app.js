@@ -439,7 +439,8 @@ function renderRun(run, { scroll = false } = {}) {
   // which report the details show
   if (!run.reports[run.view]) run.view = MODES.find((m) => run.reports[m]) ?? run.view;
   renderViewSwitch(run, viewBox);
-  if (details.dataset.view !== run.view || !details.childElementCount) renderDetailsFor(run, details);
+  if (details.dataset.view !== run.view || details.run !== run) renderDetailsFor(run, details);
+  res.querySelector('.stale-note').hidden = !state.stale;
   if (scroll) {
     const top = res.getBoundingClientRect().top;
     if (top > window.innerHeight * 0.6) res.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -470,6 +471,7 @@ function renderDetailsFor(run, details) {
   // keep sorting / filtering / open rows when switching between the two reports
   run.table ??= { sort: null, dir: 1, filter: '', expanded: new Set(), all: false };
   details.dataset.view = run.view;
+  details.run = run;
   details.replaceChildren(...renderDetails(entry, { table: run.table }));
   updateFileNotes(entry.report);
 }

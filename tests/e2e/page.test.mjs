@@ -14,6 +14,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -141,6 +143,51 @@ async function dropFiles(page, zoneSelector, files) {
   }
 }
 
+/** A minimal zip archive (stored entries, no compression) for the tests. */
+function storedZip(entries) {
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const { name, data } of entries) {
+    const nameBuf = Buffer.from(name, 'utf8');
+    const crc = zlib.crc32(data) >>> 0;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(0, 8); // stored
+    local.writeUInt32LE(0, 10); // time, date
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBuf.length, 26);
+    local.writeUInt16LE(0, 28);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(0, 10);
+    central.writeUInt32LE(0, 12);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBuf.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBuf, data);
+    centrals.push(central, nameBuf);
+    offset += local.length + nameBuf.length + data.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
 function findCli() {
   const bin = process.env.DROPSCORE_BIN;
   return bin && fs.existsSync(bin) ? bin : null;
@@ -258,12 +305,58 @@ test('kws: simulated drag and drop onto the zones', async () => {
   await dropFiles(page, '#zone-pred', [samplePred]);
   await score(page);
   assert.deepEqual(await headline(page, 'official'), SAMPLE);
+  // changing the inputs marks the result as stale; scoring again replaces it
+  await page.setInputFiles('#pred-files', edgeBlank);
+  assert.ok(await page.isVisible('.stale-note'), 'stale note after the inputs changed');
+  await page.click('#pred-list .file-remove >> nth=1');
+  await score(page);
+  assert.equal(await page.isVisible('.stale-note'), false);
+  assert.deepEqual(await headline(page, 'official'), SAMPLE);
   // removing a file and clearing a zone
   await page.click('#pred-list .file-remove');
   assert.equal(await page.locator('#pred-list .file').count(), 0);
   await page.click('#gt-list .link-btn');
   assert.equal(await page.locator('#gt-list .file').count(), 0);
   assert.equal(await page.isDisabled('#score-button'), true);
+  check();
+  await context.close();
+});
+
+test('kws: a dropped zip is opened by the engine; its diagnostics point into the archive', async () => {
+  const { page, context, check } = await openPage('#/p/kws');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropscore-e2e-'));
+  try {
+    const zipPath = path.join(dir, 'res.zip');
+    fs.writeFileSync(zipPath, storedZip([{ name: 'res/results.xml', data: fs.readFileSync(edgeBlank) }]));
+    await page.setInputFiles('#gt-files', edgeGt);
+    await dropFiles(page, '#zone-pred', [zipPath]);
+    await score(page);
+    const loc = await page.locator('.diag[data-code="kws.official.reader_panic"] .diag-loc').first().textContent();
+    assert.match(loc, /^res\.zip!res\/results\.xml:4/);
+    assert.match(await page.textContent('#pred-list'), /1 error/, 'the zip in the file list carries the error count');
+    assert.deepEqual(await headline(page, 'corrected'), { precAt5: '0.33333', precAt10: '0.50000', map: '0.34921' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  check();
+  await context.close();
+});
+
+test('kws: a folder chosen with the folder picker keeps its relative paths', async () => {
+  const { page, context, check } = await openPage('#/p/kws');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropscore-e2e-'));
+  try {
+    const sub = path.join(dir, 'my_run');
+    fs.mkdirSync(sub);
+    fs.copyFileSync(samplePred, path.join(sub, path.basename(samplePred)));
+    await page.setInputFiles('#gt-files', sampleGt);
+    await page.setInputFiles('#pred-folder', sub);
+    await page.locator('#pred-list .file-path', { hasText: `my_run/${path.basename(samplePred)}` }).waitFor();
+    await score(page);
+    assert.deepEqual(await headline(page, 'official'), SAMPLE);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   check();
   await context.close();
 });
