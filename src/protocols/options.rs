@@ -115,10 +115,17 @@ impl Options {
 
     /// One line per option whose value differs from the official default.
     pub fn deviations(&self) -> Vec<String> {
+        self.deviations_among(&self.specs.iter().map(|s| s.name).collect::<Vec<_>>())
+    }
+
+    /// [`Options::deviations`] restricted to the named options (those that apply to the input at hand).
+    pub fn deviations_among(&self, names: &[&str]) -> Vec<String> {
         self.specs
             .iter()
             .zip(&self.values)
-            .filter(|(s, (_, v))| s.default_official != "n/a" && *v != s.default_official)
+            .filter(|(s, (_, v))| {
+                names.contains(&s.name) && s.default_official != "n/a" && *v != s.default_official
+            })
             .map(|(s, (n, v))| format!("{n} = {v} deviates from official ({})", s.default_official))
             .collect()
     }

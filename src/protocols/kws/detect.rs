@@ -18,6 +18,30 @@ impl Family {
             Family::Trec => "trec",
         }
     }
+    /// The options that apply to this family (the others are listed but have no effect).
+    pub fn option_names(self) -> &'static [&'static str] {
+        match self {
+            Family::Xml => &[
+                "preset",
+                "match_document",
+                "dedupe",
+                "complete",
+                "empty_gt_query",
+                "relevance_threshold",
+                "k",
+            ],
+            Family::Trec => &[
+                "preset",
+                "complete",
+                "relevance_level",
+                "depth",
+                "trec_version",
+                "tie_break",
+                "float_rel",
+                "measures",
+            ],
+        }
+    }
     pub fn describe(self) -> &'static str {
         match self {
             Family::Xml => "ICFHR'14 XML",

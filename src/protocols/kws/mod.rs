@@ -59,6 +59,7 @@ pub fn score(
     let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
     let picked = detect::pick(files, &mut diags);
     let preset = opts.get("preset").to_string();
+    let mut deviations = opts.deviations();
     let mut report = match picked {
         Some(p) => {
             let family = match (preset.as_str(), p.family) {
@@ -70,6 +71,7 @@ pub fn score(
                 }
                 _ => p.family,
             };
+            deviations = opts.deviations_among(family.option_names());
             opts.set("preset", family.preset());
             let runs: Vec<_> = p.runs.iter().collect();
             match family {
@@ -86,7 +88,7 @@ pub fn score(
     let extra = std::mem::take(&mut report.options);
     report.options = opts.to_json();
     report.options.extend(extra);
-    report.deviations = opts.deviations();
+    report.deviations = deviations;
     diags.append(&mut report.diagnostics);
     report.diagnostics = diags;
     if report.has_errors() && req.mode == Mode::Official {
