@@ -61,7 +61,7 @@ export function fixed(v, decimals) {
   } else {
     out = a.toFixed(d);
   }
-  return v < 0 || Object.is(v, -0) ? (/[1-9]/.test(out) ? '-' + out : out) : out;
+  return v < 0 ? '-' + out : out; // as Rust and printf: -0.0000001 → "-0.000"
 }
 
 /** Formats a value without declared decimals: integers as is, others with up to 6 significant decimals. */
