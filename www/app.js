@@ -24,8 +24,6 @@ const els = {
   name: $('#protocol-name'),
   badge: $('#protocol-badge'),
   summary: $('#protocol-summary'),
-  gtText: $('#protocol-gt'),
-  predText: $('#protocol-pred'),
   examples: $('#examples'),
   exampleButtons: $('#example-buttons'),
   optionsDetails: $('#options'),
@@ -106,8 +104,6 @@ function selectProtocol(p) {
   els.name.textContent = p.name ?? p.id;
   els.badge.hidden = !!p.built;
   els.summary.textContent = p.summary ?? '';
-  els.gtText.textContent = p.gt_files ?? '';
-  els.predText.textContent = p.pred_files ?? '';
   zones.gt.setExpect(p.gt_files);
   zones.pred.setExpect(p.pred_files);
   const examples = Array.isArray(p.examples) ? p.examples : [];

@@ -232,8 +232,8 @@ test('lists the five protocols; the hash selects one; unbuilt ones cannot score'
   const ids = await page.$$eval('a.protocol-link', (as) => as.map((a) => a.dataset.protocol));
   assert.deepEqual([...ids].sort(), ['aij2022', 'chalearn-ce', 'falsid', 'fest', 'kws']);
   assert.equal(await page.getAttribute('a.protocol-link[aria-current=page]', 'data-protocol'), 'kws');
-  assert.match(await page.textContent('#protocol-gt'), /\S/);
-  assert.match(await page.textContent('#protocol-pred'), /\S/);
+  assert.match(await page.textContent('#zone-gt-expect'), /\S/, 'what to drop as ground truth');
+  assert.match(await page.textContent('#zone-pred-expect'), /\S/, 'what to drop as predictions');
   assert.ok(await page.locator('#options-body .opt-row').count() > 0, 'kws shows its options');
 
   const unbuilt = await page.$$eval('a.protocol-link.is-unbuilt', (as) => as.map((a) => a.dataset.protocol));
