@@ -22,11 +22,30 @@ pub fn protocols() -> String {
     serde_json::to_string(&protocols::list()).unwrap_or_else(|_| "[]".into())
 }
 
-/// A browser Blob read in slices (only inside a worker, where `FileReaderSync` exists).
+/// A browser Blob read in slices (only inside a worker, where `FileReaderSync` exists). Each trip into JS
+/// fetches a 4 MiB chunk; the readers' smaller reads are served from it.
 struct WebBlob {
     blob: web_sys::Blob,
     reader: web_sys::FileReaderSync,
     len: u64,
+    /// (offset, bytes) of the last chunk read.
+    chunk: std::cell::RefCell<(u64, Vec<u8>)>,
+}
+
+const CHUNK: u64 = 4 << 20;
+
+impl WebBlob {
+    fn fetch(&self, offset: u64, n: u64) -> io::Result<Vec<u8>> {
+        let part = self
+            .blob
+            .slice_with_f64_and_f64(offset as f64, (offset + n) as f64)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        let ab = self
+            .reader
+            .read_as_array_buffer(&part)
+            .map_err(|e| io::Error::other(format!("{e:?}")))?;
+        Ok(Uint8Array::new(&ab).to_vec())
+    }
 }
 
 impl Blob for WebBlob {
@@ -102,6 +121,7 @@ fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
                 blob: b.clone(),
                 reader: r,
                 len: b.size() as u64,
+                chunk: Default::default(),
             })
         } else {
             return Err(JsValue::from_str(&format!(
