@@ -107,8 +107,10 @@ pub struct Qrels {
     index: HashMap<String, usize>,
     /// Blank (or whitespace-only) lines skipped; trec_eval refuses them in qrels.
     pub blank_lines: u64,
-    /// Lines refused (malformed, invalid UTF-8).
+    /// Lines refused (malformed, invalid UTF-8, non-integer rel with `float_rel = error`).
     pub bad_lines: u64,
+    /// Lines trec_eval itself refuses (wrong field count, blank lines): it then stops with exit status 2.
+    pub official_refuses: u64,
 }
 
 impl Qrels {
@@ -139,6 +141,8 @@ pub struct Run {
     pub last_tag: Option<String>,
     pub blank_lines: u64,
     pub bad_lines: u64,
+    /// Lines trec_eval itself refuses (fewer than 6 fields): it then stops with exit status 2.
+    pub official_refuses: u64,
 }
 
 impl Run {
@@ -473,11 +477,13 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
         let (f, n) = fields::<5>(b);
         if n == 0 {
             q.blank_lines += 1;
+            q.official_refuses += 1;
             d.push(blank_diag(entry, no, true));
             return;
         }
         if n != 4 {
             q.bad_lines += 1;
+            q.official_refuses += 1;
             d.push(malformed(
                 entry,
                 no,
@@ -661,6 +667,9 @@ pub fn read_run(
         }
         if n != 6 {
             run.bad_lines += 1;
+            if n < 6 {
+                run.official_refuses += 1;
+            }
             d.push(malformed(
                 entry,
                 no,

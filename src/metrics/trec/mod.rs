@@ -165,7 +165,7 @@ pub fn evaluate(q: &Judged, measures: &[Measure]) -> Vec<(String, f64)> {
                 let idx = RECALL_LEVELS.iter().position(|l| l.0 == m.param);
                 match (idx, &iprec) {
                     (Some(i), Some(v)) => v[i],
-                    _ => continue,
+                    _ => f64::NAN,
                 }
             }
             Family::P => p(&r, k),
