@@ -110,7 +110,7 @@ function colErrors(report) {
 function officialFailureText(report) {
   const diags = sortedDiagnostics(report.diagnostics);
   const err = diags.find((d) => d.severity === 'error' && d.official_behaviour) ?? diags.find((d) => d.official_behaviour);
-  const tail = 'The official-mode numbers are not what the organizers\u2019 tool would print; corrected mode scores the input with the documented fixes.';
+  const tail = 'dropscore reports the problem instead of failing; corrected mode scores the input with the documented fixes.';
   if (!err) return tail;
   return h('span', {}, 'Official behaviour: ', h('q', {}, err.official_behaviour), ` (${err.code}). `, tail);
 }
