@@ -399,7 +399,9 @@ async function startRun() {
 function summaryText(run, mode) {
   const r = run.reports[mode]?.report;
   if (!r) return '';
-  const parts = headlineSpec(r).map((m) => `${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}`);
+  const spec = headlineSpec(r);
+  const parts = spec.slice(0, 4).map((m) => `${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}`);
+  if (spec.length > 4) parts.push(`… (${spec.length - 4} more below)`);
   const c = countSeverities(r.diagnostics);
   const probs = [c.error && plural(c.error, 'error'), c.warning && plural(c.warning, 'warning')].filter(Boolean).join(', ');
   const label = mode === 'official' ? 'Official' : 'Corrected';

@@ -94,7 +94,7 @@ export function renderHeadline(run) {
       h('p', { class: 'result-title' }, title)),
     failNotice,
     spec.length
-      ? h('div', { class: 'table-scroll' }, h('table', { class: 'headline', 'aria-label': 'Headline scores, official and corrected' }, thead, h('tbody', {}, rows)))
+      ? h('div', { class: 'table-scroll' }, h('table', { class: ['headline', spec.length > 8 && 'is-compact'], 'aria-label': 'Headline scores, official and corrected' }, thead, h('tbody', {}, rows)))
       : h('p', { class: 'muted' }, 'This report has no headline scores.'),
     footer,
     devs,

@@ -282,6 +282,24 @@ test('kws: "Try an example" scores the sample in one click (official and correct
   await context.close();
 });
 
+test('kws: the trec_eval example (qrels + run) shows trec_eval numbers', async () => {
+  const { page, context, check } = await openPage('#/p/kws');
+  const button = page.locator('.example-btn[data-example="trec-sample"]');
+  if (!(await button.count())) {
+    await context.close();
+    return; // no trec example in this build
+  }
+  assert.equal(await runOf(page, () => button.click()), 'done');
+  const official = await headline(page, 'official');
+  // specs/kws.md 7.1: trec_eval on sample.qrels.bin + sample.run
+  assert.equal(official.map, '0.5185');
+  assert.equal(official.P_5, '0.9000');
+  assert.equal(official.P_10, '0.4500');
+  assert.equal(official.num_q, '2');
+  check();
+  await context.close();
+});
+
 test('kws: files through the file inputs give the same numbers; JSON and CSV downloads', async () => {
   const { page, context, check } = await openPage('#/p/kws');
   await page.setInputFiles('#gt-files', sampleGt);
