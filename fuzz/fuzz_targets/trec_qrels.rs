@@ -9,6 +9,9 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     for mode in [Mode::Official, Mode::Corrected] {
         let req = common::request(mode, "trec", true, data.len());
-        common::score(&common::pair("x.qrels", Role::Gt, data, "x.run", common::RUN), &req);
+        common::score(
+            &common::pair("x.qrels", Role::Gt, data, "x.run", common::RUN),
+            &req,
+        );
     }
 });

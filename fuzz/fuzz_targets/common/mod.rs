@@ -22,9 +22,17 @@ const XML_SETS: &[&[(&str, &str)]] = &[
 ];
 const TREC_SETS: &[&[(&str, &str)]] = &[
     &[],
-    &[("measures", "map,P,relative_P,ndcg_cut,success,map_cut,recall,bpref,gm_map,Rprec,recip_rank")],
+    &[(
+        "measures",
+        "map,P,relative_P,ndcg_cut,success,map_cut,recall,bpref,gm_map,Rprec,recip_rank",
+    )],
     &[("trec_version", "10.0"), ("complete", "true")],
-    &[("relevance_level", "2"), ("depth", "3"), ("tie_break", "file_order"), ("float_rel", "error")],
+    &[
+        ("relevance_level", "2"),
+        ("depth", "3"),
+        ("tie_break", "file_order"),
+        ("float_rel", "error"),
+    ],
 ];
 
 pub fn request(mode: Mode, preset: &str, trec: bool, salt: usize) -> Request {
@@ -59,7 +67,11 @@ pub fn set_of(entries: Vec<Entry>) -> FileSet {
 
 /// `data` as the file `name` of role `fuzzed_role`, next to the fixed file `other_name` = `other`.
 pub fn pair(name: &str, fuzzed_role: Role, data: &[u8], other_name: &str, other: &[u8]) -> FileSet {
-    let other_role = if fuzzed_role == Role::Gt { Role::Pred } else { Role::Gt };
+    let other_role = if fuzzed_role == Role::Gt {
+        Role::Pred
+    } else {
+        Role::Gt
+    };
     set_of(vec![
         Entry::from_bytes(name, Some(fuzzed_role), data.to_vec()),
         Entry::from_bytes(other_name, Some(other_role), other.to_vec()),
