@@ -686,6 +686,27 @@ fn measures_option() {
             "ndcg_cut_1000"
         ]
     );
+    // k adds cutoffs to every selected cutoff family.
+    let r = kws(
+        QBIN,
+        RUN,
+        Official,
+        &[("measures", "map,P_7,success_1"), ("k", "3,10")],
+    );
+    let keys: Vec<&str> = r.scores.iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        keys,
+        [
+            "map",
+            "P_3",
+            "P_7",
+            "P_10",
+            "success_1",
+            "success_3",
+            "success_10"
+        ]
+    );
+    assert_eq!(val(&r, "P_3"), 1.0);
     let r = kws(QBIN, RUN, Official, &[("measures", "map,ndgc")]);
     let d = diag(&r, "kws.option.bad_measures");
     assert!(

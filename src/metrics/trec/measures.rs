@@ -158,8 +158,12 @@ pub struct Measure {
 
 impl Family {
     fn info(self) -> &'static Info {
-        // FAMILIES lists every variant in declaration order.
-        &FAMILIES[self as usize]
+        // FAMILIES lists every variant in declaration order (checked by a test).
+        FAMILIES
+            .get(self as usize)
+            .filter(|i| i.family == self)
+            .or_else(|| FAMILIES.iter().find(|i| i.family == self))
+            .unwrap_or(&FAMILIES[0])
     }
     pub fn name(self) -> &'static str {
         self.info().name
@@ -311,6 +315,13 @@ mod tests {
 
     fn names(ms: &[Measure]) -> Vec<String> {
         ms.iter().map(|m| m.name()).collect()
+    }
+
+    #[test]
+    fn table_in_declaration_order() {
+        for (i, f) in FAMILIES.iter().enumerate() {
+            assert_eq!(f.family as usize, i, "{}", f.name);
+        }
     }
 
     #[test]

@@ -87,6 +87,7 @@ fn settings(opts: &Options, mode: Mode, diags: &mut Diags) -> Settings {
             m::measures::official()
         }
     };
+    let measures = with_k(measures, opts, diags);
     Settings {
         mode,
         complete: opts.flag("complete"),
@@ -100,6 +101,41 @@ fn settings(opts: &Options, mode: Mode, diags: &mut Diags) -> Settings {
         file_order: opts.get("tie_break") == "file_order",
         measures,
     }
+}
+
+/// Option `k` (specs/kws.md 5): cutoffs added to every selected cutoff family (P, recall, ndcg_cut,
+/// map_cut, relative_P, success). Its default (`5,10`) is in every default cutoff list, so only a changed
+/// value adds anything.
+fn with_k(mut measures: Vec<Measure>, opts: &Options, diags: &mut Diags) -> Vec<Measure> {
+    if opts.get("k").replace(' ', "") == "5,10" {
+        return measures;
+    }
+    let mut ks = Vec::new();
+    for k in opts.list("k") {
+        match k.parse::<u32>() {
+            Ok(v) if v > 0 => ks.push(v),
+            _ => diags.push(
+                Diagnostic::error(
+                    "kws.option.bad_k",
+                    format!("k must list positive integers, found `{k}`"),
+                )
+                .hint("Use e.g. --set k=5,10,20."),
+            ),
+        }
+    }
+    let families: Vec<Family> = measures
+        .iter()
+        .map(|x| x.family)
+        .filter(|f| f.has_cutoffs() && *f != Family::IprecAtRecall)
+        .collect();
+    for f in families {
+        for k in &ks {
+            measures.push(Measure::cut(f, *k));
+        }
+    }
+    measures.sort();
+    measures.dedup();
+    measures
 }
 
 /// Scores each run in `runs` against the qrels `gt`. The first run is the report; further runs are readings.
