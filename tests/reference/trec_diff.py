@@ -19,6 +19,11 @@ iprec_at_recall_*, P_*, recall_*, ndcg, ndcg_cut_*, map_cut_*, relative_P_*, suc
 queries in ascending byte order of qid divided by num_q; counts summed; gm_map = exp(Σ / num_q).
 Tolerance: 1e-12 relative (values within 1e-15 of 0 compare absolutely); the count of bit-exact values is
 printed too. Exit status 1 on any mismatch.
+
+Optional, when trec_eval binaries are given (build one with `make` in a checkout of github usnistgov/trec_eval,
+tag v9.0.8 or v10.0): TREC_EVAL_BIN (9.0.8) and TREC_EVAL10_BIN (10.0). Then every case is also run through
+`trec_eval -q [-c] [-M d] -l L -m official -m P.… …`, and dropscore's text output (`--format text`, with
+`trec_version` set to match) must equal trec_eval's stdout byte for byte, or both must fail.
 """
 import json, math, os, random, struct, subprocess, sys, tempfile
 
@@ -150,6 +155,44 @@ def dropscore(g, r, cuts, opts):
     return out.returncode, out.stdout, out.stderr
 
 
+def measure_args_trec_eval(cuts):
+    args = ["-m", "official", "-m", "ndcg"]
+    for fam in CUT_FAMILIES:
+        args += ["-m", f"{fam}.{','.join(map(str, cuts[fam]))}"]
+    return args
+
+
+def text_compare(te_bin, version, g, r, cuts, opts):
+    """trec_eval's -q stdout against dropscore's text output; both fail counts as agreement."""
+    te = [te_bin, "-q", "-l", str(opts["relevance_level"])]
+    if opts["complete"]:
+        te.append("-c")
+    if opts["depth"]:
+        te += ["-M", str(opts["depth"])]
+    te += measure_args_trec_eval(cuts) + [g, r]
+    ref = subprocess.run(te, capture_output=True, text=True)
+    ms = ["official", "ndcg"] + [f"{fam}_{k}" for fam in CUT_FAMILIES for k in cuts[fam]]
+    ds = [DROPSCORE, "kws", "--gt", g, "--pred", r, "--format", "text", "--quiet",
+          "--set", "measures=" + ",".join(ms), "--set", f"relevance_level={opts['relevance_level']}",
+          "--set", f"complete={'true' if opts['complete'] else 'false'}", "--set", f"trec_version={version}"]
+    if opts["depth"]:
+        ds += ["--set", f"depth={opts['depth']}"]
+    got = subprocess.run(ds, capture_output=True, text=True)
+    if ref.returncode != 0:
+        if got.returncode == 1:
+            return []
+        return [f"trec_eval {version} fails ({ref.stderr.strip()[:120]}) but dropscore exits {got.returncode}"]
+    if got.returncode != 0:
+        return [f"trec_eval {version} succeeds but dropscore exits {got.returncode}: {got.stderr[:300]}"]
+    if got.stdout == ref.stdout:
+        return []
+    a, b = ref.stdout.splitlines(), got.stdout.splitlines()
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return [f"text {version} line {i + 1}: trec_eval {x!r} dropscore {y!r}"]
+    return [f"text {version}: trec_eval {len(a)} lines, dropscore {len(b)} lines"]
+
+
 def close(a, b):
     if a is None or b is None:
         return a is b
@@ -216,6 +259,10 @@ def main():
                     errors = [f"dropscore exit {code}: {err[:500]}"]
                 else:
                     errors = compare(per, allv, json.loads(out), stats)
+                for env, version in (("TREC_EVAL_BIN", "9.0.8"), ("TREC_EVAL10_BIN", "10.0")):
+                    if os.environ.get(env):
+                        errors += text_compare(os.environ[env], version, g, r, cuts, opts)
+                        kinds[f"text {version}"] = kinds.get(f"text {version}", 0) + 1
             except Exception as e:  # a crash on either side is a failure of the case
                 errors = [f"exception: {e}"]
             if errors:
