@@ -1,0 +1,124 @@
+// Times dropscore's wasm engine in headless Chromium the way the page runs it (used by scripts/bench):
+// the files are fetched from a local server into Blobs (as a dropped File is a Blob), posted to a module worker,
+// and the worker calls score(); the wasm reads each Blob in slices with FileReaderSync.
+//
+//   node bench/browser_bench.mjs --gt G --pred P [--mode official] [--runs 3] [--chromium /usr/bin/chromium]
+//
+// Prints one JSON line per run: fetch_ms (fetch → Blob, outside the timing), score_ms (score() in the worker),
+// wasm_memory_bytes, renderer_hwm_kb (peak RSS, VmHWM, of the renderer process that ran the worker) and scores.
+// A fresh browser per run. Needs npm playwright-core and Debian's chromium.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..');
+const args = { mode: 'official', runs: '3', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+if (!args.gt || !args.pred) {
+  console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
+  process.exit(2);
+}
+
+const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
+// Serves the repository (for www/pkg and this folder) and the two input files under /__input__/<i>.
+const inputs = [path.resolve(args.gt), path.resolve(args.pred)];
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  let file;
+  if (url.pathname === '/') {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title>');
+    return;
+  }
+  const m = url.pathname.match(/^\/__input__\/(\d+)$/);
+  if (m) file = inputs[Number(m[1])];
+  else file = path.join(repoRoot, path.normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, ''));
+  if (!file || !file.startsWith(repoRoot + path.sep) && !inputs.includes(file) || !fs.existsSync(file)) {
+    res.writeHead(404);
+    res.end();
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': fs.statSync(file).size,
+  });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Peak RSS (VmHWM, KB) of the renderer processes below this node process. */
+function rendererHwmKb() {
+  const children = new Map();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(pid));
+    } catch { /* gone */ }
+  }
+  let best = 0;
+  const walk = (pid) => {
+    for (const c of children.get(pid) ?? []) {
+      try {
+        const cmd = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8');
+        if (cmd.includes('--type=renderer')) {
+          const m = fs.readFileSync(`/proc/${c}/status`, 'utf8').match(/VmHWM:\s+(\d+)/);
+          if (m) best = Math.max(best, Number(m[1]));
+        }
+      } catch { /* gone */ }
+      walk(c);
+    }
+  };
+  walk(process.pid);
+  return best;
+}
+
+try {
+  for (let run = 0; run < Number(args.runs); run++) {
+    const browser = await chromium.launch({ executablePath: args.chromium, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(base);
+      const result = await page.evaluate(async ({ names, mode }) => {
+        const worker = new Worker('/bench/browser_worker.js', { type: 'module' });
+        const next = () => new Promise((resolve, reject) => {
+          worker.onmessage = (e) => resolve(e.data);
+          worker.onerror = (e) => reject(new Error(e.message ?? 'worker error'));
+        });
+        await next(); // loaded
+        const t0 = performance.now();
+        const blobs = await Promise.all([0, 1].map((i) => fetch(`/__input__/${i}`).then((r) => r.blob())));
+        const fetchMs = performance.now() - t0;
+        const answer = next();
+        worker.postMessage({
+          mode,
+          files: [
+            { path: names[0], role: 'gt', data: blobs[0] },
+            { path: names[1], role: 'pred', data: blobs[1] },
+          ],
+        });
+        const out = await answer;
+        worker.terminate();
+        return { fetch_ms: fetchMs, ...out };
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode });
+      result.renderer_hwm_kb = rendererHwmKb();
+      result.browser = browser.version();
+      console.log(JSON.stringify(result));
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  server.close();
+}
