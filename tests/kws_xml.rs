@@ -435,3 +435,22 @@ fn text_output_is_rusteval_layout() {
     let expected = "\t\tprecAt5         precAt10        ap              \n=======================================================================\nsb0000\t\t1.00000\t\t0.55556\t\t0.55556\nsb0001\t\t0.80000\t\t0.44444\t\t0.48148\n------------------------------------------------------------------------\nMEAN:\t\tprecAt5         precAt10        ap              \n=======================================================================\n\t\t0.90000\t\t0.50000\t\t0.51852\t\t\n";
     assert!(t.starts_with(expected), "{t}");
 }
+
+/// specs/kws.md 3.3 and 7.1/7.2: the trec_eval-equivalent reading of XML input (6 dp from the spec).
+#[test]
+fn trec_equivalent_reading() {
+    let cases = [
+        (SAMPLE_GT, SAMPLE_RES, [("P_5", "0.900000"), ("P_10", "0.450000"), ("relative_P_10", "0.500000"), ("map", "0.518519"), ("recip_rank", "1.000000"), ("Rprec", "0.500000"), ("ndcg", "0.731501"), ("ndcg_cut_10", "0.699752")]),
+        (BENTHAM_GT, SYNTH, [("P_5", "0.743125"), ("P_10", "0.573125"), ("relative_P_10", "0.628574"), ("map", "0.556738"), ("recip_rank", "0.951414"), ("Rprec", "0.520296"), ("ndcg", "0.812932"), ("ndcg_cut_10", "0.688090")]),
+    ];
+    for (gt, res, expected) in cases {
+        for mode in [Official, Corrected] {
+            let r = kws(gt, res, mode, &[]);
+            let t = r.readings.iter().find(|x| x.id == "trec_equivalent").expect("reading");
+            assert!(t.label.contains("not official"));
+            for (k, v) in expected {
+                assert_eq!(format!("{:.6}", t.scores.get(k).unwrap()), v, "{res} {k}");
+            }
+        }
+    }
+}

@@ -13,8 +13,9 @@ pub struct GtQuery {
     /// R: the number of relevant entries (official: every `<word>`, whatever its Relevance).
     pub relevant: usize,
     pub line: u64,
-    /// The `<word>` entries as read (for conversions and graded gains).
-    pub words: Vec<Word>,
+    /// Every GT `<word>` as a TREC qrels entry would have it (specs/kws.md 2.8): (box, document, graded10
+    /// gain), sorted; for the "trec_eval-equivalent" reading of section 3.3.
+    all: Vec<(BBox, String, i64)>,
 }
 
 pub struct Match {
@@ -24,6 +25,23 @@ pub struct Match {
 }
 
 impl GtQuery {
+    /// The graded10 gain of the GT entry with this docno (document and box), if any: `bin` qrels give it
+    /// rel 1, `graded10` qrels round(Relevance × 10).
+    pub fn qrels_gain(&self, w: &Word) -> Option<i64> {
+        let key = w.bbox();
+        let start = self.all.partition_point(|(b, _, _)| *b < key);
+        self.all[start..]
+            .iter()
+            .take_while(|(b, _, _)| *b == key)
+            .find(|(_, d, _)| *d == w.document)
+            .map(|(_, _, g)| *g)
+    }
+
+    /// The graded10 gains of every GT entry (the query's qrels).
+    pub fn qrels_gains(&self) -> impl Iterator<Item = i64> + '_ {
+        self.all.iter().map(|(_, _, g)| *g)
+    }
+
     /// rusteval `tokens_match`: same x, y, width, height; with `match_document`, also the same document.
     pub fn find(&self, w: &Word, match_document: bool) -> Match {
         let key = w.bbox();
@@ -77,6 +95,23 @@ impl GtIndex {
                 order.push(b.query.clone());
             }
             let mut entries = Vec::with_capacity(b.words.len());
+            let mut all: Vec<(BBox, String, i64)> = b
+                .words
+                .iter()
+                .map(|w| {
+                    (
+                        w.bbox(),
+                        w.document.clone(),
+                        crate::protocols::kws::convert::rel_field(
+                            w,
+                            crate::protocols::kws::convert::Flavour::Graded10,
+                        )
+                        .parse()
+                        .unwrap_or(10),
+                    )
+                })
+                .collect();
+            all.sort();
             for w in &b.words {
                 let rel = w.relevance.unwrap_or(1.0);
                 if mode == Mode::Corrected && rel <= threshold {
@@ -111,7 +146,7 @@ impl GtIndex {
                     entries,
                     relevant,
                     line: b.line,
-                    words: b.words,
+                    all,
                 },
             );
         }

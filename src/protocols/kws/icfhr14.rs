@@ -46,6 +46,55 @@ struct Scored {
     hit_strip: String,
     pr11: Option<[f64; 11]>,
     known: bool,
+    /// The trec_eval-equivalent values of section 3.3 (bin qrels; graded10 for nDCG).
+    trec: Vec<(String, f64)>,
+}
+
+/// specs/kws.md 3.3: the trec_eval measures of the converted run (section 2.8) for one query: `bin` qrels for
+/// P, relative_P, map, recip_rank and Rprec, `graded10` qrels for ndcg and ndcg_cut_10. trec_eval matches by
+/// docno, i.e. document and box.
+fn trec_equivalent(
+    words: &[crate::formats::kws_xml::Word],
+    gtq: &super::gtindex::GtQuery,
+    ks: &[usize],
+) -> Vec<(String, f64)> {
+    use crate::metrics::trec::{evaluate, Family, Judged, Measure};
+    let gains: Vec<Option<i64>> = words.iter().map(|w| gtq.qrels_gain(w)).collect();
+    let qrels: Vec<i64> = gtq.qrels_gains().collect();
+    let bin = Judged {
+        ranked: gains.iter().map(|g| g.map(|_| 1)).collect(),
+        qrels: vec![1; qrels.len()],
+        relevance_level: 1,
+        ..Judged::default()
+    };
+    let graded = Judged {
+        ranked: gains,
+        qrels,
+        relevance_level: 1,
+        ..Judged::default()
+    };
+    let mut m: Vec<Measure> = ks
+        .iter()
+        .map(|k| Measure::cut(Family::P, *k as u32))
+        .collect();
+    m.extend(
+        ks.iter()
+            .map(|k| Measure::cut(Family::RelativeP, *k as u32)),
+    );
+    m.extend([
+        Measure::single(Family::Map),
+        Measure::single(Family::RecipRank),
+        Measure::single(Family::Rprec),
+    ]);
+    let mut out = evaluate(&bin, &m);
+    out.extend(evaluate(
+        &graded,
+        &[
+            Measure::single(Family::Ndcg),
+            Measure::cut(Family::NdcgCut, 10),
+        ],
+    ));
+    out
 }
 
 pub fn score(
@@ -161,11 +210,15 @@ pub fn score(
                 .official("rusteval panics (called `Option::unwrap()` on a `None` value)"),
             );
         }
-        let (scores, items, plots) = assemble(&index, &scored, &s, &run.path, &mut diags, ri == 0);
+        let (scores, items, plots, trec) =
+            assemble(&index, &scored, &s, &run.path, &mut diags, ri == 0);
         if ri == 0 {
             report.scores = scores;
             report.items = items;
             report.plots = plots;
+            if !trec.scores.is_empty() {
+                report.readings.push(trec);
+            }
         } else {
             report.readings.push(Reading {
                 id: format!("run:{}", run.path),
@@ -268,6 +321,7 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
             hit_strip: String::new(),
             pr11: None,
             known: false,
+            trec: Vec::new(),
         };
     };
     // Hits, in rank order.
@@ -373,6 +427,7 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
         .take(100)
         .map(|h| if *h { '1' } else { '0' })
         .collect();
+    let trec = trec_equivalent(&block.words, gtq, &s.ks);
     Scored {
         line: block.line,
         n,
@@ -383,6 +438,7 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
         hit_strip,
         pr11: interp::iprec_11(&hits, r),
         known: true,
+        trec,
     }
 }
 
@@ -394,7 +450,7 @@ fn assemble(
     file: &str,
     diags: &mut Diags,
     warn: bool,
-) -> (Scores, Vec<Item>, Vec<Plot>) {
+) -> (Scores, Vec<Item>, Vec<Plot>, Reading) {
     let official = s.mode == Mode::Official;
     let nv = s.ks.len() + 1;
     // Queries in the mean, in rusteval's summing order (ascending byte order of query id).
@@ -410,6 +466,7 @@ fn assemble(
     let mut results_only: Vec<Vec<Option<f64>>> = Vec::new();
     let mut results_only_f32: Vec<Vec<Option<f32>>> = Vec::new();
     let mut items = Vec::new();
+    let mut trec_rows: Vec<&Vec<(String, f64)>> = Vec::new();
     let mut pr_sum = [0.0f64; 11];
     let mut pr_n = 0usize;
     let mut missing = 0;
@@ -439,6 +496,13 @@ fn assemble(
                 d.insert("line".into(), json!(sc.line));
                 d.insert("hit_strip".into(), json!(sc.hit_strip));
                 d.insert("pr11".into(), sc.pr11.map_or(Value::Null, |p| json!(p)));
+                if sc.known {
+                    d.insert(
+                        "trec".into(),
+                        Value::Object(sc.trec.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
+                    );
+                    trec_rows.push(&sc.trec);
+                }
                 (
                     if excluded {
                         vec![None; nv]
@@ -569,7 +633,16 @@ fn assemble(
             });
         }
     }
-    (scores, items, plots)
+    // trec_eval 9.0.8 averages over the queries present in both files, in binary64.
+    let mut trec = Scores::new();
+    if let Some(first) = trec_rows.first() {
+        for (i, (name, _)) in first.iter().enumerate() {
+            let sum = trec_rows.iter().fold(0.0f64, |a, r| a + r[i].1);
+            trec.set(name, Some(sum / trec_rows.len() as f64));
+        }
+    }
+    let reading = Reading { id: "trec_equivalent".into(), label: "trec_eval-equivalent (converted run, bin qrels; graded10 for nDCG): not official ICFHR'14 numbers".into(), scores: trec };
+    (scores, items, plots, reading)
 }
 
 fn display(s: &Settings) -> Display {
