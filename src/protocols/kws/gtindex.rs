@@ -2,66 +2,65 @@
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::kws_xml::{Block, Word};
+use crate::protocols::kws::convert::{rel_field, Flavour};
 use crate::report::Mode;
 use std::collections::HashMap;
 
 type BBox = (u32, u32, u32, u32);
 
 pub struct GtQuery {
-    /// Relevant entries sorted by box: (box, document).
-    entries: Vec<(BBox, String)>,
+    /// Every GT `<word>`, sorted by (box, document): one binary search per result item answers both the
+    /// rusteval match and the TREC qrels lookup (docno = document and box, specs/kws.md 2.8).
+    all: Vec<GtEntry>,
     /// R: the number of relevant entries (official: every `<word>`, whatever its Relevance).
     pub relevant: usize,
     pub line: u64,
-    /// Every GT `<word>` as a TREC qrels entry would have it (specs/kws.md 2.8): (box, document, graded10
-    /// gain), sorted; for the "trec_eval-equivalent" reading of section 3.3.
-    all: Vec<(BBox, String, i64)>,
+}
+
+struct GtEntry {
+    bbox: BBox,
+    document: String,
+    /// graded10 gain: round(Relevance × 10), 10 when absent.
+    gain: i64,
+    /// Counts in R (corrected mode: Relevance > relevance_threshold).
+    relevant: bool,
 }
 
 pub struct Match {
+    /// rusteval `tokens_match` against a relevant entry: same x, y, width, height (and, with
+    /// `match_document`, the same document).
     pub hit: bool,
-    /// Some matching GT entry is on the same document.
+    /// Some relevant entry with this box is on the same document.
     pub same_document: bool,
+    /// The graded10 gain of the entry with this docno, if the TREC qrels would judge it.
+    pub gain: Option<i64>,
 }
 
 impl GtQuery {
-    /// The graded10 gain of the GT entry with this docno (document and box), if any: `bin` qrels give it
-    /// rel 1, `graded10` qrels round(Relevance × 10).
-    pub fn qrels_gain(&self, w: &Word) -> Option<i64> {
-        let key = w.bbox();
-        let start = self.all.partition_point(|(b, _, _)| *b < key);
-        self.all[start..]
-            .iter()
-            .take_while(|(b, _, _)| *b == key)
-            .find(|(_, d, _)| *d == w.document)
-            .map(|(_, _, g)| *g)
-    }
-
-    /// The graded10 gains of every GT entry (the query's qrels).
-    pub fn qrels_gains(&self) -> impl Iterator<Item = i64> + '_ {
-        self.all.iter().map(|(_, _, g)| *g)
-    }
-
-    /// rusteval `tokens_match`: same x, y, width, height; with `match_document`, also the same document.
     pub fn find(&self, w: &Word, match_document: bool) -> Match {
         let key = w.bbox();
-        let start = self.entries.partition_point(|(b, _)| *b < key);
-        let mut any = false;
-        let mut same = false;
-        for (b, doc) in &self.entries[start..] {
-            if *b != key {
-                break;
+        let start = self.all.partition_point(|e| e.bbox < key);
+        let (mut any, mut same, mut gain) = (false, false, None);
+        for e in self.all[start..].iter().take_while(|e| e.bbox == key) {
+            let same_doc = e.document == w.document;
+            if same_doc && gain.is_none() {
+                gain = Some(e.gain);
             }
-            any = true;
-            if *doc == w.document {
-                same = true;
-                break;
+            if e.relevant {
+                any = true;
+                same |= same_doc;
             }
         }
         Match {
             hit: if match_document { same } else { any },
             same_document: same,
+            gain,
         }
+    }
+
+    /// The graded10 gains of every GT entry (the query's qrels).
+    pub fn qrels_gains(&self) -> impl Iterator<Item = i64> + '_ {
+        self.all.iter().map(|e| e.gain)
     }
 }
 
@@ -94,40 +93,32 @@ impl GtIndex {
             } else {
                 order.push(b.query.clone());
             }
-            let mut entries = Vec::with_capacity(b.words.len());
-            let mut all: Vec<(BBox, String, i64)> = b
-                .words
-                .iter()
-                .map(|w| {
-                    (
-                        w.bbox(),
-                        w.document.clone(),
-                        crate::protocols::kws::convert::rel_field(
-                            w,
-                            crate::protocols::kws::convert::Flavour::Graded10,
-                        )
-                        .parse()
-                        .unwrap_or(10),
-                    )
-                })
-                .collect();
-            all.sort();
+            let mut all = Vec::with_capacity(b.words.len());
             for w in &b.words {
                 let rel = w.relevance.unwrap_or(1.0);
-                if mode == Mode::Corrected && rel <= threshold {
+                let relevant = mode == Mode::Official || rel > threshold;
+                if !relevant {
                     diags.push(
-                        Diagnostic::warning("kws.gt.non_relevant", format!("GT entry of `{}` has Relevance {rel} ≤ {threshold}: not relevant", b.query))
-                            .file(file)
-                            .line(w.line)
-                            .hint("Entries with Relevance above relevance_threshold are relevant; this one is not counted.")
-                            .official("rusteval panics on Relevance 0 and otherwise counts every entry"),
+                        Diagnostic::warning(
+                            "kws.gt.non_relevant",
+                            format!("GT entry of `{}` has Relevance {rel} ≤ {threshold}: not relevant", b.query),
+                        )
+                        .file(file)
+                        .line(w.line)
+                        .hint("Entries with Relevance above relevance_threshold are relevant; this one is not counted.")
+                        .official("rusteval panics on Relevance 0 and otherwise counts every entry"),
                     );
-                    continue;
                 }
-                entries.push((w.bbox(), w.document.clone()));
+                let gain = rel_field(w, Flavour::Graded10).parse().unwrap_or(10);
+                all.push(GtEntry {
+                    bbox: w.bbox(),
+                    document: w.document.clone(),
+                    gain,
+                    relevant,
+                });
             }
-            entries.sort();
-            let relevant = entries.len();
+            all.sort_by(|x, y| (x.bbox, &x.document).cmp(&(y.bbox, &y.document)));
+            let relevant = all.iter().filter(|e| e.relevant).count();
             if relevant == 0 {
                 diags.push(
                     Diagnostic::warning(
@@ -143,10 +134,9 @@ impl GtIndex {
             map.insert(
                 b.query.clone(),
                 GtQuery {
-                    entries,
+                    all,
                     relevant,
                     line: b.line,
-                    all,
                 },
             );
         }

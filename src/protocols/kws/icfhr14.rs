@@ -54,12 +54,11 @@ struct Scored {
 /// P, relative_P, map, recip_rank and Rprec, `graded10` qrels for ndcg and ndcg_cut_10. trec_eval matches by
 /// docno, i.e. document and box.
 fn trec_equivalent(
-    words: &[crate::formats::kws_xml::Word],
+    gains: Vec<Option<i64>>,
     gtq: &super::gtindex::GtQuery,
     ks: &[usize],
 ) -> Vec<(String, f64)> {
     use crate::metrics::trec::{evaluate, Family, Judged, Measure};
-    let gains: Vec<Option<i64>> = words.iter().map(|w| gtq.qrels_gain(w)).collect();
     let qrels: Vec<i64> = gtq.qrels_gains().collect();
     let bin = Judged {
         ranked: gains.iter().map(|g| g.map(|_| 1)).collect(),
@@ -326,11 +325,13 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
     };
     // Hits, in rank order.
     let mut hits = Vec::with_capacity(n);
+    let mut gains = Vec::with_capacity(n);
     let mut seen: Vec<(&str, (u32, u32, u32, u32))> = Vec::new();
     let (mut dups, mut cross) = (0usize, 0usize);
     let (mut dup_line, mut cross_line) = (0u64, 0u64);
     for w in &block.words {
         let m = gtq.find(w, s.match_document);
+        gains.push(m.gain);
         let mut hit = m.hit;
         if hit {
             if !m.same_document {
@@ -427,7 +428,7 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
         .take(100)
         .map(|h| if *h { '1' } else { '0' })
         .collect();
-    let trec = trec_equivalent(&block.words, gtq, &s.ks);
+    let trec = trec_equivalent(gains, gtq, &s.ks);
     Scored {
         line: block.line,
         n,
