@@ -16,5 +16,5 @@ pub fn gm_map(r: &ResRels) -> f64 {
     if rel_so_far > 0 {
         sum /= r.num_rel as f64;
     }
-    sum.max(MIN_GEO_MEAN).ln()
+    libm::log(sum.max(MIN_GEO_MEAN))
 }

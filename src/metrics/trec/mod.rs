@@ -202,8 +202,8 @@ pub fn mean(m: &Measure, values: &[f64], divisor: usize) -> f64 {
                 return sum;
             }
             let missing = divisor.saturating_sub(values.len()) as f64;
-            let s = sum + missing * MIN_GEO_MEAN.ln();
-            (s / divisor as f64).exp()
+            let s = sum + missing * libm::log(MIN_GEO_MEAN);
+            libm::exp(s / divisor as f64)
         }
         _ => {
             if divisor == 0 {

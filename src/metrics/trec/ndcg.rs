@@ -19,7 +19,8 @@ fn gain(rel: i64) -> f64 {
 
 fn discount(i: usize) -> f64 {
     // trec_eval: log2((double) (i+2)) for the document at 0-based index i.
-    ((i + 2) as f64).log2()
+    // libm on every target: native and wasm must agree bit for bit (std uses glibc natively, libm in wasm).
+    libm::log2((i + 2) as f64)
 }
 
 /// DCG over the first `k` retrieved documents.
