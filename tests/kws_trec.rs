@@ -862,3 +862,45 @@ fn progress_reports_reading_the_run() {
     assert!(reading.windows(2).all(|w| w[0] <= w[1]));
     assert!(reading.iter().all(|f| (0.0..=1.0).contains(f)));
 }
+
+/// trec_eval (9.0.8 and 10.0, checked on their binaries) reads run lines with more than 6 fields and ignores
+/// the extras, so official mode scores them with a warning; corrected mode keeps the spec's error.
+#[test]
+fn run_lines_with_extra_fields() {
+    use dropscore::input::{FileSet, Input, Limits, Role};
+    use dropscore::protocols::{score, Quiet, Request};
+    let qrels = b"q1 0 d1 1\nq1 0 d2 0\n".to_vec();
+    let run = b"q1 Q0 d1 1 2.0 r extra\nq1 Q0 d2 2 1.0 r\n".to_vec();
+    for (mode, fails) in [
+        (dropscore::Mode::Official, false),
+        (dropscore::Mode::Corrected, true),
+    ] {
+        let files = FileSet::build(
+            vec![
+                Input {
+                    path: "q.txt".into(),
+                    role: Some(Role::Gt),
+                    blob: std::rc::Rc::new(qrels.clone()),
+                },
+                Input {
+                    path: "r.txt".into(),
+                    role: Some(Role::Pred),
+                    blob: std::rc::Rc::new(run.clone()),
+                },
+            ],
+            &Limits::default(),
+        );
+        let r = score("kws", &files, &Request::new(mode), &mut Quiet).unwrap();
+        let d = r
+            .diagnostics
+            .iter()
+            .find(|d| d.code == "kws.trec.malformed_line")
+            .expect("diagnostic");
+        assert_eq!(d.is_error(), fails, "{mode:?}");
+        assert_eq!((d.line, d.column), (Some(1), Some(18)));
+        if !fails {
+            assert_eq!(r.scores.get("map"), Some(1.0));
+            assert!(!r.official_fails);
+        }
+    }
+}

@@ -20,6 +20,9 @@ pub struct ReadSettings {
     pub float_rel_error: bool,
     /// trec_eval 10.0 skips lines starting with `#` (comments); 9.0.8 reads them as data.
     pub comments: bool,
+    /// Run lines with more than 6 fields are read as trec_eval reads them (the first 6, with a warning)
+    /// instead of being refused (official mode: trec_eval 9.0.8 and 10.0 both accept them).
+    pub extra_fields_ok: bool,
 }
 
 /// The docnos of one query in one byte arena.
@@ -666,19 +669,19 @@ pub fn read_run(
             return;
         }
         if n != 6 {
-            run.bad_lines += 1;
-            if n < 6 {
-                run.official_refuses += 1;
+            let mut diag = malformed(entry, no, text, n, 6, f[6.min(n.saturating_sub(1))]);
+            if n > 6 && s.extra_fields_ok {
+                diag.severity = crate::diag::Severity::Warning;
+                diag.message = format!("{n} fields where 6 are expected: the fields after the 6th are ignored, as trec_eval does");
+                d.push(diag);
+            } else {
+                run.bad_lines += 1;
+                if n < 6 {
+                    run.official_refuses += 1;
+                }
+                d.push(diag);
+                return;
             }
-            d.push(malformed(
-                entry,
-                no,
-                text,
-                n,
-                6,
-                f[6.min(n.saturating_sub(1))],
-            ));
-            return;
         }
         let qid = &text[f[0].0..f[0].1];
         let docno = &b[f[2].0..f[2].1];

@@ -103,7 +103,7 @@ pub fn sniff(head: &[u8]) -> Sniff {
         let numeric = |s: &str| s.parse::<f64>().is_ok();
         match fields.len() {
             4 if numeric(fields[3]) => Sniff::Qrels,
-            6 if numeric(fields[4]) => Sniff::Run,
+            n if n >= 6 && numeric(fields[4]) => Sniff::Run,
             _ => Sniff::Unknown,
         }
     }

@@ -151,6 +151,7 @@ pub fn score(
     let rs = ReadSettings {
         float_rel_error: opts.get("float_rel") == "error",
         comments: s.version == Version::V10,
+        extra_fields_ok: mode == Mode::Official,
     };
     let total = (gt.size + runs.iter().map(|r| r.size).sum::<u64>()).max(1) as f64;
     progress.update(0.0, "reading qrels");
