@@ -489,10 +489,11 @@ fn rank(
             x
         }
     };
+    let sims: Vec<f64> = (0..rq.docnos.len() as u32).map(sim).collect();
     let mut order: Vec<u32> = (0..rq.docnos.len() as u32).collect();
-    let nan = order.iter().filter(|i| sim(**i).is_nan()).count();
+    let nan = sims.iter().filter(|x| x.is_nan()).count();
     order.sort_by(|a, b| {
-        let (x, y) = (sim(*a), sim(*b));
+        let (x, y) = (sims[*a as usize], sims[*b as usize]);
         let by_sim = match (x.is_nan(), y.is_nan()) {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Greater,
@@ -523,22 +524,19 @@ fn rank(
         );
     }
     // Duplicates: positions (in sorted order) of repeated docnos, with the position of the first copy.
-    let mut by_doc: Vec<u32> = (0..order.len() as u32).collect();
+    // One pass in rank order: (position, position of the first copy), increasing positions.
     let docno_at = |p: u32| {
         rq.docnos
             .get(order.get(p as usize).copied().unwrap_or(0) as usize)
     };
-    by_doc.sort_by(|a, b| docno_at(*a).cmp(docno_at(*b)).then(a.cmp(b)));
+    let mut first_at: std::collections::HashMap<&[u8], u32> =
+        std::collections::HashMap::with_capacity(order.len());
     let mut dups: Vec<(u32, u32)> = Vec::new();
-    for w in by_doc.windows(2) {
-        if let [a, b] = w {
-            if docno_at(*a) == docno_at(*b) {
-                let first = dups
-                    .iter()
-                    .rev()
-                    .find(|(d, _)| d == a)
-                    .map_or(*a, |(_, f)| *f);
-                dups.push((*b, first));
+    for p in 0..order.len() as u32 {
+        match first_at.entry(docno_at(p)) {
+            std::collections::hash_map::Entry::Occupied(e) => dups.push((p, *e.get())),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(p);
             }
         }
     }
