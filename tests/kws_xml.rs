@@ -440,13 +440,43 @@ fn text_output_is_rusteval_layout() {
 #[test]
 fn trec_equivalent_reading() {
     let cases = [
-        (SAMPLE_GT, SAMPLE_RES, [("P_5", "0.900000"), ("P_10", "0.450000"), ("relative_P_10", "0.500000"), ("map", "0.518519"), ("recip_rank", "1.000000"), ("Rprec", "0.500000"), ("ndcg", "0.731501"), ("ndcg_cut_10", "0.699752")]),
-        (BENTHAM_GT, SYNTH, [("P_5", "0.743125"), ("P_10", "0.573125"), ("relative_P_10", "0.628574"), ("map", "0.556738"), ("recip_rank", "0.951414"), ("Rprec", "0.520296"), ("ndcg", "0.812932"), ("ndcg_cut_10", "0.688090")]),
+        (
+            SAMPLE_GT,
+            SAMPLE_RES,
+            [
+                ("P_5", "0.900000"),
+                ("P_10", "0.450000"),
+                ("relative_P_10", "0.500000"),
+                ("map", "0.518519"),
+                ("recip_rank", "1.000000"),
+                ("Rprec", "0.500000"),
+                ("ndcg", "0.731501"),
+                ("ndcg_cut_10", "0.699752"),
+            ],
+        ),
+        (
+            BENTHAM_GT,
+            SYNTH,
+            [
+                ("P_5", "0.743125"),
+                ("P_10", "0.573125"),
+                ("relative_P_10", "0.628574"),
+                ("map", "0.556738"),
+                ("recip_rank", "0.951414"),
+                ("Rprec", "0.520296"),
+                ("ndcg", "0.812932"),
+                ("ndcg_cut_10", "0.688090"),
+            ],
+        ),
     ];
     for (gt, res, expected) in cases {
         for mode in [Official, Corrected] {
             let r = kws(gt, res, mode, &[]);
-            let t = r.readings.iter().find(|x| x.id == "trec_equivalent").expect("reading");
+            let t = r
+                .readings
+                .iter()
+                .find(|x| x.id == "trec_equivalent")
+                .expect("reading");
             assert!(t.label.contains("not official"));
             for (k, v) in expected {
                 assert_eq!(format!("{:.6}", t.scores.get(k).unwrap()), v, "{res} {k}");
