@@ -118,7 +118,8 @@ fn synthetic_raw_output_matches_rusteval_rows() {
 #[test]
 fn edge_cases_7_4() {
     let ok = ["0.33333", "0.50000", "0.34921"];
-    let cases: &[(&str, &str, Option<[&str; 3]>, [&str; 3])] = &[
+    type Mean<'a> = [&'a str; 3];
+    let cases: &[(&str, &str, Option<Mean>, Mean)] = &[
         (EDGE_GT, "kws/edge/res_ok.xml", Some(ok), ok),
         (
             EDGE_GT,

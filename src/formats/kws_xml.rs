@@ -227,11 +227,9 @@ pub fn read(
                     }
                 }
             }
-            Event::End(e) => {
-                if e.local_name().as_ref() == kind.tag() {
-                    if let Some(block) = current.take() {
-                        on_block(block, diags);
-                    }
+            Event::End(e) if e.local_name().as_ref() == kind.tag() => {
+                if let Some(block) = current.take() {
+                    on_block(block, diags);
                 }
             }
             Event::Eof => break,

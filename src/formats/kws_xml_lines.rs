@@ -48,7 +48,8 @@ pub fn read(
             }
         };
         if let Some(block) = current.as_mut() {
-            if close_finder.find(line).is_none() && !(block.words.is_empty() && !order_warned) {
+            // The first word of each block goes the slow way: it is checked for attribute order.
+            if (order_warned || !block.words.is_empty()) && close_finder.find(line).is_none() {
                 if let Some(w) = word_line_ascii(line) {
                     block.words.push(Word { line: no, ..w });
                     continue;

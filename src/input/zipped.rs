@@ -159,10 +159,10 @@ pub(super) fn expand(
         ));
     }
     for (member_path, src, ulen) in members {
-        let is_zip = member_path.to_ascii_lowercase().ends_with(".zip");
-        if is_zip || member_path.to_ascii_lowercase().ends_with(".gz") {
-            set.add(member_path, role, src, limits, depth + 1);
-        } else if super::junk(&member_path).is_some() {
+        let lower = member_path.to_ascii_lowercase();
+        // Archives, .gz and junk go through `add` (opened one level deeper, or dropped with an info).
+        if lower.ends_with(".zip") || lower.ends_with(".gz") || super::junk(&member_path).is_some()
+        {
             set.add(member_path, role, src, limits, depth + 1);
         } else {
             set.push_entry(member_path, role, ulen, src);

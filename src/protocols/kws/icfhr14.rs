@@ -15,6 +15,8 @@ use crate::report::{
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
+type BBox = (u32, u32, u32, u32);
+
 /// How a GT block without words is scored.
 #[derive(Clone, Copy, PartialEq)]
 enum EmptyGt {
@@ -326,7 +328,8 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
     // Hits, in rank order.
     let mut hits = Vec::with_capacity(n);
     let mut gains = Vec::with_capacity(n);
-    let mut seen: Vec<(&str, (u32, u32, u32, u32))> = Vec::new();
+    // (document, box) of the hits so far, for dedupe.
+    let mut seen: Vec<(&str, BBox)> = Vec::new();
     let (mut dups, mut cross) = (0usize, 0usize);
     let (mut dup_line, mut cross_line) = (0u64, 0u64);
     for w in &block.words {
