@@ -116,7 +116,7 @@ impl<R: BufRead> BufRead for Tracked<R> {
 
 /// Reads every block of `input`, calling `on_block` as each closes. `progress` gets the bytes consumed.
 pub fn read(
-    input: impl Read,
+    input: impl BufRead,
     file: &str,
     kind: Kind,
     diags: &mut Diags,
@@ -124,7 +124,7 @@ pub fn read(
     on_block: &mut OnBlock,
 ) {
     let tracked = Tracked {
-        inner: io::BufReader::with_capacity(1 << 16, input),
+        inner: input,
         line: 1,
         col: 0,
         consumed: 0,

@@ -7,13 +7,13 @@
 use super::kws_xml::{Block, Kind, OnBlock, Word};
 use super::lines::Lines;
 use crate::diag::{excerpt, Diagnostic, Diags};
-use std::io::{BufReader, Read};
+use std::io::BufRead;
 
 const OFFICIAL_PANIC: &str = "rusteval panics";
 
 /// Reads every block; `on_block` is called when a block closes (results are scored there).
 pub fn read(
-    input: impl Read,
+    input: impl BufRead,
     file: &str,
     kind: Kind,
     diags: &mut Diags,
@@ -26,7 +26,7 @@ pub fn read(
     };
     let open_finder = memchr::memmem::Finder::new(open_pat);
     let close_finder = memchr::memmem::Finder::new(close_pat);
-    let mut lines = Lines::lf_only(BufReader::with_capacity(1 << 20, input));
+    let mut lines = Lines::lf_only(input);
     let mut current: Option<Block> = None;
     let mut order_warned = false;
     let mut no = 0u64;

@@ -11,7 +11,6 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::lines::{column_of, strip_bom, utf8, Lines};
 use crate::input::Entry;
 use std::collections::HashMap;
-use std::io::BufReader;
 
 /// How the readers treat what trec_eval versions and dropscore modes disagree on.
 #[derive(Clone, Copy, Debug, Default)]
@@ -348,7 +347,7 @@ fn each_line(
     progress: &mut dyn FnMut(u64),
     on_line: &mut dyn FnMut(u64, &str, &mut Diags),
 ) -> u64 {
-    let input = match entry.open() {
+    let input = match entry.buffered() {
         Ok(r) => r,
         Err(e) => {
             diags.push(
@@ -358,7 +357,7 @@ fn each_line(
             return 1;
         }
     };
-    let mut lines = Lines::new(BufReader::with_capacity(1 << 20, input));
+    let mut lines = Lines::new(input);
     let mut bad = 0u64;
     let mut no = 0u64;
     loop {

@@ -173,6 +173,12 @@ impl Entry {
     pub fn open(&self) -> io::Result<Box<dyn Read>> {
         self.source.open()
     }
+    /// A buffered stream of the content, its buffer sized to the file (8 KiB to 1 MiB): large files are read
+    /// in few calls, small ones (and fuzz inputs) allocate little.
+    pub fn buffered(&self) -> io::Result<io::BufReader<Box<dyn Read>>> {
+        let cap = self.size.saturating_add(1).clamp(8 << 10, 1 << 20) as usize;
+        Ok(io::BufReader::with_capacity(cap, self.open()?))
+    }
     /// Up to `n` bytes from the start of the (decompressed) content.
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
         let mut v = Vec::with_capacity(n.min(1 << 20));

@@ -248,7 +248,7 @@ fn read(
     progress: &mut dyn FnMut(u64),
     on_block: &mut kws_xml::OnBlock,
 ) {
-    let input = match entry.open() {
+    let input = match entry.buffered() {
         Ok(r) => r,
         Err(e) => {
             diags.push(
