@@ -181,7 +181,7 @@ impl Entry {
     }
     /// Up to `n` bytes from the start of the (decompressed) content.
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
-        let mut v = Vec::with_capacity(n.min(1 << 20));
+        let mut v = Vec::with_capacity(n.min(self.size.saturating_add(1).min(1 << 20) as usize));
         self.open()?.take(n as u64).read_to_end(&mut v)?;
         Ok(v)
     }
