@@ -206,21 +206,7 @@ pub fn word_line(line: &str) -> Result<(Word, Option<u64>), Panic> {
 /// the exact emulation (which gives the same word for every line this accepts).
 fn word_line_ascii(b: &[u8]) -> Option<Word> {
     let mut q = [0usize; 14];
-    let mut n = 0;
-    let mut high = 0u8;
-    for (i, c) in b.iter().enumerate() {
-        high |= c;
-        if *c == b'"' {
-            if n == 14 {
-                return None;
-            }
-            q[n] = i;
-            n += 1;
-        }
-    }
-    if high >= 0x80 {
-        return None;
-    }
+    let n = quote_positions(b, &mut q)?;
     if n < 10 || n % 2 == 1 {
         return None;
     }
@@ -253,6 +239,47 @@ fn word_line_ascii(b: &[u8]) -> Option<Word> {
         }
     }
     Some(w)
+}
+
+/// Byte positions of the `"` in an ASCII line, eight bytes at a time (SWAR). `None` when the line is not
+/// ASCII or holds more than 14 quotes (both go to the exact emulation).
+fn quote_positions(b: &[u8], q: &mut [usize; 14]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LO7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut n = 0usize;
+    let mut push = |pos: usize| -> Option<()> {
+        *q.get_mut(n)? = pos;
+        n += 1;
+        Some(())
+    };
+    let mut chunks = b.chunks_exact(8);
+    let mut base = 0usize;
+    for c in &mut chunks {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(c);
+        let w = u64::from_le_bytes(a);
+        if w & HIGH != 0 {
+            return None;
+        }
+        // High bit set exactly in the bytes equal to `"` (no borrow crosses bytes: (x & 0x7f) + 0x7f <= 0xfe).
+        let x = w ^ (ONES * b'"' as u64);
+        let mut m = !(((x & LO7) + LO7) | x | LO7);
+        while m != 0 {
+            push(base + (m.trailing_zeros() / 8) as usize)?;
+            m &= m - 1;
+        }
+        base += 8;
+    }
+    for (i, c) in chunks.remainder().iter().enumerate() {
+        if *c >= 0x80 {
+            return None;
+        }
+        if *c == b'"' {
+            push(base + i)?;
+        }
+    }
+    Some(n)
 }
 
 /// Rust's `u32::from_str` on ASCII: an optional `+`, then one or more decimal digits, no overflow.

@@ -11,6 +11,18 @@ pub trait Blob {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The whole content as one slice, when it is addressable (in memory or memory-mapped): readers then
+    /// parse it in place, without copying it into a buffer.
+    fn as_slice(&self) -> Option<&[u8]> {
+        None
+    }
+}
+
+fn slice_read_at(s: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+    let start = offset.min(s.len() as u64) as usize;
+    let n = buf.len().min(s.len() - start);
+    buf[..n].copy_from_slice(&s[start..start + n]);
+    Ok(n)
 }
 
 impl Blob for Vec<u8> {
@@ -18,10 +30,10 @@ impl Blob for Vec<u8> {
         self.as_slice().len() as u64
     }
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        let start = (offset.min(self.as_slice().len() as u64)) as usize;
-        let n = buf.len().min(self.as_slice().len() - start);
-        buf[..n].copy_from_slice(&self[start..start + n]);
-        Ok(n)
+        slice_read_at(self, offset, buf)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(self)
     }
 }
 
@@ -33,6 +45,8 @@ pub struct DiskFile {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl DiskFile {
+    /// Opens a file for positioned reads. (Not memory-mapped: a map would count the whole file in the
+    /// process's resident memory, and streaming keeps memory to one query block.)
     pub fn open(path: &std::path::Path) -> io::Result<Self> {
         let file = std::fs::File::open(path)?;
         let len = file.metadata()?.len();

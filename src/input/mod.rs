@@ -116,6 +116,25 @@ impl Source {
             }
         })
     }
+    /// The content in place, where no decompression is needed and the bytes are addressable.
+    fn as_slice(&self) -> Option<&[u8]> {
+        match self {
+            Source::Plain(b) => b.as_slice(),
+            Source::Member {
+                blob,
+                start,
+                clen,
+                method: 0,
+                ..
+            } => {
+                let s = blob.as_slice()?;
+                let a = usize::try_from(*start).ok()?;
+                let e = a.checked_add(usize::try_from(*clen).ok()?)?;
+                s.get(a..e)
+            }
+            _ => None,
+        }
+    }
     fn raw_len(&self) -> u64 {
         match self {
             Source::Plain(b) => b.len(),
@@ -175,9 +194,13 @@ impl Entry {
     }
     /// A buffered stream of the content, its buffer sized to the file (8 KiB to 1 MiB): large files are read
     /// in few calls, small ones (and fuzz inputs) allocate little.
-    pub fn buffered(&self) -> io::Result<io::BufReader<Box<dyn Read>>> {
+    /// Addressable content (in memory, memory-mapped, or a stored zip member of such) is read in place.
+    pub fn buffered(&self) -> io::Result<Box<dyn io::BufRead + '_>> {
+        if let Some(s) = self.source.as_slice() {
+            return Ok(Box::new(s));
+        }
         let cap = self.size.saturating_add(1).clamp(8 << 10, 1 << 20) as usize;
-        Ok(io::BufReader::with_capacity(cap, self.open()?))
+        Ok(Box::new(io::BufReader::with_capacity(cap, self.open()?)))
     }
     /// Up to `n` bytes from the start of the (decompressed) content.
     pub fn head(&self, n: usize) -> io::Result<Vec<u8>> {
