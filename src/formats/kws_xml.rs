@@ -5,7 +5,53 @@
 use crate::diag::{excerpt, Diagnostic, Diags};
 use quick_xml::events::{BytesStart, Event};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
+
+/// Interns page ids: a results file names a few pages thousands of times, so each word shares one copy
+/// instead of allocating its own. At most 4096 distinct ids are kept (then the table starts afresh), so an
+/// input with a new id on every line still runs in bounded memory.
+#[derive(Default)]
+pub struct Docs {
+    map: HashMap<Box<[u8]>, Rc<str>, BuildHasherDefault<Fnv>>,
+}
+
+impl Docs {
+    /// The shared id for these bytes; `None` if they are not UTF-8.
+    pub fn get(&mut self, b: &[u8]) -> Option<Rc<str>> {
+        if let Some(r) = self.map.get(b) {
+            return Some(r.clone());
+        }
+        let s: Rc<str> = Rc::from(std::str::from_utf8(b).ok()?);
+        if self.map.len() >= 4096 {
+            self.map.clear();
+        }
+        self.map.insert(b.into(), s.clone());
+        Some(s)
+    }
+}
+
+/// FNV-1a: short keys, no adversary to fear (the table is bounded), far cheaper than SipHash here.
+#[derive(Default)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
 
 /// Which of the two files: GT (`<GTRel>` blocks) or results (`<Rel>` blocks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,7 +72,8 @@ impl Kind {
 /// One `<word>`: a page id and a bounding box, with the optional relevance and transcription.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Word {
-    pub document: String,
+    /// Shared between the words of a file that name the same page (see [`Docs`]).
+    pub document: Rc<str>,
     pub x: u32,
     pub y: u32,
     pub width: u32,
@@ -373,7 +420,7 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
         return None;
     }
     Some(Word {
-        document: vals[0].take().map(|c| c.into_owned()).unwrap_or_default(),
+        document: Rc::from(vals[0].take().as_deref().unwrap_or("")),
         x,
         y,
         width,

@@ -4,7 +4,7 @@
 //! same number; wherever rusteval panics, this gives a located `kws.official.reader_panic` error and goes on,
 //! so that every problem of the file is reported at once.
 
-use super::kws_xml::{Block, Kind, OnBlock, Word};
+use super::kws_xml::{Block, Docs, Kind, OnBlock, Word};
 use super::lines::Lines;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::io::BufRead;
@@ -30,6 +30,7 @@ pub fn read(
     let mut current: Option<Block> = None;
     let mut order_warned = false;
     let mut no = 0u64;
+    let mut docs = Docs::default();
     loop {
         if no % 8192 == 0 {
             progress(lines.consumed());
@@ -50,7 +51,7 @@ pub fn read(
         if let Some(block) = current.as_mut() {
             // The first word of each block goes the slow way: it is checked for attribute order.
             if (order_warned || !block.words.is_empty()) && close_finder.find(line).is_none() {
-                if let Some(w) = word_line_ascii(line) {
+                if let Some(w) = word_line_ascii(line, &mut docs) {
                     block.words.push(Word { line: no, ..w });
                     continue;
                 }
@@ -196,7 +197,7 @@ pub struct Panic {
 /// rusteval's `parse_tokenstring_fast`: the positions of up to 7 pairs of `"` are counted in characters and
 /// then used as byte offsets. Returns the word and, when that mix-up changed a value, the column where it did.
 pub fn word_line(line: &str) -> Result<(Word, Option<u64>), Panic> {
-    if let Some(w) = word_line_ascii(line.as_bytes()) {
+    if let Some(w) = word_line_ascii(line.as_bytes(), &mut Docs::default()) {
         return Ok((w, None));
     }
     word_line_exact(line)
@@ -204,7 +205,7 @@ pub fn word_line(line: &str) -> Result<(Word, Option<u64>), Panic> {
 
 /// The common case in one pass: an ASCII line with 5 to 7 well-formed values. `None` sends anything else to
 /// the exact emulation (which gives the same word for every line this accepts).
-fn word_line_ascii(b: &[u8]) -> Option<Word> {
+fn word_line_ascii(b: &[u8], docs: &mut Docs) -> Option<Word> {
     let mut q = [0usize; 14];
     let n = quote_positions(b, &mut q)?;
     if n < 10 || n % 2 == 1 {
@@ -213,7 +214,7 @@ fn word_line_ascii(b: &[u8]) -> Option<Word> {
     let val = |k: usize| -> &[u8] { &b[q[2 * k] + 1..q[2 * k + 1]] };
     let num = |k: usize| parse_u32(val(k));
     let mut w = Word {
-        document: String::from_utf8(val(0).to_vec()).ok()?,
+        document: docs.get(val(0))?,
         x: num(1)?,
         y: num(2)?,
         width: num(3)?,
@@ -341,7 +342,7 @@ fn word_line_exact(line: &str) -> Result<(Word, Option<u64>), Panic> {
             shifted = Some(ends[k][0] as u64 + 2);
         }
     };
-    let document = slice(0)?.to_string();
+    let document: std::rc::Rc<str> = slice(0)?.into();
     note_shift(0, &document);
     let mut coord = |k: usize| -> Result<u32, Panic> {
         let s = slice(k)?;
@@ -479,7 +480,7 @@ mod tests {
     fn reads_a_word_line() {
         let (w, s) = word_line(r#"    <word document="027_029_001" x="159" y="1775" width="184" height="89" Relevance="0.9" />"#).unwrap();
         assert_eq!(
-            (w.document.as_str(), w.x, w.y, w.width, w.height),
+            (&*w.document, w.x, w.y, w.width, w.height),
             ("027_029_001", 159, 1775, 184, 89)
         );
         assert_eq!(w.relevance, Some(0.9f32 as f64));
@@ -531,7 +532,7 @@ mod tests {
             r#"<word document="" x="+1" y="2" width="3" height="4" elevance="1e0"/>"#,
         ] {
             assert_eq!(
-                word_line_ascii(l.as_bytes()),
+                word_line_ascii(l.as_bytes(), &mut Docs::default()),
                 Some(word_line_exact(l).unwrap().0),
                 "{l}"
             );
@@ -554,7 +555,11 @@ mod tests {
             r#"<word document="d" x="1" y="2" width="3" height="4" Relevance="0" />"#,
             r#"<word document="d" x="a" y="2" width="3" height="4"/>"#,
         ] {
-            assert_eq!(word_line_ascii(l.as_bytes()), None, "{l}");
+            assert_eq!(
+                word_line_ascii(l.as_bytes(), &mut Docs::default()),
+                None,
+                "{l}"
+            );
         }
     }
 

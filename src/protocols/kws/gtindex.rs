@@ -19,7 +19,7 @@ pub struct GtQuery {
 
 struct GtEntry {
     bbox: BBox,
-    document: String,
+    document: std::rc::Rc<str>,
     /// graded10 gain: round(Relevance × 10), 10 when absent.
     gain: i64,
     /// Counts in R (corrected mode: Relevance > relevance_threshold).

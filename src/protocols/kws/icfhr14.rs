@@ -343,7 +343,7 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
                     cross_line = w.line;
                 }
             }
-            let key = (w.document.as_str(), w.bbox());
+            let key = (&*w.document, w.bbox());
             if seen.contains(&key) {
                 dups += 1;
                 if dup_line == 0 {
