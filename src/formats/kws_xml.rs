@@ -2,10 +2,10 @@
 //! by name, any quoting and layout, entities decoded. The types here are shared with the `official` line
 //! reader in [`super::kws_xml_lines`].
 
+use super::fnv::FnvBuild;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use quick_xml::events::{BytesStart, Event};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, BufRead, Read};
 use std::rc::Rc;
 
@@ -14,7 +14,7 @@ use std::rc::Rc;
 /// input with a new id on every line still runs in bounded memory.
 #[derive(Default)]
 pub struct Docs {
-    map: HashMap<Box<[u8]>, Rc<str>, BuildHasherDefault<Fnv>>,
+    map: HashMap<Box<[u8]>, Rc<str>, FnvBuild>,
 }
 
 impl Docs {
@@ -29,27 +29,6 @@ impl Docs {
         }
         self.map.insert(b.into(), s.clone());
         Some(s)
-    }
-}
-
-/// FNV-1a: short keys, no adversary to fear (the table is bounded), far cheaper than SipHash here.
-#[derive(Default)]
-pub struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
     }
 }
 
