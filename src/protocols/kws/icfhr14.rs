@@ -3,6 +3,7 @@
 //! scored when it closes and then dropped, so memory holds one block, not the file.
 
 use super::gtindex::GtIndex;
+use super::plots;
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::kws_xml::{self, Block, Kind};
 use crate::formats::kws_xml_lines;
@@ -10,7 +11,7 @@ use crate::input::Entry;
 use crate::metrics::{interp, rusteval};
 use crate::protocols::{Options, Progress};
 use crate::report::{
-    natural_cmp, Column, Display, Item, Label, Mode, Plot, Reading, Report, Scores, Series,
+    natural_cmp, Column, Display, Item, Label, Mode, Plot, Reading, Report, Scores,
 };
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -217,9 +218,9 @@ pub fn score(
             report.scores = scores;
             report.items = items;
             report.plots = plots;
-            if !trec.scores.is_empty() {
-                report.readings.push(trec);
-            }
+            report
+                .readings
+                .extend(trec.into_iter().filter(|r| !r.scores.is_empty()));
         } else {
             report.readings.push(Reading {
                 id: format!("run:{}", run.path),
@@ -454,7 +455,7 @@ fn assemble(
     file: &str,
     diags: &mut Diags,
     warn: bool,
-) -> (Scores, Vec<Item>, Vec<Plot>, Reading) {
+) -> (Scores, Vec<Item>, Vec<Plot>, Vec<Reading>) {
     let official = s.mode == Mode::Official;
     let nv = s.ks.len() + 1;
     // Queries in the mean, in rusteval's summing order (ascending byte order of query id).
@@ -583,60 +584,34 @@ fn assemble(
         scores.set(&format!("precAt{k}"), mean(&mean_rows, &mean_rows_f32, i));
     }
     scores.set("map", mean(&mean_rows, &mean_rows_f32, nv - 1));
-    let _ = (&results_only, &results_only_f32);
+    // specs/kws.md 4 #5: with complete averaging, the rusteval-style mean over results queries only.
+    let mut results_only_scores = Scores::new();
+    if s.complete {
+        for (i, k) in s.ks.iter().enumerate() {
+            results_only_scores.set(
+                &format!("precAt{k}"),
+                mean(&results_only, &results_only_f32, i),
+            );
+        }
+        results_only_scores.set("map", mean(&results_only, &results_only_f32, nv - 1));
+    }
     // Plots.
-    let mut bars: Vec<(&str, f64)> = items
+    let aps: Vec<(&str, f64)> = items
         .iter()
         .filter_map(|it| it.scores.get("ap").map(|v| (it.id.as_str(), v)))
         .collect();
-    bars.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| natural_cmp(a.0, b.0)));
-    let mut plots = vec![Plot {
-        id: "ap_sorted".into(),
-        kind: "bars".into(),
-        title: "Per-query AP, sorted".into(),
-        x_label: "query".into(),
-        y_label: "AP".into(),
-        labels: bars.iter().map(|b| b.0.to_string()).collect(),
-        values: bars.iter().map(|b| Some(b.1)).collect(),
-        series: vec![],
-    }];
+    let mut plots = vec![plots::ap_sorted(aps)];
     if pr_n > 0 {
-        plots.push(Plot {
-            id: "pr11".into(),
-            kind: "lines".into(),
-            title: "11-point interpolated precision–recall (mean)".into(),
-            x_label: "recall".into(),
-            y_label: "precision".into(),
-            labels: vec![],
-            values: vec![],
-            series: vec![Series {
-                label: "mean".into(),
-                x: interp::LEVELS_11.to_vec(),
-                y: pr_sum.iter().map(|v| Some(v / pr_n as f64)).collect(),
-            }],
-        });
+        plots.push(plots::pr11_mean(
+            pr_sum.iter().map(|v| Some(v / pr_n as f64)).collect(),
+        ));
     }
-    let rs: Vec<usize> = index
+    let rs: Vec<u64> = index
         .queries()
         .filter_map(|q| index.get(q))
-        .map(|g| g.relevant)
+        .map(|g| g.relevant as u64)
         .collect();
-    if let (Some(lo), Some(hi)) = (rs.iter().min(), rs.iter().max()) {
-        if hi - lo <= 200 {
-            plots.push(Plot {
-                id: "r_hist".into(),
-                kind: "histogram".into(),
-                title: "Relevant items per query (R)".into(),
-                x_label: "R".into(),
-                y_label: "queries".into(),
-                labels: (*lo..=*hi).map(|r| r.to_string()).collect(),
-                values: (*lo..=*hi)
-                    .map(|r| Some(rs.iter().filter(|x| **x == r).count() as f64))
-                    .collect(),
-                series: vec![],
-            });
-        }
-    }
+    plots.extend(plots::r_histogram(&rs, "Relevant items per query (R)", "R"));
     // trec_eval 9.0.8 averages over the queries present in both files, in binary64.
     let mut trec = Scores::new();
     if let Some(first) = trec_rows.first() {
@@ -646,7 +621,15 @@ fn assemble(
         }
     }
     let reading = Reading { id: "trec_equivalent".into(), label: "trec_eval-equivalent (converted run, bin qrels; graded10 for nDCG): not official ICFHR'14 numbers".into(), scores: trec };
-    (scores, items, plots, reading)
+    let mut readings = vec![reading];
+    if s.complete {
+        readings.push(Reading {
+            id: "results_queries_only".into(),
+            label: "official (results queries only): the mean over the queries that have a results block, as rusteval takes it".into(),
+            scores: results_only_scores,
+        });
+    }
+    (scores, items, plots, readings)
 }
 
 fn display(s: &Settings) -> Display {

@@ -6,6 +6,7 @@ mod detect;
 mod gtindex;
 mod icfhr14;
 mod options;
+mod plots;
 pub mod trec;
 
 pub use detect::Family;

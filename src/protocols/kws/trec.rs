@@ -8,13 +8,12 @@
 use crate::diag::{excerpt, Diagnostic, Diags, Severity};
 use crate::formats::trec::{read_qrels, read_run, QrelsQuery, ReadSettings, RunQuery};
 use crate::input::Entry;
-use crate::metrics::interp::LEVELS_11;
 use crate::metrics::trec::{
     self as m, iprec_at_recall, map, parse_measures, Family, Judged, Measure, ResRels, Version,
 };
 use crate::protocols::{Options, Progress};
 use crate::report::{
-    natural_cmp, Column, Display, Item, Label, Mode, Plot, Reading, Report, Scores, Series,
+    natural_cmp, Column, Display, Item, Label, Mode, Plot, Reading, Report, Scores,
 };
 use serde_json::{json, Map, Value};
 use std::cmp::Ordering;
@@ -699,23 +698,13 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 fn plots(s: &Settings, f: &RunResult, qrels: &[QrelsQuery]) -> Vec<Plot> {
-    let mut bars: Vec<(&str, f64)> = f
+    let aps: Vec<(&str, f64)> = f
         .queries
         .iter()
         .filter(|q| q.evaluated && q.in_results)
         .filter_map(|q| q.ap.map(|v| (q.qid.as_str(), v)))
         .collect();
-    bars.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| natural_cmp(a.0, b.0)));
-    let mut plots = vec![Plot {
-        id: "ap_sorted".into(),
-        kind: "bars".into(),
-        title: "Per-query AP, sorted".into(),
-        x_label: "query".into(),
-        y_label: "AP".into(),
-        labels: bars.iter().map(|b| b.0.to_string()).collect(),
-        values: bars.iter().map(|b| Some(b.1)).collect(),
-        series: vec![],
-    }];
+    let mut plots = vec![super::plots::ap_sorted(aps)];
     // The mean interpolated precision-recall curve, averaged as trec_eval averages iprec_at_recall.
     let divisor = if s.complete {
         qrels.len()
@@ -738,20 +727,7 @@ fn plots(s: &Settings, f: &RunResult, qrels: &[QrelsQuery]) -> Vec<Plot> {
                 ))
             })
             .collect();
-        plots.push(Plot {
-            id: "pr11".into(),
-            kind: "lines".into(),
-            title: "11-point interpolated precision–recall (mean)".into(),
-            x_label: "recall".into(),
-            y_label: "precision".into(),
-            labels: vec![],
-            values: vec![],
-            series: vec![Series {
-                label: "mean".into(),
-                x: LEVELS_11.to_vec(),
-                y,
-            }],
-        });
+        plots.push(super::plots::pr11_mean(y));
     }
     let rs: Vec<u64> = f
         .queries
@@ -759,22 +735,11 @@ fn plots(s: &Settings, f: &RunResult, qrels: &[QrelsQuery]) -> Vec<Plot> {
         .filter(|q| q.in_gt)
         .filter_map(|q| q.num_rel)
         .collect();
-    if let (Some(lo), Some(hi)) = (rs.iter().min(), rs.iter().max()) {
-        if hi - lo <= 200 {
-            plots.push(Plot {
-                id: "r_hist".into(),
-                kind: "histogram".into(),
-                title: "Relevant documents per query (num_rel)".into(),
-                x_label: "num_rel".into(),
-                y_label: "queries".into(),
-                labels: (*lo..=*hi).map(|r| r.to_string()).collect(),
-                values: (*lo..=*hi)
-                    .map(|r| Some(rs.iter().filter(|x| **x == r).count() as f64))
-                    .collect(),
-                series: vec![],
-            });
-        }
-    }
+    plots.extend(super::plots::r_histogram(
+        &rs,
+        "Relevant documents per query (num_rel)",
+        "num_rel",
+    ));
     plots
 }
 
