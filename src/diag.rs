@@ -61,6 +61,12 @@ impl Diagnostic {
     pub fn info(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Info, code, message)
     }
+    /// A file could not be read (I/O error, or a decompression limit refused it): `input.read_error`.
+    pub fn read_error(file: &str, e: impl std::fmt::Display) -> Self {
+        Self::error("input.read_error", format!("cannot read the file: {e}"))
+            .file(file)
+            .hint("Check that the file is complete; re-create the archive if it is compressed.")
+    }
     pub fn file(mut self, file: &str) -> Self {
         self.file = Some(file.to_string());
         self

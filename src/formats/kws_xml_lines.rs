@@ -40,11 +40,7 @@ pub fn read(
             Ok(Some(l)) => l,
             Ok(None) => break,
             Err(e) => {
-                diags.push(
-                    Diagnostic::error("input.read_error", format!("cannot read: {e}"))
-                        .file(file)
-                        .line(no),
-                );
+                diags.push(Diagnostic::read_error(file, e).line(no));
                 break;
             }
         };

@@ -350,10 +350,7 @@ fn each_line(
     let input = match entry.buffered() {
         Ok(r) => r,
         Err(e) => {
-            diags.push(
-                Diagnostic::error("input.read_error", format!("cannot read the file: {e}"))
-                    .file(&entry.path),
-            );
+            diags.push(Diagnostic::read_error(&entry.path, e));
             return 1;
         }
     };
@@ -365,11 +362,7 @@ fn each_line(
             Ok(Some(l)) => l,
             Ok(None) => break,
             Err(e) => {
-                diags.push(
-                    Diagnostic::error("input.read_error", format!("cannot read the file: {e}"))
-                        .file(&entry.path)
-                        .line(no + 1),
-                );
+                diags.push(Diagnostic::read_error(&entry.path, e).line(no + 1));
                 bad += 1;
                 break;
             }

@@ -297,10 +297,7 @@ impl FileSet {
         }) {
             Ok(h) => h,
             Err(e) => {
-                self.diagnostics.push(
-                    Diagnostic::error("input.read_error", format!("cannot read the file: {e}"))
-                        .file(&path),
-                );
+                self.diagnostics.push(Diagnostic::read_error(&path, e));
                 return;
             }
         };

@@ -23,9 +23,7 @@ pub(super) fn expand(
                 .open()
                 .and_then(|r| r.take(limits.max_nested_zip + 1).read_to_end(&mut v));
             if let Err(e) = res {
-                set.diagnostics.push(
-                    Diagnostic::error("input.read_error", format!("cannot read: {e}")).file(path),
-                );
+                set.diagnostics.push(Diagnostic::read_error(path, e));
                 return;
             }
             if v.len() as u64 > limits.max_nested_zip {

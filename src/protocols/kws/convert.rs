@@ -92,8 +92,6 @@ pub fn run(res: &Entry, tag: &str, out: &mut dyn Write) -> Vec<Diagnostic> {
 fn convert(entry: &Entry, kind: Kind, diags: &mut Diags, on_block: &mut kws_xml::OnBlock) {
     match entry.buffered() {
         Ok(r) => kws_xml::read(r, &entry.path, kind, diags, &mut |_| {}, on_block),
-        Err(e) => diags.push(
-            Diagnostic::error("input.read_error", format!("cannot read: {e}")).file(&entry.path),
-        ),
+        Err(e) => diags.push(Diagnostic::read_error(&entry.path, e)),
     }
 }

@@ -122,10 +122,7 @@ pub fn pick(files: &FileSet, diags: &mut Vec<Diagnostic>) -> Option<Picked> {
         let kind = match e.head(64 << 10) {
             Ok(h) => sniff(&h),
             Err(err) => {
-                diags.push(
-                    Diagnostic::error("input.read_error", format!("cannot read the file: {err}"))
-                        .file(&e.path),
-                );
+                diags.push(Diagnostic::read_error(&e.path, err));
                 continue;
             }
         };

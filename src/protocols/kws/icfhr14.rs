@@ -252,10 +252,7 @@ fn read(
     let input = match entry.buffered() {
         Ok(r) => r,
         Err(e) => {
-            diags.push(
-                Diagnostic::error("input.read_error", format!("cannot read the file: {e}"))
-                    .file(&entry.path),
-            );
+            diags.push(Diagnostic::read_error(&entry.path, e));
             return;
         }
     };
