@@ -31,6 +31,7 @@ pub fn read(
     let mut order_warned = false;
     let mut no = 0u64;
     let mut docs = Docs::default();
+    let mut last_len = 0usize;
     loop {
         if no % 8192 == 0 {
             progress(lines.consumed());
@@ -81,6 +82,8 @@ pub fn read(
                             current = Some(Block {
                                 query: text[start..start + j].to_string(),
                                 line: no,
+                                // Lists tend to have one length: no regrowth after the first block.
+                                words: Vec::with_capacity(last_len.min(1 << 16)),
                                 ..Block::default()
                             });
                             continue;
@@ -94,6 +97,7 @@ pub fn read(
             Some(block) => {
                 if close_finder.find(bytes).is_some() {
                     if let Some(b) = current.take() {
+                        last_len = b.words.len();
                         on_block(b, diags);
                     }
                     continue;
