@@ -2,7 +2,7 @@
 //! by name, any quoting and layout, entities decoded. The types here are shared with the `official` line
 //! reader in [`super::kws_xml_lines`].
 
-use super::fnv::FnvBuild;
+use super::fxhash::FxBuild;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use quick_xml::events::{BytesStart, Event};
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use std::rc::Rc;
 /// input with a new id on every line still runs in bounded memory.
 #[derive(Default)]
 pub struct Docs {
-    map: HashMap<Box<[u8]>, Rc<str>, FnvBuild>,
+    map: HashMap<Box<[u8]>, Rc<str>, FxBuild>,
 }
 
 impl Docs {
