@@ -491,9 +491,16 @@ fn trec_equivalent_reading() {
 fn results_queries_only_reading() {
     let c = kws(EDGE_GT, "kws/edge/res_missingq2.xml", Corrected, &[]);
     assert_eq!(headline5(&c), ["0.33333", "0.50000", "0.34921"]);
-    let r = c.readings.iter().find(|r| r.id == "results_queries_only").expect("reading");
+    let r = c
+        .readings
+        .iter()
+        .find(|r| r.id == "results_queries_only")
+        .expect("reading");
     let v: Vec<String> = r.scores.iter().map(|(_, v)| f5(v)).collect();
     assert_eq!(v, ["0.66667", "1.00000", "0.69841"]);
     let o = kws(EDGE_GT, "kws/edge/res_missingq2.xml", Official, &[]);
-    assert!(o.readings.iter().all(|r| r.id != "results_queries_only"), "no complete averaging, no second mean");
+    assert!(
+        o.readings.iter().all(|r| r.id != "results_queries_only"),
+        "no complete averaging, no second mean"
+    );
 }
