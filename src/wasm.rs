@@ -56,19 +56,15 @@ impl Blob for WebBlob {
         if offset >= self.len || buf.is_empty() {
             return Ok(0);
         }
-        // Large slices: fewer round trips into JS.
-        let n = (buf.len() as u64).min(self.len - offset);
-        let part = self
-            .blob
-            .slice_with_f64_and_f64(offset as f64, (offset + n) as f64)
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
-        let ab = self
-            .reader
-            .read_as_array_buffer(&part)
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
-        let arr = Uint8Array::new(&ab);
-        let got = (arr.length() as usize).min(buf.len());
-        arr.slice(0, got as u32).copy_to(&mut buf[..got]);
+        let mut chunk = self.chunk.borrow_mut();
+        let inside = offset >= chunk.0 && offset < chunk.0 + chunk.1.len() as u64;
+        if !inside {
+            let n = CHUNK.max(buf.len() as u64).min(self.len - offset);
+            *chunk = (offset, self.fetch(offset, n)?);
+        }
+        let start = (offset - chunk.0) as usize;
+        let got = buf.len().min(chunk.1.len() - start);
+        buf[..got].copy_from_slice(&chunk.1[start..start + got]);
         Ok(got)
     }
 }
