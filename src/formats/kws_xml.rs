@@ -196,7 +196,7 @@ pub fn read(
                 let name = name.as_ref();
                 if name == kind.tag() {
                     if let Some(open) = current.take() {
-                        diags.push(unclosed(file, kind, &open));
+                        diags.push(unclosed(file, kind, &open, false));
                     }
                     let q = attr(&e, "queryid");
                     match q {
@@ -263,22 +263,35 @@ pub fn read(
         }
     }
     if let Some(open) = current.take() {
-        diags.push(unclosed(file, kind, &open));
+        diags.push(unclosed(file, kind, &open, false));
     }
     progress(reader.get_ref().consumed);
 }
 
-fn unclosed(file: &str, kind: Kind, b: &Block) -> Diagnostic {
-    Diagnostic::error(
-        "kws.xml.unclosed_block",
-        format!("block `{}` is never closed", b.query),
-    )
-    .file(file)
-    .line(b.line)
-    .expected(format!("</{}>", kind.tag()))
-    .found("end of file or another block")
-    .hint(format!("Close the block with </{}>.", kind.tag()))
-    .official("rusteval silently drops the block")
+/// A block still open at end of file (or when the next opens): an error when read as XML; in official
+/// mode a warning, since rusteval silently drops the block.
+pub(super) fn unclosed(file: &str, kind: Kind, b: &Block, official: bool) -> Diagnostic {
+    let d = if official {
+        Diagnostic::warning(
+            "kws.xml.unclosed_block",
+            format!("block `{}` is never closed: dropped", b.query),
+        )
+        .hint(format!(
+            "Close the block with </{}> on its own line.",
+            kind.tag()
+        ))
+    } else {
+        Diagnostic::error(
+            "kws.xml.unclosed_block",
+            format!("block `{}` is never closed", b.query),
+        )
+        .hint(format!("Close the block with </{}>.", kind.tag()))
+    };
+    d.file(file)
+        .line(b.line)
+        .expected(format!("</{}>", kind.tag()))
+        .found("end of file or another block")
+        .official("rusteval silently drops the block")
 }
 
 fn attr(e: &BytesStart, name: &str) -> Option<String> {

@@ -144,21 +144,7 @@ pub fn read(
         }
     }
     if let Some(b) = current.take() {
-        diags.push(
-            Diagnostic::warning(
-                "kws.xml.unclosed_block",
-                format!("block `{}` is never closed: dropped", b.query),
-            )
-            .file(file)
-            .line(b.line)
-            .expected(format!("</{}>", kind.tag()))
-            .found("end of file")
-            .hint(format!(
-                "Close the block with </{}> on its own line.",
-                kind.tag()
-            ))
-            .official("rusteval silently drops the block"),
-        );
+        diags.push(super::kws_xml::unclosed(file, kind, &b, true));
     }
     progress(lines.consumed());
 }

@@ -383,15 +383,6 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
     let nhits = hits.iter().filter(|h| **h).count();
     let mut values = Vec::with_capacity(s.ks.len() + 1);
     let mut values_f32 = Vec::with_capacity(s.ks.len() + 1);
-    let empty_override = if r == 0 {
-        match s.empty {
-            EmptyGt::Nan => Some(None),
-            EmptyGt::Exclude => Some(None),
-            EmptyGt::Zero => Some(Some(0.0)),
-        }
-    } else {
-        None
-    };
     if official {
         let hf: Vec<f32> = hits.iter().map(|h| if *h { 1.0 } else { 0.0 }).collect();
         let rf = r as f32;
@@ -399,30 +390,19 @@ fn score_block(block: &Block, index: &GtIndex, s: &Settings, file: &str, d: &mut
             values_f32.push(rusteval::prec_at_k_f32(&hf, *k, rf));
         }
         values_f32.push(Some(rusteval::ap_f32(&hf, rf)));
-        if let Some(o) = empty_override {
-            if s.empty == EmptyGt::Zero {
-                values_f32 = vec![Some(0.0); s.ks.len() + 1];
-            } else if s.empty == EmptyGt::Exclude {
-                values_f32 = vec![None; s.ks.len() + 1];
-            }
-            let _ = o;
-        }
         values = values_f32.iter().map(|v| v.map(|x| x as f64)).collect();
     } else {
         for k in &s.ks {
             values.push(rusteval::prec_at_k(&hits, *k, r));
         }
         values.push(rusteval::ap(&hits, r));
-        if let Some(o) = empty_override {
-            values = vec![
-                if s.empty == EmptyGt::Nan {
-                    Some(f64::NAN)
-                } else {
-                    o
-                };
-                s.ks.len() + 1
-            ];
-        }
+    }
+    // An empty GT block: `nan` keeps what the arithmetic gives (0/0 = NaN in binary32; `None` in binary64,
+    // which the mean reads as NaN too), `exclude` leaves every value out, `zero` scores 0.
+    if r == 0 && s.empty != EmptyGt::Nan {
+        let v = (s.empty == EmptyGt::Zero).then_some(0.0);
+        values = vec![v; s.ks.len() + 1];
+        values_f32 = vec![v.map(|x| x as f32); s.ks.len() + 1];
     }
     let hit_strip: String = hits
         .iter()
@@ -471,7 +451,6 @@ fn assemble(
     let mut trec_rows: Vec<&Vec<(String, f64)>> = Vec::new();
     let mut pr_sum = [0.0f64; 11];
     let mut pr_n = 0usize;
-    let mut missing = 0;
     for (q, (sc, in_gt)) in &all {
         let r = index.get(q).map_or(0, |g| g.relevant);
         let excluded = r == 0 && s.empty == EmptyGt::Exclude && *in_gt;
@@ -515,7 +494,6 @@ fn assemble(
                 )
             }
             None => {
-                missing += 1;
                 let zero = s.complete && !excluded;
                 if zero {
                     mean_rows.push(vec![Some(0.0); nv]);
@@ -558,7 +536,6 @@ fn assemble(
             detail,
         });
     }
-    let _ = missing;
     items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
     let mean = |rows: &[Vec<Option<f64>>], rows32: &[Vec<Option<f32>>], i: usize| -> Option<f64> {
         if rows.is_empty() {
