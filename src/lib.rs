@@ -12,6 +12,7 @@
 pub mod diag;
 pub mod formats;
 pub mod input;
+pub mod lemma;
 pub mod metrics;
 pub mod protocols;
 pub mod render;

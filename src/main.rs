@@ -224,8 +224,8 @@ mod cli {
         let mut reports = Vec::new();
         for mode in &modes {
             let req = Request {
-                mode: *mode,
                 set: set.clone(),
+                ..Request::new(*mode)
             };
             let mut progress = StderrProgress {
                 on: std::io::stderr().is_terminal() && !a.quiet,

@@ -152,8 +152,8 @@ pub fn score(
     };
     let files = FileSet::build(inputs(&files)?, &Limits::default());
     let req = Request {
-        mode,
         set: opts.set.into_iter().collect(),
+        ..Request::new(mode)
     };
     let mut progress = JsProgress(on_progress);
     protocols::score(protocol, &files, &req, &mut progress)

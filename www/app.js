@@ -322,6 +322,8 @@ async function startRun() {
     explainError: null,
     view: first,
     table: null,
+    files,
+    set,
   };
   state.run = run;
   state.stale = false;
@@ -470,7 +472,7 @@ function renderDetailsFor(run, details) {
   run.table ??= { sort: null, dir: 1, filter: '', expanded: new Set(), all: false };
   details.dataset.view = run.view;
   details.run = run;
-  details.replaceChildren(...renderDetails(entry, { table: run.table }));
+  details.replaceChildren(...renderDetails(entry, { table: run.table, engine, files: run.files, set: run.set, mode: run.view }));
   updateFileNotes(entry.report);
 }
 

@@ -81,6 +81,11 @@ export class Engine {
         p?.resolve({ report: msg.report, reportJson: msg.reportJson });
         break;
       }
+      case 'reply': { // protocol-specific worker messages (www/views/): the value as the worker sent it
+        const p = this.take(msg.id);
+        p?.resolve(msg.value);
+        break;
+      }
       case 'explained': {
         const p = this.take(msg.id);
         p?.resolve(msg.lines);

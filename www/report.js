@@ -3,6 +3,7 @@
 
 import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId } from './util.js';
 import { renderPlot, renderHitStrip } from './plots.js';
+import { VIEWS } from './views/index.js';
 
 export const MODES = ['official', 'corrected'];
 const MODE_LABEL = { official: 'Official', corrected: 'Corrected' };
@@ -149,8 +150,25 @@ export function renderDetails(entry, ctx) {
       h('h3', { id: 'plots-title' }, 'Plots'),
       h('div', { class: 'plot-grid' }, report.plots.map(renderPlot))));
   }
+  const view = VIEWS[report.protocol];
+  if (view) out.push(renderProtocolView(view, entry, ctx));
   out.push(renderItems(report, rowsSpec, ctx));
   return out;
+}
+
+/** A protocol's own view (www/views/), loaded on demand into a placeholder section. */
+function renderProtocolView(load, entry, ctx) {
+  const box = h('section', { class: 'protocol-view', 'aria-busy': 'true' }, h('p', { class: 'muted small' }, 'Loading the view…'));
+  Promise.resolve()
+    .then(load)
+    .then((mod) => mod.render(entry, ctx))
+    .then((nodes) => box.replaceChildren(...[nodes].flat().filter(Boolean)))
+    .catch((e) => {
+      console.warn('protocol view failed', e);
+      box.replaceChildren(h('p', { class: 'notice notice-error' }, `This view could not be shown: ${e?.message ?? e}`));
+    })
+    .finally(() => box.removeAttribute('aria-busy'));
+  return box;
 }
 
 function renderDiagnostics(report, ctx) {

@@ -23,6 +23,11 @@ function describe(e) {
   }
 }
 
+// Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
+// ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
+const EXTRA = {
+};
+
 function handle(msg) {
   switch (msg.type) {
     case 'protocols':
@@ -44,8 +49,14 @@ function handle(msg) {
       self.postMessage({ type: 'explained', id: msg.id, lines });
       return;
     }
-    default:
-      throw new Error(`unknown message type ${JSON.stringify(msg.type)}`);
+    default: {
+      // Protocol-specific requests of www/views/ modules: { type, id, ...payload } -> { type: 'reply', id, value }.
+      const handler = EXTRA[msg.type];
+      if (!handler) throw new Error(`unknown message type ${JSON.stringify(msg.type)}`);
+      const transfer = [];
+      const value = handler(msg, transfer);
+      self.postMessage({ type: 'reply', id: msg.id, value }, transfer);
+    }
   }
 }
 

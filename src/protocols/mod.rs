@@ -9,11 +9,13 @@ use crate::report::{Mode, Report};
 pub use options::{OptionSpec, Options};
 use serde::Serialize;
 
-/// What the caller asks for: a mode and `--set NAME=VALUE` pairs.
+/// What the caller asks for: a mode, `--set NAME=VALUE` pairs, and shared resources the caller has loaded.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub mode: Mode,
     pub set: Vec<(String, String)>,
+    /// The built-in Russian lemmatiser (`aij2022` text tasks), when the caller has loaded its dictionary asset.
+    pub lemmatizer: Option<std::sync::Arc<crate::lemma::Lemmatizer>>,
 }
 
 impl Request {
@@ -21,6 +23,7 @@ impl Request {
         Request {
             mode,
             set: Vec::new(),
+            lemmatizer: None,
         }
     }
 }

@@ -38,11 +38,11 @@ pub fn score_inputs(
 ) -> Report {
     let files = FileSet::build(inputs, &Limits::default());
     let req = Request {
-        mode,
         set: set
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
+        ..Request::new(mode)
     };
     protocols::score(protocol, &files, &req, &mut Quiet).expect("usage error")
 }

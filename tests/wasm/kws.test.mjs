@@ -4,27 +4,22 @@
 //   node --test tests/wasm/
 //
 // Needs: www/pkg (scripts/build-wasm) and target/release/dropscore (cargo build --release), tests/data/kws.
-// Environment (optional): DROPSCORE_BIN (native binary), DROPSCORE_PKG (folder with dropscore.js + _bg.wasm),
-// DROPSCORE_PARITY_BIG=0 to skip the 125 MB synthetic case.
+// Environment (optional): see harness.mjs; DROPSCORE_PARITY_BIG=0 to skip the 125 MB synthetic case.
 //
 // Both sides see each file under its base name (as the page does: a dropped file's path is its name): the CLI
 // runs in a temporary folder holding links to the two files, and wasm gets the same path strings.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as harness from './harness.mjs';
+import { setup, stage, inWasm, throwsIn, repoRoot, bin, check as checkParity } from './harness.mjs';
 
 const execFileP = promisify(execFile);
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 const data = path.join(repoRoot, 'tests', 'data', 'kws');
-const bin = path.resolve(process.env.DROPSCORE_BIN ?? path.join(repoRoot, 'target', 'release', 'dropscore'));
-const pkgDir = path.resolve(process.env.DROPSCORE_PKG ?? path.join(repoRoot, 'www', 'pkg'));
 
 const R = (f) => path.join(data, 'rusteval', f);
 const E = (f) => path.join(data, 'edge', f);
@@ -65,98 +60,14 @@ const CASES = [
 const BIG = ['bentham synthetic (125 MB, .gz)', R('TRACK_I_Bentham_ICFHR2014.RelevanceJudgements.xml'),
   path.join(data, 'synthetic', 'SYNTH_TRACK_I_Bentham.xml.gz')];
 
-let wasm;
-let tmpRoot;
+setup();
 
-before(async () => {
-  const glue = path.join(pkgDir, 'dropscore.js');
-  const bytes = path.join(pkgDir, 'dropscore_bg.wasm');
-  for (const f of [glue, bytes]) {
-    if (!fs.existsSync(f)) throw new Error(`${f} is missing: run scripts/build-wasm`);
-  }
-  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run cargo build --release`);
-  if (!fs.existsSync(sampleGt)) throw new Error(`test data missing: ${data}`);
-  wasm = await import(pathToFileURL(glue).href);
-  await wasm.default({ module_or_path: fs.readFileSync(bytes) });
-  tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'dropscore-parity-'));
-});
-
-after(() => {
-  if (tmpRoot) fs.rmSync(tmpRoot, { recursive: true, force: true });
-});
-
-/** A folder with links named after the base names of gt and pred. */
-function stage(gt, pred) {
-  const dir = fs.mkdtempSync(path.join(tmpRoot, 'case-'));
-  const g = path.basename(gt);
-  let p = path.basename(pred);
-  if (p === g) p = `pred_${p}`;
-  fs.symlinkSync(gt, path.join(dir, g));
-  fs.symlinkSync(pred, path.join(dir, p));
-  return { dir, g, p };
-}
-
-async function native(dir, g, p, mode, set) {
-  const args = ['kws', '--gt', g, '--pred', p, '--mode', mode, '--format', 'json', '--quiet'];
-  for (const [k, v] of Object.entries(set)) args.push('--set', `${k}=${v}`);
-  try {
-    const { stdout } = await execFileP(bin, args, { cwd: dir, maxBuffer: 1 << 28, encoding: 'utf8' });
-    return { code: 0, stdout };
-  } catch (e) {
-    // Exit 1 = input errors, still a report on stdout; exit 2 = usage error (wasm must throw the same message).
-    if (e.code === 1 || e.code === 2) return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    throw new Error(`dropscore ${args.join(' ')} exited ${e.code}: ${e.stderr}`);
-  }
-}
-
-function inWasm(dir, g, p, mode, set) {
-  const files = [
-    { path: g, role: 'gt', data: new Uint8Array(fs.readFileSync(path.join(dir, g))) },
-    { path: p, role: 'pred', data: new Uint8Array(fs.readFileSync(path.join(dir, p))) },
-  ];
-  const progress = [];
-  const json = wasm.score('kws', files, { mode, set }, (fraction, phase) => progress.push([fraction, phase]));
-  return { json, progress };
-}
-
-function throwsIn(f) {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return null;
-}
-
-function firstDifference(a, b) {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return `first difference at offset ${i}:\n  native: ${JSON.stringify(a.slice(Math.max(0, i - 80), i + 80))}\n  wasm:   ${JSON.stringify(b.slice(Math.max(0, i - 80), i + 80))}`;
-}
-
-async function check([name, gt, pred, set = {}], mode) {
-  const { dir, g, p } = stage(gt, pred);
-  const nat = await native(dir, g, p, mode, set);
-  if (nat.code === 2) {
-    const thrown = throwsIn(() => inWasm(dir, g, p, mode, set));
-    assert.ok(thrown !== null, `${name} (${mode}): the CLI reports a usage error (${nat.stderr.trim()}) but wasm scored`);
-    assert.ok(nat.stderr.includes(String(thrown)), `${name} (${mode}): CLI said ${JSON.stringify(nat.stderr)}, wasm threw ${JSON.stringify(thrown)}`);
-    return null;
-  }
-  const w = inWasm(dir, g, p, mode, set);
-  assert.equal(typeof w.json, 'string');
-  if (w.json !== nat.stdout) assert.fail(`${name} (${mode}): wasm and native reports differ; ${firstDifference(nat.stdout, w.json)}`);
-  const report = JSON.parse(w.json);
-  assert.equal(report.schema, 1);
-  assert.equal(report.protocol, 'kws');
-  assert.equal(report.mode, mode);
-  // Exit status 1 exactly when the report has an error diagnostic.
-  const hasError = report.diagnostics.some((d) => d.severity === 'error');
-  assert.equal(nat.code, hasError ? 1 : 0, `${name} (${mode}): exit status ${nat.code} vs errors in the report`);
-  assert.ok(w.progress.length <= 200, `onProgress called ${w.progress.length} times`);
-  for (const [f] of w.progress) assert.ok(f >= 0 && f <= 1, `progress fraction ${f} outside 0..1`);
-  return report;
-}
+const check = ([name, gt, pred, set = {}], mode) => checkParity('kws', [gt], [pred], mode, set, `${name} (${mode})`);
+const inWasmKws = (dir, g, p, mode, set) => inWasm('kws', dir, [g], [p], mode, set);
+const stage1 = (gt, pred) => {
+  const { dir, gts, preds } = stage([gt], [pred]);
+  return { dir, g: gts[0], p: preds[0] };
+};
 
 for (const c of CASES) {
   for (const mode of ['official', 'corrected']) {
@@ -169,7 +80,7 @@ for (const c of CASES) {
 
 test('explain(): the same differences as `--mode both`', async () => {
   for (const [name, gt, pred] of [CASES[0], ...CASES.filter((c) => /missingq2|res_dup|wrongdoc|gt_empty \+ res_ok$/.test(c[0]))]) {
-    const { dir, g, p } = stage(gt, pred);
+    const { dir, g, p } = stage1(gt, pred);
     let stdout;
     try {
       ({ stdout } = await execFileP(bin, ['kws', '--gt', g, '--pred', p, '--mode', 'both', '--format', 'json', '--quiet'],
@@ -179,11 +90,11 @@ test('explain(): the same differences as `--mode both`', async () => {
       stdout = e.stdout;
     }
     const both = JSON.parse(stdout);
-    const off = inWasm(dir, g, p, 'official', {}).json;
-    const cor = inWasm(dir, g, p, 'corrected', {}).json;
+    const off = inWasmKws(dir, g, p, 'official', {}).json;
+    const cor = inWasmKws(dir, g, p, 'corrected', {}).json;
     assert.deepEqual(JSON.parse(off), both.official, `${name}: official report`);
     assert.deepEqual(JSON.parse(cor), both.corrected, `${name}: corrected report`);
-    assert.deepEqual(JSON.parse(wasm.explain(off, cor)), both.differences, `${name}: differences`);
+    assert.deepEqual(JSON.parse(harness.wasm.explain(off, cor)), both.differences, `${name}: differences`);
   }
 });
 
@@ -194,13 +105,13 @@ const USAGE = [
 ];
 for (const [name, gt, pred, set] of USAGE) {
   test(`usage error: ${name}`, async () => {
-    const { dir, g, p } = stage(gt, pred);
+    const { dir, g, p } = stage1(gt, pred);
     const args = ['kws', '--gt', g, '--pred', p, '--format', 'json', '--quiet'];
     for (const [k, v] of Object.entries(set)) args.push('--set', `${k}=${v}`);
     const err = await execFileP(bin, args, { cwd: dir, encoding: 'utf8' }).then(() => null, (e) => e);
     assert.ok(err, `${name}: the CLI accepted it`);
     assert.equal(err.code, 2, `${name}: CLI exit status`);
-    const thrown = throwsIn(() => inWasm(dir, g, p, 'official', set));
+    const thrown = throwsIn(() => inWasmKws(dir, g, p, 'official', set));
     assert.ok(thrown !== null, `${name}: wasm did not throw`);
     assert.equal(typeof thrown, 'string', 'usage errors are thrown as strings (www/API.md)');
     assert.ok(err.stderr.includes(thrown), `${name}: CLI said ${JSON.stringify(err.stderr)}, wasm threw ${JSON.stringify(thrown)}`);
@@ -208,19 +119,19 @@ for (const [name, gt, pred, set] of USAGE) {
 }
 
 test('protocols(): lists kws as built', () => {
-  const list = JSON.parse(wasm.protocols());
+  const list = JSON.parse(harness.wasm.protocols());
   const kws = list.find((p) => p.id === 'kws');
   assert.ok(kws && kws.built, 'kws is listed and built');
 });
 
 test('usage errors throw; input errors do not', () => {
-  assert.throws(() => wasm.score('no-such-protocol', [], { mode: 'official', set: {} }, () => {}));
-  assert.throws(() => wasm.score('kws', [], { mode: 'sideways', set: {} }, () => {}));
+  assert.throws(() => harness.wasm.score('no-such-protocol', [], { mode: 'official', set: {} }, () => {}));
+  assert.throws(() => harness.wasm.score('kws', [], { mode: 'sideways', set: {} }, () => {}));
   const garbage = [
     { path: 'gt.xml', role: 'gt', data: new Uint8Array([0xff, 0xfe, 0x00, 0x3c]) },
     { path: 'res.xml', role: 'pred', data: new Uint8Array(0) },
   ];
-  const report = JSON.parse(wasm.score('kws', garbage, { mode: 'official', set: {} }, () => {}));
+  const report = JSON.parse(harness.wasm.score('kws', garbage, { mode: 'official', set: {} }, () => {}));
   assert.ok(report.diagnostics.some((d) => d.severity === 'error'));
 });
 
