@@ -1,6 +1,7 @@
 //! Protocols: one module per competition. Each turns a [`FileSet`] plus a [`Request`] into one [`Report`].
 //! No protocol knows about the browser or the terminal.
 
+pub mod falsid;
 pub mod kws;
 pub mod options;
 
@@ -119,11 +120,7 @@ pub fn list() -> Vec<ProtocolInfo> {
             "ICDAR 2025 FEST text-line segmentation",
             "Pixel IU, Line IU, DR, RA and FM from GT and predicted PNG masks, per image, per manuscript.",
         ),
-        planned(
-            "falsid",
-            "ICDAR 2026 FalsID authenticity",
-            "Accuracy over the Pizan, Tasso and Yaqut subsets, with Top-1/3/5 retrieval from distance matrices.",
-        ),
+        falsid::INFO,
         planned(
             "chalearn-ce",
             "ChaLearn LAP 2015 cultural event recognition",
@@ -152,6 +149,7 @@ pub fn score(
     let mut throttled = Throttle::new(progress);
     let mut report = match id {
         "kws" => kws::score(files, req, &mut throttled)?,
+        "falsid" => falsid::score(files, req, &mut throttled)?,
         _ => {
             return Err(UsageError(match info(id) {
                 Some(_) => format!("protocol `{id}` is specified but not built yet"),
@@ -171,6 +169,7 @@ pub fn score(
 pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     match official.protocol.as_str() {
         "kws" => kws::explain(official, corrected),
+        "falsid" => falsid::explain(official, corrected),
         _ => Vec::new(),
     }
 }
@@ -179,6 +178,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
 pub fn render_text(report: &Report) -> String {
     match report.protocol.as_str() {
         "kws" => kws::render_text(report),
+        "falsid" => falsid::render_text(report),
         _ => crate::render::generic_text(report),
     }
 }

@@ -1,0 +1,586 @@
+//! FalsID label files (specs/falsid.md 2.1): layouts L1 (`id,label` with `<Subset>`/`not-<Subset>` words),
+//! L2 (`id,label` with 0/1 or words, subset from the file name) and L3 (`id,subset,label`), with an optional
+//! header and an optional `writer` column (named in the header). Records are read with the `csv` crate;
+//! every problem is a located diagnostic.
+
+use crate::diag::{excerpt, Diagnostic, Diags};
+use std::collections::HashMap;
+
+/// What the reader needs to know about the run.
+pub struct LabelConfig<'a> {
+    /// Subset names in option order (`Pizan`, `Tasso`, `Yaqut`).
+    pub subsets: &'a [String],
+    pub case_insensitive: bool,
+    /// `id_match = stem`: ids compare without a final extension.
+    pub stem: bool,
+    /// `duplicate_ids = last_wins`.
+    pub last_wins: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelRow {
+    /// The id as written (trimmed).
+    pub id: String,
+    /// The id used for matching (the stem with `id_match = stem`).
+    pub key: String,
+    pub subset: usize,
+    /// 0 = authentic, 1 = imitation.
+    pub label: u8,
+    pub writer: Option<String>,
+    pub line: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct LabelFile {
+    pub rows: Vec<LabelRow>,
+    /// `L1`, `L2`, `L3` (or a mix, e.g. `L1/L2` when words and digits are mixed).
+    pub layout: String,
+    pub has_writer: bool,
+}
+
+/// The matching key of an id.
+pub fn id_key(id: &str, stem: bool) -> String {
+    if stem {
+        if let Some((a, b)) = id.rsplit_once('.') {
+            if !a.is_empty() && !b.is_empty() && !b.contains(['/', '\\']) {
+                return a.to_string();
+            }
+        }
+    }
+    id.to_string()
+}
+
+/// Which subset a file name names: `Ok(Some(i))` one, `Ok(None)` none, `Err(names)` several.
+pub fn subset_from_name(name: &str, subsets: &[String]) -> Result<Option<usize>, Vec<String>> {
+    let lower = name.to_lowercase();
+    let hits: Vec<usize> = subsets
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !s.is_empty() && lower.contains(&s.to_lowercase()))
+        .map(|(i, _)| i)
+        .collect();
+    match hits.len() {
+        0 => Ok(None),
+        1 => Ok(Some(hits[0])),
+        _ => Err(hits.iter().map(|i| subsets[*i].clone()).collect()),
+    }
+}
+
+/// A label value: `Some((subset word or None for 0/1, value))`.
+fn parse_label(s: &str, cfg: &LabelConfig) -> Option<(Option<usize>, u8)> {
+    match s {
+        "0" => return Some((None, 0)),
+        "1" => return Some((None, 1)),
+        _ => {}
+    }
+    let eq = |a: &str, b: &str| {
+        if cfg.case_insensitive {
+            a.eq_ignore_ascii_case(b) || a.to_lowercase() == b.to_lowercase()
+        } else {
+            a == b
+        }
+    };
+    for (i, name) in cfg.subsets.iter().enumerate() {
+        if eq(s, name) {
+            return Some((Some(i), 0));
+        }
+        if let (Some(p), Some(rest)) = (s.get(..4), s.get(4..)) {
+            if eq(p, "not-") && eq(rest, name) {
+                return Some((Some(i), 1));
+            }
+        }
+    }
+    None
+}
+
+fn valid_labels(cfg: &LabelConfig) -> Vec<String> {
+    let mut v = vec!["0".to_string(), "1".to_string()];
+    for s in cfg.subsets {
+        v.push(s.clone());
+        v.push(format!("not-{s}"));
+    }
+    v
+}
+
+/// Levenshtein distance (small strings only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+pub fn closest<'a>(s: &str, candidates: &'a [String]) -> Option<&'a String> {
+    let t: String = s.chars().take(64).collect();
+    candidates.iter().min_by_key(|c| edit_distance(&t, c))
+}
+
+const ID_NAMES: &[&str] = &["id", "image", "filename", "file", "name", "sample"];
+const LABEL_NAMES: &[&str] = &["label", "class", "prediction", "pred", "y"];
+const SUBSET_NAMES: &[&str] = &["subset", "dataset", "collection"];
+const WRITER_NAMES: &[&str] = &["writer", "scribe", "hand"];
+
+/// 1-based columns (in chars) where each field of `line` starts, splitting on `delim` outside double quotes.
+fn field_columns(line: &str, delim: Option<u8>) -> Vec<u64> {
+    let mut cols = Vec::new();
+    match delim {
+        Some(d) => {
+            let d = d as char;
+            cols.push(1);
+            let mut quoted = false;
+            for (i, c) in line.chars().enumerate() {
+                if c == '"' {
+                    quoted = !quoted;
+                } else if c == d && !quoted {
+                    cols.push(i as u64 + 2);
+                }
+            }
+        }
+        None => {
+            let mut prev_ws = true;
+            for (i, c) in line.chars().enumerate() {
+                let ws = c.is_whitespace();
+                if !ws && prev_ws {
+                    cols.push(i as u64 + 1);
+                }
+                prev_ws = ws;
+            }
+        }
+    }
+    cols
+}
+
+fn count_fields(line: &str, delim: Option<u8>) -> usize {
+    match delim {
+        Some(_) => field_columns(line, delim).len(),
+        None => line.split_whitespace().count(),
+    }
+}
+
+/// Decodes UTF-8 (BOM stripped) and normalises line ends to `\n`; invalid UTF-8 is located.
+pub fn decode_text(path: &str, bytes: &[u8], diags: &mut Diags, code: &str) -> Option<String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Some(if s.contains('\r') {
+            s.replace("\r\n", "\n").replace('\r', "\n")
+        } else {
+            s.to_string()
+        }),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+            let start = good.iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
+            let col = String::from_utf8_lossy(&good[start..]).chars().count() as u64 + 1;
+            diags.push(
+                Diagnostic::error(code, "the file is not valid UTF-8")
+                    .file(path)
+                    .at(line, col)
+                    .expected("UTF-8 text")
+                    .found(format!(
+                        "byte 0x{:02X}",
+                        bytes.get(e.valid_up_to()).copied().unwrap_or(0)
+                    ))
+                    .hint("Save the file as UTF-8 (CSV UTF-8 in spreadsheet programs)."),
+            );
+            None
+        }
+    }
+}
+
+/// The delimiter of a label file (2.1): `,` `;` TAB giving the same field count, 2 to 4, on the first 20
+/// non-blank lines; else runs of whitespace (`None`). `Err` when nothing fits.
+fn detect_delimiter(text: &str) -> Result<Option<u8>, ()> {
+    let head: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(20)
+        .collect();
+    if head.is_empty() {
+        return Ok(Some(b','));
+    }
+    let fits = |d: Option<u8>| {
+        let n = count_fields(head[0], d);
+        (2..=4).contains(&n) && head.iter().all(|l| count_fields(l, d) == n)
+    };
+    for d in [b',', b';', b'\t'] {
+        if fits(Some(d)) {
+            return Ok(Some(d));
+        }
+    }
+    if fits(None) {
+        return Ok(None);
+    }
+    Err(())
+}
+
+struct Record {
+    line: u64,
+    fields: Vec<String>,
+}
+
+fn records(text: &str, delim: Option<u8>, path: &str, diags: &mut Diags) -> Vec<Record> {
+    let mut out = Vec::new();
+    match delim {
+        Some(d) => {
+            let mut rdr = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .delimiter(d)
+                .from_reader(text.as_bytes());
+            let mut rec = csv::StringRecord::new();
+            loop {
+                match rdr.read_record(&mut rec) {
+                    Ok(true) => out.push(Record {
+                        line: rec.position().map_or(0, |p| p.line()),
+                        fields: rec.iter().map(str::to_string).collect(),
+                    }),
+                    Ok(false) => break,
+                    Err(e) => {
+                        let line = e.position().map_or(0, |p| p.line());
+                        diags.push(
+                            Diagnostic::error("falsid.labels.malformed", format!("unreadable record: {e}"))
+                                .file(path)
+                                .line(line)
+                                .hint("Check the quotes on this line (RFC 4180: a quote inside a quoted field is written \"\")."),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+        None => {
+            for (i, l) in text.lines().enumerate() {
+                out.push(Record {
+                    line: i as u64 + 1,
+                    fields: l.split_whitespace().map(str::to_string).collect(),
+                });
+            }
+        }
+    }
+    out.retain(|r| !r.fields.iter().all(|f| f.trim().is_empty()));
+    out
+}
+
+/// Reads one label file. `name` is the file name (for the subset of layout L2).
+pub fn read(
+    path: &str,
+    name: &str,
+    bytes: &[u8],
+    cfg: &LabelConfig,
+    diags: &mut Diags,
+) -> Option<LabelFile> {
+    let text = decode_text(path, bytes, diags, "falsid.labels.encoding")?;
+    let delim = match detect_delimiter(&text) {
+        Ok(d) => d,
+        Err(()) => {
+            diags.push(
+                Diagnostic::error(
+                    "falsid.labels.malformed",
+                    "cannot find a delimiter giving 2 or 3 fields on every line",
+                )
+                .file(path)
+                .line(1)
+                .expected("id,label or id,subset,label (separated by , ; TAB or spaces)")
+                .found(excerpt(text.lines().next().unwrap_or("")))
+                .hint("Write one `id,label` pair per line, with the same separator on every line."),
+            );
+            return None;
+        }
+    };
+    let lines: Vec<&str> = text.split('\n').collect();
+    let line_text = |l: u64| {
+        lines
+            .get((l as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or("")
+    };
+    let col_of = |l: u64, k: usize| {
+        field_columns(line_text(l), delim)
+            .get(k)
+            .copied()
+            .unwrap_or(1)
+    };
+    let recs = records(&text, delim, path, diags);
+    let Some(first) = recs.first() else {
+        diags.push(
+            Diagnostic::warning("falsid.labels.empty", "the label file has no rows")
+                .file(path)
+                .hint("Each line holds one sample: id and label."),
+        );
+        return Some(LabelFile::default());
+    };
+    let nf = first.fields.len();
+    // Header: none of its fields is a valid label value.
+    let is_header = !first
+        .fields
+        .iter()
+        .any(|f| parse_label(f.trim(), cfg).is_some());
+    let (mut c_id, mut c_subset, mut c_label, mut c_writer) = (0usize, None, 1usize, None);
+    if nf >= 3 {
+        c_subset = Some(1);
+        c_label = 2;
+    }
+    if nf == 4 {
+        c_writer = Some(3);
+    }
+    if is_header {
+        let names: Vec<String> = first
+            .fields
+            .iter()
+            .map(|f| f.trim().to_lowercase())
+            .collect();
+        let find = |set: &[&str]| names.iter().position(|n| set.contains(&n.as_str()));
+        let (i, l, s, w) = (
+            find(ID_NAMES),
+            find(LABEL_NAMES),
+            find(SUBSET_NAMES),
+            find(WRITER_NAMES),
+        );
+        let known = names
+            .iter()
+            .filter(|n| {
+                [ID_NAMES, LABEL_NAMES, SUBSET_NAMES, WRITER_NAMES]
+                    .iter()
+                    .any(|set| set.contains(&n.as_str()))
+            })
+            .count();
+        if let (Some(i), Some(l), true) = (i, l, known == nf) {
+            c_id = i;
+            c_label = l;
+            c_subset = s;
+            c_writer = w;
+        } else {
+            if nf == 3 && w.is_some() && s.is_none() {
+                c_subset = None;
+                c_label = 1;
+                c_writer = Some(2);
+            }
+            diags.push(
+                Diagnostic::warning(
+                    "falsid.csv.unknown_header",
+                    "header names not recognised; the default column order is assumed",
+                )
+                .file(path)
+                .at(first.line, 1)
+                .expected(if nf >= 3 {
+                    "id, subset, label"
+                } else {
+                    "id, label"
+                })
+                .found(excerpt(&first.fields.join(",")))
+                .hint("Name the columns id and label (and subset), or leave the header out."),
+            );
+        }
+    }
+    let from_name = subset_from_name(name, cfg.subsets);
+    let mut out = LabelFile {
+        has_writer: c_writer.is_some(),
+        ..Default::default()
+    };
+    let (mut words, mut digits) = (false, false);
+    let mut seen: HashMap<(usize, String), (usize, u64)> = HashMap::new();
+    let mut name_reported = false;
+    let valid = valid_labels(cfg);
+    for rec in recs.iter().skip(usize::from(is_header)) {
+        let at = |k: usize| col_of(rec.line, k);
+        if rec.fields.len() != nf {
+            diags.push(
+                Diagnostic::error(
+                    "falsid.labels.malformed",
+                    format!("{} fields where the file has {nf}", rec.fields.len()),
+                )
+                .file(path)
+                .at(rec.line, 1)
+                .expected(format!("{nf} fields"))
+                .found(excerpt(line_text(rec.line)))
+                .hint("Every line needs the same columns as the first one."),
+            );
+            continue;
+        }
+        let id = rec.fields[c_id].trim().to_string();
+        if id.is_empty() {
+            diags.push(
+                Diagnostic::error("falsid.labels.malformed", "empty id")
+                    .file(path)
+                    .at(rec.line, at(c_id))
+                    .expected("a sample id")
+                    .found("")
+                    .hint("Give every line the id of its image or patch."),
+            );
+            continue;
+        }
+        // Subset of the row: the column, else the label word, else the file name.
+        let mut subset = None;
+        if let Some(cs) = c_subset {
+            let s = rec.fields[cs].trim();
+            match cfg.subsets.iter().position(|n| n.eq_ignore_ascii_case(s)) {
+                Some(i) => subset = Some(i),
+                None => {
+                    diags.push(
+                        Diagnostic::error(
+                            "falsid.input.subset_unknown",
+                            format!("unknown subset `{}`", excerpt(s)),
+                        )
+                        .file(path)
+                        .at(rec.line, at(cs))
+                        .expected(cfg.subsets.join(", "))
+                        .found(excerpt(s))
+                        .hint("Write one of the subset names in the subset column."),
+                    );
+                    continue;
+                }
+            }
+        }
+        let raw = rec.fields[c_label].trim();
+        let Some((word_subset, label)) = parse_label(raw, cfg) else {
+            let close = closest(raw, &valid).cloned().unwrap_or_default();
+            diags.push(
+                Diagnostic::error("falsid.labels.bad_label", format!("label `{}` not recognised", excerpt(raw)))
+                    .file(path)
+                    .at(rec.line, at(c_label))
+                    .expected(valid.join(", "))
+                    .found(excerpt(raw))
+                    .hint(format!("Did you mean `{close}`? Labels are 0/1 or <Subset>/not-<Subset>, case-sensitive unless label_case_insensitive = true.")),
+            );
+            continue;
+        };
+        match word_subset {
+            Some(ws) => {
+                words = true;
+                let other = subset.or(match &from_name {
+                    Ok(s) if c_subset.is_none() => *s,
+                    _ => None,
+                });
+                if let Some(o) = other {
+                    if o != ws {
+                        diags.push(
+                            Diagnostic::error("falsid.labels.subset_conflict", format!("label `{raw}` names another subset than {}", cfg.subsets[o]))
+                                .file(path)
+                                .at(rec.line, at(c_label))
+                                .expected(format!("{0} or not-{0}", cfg.subsets[o]))
+                                .found(raw)
+                                .hint("Put each subset's labels in its own file, or use the merged layout with a neutral file name."),
+                        );
+                        continue;
+                    }
+                }
+                subset = Some(ws);
+            }
+            None => {
+                digits = true;
+                if subset.is_none() {
+                    match &from_name {
+                        Ok(Some(s)) => subset = Some(*s),
+                        other => {
+                            if !name_reported {
+                                name_reported = true;
+                                let found = match other {
+                                    Err(names) => format!("{name} (names {})", names.join(" and ")),
+                                    _ => name.to_string(),
+                                };
+                                diags.push(
+                                    Diagnostic::error("falsid.input.subset_unknown", "0/1 labels, but the file name names no single subset")
+                                        .file(path)
+                                        .at(rec.line, at(c_label))
+                                        .expected(format!("a file name containing exactly one of {}", cfg.subsets.join(", ")))
+                                        .found(found)
+                                        .hint("Rename the file (e.g. pizan.csv), use the words Pizan/not-Pizan, or add a subset column (layout L3)."),
+                                );
+                            }
+                            continue;
+                        }
+                    }
+                }
+            }
+        }
+        let Some(subset) = subset else { continue };
+        let writer = c_writer.map(|c| rec.fields[c].trim().to_string());
+        let key = id_key(&id, cfg.stem);
+        let row = LabelRow {
+            id,
+            key: key.clone(),
+            subset,
+            label,
+            writer,
+            line: rec.line,
+        };
+        match seen.get(&(subset, key.clone())) {
+            Some(&(idx, first_line)) => {
+                if cfg.last_wins {
+                    out.rows[idx] = row;
+                } else {
+                    diags.push(
+                        Diagnostic::error(
+                            "falsid.labels.duplicate_id",
+                            format!(
+                                "id `{}` appears twice in {} (lines {first_line} and {})",
+                                excerpt(&row.id),
+                                cfg.subsets[subset],
+                                rec.line
+                            ),
+                        )
+                        .file(path)
+                        .at(rec.line, at(c_id))
+                        .expected("each id once per subset")
+                        .found(excerpt(&row.id))
+                        .hint("Remove the repeated line, or set duplicate_ids = last_wins."),
+                    );
+                }
+            }
+            None => {
+                seen.insert((subset, key), (out.rows.len(), rec.line));
+                out.rows.push(row);
+            }
+        }
+    }
+    out.layout = match (c_subset.is_some(), words, digits) {
+        (true, _, _) => "L3",
+        (false, true, false) => "L1",
+        (false, false, _) => "L2",
+        (false, true, true) => "L1/L2",
+    }
+    .to_string();
+    Some(out)
+}
+
+/// True if the text looks like a label file: 2–4 fields per line, and a valid label (or a header naming a
+/// label column) among its first records. Used to tell label files from small distance matrices.
+pub fn looks_like_labels(head: &[u8], cfg: &LabelConfig) -> bool {
+    let mut d = Diags::new();
+    let Some(text) = decode_text("", head, &mut d, "x") else {
+        return false;
+    };
+    // Drop a possibly cut last line.
+    let text = match text.rfind('\n') {
+        Some(p) if head.len() >= 4096 => &text[..p],
+        _ => &text[..],
+    };
+    let Ok(delim) = detect_delimiter(text) else {
+        return false;
+    };
+    let recs = records(text, delim, "", &mut d);
+    let Some(first) = recs.first() else {
+        return false;
+    };
+    let nf = first.fields.len();
+    let names: Vec<String> = first
+        .fields
+        .iter()
+        .map(|f| f.trim().to_lowercase())
+        .collect();
+    if names.iter().any(|n| LABEL_NAMES.contains(&n.as_str())) {
+        return true;
+    }
+    let c_label = if nf >= 3 { 2 } else { 1 };
+    recs.iter()
+        .take(20)
+        .filter(|r| r.fields.len() == nf)
+        .any(|r| parse_label(r.fields[c_label].trim(), cfg).is_some())
+}

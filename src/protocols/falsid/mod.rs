@@ -1,0 +1,170 @@
+//! Protocol `falsid`: ICDAR 2026 FalsID, authentic vs imitation per subset (Pizan, Tasso, Yaqut), with the
+//! Top-k retrieval diagnostic from one distance matrix per subset (specs/falsid.md). No official scorer is
+//! published: `official` mode is the evaluation page's formula (mean per-subset accuracy), `corrected` makes
+//! the mean per-subset balanced accuracy (UAR) the headline.
+
+mod compute;
+mod inputs;
+mod options;
+mod output;
+
+pub use options::OPTIONS;
+pub use output::{explain, render_text};
+
+use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use crate::diag::{Diagnostic, Diags};
+use crate::formats::falsid_labels::LabelConfig;
+use crate::metrics::falsid::Ties;
+use crate::report::Report;
+use compute::TopkSettings;
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: "falsid",
+    name: "ICDAR 2026 FalsID authenticity",
+    built: true,
+    summary: "Authentic vs imitation over the Pizan, Tasso and Yaqut subsets: the evaluation page's formula (mean \
+              per-subset accuracy), the per-subset balanced accuracy (UAR) it names, pooled readings, confusion \
+              counts, and Top-1/3/5 retrieval from one pairwise distance matrix per subset.",
+    gt_files: "GT labels: a merged CSV (id,label with Pizan/not-Pizan, Tasso/not-Tasso, Yaqut/not-Yaqut), per-subset \
+               files (pizan.csv … with 0/1), or id,subset,label.",
+    pred_files: "Predicted labels in the same layouts, and one N×N distance matrix per subset (CSV/TSV/whitespace, with \
+                 or without an id column and header, or .npy), its file name naming the subset (dist_pizan.csv …).",
+    options: OPTIONS,
+    examples: &[
+        Example {
+            id: "worked",
+            label: "Worked example (merged CSV, 3 subsets)",
+            gt: &["examples/falsid/gt_merged.csv"],
+            pred: &["examples/falsid/pred_merged.csv"],
+        },
+        Example {
+            id: "per-subset",
+            label: "Per-subset label files",
+            gt: &["examples/falsid/gt_merged.csv"],
+            pred: &["examples/falsid/pizan.csv", "examples/falsid/tasso.csv", "examples/falsid/yaqut.csv"],
+        },
+        Example {
+            id: "topk",
+            label: "Top-k worked example (Tasso, 4×4 matrix)",
+            gt: &["examples/falsid/gt_tasso.csv"],
+            pred: &["examples/falsid/pred_tasso.csv", "examples/falsid/dist_tasso.csv"],
+        },
+    ],
+};
+
+pub fn score(
+    files: &crate::input::FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+    let subsets = opts.list("subsets");
+    if subsets.is_empty() {
+        return Err(UsageError(
+            "option `subsets`: expected at least one subset name".into(),
+        ));
+    }
+    let mut ks = Vec::new();
+    for k in opts.list("topk") {
+        match k.parse::<usize>() {
+            Ok(v) if v >= 1 && !ks.contains(&v) => ks.push(v),
+            Ok(v) if v >= 1 => {}
+            _ => {
+                return Err(UsageError(format!(
+                    "option `topk`: expected positive integers, found `{k}`"
+                )))
+            }
+        }
+    }
+    let cfg = LabelConfig {
+        subsets: &subsets,
+        case_insensitive: opts.flag("label_case_insensitive"),
+        stem: opts.get("id_match") == "stem",
+        last_wins: opts.get("duplicate_ids") == "last_wins",
+    };
+    let mut diags = Diags::new();
+    diags.extend(files.diagnostics.iter().cloned());
+    progress.update(0.0, "reading files");
+    let mut g = inputs::gather(files, &cfg, &mut diags, progress);
+    progress.update(0.6, "scoring");
+    if !g.has_gt {
+        diags.push(
+            Diagnostic::error("falsid.input.no_gt", "no ground-truth label file")
+                .hint("Drop the GT labels (id,label) on the ground-truth zone (CLI: --gt)."),
+        );
+    }
+    if !g.has_pred_labels {
+        diags.push(
+            Diagnostic::error("falsid.input.no_labels", "no predicted label file: accuracy cannot be computed")
+                .hint("Drop the merged CSV (or the three per-subset label files) with the predictions; the Top-k diagnostic still runs on the matrices."),
+        );
+    }
+    let by_writer = opts.get("topk_class") == "writer";
+    if by_writer && g.has_gt && !g.gt_has_writer {
+        diags.push(
+            Diagnostic::error(
+                "falsid.labels.no_writer",
+                "topk_class = writer, but the GT has no writer column",
+            )
+            .hint("Add a column named writer to the GT, or set topk_class = label."),
+        );
+    }
+    let set = TopkSettings {
+        ks: ks.clone(),
+        ties: if opts.get("topk_ties") == "pessimistic" {
+            Ties::Pessimistic
+        } else {
+            Ties::Stable
+        },
+        exclude_no_match: opts.get("topk_no_match") == "exclude",
+        by_writer,
+        nonfinite_error: opts.get("nonfinite") == "error",
+        stem: cfg.stem,
+        exclude_missing: opts.get("missing_prediction") == "exclude",
+    };
+    let mut results = Vec::new();
+    for s in g.subsets.iter_mut() {
+        if s.gt.is_empty() {
+            if g.has_gt {
+                diags.push(Diagnostic::warning(
+                    "falsid.subset.empty",
+                    format!(
+                        "no GT items for {}: left out of the means (the page assumes 3 subsets)",
+                        s.name
+                    ),
+                ));
+            }
+            if let Some((p, _)) = &s.matrix {
+                diags.push(
+                    Diagnostic::warning(
+                        "falsid.subset.empty",
+                        format!("a matrix for {} but no GT items: not scored", s.name),
+                    )
+                    .file(p),
+                );
+            }
+            continue;
+        }
+        let mut r = if g.has_pred_labels {
+            compute::classify(s, set.exclude_missing, &mut diags)
+        } else {
+            compute::SubsetResult {
+                name: s.name.clone(),
+                items: s.gt.iter().map(|x| (x.id.clone(), x.label, None)).collect(),
+                ..Default::default()
+            }
+        };
+        if !by_writer || g.gt_has_writer {
+            compute::topk(s, &mut r, &set, &mut diags);
+        } else {
+            r.topk = vec![None; ks.len()];
+        }
+        results.push(r);
+    }
+    progress.update(0.95, "report");
+    let mut report = output::build(req.mode, &opts, &ks, &results, g.has_pred_labels);
+    report.options = opts.to_json();
+    report.deviations = opts.deviations();
+    report.diagnostics = diags.finish();
+    Ok(report)
+}

@@ -1,0 +1,432 @@
+//! The falsid report (specs/falsid.md 8): headline, per-subset groups, per-sample items, plots, and the
+//! text output (4 decimals and a percentage with 2).
+
+use super::compute::SubsetResult;
+use crate::metrics::falsid::{mean_over_subsets, Confusion};
+use crate::protocols::Options;
+use crate::report::{
+    natural_cmp, Column, Display, Group, Item, Label, Mode, Plot, Report, Scores, Series,
+};
+use serde_json::{json, Map, Value};
+
+const ACC_LABEL: &str = "Overall: mean per-subset accuracy (page formula)";
+const UAR_LABEL: &str = "Overall: mean per-subset balanced accuracy (UAR)";
+const PMR_LABEL: &str = "Pooled macro recall (all items)";
+const PACC_LABEL: &str = "Pooled accuracy (all items)";
+
+fn headline_id(opts: &Options) -> &'static str {
+    match opts.get("headline") {
+        "subset_balanced_accuracy" => "uar",
+        "pooled_macro_recall" => "pooled_macro_recall",
+        "pooled_accuracy" => "pooled_accuracy",
+        _ => "accuracy",
+    }
+}
+
+fn class_name(c: u8) -> &'static str {
+    if c == 0 {
+        "authentic"
+    } else {
+        "imitation"
+    }
+}
+
+pub fn build(
+    mode: Mode,
+    opts: &Options,
+    ks: &[usize],
+    results: &[SubsetResult],
+    has_pred: bool,
+) -> Report {
+    let mut report = Report::new("falsid", mode);
+    let page = opts.get("confusion_convention") == "page";
+    let mut pooled = Confusion::default();
+    for r in results {
+        pooled.add(&r.confusion);
+    }
+    let accs: Vec<Option<f64>> = results.iter().map(|r| r.confusion.accuracy()).collect();
+    let bas: Vec<Option<f64>> = results
+        .iter()
+        .map(|r| r.confusion.balanced_accuracy())
+        .collect();
+    let with_matrix: Vec<&SubsetResult> = results.iter().filter(|r| r.has_matrix).collect();
+    let mut scores = Scores::new();
+    let cls = |v: Option<f64>| if has_pred { v } else { None };
+    scores.set("accuracy", cls(mean_over_subsets(&accs)));
+    scores.set("uar", cls(mean_over_subsets(&bas)));
+    scores.set("pooled_macro_recall", cls(pooled.balanced_accuracy()));
+    scores.set("pooled_accuracy", cls(pooled.accuracy()));
+    for (i, k) in ks.iter().enumerate() {
+        let v: Vec<Option<f64>> = with_matrix.iter().map(|r| r.topk[i]).collect();
+        scores.set(&format!("top{k}"), mean_over_subsets(&v));
+    }
+    report.scores = scores;
+    // Groups.
+    for r in results {
+        let c = &r.confusion;
+        let (fp, fn_) = if page { (c.fn_, c.fp) } else { (c.fp, c.fn_) };
+        let mut s = Scores::new()
+            .with("accuracy", cls(c.accuracy()))
+            .with("uar", cls(c.balanced_accuracy()))
+            .with("pooled_macro_recall", cls(c.balanced_accuracy()))
+            .with("pooled_accuracy", cls(c.accuracy()));
+        for (i, k) in ks.iter().enumerate() {
+            s.set(&format!("top{k}"), r.topk.get(i).copied().flatten());
+        }
+        let cnt = |x: u64| if has_pred { Some(x as f64) } else { None };
+        s = s
+            .with("n", Some(r.items.len() as f64))
+            .with("tp", cnt(c.tp))
+            .with("fp", cnt(fp))
+            .with("fn", cnt(fn_))
+            .with("tn", cnt(c.tn))
+            .with("precision", cls(c.precision()))
+            .with("recall", cls(c.recall()))
+            .with("specificity", cls(c.specificity()));
+        report.groups.push(Group {
+            id: r.name.clone(),
+            scores: s,
+        });
+    }
+    report.groups.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    // Items.
+    let exclude = opts.get("missing_prediction") == "exclude";
+    for r in results {
+        for (gi, (id, y, p)) in r.items.iter().enumerate() {
+            let correct = match p {
+                Some(p) => Some(f64::from(u8::from(p == y))),
+                None if has_pred && !exclude => Some(0.0),
+                None => None,
+            };
+            let mut d = Map::new();
+            d.insert("gt".into(), json!(class_name(*y)));
+            d.insert(
+                "pred".into(),
+                match p {
+                    Some(p) => json!(class_name(*p)),
+                    None if has_pred => json!("missing"),
+                    None => Value::Null,
+                },
+            );
+            d.insert(
+                "result".into(),
+                match (p, has_pred) {
+                    (_, false) => Value::Null,
+                    (None, true) => json!("missing"),
+                    (Some(p), true) => json!(if p == y { "ok" } else { "error" }),
+                },
+            );
+            if r.has_matrix {
+                d.insert(
+                    "rank".into(),
+                    r.ranks
+                        .get(gi)
+                        .copied()
+                        .flatten()
+                        .map_or(Value::Null, |x| json!(x)),
+                );
+                let nn = r.neighbours.get(gi).cloned().unwrap_or_default();
+                let text: Vec<String> = nn
+                    .iter()
+                    .map(|(j, dist)| {
+                        let (nid, ny, _) = &r.items[*j];
+                        format!("{nid} ({}, {})", fmt_dist(*dist), class_name(*ny))
+                    })
+                    .collect();
+                d.insert("neighbours".into(), json!(text.join("; ")));
+                d.insert(
+                    "nn".into(),
+                    Value::Array(
+                        nn.iter()
+                            .map(|(j, dist)| json!([r.items[*j].0, num(*dist), r.items[*j].1]))
+                            .collect(),
+                    ),
+                );
+            }
+            report.items.push(Item {
+                id: id.clone(),
+                group: Some(r.name.clone()),
+                scores: Scores::new().with("correct", correct),
+                detail: d,
+            });
+        }
+    }
+    report.items.sort_by(|a, b| {
+        natural_cmp(&a.id, &b.id).then_with(|| {
+            natural_cmp(
+                a.group.as_deref().unwrap_or(""),
+                b.group.as_deref().unwrap_or(""),
+            )
+        })
+    });
+    // Display.
+    let active = headline_id(opts);
+    let mut labels = [
+        ("accuracy", ACC_LABEL),
+        ("uar", UAR_LABEL),
+        ("pooled_macro_recall", PMR_LABEL),
+        ("pooled_accuracy", PACC_LABEL),
+    ];
+    labels.sort_by_key(|(id, _)| *id != active);
+    let mut headline: Vec<Label> = labels
+        .iter()
+        .map(|(id, l)| Label {
+            id: id.to_string(),
+            label: l.to_string(),
+            decimals: 4,
+        })
+        .collect();
+    for k in ks {
+        headline.push(Label {
+            id: format!("top{k}"),
+            label: format!("Top-{k} (same class among the {k} nearest)"),
+            decimals: 4,
+        });
+    }
+    report.display = Display {
+        title: format!("ICDAR 2026 FalsID · headline: {}", labels[0].1),
+        headline,
+        item_label: "sample".into(),
+        columns: vec![
+            Column::score("correct", "correct", 0),
+            Column::detail("gt", "GT"),
+            Column::detail("pred", "prediction"),
+            Column::detail("result", "result"),
+            Column::detail("rank", "first same-class rank"),
+            Column::detail("neighbours", "nearest (distance, GT)"),
+        ],
+        footer: format!(
+            "Positive class = imitation (1). {} No official scorer is published: official = the evaluation page's formula.",
+            if page { "FP/FN follow the evaluation page's legend (fp = imitation taken for authentic)." } else { "FP = authentic taken for imitation, FN = imitation taken for authentic." }
+        ),
+    };
+    report.plots = plots(results, ks, has_pred, page);
+    report
+}
+
+fn num(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+fn fmt_dist(x: f64) -> String {
+    if x.is_finite() {
+        let s = format!("{x:.4}");
+        s
+    } else {
+        "inf".into()
+    }
+}
+
+fn plots(results: &[SubsetResult], ks: &[usize], has_pred: bool, page: bool) -> Vec<Plot> {
+    let mut out = Vec::new();
+    let empty = |id: String, kind: &str, title: String, x: &str, y: &str| Plot {
+        id,
+        kind: kind.into(),
+        title,
+        x_label: x.into(),
+        y_label: y.into(),
+        labels: vec![],
+        values: vec![],
+        series: vec![],
+    };
+    if has_pred {
+        let mut p = empty(
+            "acc_vs_ba".into(),
+            "bars",
+            "Per-subset accuracy vs balanced accuracy".into(),
+            "subset",
+            "score",
+        );
+        for r in results {
+            p.labels.push(format!("{} acc", r.name));
+            p.values.push(r.confusion.accuracy());
+            p.labels.push(format!("{} BA", r.name));
+            p.values.push(r.confusion.balanced_accuracy());
+        }
+        out.push(p);
+        for r in results {
+            let c = &r.confusion;
+            let mut p = empty(
+                format!("confusion_{}", r.name),
+                "heatmap",
+                format!(
+                    "Confusion, {} (rows GT, columns prediction; positive = imitation{})",
+                    r.name,
+                    if page { ", page naming" } else { "" }
+                ),
+                "prediction",
+                "GT",
+            );
+            p.labels = vec!["authentic".into(), "imitation".into()];
+            p.values = [c.tn, c.fp, c.fn_, c.tp]
+                .iter()
+                .map(|x| Some(*x as f64))
+                .collect();
+            out.push(p);
+        }
+    }
+    for r in results {
+        if let Some((labels, vals)) = &r.heat {
+            let mut p = empty(
+                format!("distance_{}", r.name),
+                "heatmap",
+                format!("Distances, {} (ordered by GT class; block means)", r.name),
+                "item",
+                "query",
+            );
+            p.labels = labels.clone();
+            p.values = vals.clone();
+            out.push(p);
+        }
+    }
+    for r in results {
+        if let Some((x, same, other)) = &r.hist {
+            let mut p = empty(
+                format!("dist_hist_{}", r.name),
+                "lines",
+                format!("Distance histogram, {}: same class vs other class", r.name),
+                "distance",
+                "fraction of pairs",
+            );
+            p.series = vec![
+                Series {
+                    label: "same class".into(),
+                    x: x.clone(),
+                    y: same.clone(),
+                },
+                Series {
+                    label: "other class".into(),
+                    x: x.clone(),
+                    y: other.clone(),
+                },
+            ];
+            out.push(p);
+        }
+    }
+    let with: Vec<&SubsetResult> = results.iter().filter(|r| r.has_matrix).collect();
+    if !with.is_empty() {
+        let mut p = empty(
+            "topk_curve".into(),
+            "lines",
+            "Top-k curve (k = 1 … N − 1)".into(),
+            "k",
+            "Top-k",
+        );
+        for r in &with {
+            let n = r.ranks.len();
+            let kmax = n.saturating_sub(1).max(1);
+            let ks: Vec<usize> = if kmax <= 300 {
+                (1..=kmax).collect()
+            } else {
+                (1..=100)
+                    .chain((1..=200).map(|i| 100 + i * (kmax - 100) / 200))
+                    .collect()
+            };
+            let counted = r.ranks.len().max(1);
+            let mut sorted: Vec<usize> = r.ranks.iter().flatten().copied().collect();
+            sorted.sort_unstable();
+            let y = ks
+                .iter()
+                .map(|&k| {
+                    let hits = sorted.partition_point(|&x| x <= k);
+                    Some(hits as f64 / counted as f64)
+                })
+                .collect();
+            p.series.push(Series {
+                label: r.name.clone(),
+                x: ks.iter().map(|&k| k as f64).collect(),
+                y,
+            });
+        }
+        let _ = ks;
+        out.push(p);
+    }
+    out
+}
+
+/// One line per difference between the official and the corrected report.
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    let oh = official
+        .display
+        .headline
+        .first()
+        .map(|l| l.id.clone())
+        .unwrap_or_default();
+    let ch = corrected
+        .display
+        .headline
+        .first()
+        .map(|l| l.id.clone())
+        .unwrap_or_default();
+    if oh != ch {
+        let f = |r: &Report, id: &str| {
+            r.scores
+                .get(id)
+                .map_or("null".to_string(), |v| format!("{v:.4}"))
+        };
+        lines.push(format!(
+            "Headline: official = {oh} {} (the page's formula, mean per-subset accuracy); corrected = {ch} {} (the UAR / balanced accuracy the page names, per subset then averaged).",
+            f(official, &oh),
+            f(corrected, &ch)
+        ));
+    }
+    for g in &official.groups {
+        if let (Some(a), Some(b)) = (g.scores.get("accuracy"), g.scores.get("uar")) {
+            if (a - b).abs() > 5e-5 {
+                lines.push(format!("{}: accuracy {a:.4} vs balanced accuracy {b:.4} (class imbalance: accuracy rewards the majority class).", g.id));
+            }
+        }
+    }
+    if lines.is_empty() {
+        lines.push("Both modes agree on this input (to the printed decimals).".to_string());
+    }
+    lines
+}
+
+fn fmt(v: Option<f64>) -> String {
+    match v {
+        Some(x) => format!("{x:.4}  ({:.2} %)", x * 100.0),
+        None => "null".into(),
+    }
+}
+
+/// Text output: the headline with its labels, then the per-subset table.
+pub fn render_text(report: &Report) -> String {
+    let mut s = format!("FalsID ({} mode)\n", report.mode.as_str());
+    for (i, l) in report.display.headline.iter().enumerate() {
+        let mark = if i == 0 { "  <- headline" } else { "" };
+        s.push_str(&format!(
+            "{:<52} {:<10} {}{mark}\n",
+            l.label,
+            l.id,
+            fmt(report.scores.get(&l.id))
+        ));
+    }
+    let keys: Vec<String> = report
+        .groups
+        .first()
+        .map(|g| g.scores.iter().map(|(k, _)| k.to_string()).collect())
+        .unwrap_or_default();
+    if !keys.is_empty() {
+        s.push_str("\nsubset");
+        for k in &keys {
+            s.push_str(&format!("\t{k}"));
+        }
+        s.push('\n');
+        for g in &report.groups {
+            s.push_str(&g.id);
+            for k in &keys {
+                let v = g.scores.get(k);
+                let int = matches!(k.as_str(), "n" | "tp" | "fp" | "fn" | "tn");
+                s.push_str(&match v {
+                    Some(x) if int => format!("\t{x}"),
+                    Some(x) => format!("\t{x:.4}"),
+                    None => "\tnull".into(),
+                });
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
