@@ -2,7 +2,7 @@
 // the files are fetched from a local server into Blobs (as a dropped File is a Blob), posted to a module worker,
 // and the worker calls score(); the wasm reads each Blob in slices with FileReaderSync.
 //
-//   node bench/browser_bench.mjs --gt G --pred P [--mode official] [--runs 3] [--chromium /usr/bin/chromium]
+//   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official] [--runs 3] [--chromium /usr/bin/chromium]
 //
 // Prints one JSON line per run: fetch_ms (fetch → Blob, outside the timing), score_ms (score() in the worker),
 // wasm_memory_bytes, renderer_hwm_kb (peak RSS, VmHWM, of the renderer process that ran the worker) and scores.
@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const args = { mode: 'official', runs: '3', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+const args = { protocol: 'kws', mode: 'official', runs: '3', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.gt || !args.pred) {
   console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
@@ -24,8 +24,8 @@ if (!args.gt || !args.pred) {
 }
 
 const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
-// Serves the repository (for www/pkg and this folder) and the two input files under /__input__/<i>.
-const inputs = [path.resolve(args.gt), path.resolve(args.pred)];
+// Serves the repository (for www/pkg and this folder) and the input files under /__input__/<i> (GT first).
+const inputs = [path.resolve(args.gt), ...args.pred.split(',').map((p) => path.resolve(p))];
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   let file;
@@ -90,7 +90,7 @@ try {
     try {
       const page = await browser.newPage();
       await page.goto(base);
-      const result = await page.evaluate(async ({ names, mode }) => {
+      const result = await page.evaluate(async ({ names, mode, protocol }) => {
         const worker = new Worker('/bench/browser_worker.js', { type: 'module' });
         const next = () => new Promise((resolve, reject) => {
           worker.onmessage = (e) => resolve(e.data);
@@ -98,20 +98,18 @@ try {
         });
         await next(); // loaded
         const t0 = performance.now();
-        const blobs = await Promise.all([0, 1].map((i) => fetch(`/__input__/${i}`).then((r) => r.blob())));
+        const blobs = await Promise.all(names.map((_, i) => fetch(`/__input__/${i}`).then((r) => r.blob())));
         const fetchMs = performance.now() - t0;
         const answer = next();
         worker.postMessage({
           mode,
-          files: [
-            { path: names[0], role: 'gt', data: blobs[0] },
-            { path: names[1], role: 'pred', data: blobs[1] },
-          ],
+          protocol,
+          files: names.map((name, i) => ({ path: name, role: i === 0 ? 'gt' : 'pred', data: blobs[i] })),
         });
         const out = await answer;
         worker.terminate();
         return { fetch_ms: fetchMs, ...out };
-      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode });
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol });
       result.renderer_hwm_kb = rendererHwmKb();
       result.browser = browser.version();
       console.log(JSON.stringify(result));

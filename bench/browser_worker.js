@@ -6,7 +6,7 @@ self.onmessage = async ({ data }) => {
   const exports = await ready;
   const t0 = performance.now();
   try {
-    const json = score('kws', data.files, { mode: data.mode, set: {} }, () => {});
+    const json = score(data.protocol ?? 'kws', data.files, { mode: data.mode, set: {} }, () => {});
     const t1 = performance.now();
     const report = JSON.parse(json);
     self.postMessage({

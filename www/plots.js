@@ -1,4 +1,4 @@
-// Inline SVG plots, drawn generically from report.plots (kinds: bars, histogram, lines). Each plot is
+// Inline SVG plots, drawn generically from report.plots (kinds: bars, histogram, lines, heatmap). Each plot is
 // redrawn at its container's width (so text stays readable on a phone) and carries <title>, <desc>,
 // aria-label and a "data" table for screen readers and copy-paste.
 
@@ -54,7 +54,7 @@ function fmtVal(v) {
 }
 
 function summary(plot) {
-  const kind = plot.kind === 'lines' ? 'line chart' : plot.kind === 'histogram' ? 'histogram' : 'bar chart';
+  const kind = plot.kind === 'lines' ? 'line chart' : plot.kind === 'histogram' ? 'histogram' : plot.kind === 'heatmap' ? `${(plot.labels ?? []).length}×${(plot.labels ?? []).length} heat map` : 'bar chart';
   const parts = [`${plot.title || 'Plot'}: ${kind}`];
   if (plot.kind === 'lines') {
     const series = plot.series ?? [];
@@ -208,8 +208,81 @@ function drawLines(svg, plot, W, H, legend) {
   }
 }
 
+/**
+ * A heat map: `labels` name the n rows and the n columns, `values` holds n×n cells row-major (null = empty).
+ * Darker = larger. Cells show their value when n ≤ 6; with many rows, runs of equal label prefixes (the text
+ * before " #") are marked as blocks on both axes.
+ */
+function drawHeatmap(svg, plot, W, H) {
+  const labels = plot.labels ?? [];
+  const n = labels.length;
+  const vals = plot.values ?? [];
+  const finite = vals.filter((v) => typeof v === 'number' && Number.isFinite(v));
+  const lo = finite.length ? Math.min(...finite) : 0;
+  const hi = finite.length ? Math.max(...finite) : 1;
+  const small = n <= 6;
+  const m = { l: small ? 92 : 40, r: 16, t: 10, b: small ? 40 : 30 };
+  const size = Math.max(40, Math.min(W - m.l - m.r, H - m.t - m.b));
+  const cell = size / Math.max(1, n);
+  const x0 = m.l + (W - m.l - m.r - size) / 2;
+  const y0 = m.t;
+  const g = s('g', { class: 'plot-heat' });
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const v = vals[i * n + j];
+      const ok = typeof v === 'number' && Number.isFinite(v);
+      const t = ok ? (hi > lo ? (v - lo) / (hi - lo) : 0.5) : 0;
+      const rect = s('rect', {
+        x: x0 + j * cell, y: y0 + i * cell, width: cell + 0.3, height: cell + 0.3,
+        fill: ok ? `hsl(214 70% ${94 - 62 * t}%)` : 'transparent', class: ok ? 'heat-cell' : 'heat-cell heat-null',
+      }, s('title', {}, `${plot.y_label || 'row'} ${labels[i]}, ${plot.x_label || 'column'} ${labels[j]}: ${ok ? fmtVal(v) : 'no value'}`));
+      g.append(rect);
+      if (small && ok) {
+        g.append(s('text', {
+          x: x0 + (j + 0.5) * cell, y: y0 + (i + 0.5) * cell, 'text-anchor': 'middle', 'dominant-baseline': 'middle',
+          class: 'heat-value', fill: t > 0.55 ? '#fff' : '#111', 'aria-hidden': 'true',
+        }, fmtVal(v)));
+      }
+    }
+  }
+  svg.append(g);
+  const ticks = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
+  if (small) {
+    labels.forEach((lab, k) => {
+      ticks.append(s('text', { x: x0 + (k + 0.5) * cell, y: y0 + size + 14, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(lab, 12)));
+      ticks.append(s('text', { x: x0 - 6, y: y0 + (k + 0.5) * cell, class: 'plot-tick', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, shorten(lab, 12)));
+    });
+  } else {
+    const prefix = (l) => String(l).split(' #')[0];
+    let start = 0;
+    for (let k = 1; k <= n; k++) {
+      if (k === n || prefix(labels[k]) !== prefix(labels[start])) {
+        const mid = (start + k) / 2;
+        ticks.append(s('text', { x: x0 + mid * cell, y: y0 + size + 14, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(prefix(labels[start]), 14)));
+        ticks.append(s('text', { x: 0, y: 0, class: 'plot-tick', 'text-anchor': 'middle', transform: `translate(${x0 - 8} ${y0 + mid * cell}) rotate(-90)` }, shorten(prefix(labels[start]), 14)));
+        if (k < n) {
+          ticks.append(s('line', { x1: x0 + k * cell, x2: x0 + k * cell, y1: y0, y2: y0 + size, class: 'plot-axis' }));
+          ticks.append(s('line', { x1: x0, x2: x0 + size, y1: y0 + k * cell, y2: y0 + k * cell, class: 'plot-axis' }));
+        }
+        start = k;
+      }
+    }
+  }
+  svg.append(ticks);
+  if (plot.x_label) svg.append(s('text', { x: x0 + size / 2, y: H - 6, class: 'plot-label', 'text-anchor': 'middle', 'aria-hidden': 'true' }, `${plot.x_label} →`));
+  if (plot.y_label) svg.append(s('text', { x: 0, y: 0, class: 'plot-label', 'text-anchor': 'middle', 'aria-hidden': 'true', transform: `translate(12 ${y0 + size / 2}) rotate(-90)` }, `← ${plot.y_label}`));
+}
+
 function dataTable(plot) {
   const table = h('table', { class: 'data-table' });
+  if (plot.kind === 'heatmap') {
+    const labels = (plot.labels ?? []).slice(0, 60);
+    const n = (plot.labels ?? []).length;
+    table.append(
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${plot.y_label || 'row'} \\ ${plot.x_label || 'column'}`), labels.map((l) => h('th', { scope: 'col' }, l)))),
+      h('tbody', {}, labels.map((l, i) => h('tr', {}, h('th', { scope: 'row' }, l), labels.map((_, j) => h('td', {}, fmtVal(plot.values?.[i * n + j])))))));
+    return table;
+  }
   if (plot.kind === 'lines') {
     const series = plot.series ?? [];
     const head = h('tr', {}, h('th', { scope: 'col' }, plot.x_label || 'x'), series.slice(0, 12).map((se) => h('th', { scope: 'col' }, se.label)));
@@ -250,6 +323,7 @@ export function renderPlot(plot) {
     try {
       if (plot.kind === 'lines') drawLines(svg, plot, W, H, legend);
       else if (plot.kind === 'bars' || plot.kind === 'histogram') drawBars(svg, plot, W, H);
+      else if (plot.kind === 'heatmap') drawHeatmap(svg, plot, W, H);
       else svg.append(s('text', { x: 16, y: 24, class: 'plot-tick' }, `(unknown plot kind “${plot.kind}”)`));
     } catch (e) {
       svg.append(s('text', { x: 16, y: 24, class: 'plot-tick' }, `(cannot draw this plot: ${e.message})`));

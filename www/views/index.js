@@ -11,4 +11,5 @@
 //                                               run as given to the engine, set/mode: the options of this report
 // It must not modify the report, and everything it draws comes from the report or from the engine.
 export const VIEWS = {
+  falsid: () => import('./falsid.js'),
 };
