@@ -186,10 +186,19 @@ function drawLines(svg, plot, W, H, legend) {
       pen = true;
       pts.push([xv, yv]);
     });
-    g.append(s('path', { d, class: 'plot-path', fill: 'none' }));
-    if (emphasis && pts.length <= 30) {
+    // Optional series.style: 'fill' shades the area down to 0 under the line, 'dashed' dashes it,
+    // 'points' draws markers only (no line).
+    const style = se.style ?? '';
+    if (style === 'fill' && pts.length > 1) {
+      const base = y(Math.max(yScale.lo, Math.min(0, yScale.hi))).toFixed(2);
+      const area = `M${x(pts[0][0]).toFixed(2)} ${base}` + pts.map(([xv, yv]) => `L${x(xv).toFixed(2)} ${y(yv).toFixed(2)}`).join('')
+        + `L${x(pts[pts.length - 1][0]).toFixed(2)} ${base}Z`;
+      g.append(s('path', { d: area, class: 'plot-fill' }));
+    }
+    if (style !== 'points') g.append(s('path', { d, class: ['plot-path', style === 'dashed' && 'plot-dashed'].filter(Boolean).join(' '), fill: 'none' }));
+    if (style === 'points' || (emphasis && pts.length <= 30 && style !== 'dashed' && style !== 'fill')) {
       for (const [xv, yv] of pts) {
-        g.append(s('circle', { cx: x(xv), cy: y(yv), r: 3.5, class: 'plot-point' },
+        g.append(s('circle', { cx: x(xv), cy: y(yv), r: style === 'points' ? 2.5 : 3.5, class: 'plot-point' },
           s('title', {}, `${se.label ? se.label + ': ' : ''}${plot.x_label || 'x'} ${fmtVal(xv)}, ${plot.y_label || 'y'} ${fmtVal(yv)}`)));
       }
     }

@@ -421,6 +421,9 @@ function renderItemDetail(item, report) {
   for (const [k, v] of Object.entries(item.detail ?? {})) {
     if (typeof v === 'string' && v.length >= 2 && /^[01]+$/.test(v)) {
       parts.push(h('div', { class: 'detail-block' }, h('p', { class: 'detail-label' }, k === 'hit_strip' ? `Hits by rank (1…${v.length}; filled = relevant)` : k), renderHitStrip(v, `${item.id} ${k}`)));
+    } else if (v && typeof v === 'object' && !Array.isArray(v) && ['lines', 'bars', 'histogram'].includes(v.kind)) {
+      // A plot object (the shape of report.plots[]) in a row's detail, e.g. a per-category PR curve.
+      parts.push(h('div', { class: 'detail-block detail-plot' }, renderPlot(v)));
     } else if (Array.isArray(v) && v.length > 1 && v.every((x) => x === null || typeof x === 'number')) {
       const isPr = /^pr\d*$/i.test(k) || /precision|recall/i.test(k);
       const x = v.map((_, i) => (isPr ? i / (v.length - 1) : i + 1));

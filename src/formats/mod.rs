@@ -1,9 +1,11 @@
 //! Readers: bytes in, typed data out, every problem a located [`crate::Diagnostic`].
 
+pub mod chalearn;
 pub mod falsid_labels;
 pub mod falsid_matrix;
 pub mod fxhash;
 pub mod kws_xml;
 pub mod kws_xml_lines;
 pub mod lines;
+pub mod pyfloat;
 pub mod trec;

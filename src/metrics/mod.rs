@@ -6,3 +6,4 @@ pub mod interp;
 pub mod mean;
 pub mod rusteval;
 pub mod trec;
+pub mod voc_ap;

@@ -1,6 +1,7 @@
 //! Protocols: one module per competition. Each turns a [`FileSet`] plus a [`Request`] into one [`Report`].
 //! No protocol knows about the browser or the terminal.
 
+pub mod chalearn_ce;
 pub mod falsid;
 pub mod kws;
 pub mod options;
@@ -121,11 +122,7 @@ pub fn list() -> Vec<ProtocolInfo> {
             "Pixel IU, Line IU, DR, RA and FM from GT and predicted PNG masks, per image, per manuscript.",
         ),
         falsid::INFO,
-        planned(
-            "chalearn-ce",
-            "ChaLearn LAP 2015 cultural event recognition",
-            "Mean average precision over 100 categories from one confidence file per category.",
-        ),
+        chalearn_ce::INFO,
         planned(
             "aij2022",
             "AI Journey 2022 FusionBrain",
@@ -150,6 +147,7 @@ pub fn score(
     let mut report = match id {
         "kws" => kws::score(files, req, &mut throttled)?,
         "falsid" => falsid::score(files, req, &mut throttled)?,
+        chalearn_ce::ID => chalearn_ce::score(files, req, &mut throttled)?,
         _ => {
             return Err(UsageError(match info(id) {
                 Some(_) => format!("protocol `{id}` is specified but not built yet"),
@@ -170,6 +168,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     match official.protocol.as_str() {
         "kws" => kws::explain(official, corrected),
         "falsid" => falsid::explain(official, corrected),
+        chalearn_ce::ID => chalearn_ce::explain(official, corrected),
         _ => Vec::new(),
     }
 }
@@ -179,6 +178,7 @@ pub fn render_text(report: &Report) -> String {
     match report.protocol.as_str() {
         "kws" => kws::render_text(report),
         "falsid" => falsid::render_text(report),
+        chalearn_ce::ID => chalearn_ce::render_text(report),
         _ => crate::render::generic_text(report),
     }
 }

@@ -1,0 +1,375 @@
+//! One category: read its GT and submission files, rank the matched lines, and compute AP under the active
+//! reading and the other readings the report shows (specs/chalearn-ce.md sections 3, 4, 6).
+
+use crate::diag::{Diagnostic, Diags};
+use crate::formats::chalearn::{read_gt, read_submission, Label};
+use crate::formats::fxhash::FxBuild;
+use crate::input::Entry;
+use crate::metrics::voc_ap::{area, pr_points, Integration, Step};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TieOrder {
+    File,
+    Grouped,
+    PositivesFirst,
+    NegativesFirst,
+}
+
+impl TieOrder {
+    pub fn parse(s: &str) -> TieOrder {
+        match s {
+            "grouped" => TieOrder::Grouped,
+            "positives_first" => TieOrder::PositivesFirst,
+            "negatives_first" => TieOrder::NegativesFirst,
+            _ => TieOrder::File,
+        }
+    }
+}
+
+/// How one AP is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub tie: TieOrder,
+    pub append_missing: bool,
+    pub integration: Integration,
+    pub sentinels: bool,
+}
+
+/// Settings that apply while reading.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadSettings {
+    pub duplicates_error: bool,
+    pub gt_zero_ignore: bool,
+    pub stem: bool,
+}
+
+/// Image ids of all GT files, interned once; `slot[gid]` is the id's position in the current category's GT.
+#[derive(Default)]
+pub struct Interner {
+    map: HashMap<Box<[u8]>, u32, FxBuild>,
+    slot: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// `id` without a final extension (`002234.jpg` → `002234`), for `id_match = stem`.
+pub fn stem_of(id: &[u8]) -> &[u8] {
+    match id.iter().rposition(|b| *b == b'.') {
+        Some(i) if i > 0 => &id[..i],
+        _ => id,
+    }
+}
+
+impl Interner {
+    fn intern(&mut self, key: &[u8]) -> u32 {
+        if let Some(&g) = self.map.get(key) {
+            return g;
+        }
+        let g = self.slot.len() as u32;
+        self.map.insert(key.into(), g);
+        self.slot.push(NONE);
+        g
+    }
+    fn lookup(&self, key: &[u8]) -> Option<u32> {
+        self.map.get(key).copied()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Pos,
+    Neg,
+    Ignore,
+}
+
+/// Everything the report needs about one category.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub npos: u64,
+    pub nneg: u64,
+    pub ignored: u64,
+    pub submitted: u64,
+    pub matched: u64,
+    pub unknown: u64,
+    pub duplicates: u64,
+    pub missing_pos: u64,
+    pub missing_neg: u64,
+    pub has_file: bool,
+    /// An error blocks this category's AP.
+    pub blocked: bool,
+    /// Matched lines sorted by confidence, descending, stable in file order: (confidence, positive).
+    pub ranked: Vec<(f64, bool)>,
+    /// Labels of the GT images missing from the submission, in GT order (true = positive).
+    pub missing: Vec<bool>,
+}
+
+/// Reads one category's GT and (optional) submission file.
+pub fn read(
+    gt: &Entry,
+    sub: Option<&Entry>,
+    set: ReadSettings,
+    ids: &mut Interner,
+    diags: &mut Diags,
+) -> Outcome {
+    let mut out = Outcome::default();
+    let mut kinds: Vec<Kind> = Vec::new();
+    let mut gids: Vec<u32> = Vec::new();
+    let (mut gt_dups, mut gt_dup_first) = (0u64, (0u64, String::new()));
+    let st = read_gt(gt, diags, |id, label, no| {
+        let key = if set.stem { stem_of(id) } else { id };
+        let g = ids.intern(key);
+        let slot = &mut ids.slot[g as usize];
+        if *slot != NONE {
+            gt_dups += 1;
+            if gt_dup_first.0 == 0 {
+                gt_dup_first = (no, String::from_utf8_lossy(id).into_owned());
+            }
+            return;
+        }
+        *slot = kinds.len() as u32;
+        gids.push(g);
+        kinds.push(match label {
+            Label::Positive => Kind::Pos,
+            Label::Zero if set.gt_zero_ignore => Kind::Ignore,
+            _ => Kind::Neg,
+        });
+    });
+    if st.bad > 0 {
+        out.blocked = true;
+    }
+    if gt_dups > 0 {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.gt.duplicate_id",
+                format!("{gt_dups} image id(s) repeated in the GT file; the first label is used"),
+            )
+            .file(&gt.path)
+            .line(gt_dup_first.0)
+            .found(crate::diag::excerpt(&gt_dup_first.1))
+            .hint("List each image once per GT file."),
+        );
+    }
+    for k in &kinds {
+        match k {
+            Kind::Pos => out.npos += 1,
+            Kind::Neg => out.nneg += 1,
+            Kind::Ignore => out.ignored += 1,
+        }
+    }
+    let mut seen = vec![false; kinds.len()];
+    if let Some(sub) = sub {
+        out.has_file = true;
+        let mut matched: Vec<(f64, bool)> = Vec::with_capacity(kinds.len());
+        let mut unknown_first: Vec<(u64, String)> = Vec::new();
+        let mut dup_first: Vec<(u64, String)> = Vec::new();
+        let st = read_submission(sub, diags, |id, conf, no| {
+            out.submitted += 1;
+            let key = if set.stem { stem_of(id) } else { id };
+            let pos = ids
+                .lookup(key)
+                .map(|g| ids.slot[g as usize])
+                .filter(|p| *p != NONE);
+            let Some(pos) = pos else {
+                out.unknown += 1;
+                if unknown_first.len() < 5 {
+                    unknown_first.push((no, String::from_utf8_lossy(id).into_owned()));
+                }
+                return;
+            };
+            let p = pos as usize;
+            if seen[p] {
+                out.duplicates += 1;
+                if dup_first.len() < if set.duplicates_error { 50 } else { 5 } {
+                    dup_first.push((no, String::from_utf8_lossy(id).into_owned()));
+                }
+                return;
+            }
+            seen[p] = true;
+            match kinds[p] {
+                Kind::Ignore => {}
+                k => {
+                    out.matched += 1;
+                    matched.push((conf, k == Kind::Pos));
+                }
+            }
+        });
+        if st.bad > 0 || (set.duplicates_error && out.duplicates > 0) {
+            out.blocked = true;
+        }
+        if out.unknown > 0 {
+            diags.push(
+                Diagnostic::warning(
+                    "chalearn.res.unknown_id",
+                    format!(
+                        "{} image id(s) not in this category's GT are dropped; first: {}",
+                        out.unknown,
+                        listing(&unknown_first)
+                    ),
+                )
+                .file(&sub.path)
+                .line(unknown_first.first().map_or(1, |x| x.0))
+                .found(unknown_first.first().map(|x| crate::diag::excerpt(&x.1)).unwrap_or_default())
+                .hint("Use the image ids of the GT file exactly (or set id_match=stem if only the extension differs).")
+                .official("not published; dropscore drops them"),
+            );
+        }
+        if set.duplicates_error {
+            for (no, id) in &dup_first {
+                diags.push(
+                    Diagnostic::error(
+                        "chalearn.res.duplicate_id",
+                        "image id repeated in this category file",
+                    )
+                    .file(&sub.path)
+                    .at(*no, 1)
+                    .found(crate::diag::excerpt(id))
+                    .hint("List each image once per category file.")
+                    .official(
+                        "not published; dropscore's official reading keeps the first occurrence",
+                    ),
+                );
+            }
+            if out.duplicates > dup_first.len() as u64 {
+                diags.push(
+                    Diagnostic::error(
+                        "chalearn.res.duplicate_id",
+                        format!(
+                            "{} more repeated image ids in this file",
+                            out.duplicates - dup_first.len() as u64
+                        ),
+                    )
+                    .file(&sub.path),
+                );
+            }
+        } else if !dup_first.is_empty() {
+            diags.push(
+                Diagnostic::warning(
+                    "chalearn.res.duplicate_id",
+                    format!(
+                        "{} repeated image id(s); the first occurrence is kept; repeats: {}",
+                        out.duplicates,
+                        listing(&dup_first)
+                    ),
+                )
+                .file(&sub.path)
+                .line(dup_first[0].0)
+                .found(crate::diag::excerpt(&dup_first[0].1))
+                .hint("List each image once per category file.")
+                .official("not published; the first occurrence is kept [default]"),
+            );
+        }
+        // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
+        matched.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        out.ranked = matched;
+    }
+    for (p, k) in kinds.iter().enumerate() {
+        if !seen[p] && *k != Kind::Ignore {
+            out.missing.push(*k == Kind::Pos);
+            if *k == Kind::Pos {
+                out.missing_pos += 1;
+            } else {
+                out.missing_neg += 1;
+            }
+        }
+    }
+    for g in gids {
+        ids.slot[g as usize] = NONE;
+    }
+    out
+}
+
+fn listing(v: &[(u64, String)]) -> String {
+    v.iter()
+        .map(|(no, id)| format!("{} (line {no})", crate::diag::excerpt(id)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The ranking's thresholds under a tie order, with the missing images appended as one last tie group.
+pub fn steps(ranked: &[(f64, bool)], appended: &[bool], tie: TieOrder, out: &mut Vec<Step>) {
+    out.clear();
+    let emit_group = |labels: &mut dyn Iterator<Item = bool>, out: &mut Vec<Step>| match tie {
+        TieOrder::File => out.extend(labels.map(|p| Step { tp: p as u32, n: 1 })),
+        _ => {
+            let (mut p, mut n) = (0u32, 0u32);
+            for l in labels {
+                p += l as u32;
+                n += 1;
+            }
+            match tie {
+                TieOrder::Grouped => out.push(Step { tp: p, n }),
+                TieOrder::PositivesFirst => {
+                    out.extend((0..p).map(|_| Step { tp: 1, n: 1 }));
+                    out.extend((0..n - p).map(|_| Step { tp: 0, n: 1 }));
+                }
+                _ => {
+                    out.extend((0..n - p).map(|_| Step { tp: 0, n: 1 }));
+                    out.extend((0..p).map(|_| Step { tp: 1, n: 1 }));
+                }
+            }
+        }
+    };
+    if tie == TieOrder::File {
+        out.extend(ranked.iter().map(|&(_, p)| Step { tp: p as u32, n: 1 }));
+    } else {
+        let mut i = 0;
+        while i < ranked.len() {
+            let c = ranked[i].0;
+            let mut j = i + 1;
+            while j < ranked.len() && ranked[j].0 == c {
+                j += 1;
+            }
+            emit_group(&mut ranked[i..j].iter().map(|x| x.1), out);
+            i = j;
+        }
+    }
+    if !appended.is_empty() {
+        emit_group(&mut appended.iter().copied(), out);
+    }
+}
+
+/// Caches the AP of each reading of one category (several readings often coincide).
+pub struct Aps<'a> {
+    pub outcome: &'a Outcome,
+    done: Vec<(Reading, Option<f64>)>,
+    steps: Vec<Step>,
+    points: Vec<(f64, f64)>,
+}
+
+impl<'a> Aps<'a> {
+    pub fn new(outcome: &'a Outcome) -> Self {
+        Aps {
+            outcome,
+            done: Vec::new(),
+            steps: Vec::new(),
+            points: Vec::new(),
+        }
+    }
+
+    /// AP under `r`: `None` when blocked by an error or when npos = 0 (NaN); 0 for a missing file.
+    pub fn ap(&mut self, r: Reading) -> Option<f64> {
+        let o = self.outcome;
+        if o.blocked || o.npos == 0 {
+            return None;
+        }
+        if !o.has_file {
+            return Some(0.0);
+        }
+        if let Some((_, v)) = self.done.iter().find(|(k, _)| *k == r) {
+            return *v;
+        }
+        let v = Some(area(self.points(r), r.integration, r.sentinels));
+        self.done.push((r, v));
+        v
+    }
+
+    /// The PR points of reading `r` (valid until the next call).
+    pub fn points(&mut self, r: Reading) -> &[(f64, f64)] {
+        let o = self.outcome;
+        let appended: &[bool] = if r.append_missing { &o.missing } else { &[] };
+        steps(&o.ranked, appended, r.tie, &mut self.steps);
+        pr_points(self.steps.iter().copied(), o.npos, &mut self.points);
+        &self.points
+    }
+}

@@ -1,0 +1,475 @@
+//! Protocol `chalearn-ce`: ChaLearn LAP 2015 Cultural Event Recognition V2, Track 2 (specs/chalearn-ce.md).
+//! One confidence file per category, AP on the monotone precision/recall curve by the trapezoidal rule, mAP
+//! over the categories with positives. No official code was published: `official` is the metric page's text
+//! read as the PASCAL VOC 2010 construction, with the spec's [default] choices.
+
+mod category;
+mod options;
+mod pairing;
+mod plots;
+
+pub use category::{stem_of, steps, TieOrder};
+pub use options::OPTIONS;
+pub use pairing::split_gt_stem;
+
+use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use crate::diag::{Diagnostic, Diags};
+use crate::input::FileSet;
+use crate::metrics::mean::plain_mean;
+use crate::metrics::voc_ap::Integration;
+use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Report, Scores};
+use category::{Aps, Interner, ReadSettings, Reading};
+use serde_json::{json, Map, Value};
+
+pub const ID: &str = "chalearn-ce";
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: ID,
+    name: "ChaLearn LAP 2015 cultural event recognition (mAP)",
+    built: true,
+    summary: "Mean average precision over the cultural-event categories: one confidence file per category, AP on the \
+              monotone precision/recall curve by the trapezoidal rule (the metric page of ChaLearn LAP 2015 Track 2, \
+              read as PASCAL VOC 2010), averaged over the categories with positives.",
+    gt_files: "One <Category>_<imgset>.txt file per category (e.g. La_Tomatina_test.txt), lines `<image_id> <label>` with \
+               1 = positive; or the Codalab input/ref folder. Folders and zips are fine.",
+    pred_files: "The submission zip: one <Category>.txt per category (e.g. La_Tomatina.txt), lines `<image_id> \
+                 <confidence>`; or the Codalab input/res folder.",
+    options: OPTIONS,
+    examples: &[
+        Example {
+            id: "ap-example",
+            label: "Worked example (1 category, a tie at 0.6)",
+            gt: &["examples/chalearn-ce/ref/La_Tomatina_test.txt"],
+            pred: &["examples/chalearn-ce/res/La_Tomatina.txt"],
+        },
+        Example {
+            id: "ap-missing",
+            label: "A positive missing from the submission",
+            gt: &["examples/chalearn-ce/ref/La_Tomatina_test.txt"],
+            pred: &["examples/chalearn-ce/res_missing/La_Tomatina.txt"],
+        },
+    ],
+};
+
+fn reading_of(opts: &Options) -> Reading {
+    Reading {
+        tie: TieOrder::parse(opts.get("tie_order")),
+        append_missing: opts.get("missing_images") == "append",
+        integration: if opts.get("integration") == "step" {
+            Integration::Step
+        } else {
+            Integration::Trapezoid
+        },
+        sentinels: opts.flag("sentinels"),
+    }
+}
+
+/// The other readings shown next to the active one: (id, label, reading).
+fn other_readings(a: Reading) -> Vec<(&'static str, Reading)> {
+    vec![
+        (
+            "step",
+            Reading {
+                integration: Integration::Step,
+                ..a
+            },
+        ),
+        (
+            "trapezoid",
+            Reading {
+                integration: Integration::Trapezoid,
+                ..a
+            },
+        ),
+        (
+            "tie_grouped",
+            Reading {
+                tie: TieOrder::Grouped,
+                ..a
+            },
+        ),
+        (
+            "positives_first",
+            Reading {
+                tie: TieOrder::PositivesFirst,
+                ..a
+            },
+        ),
+        (
+            "negatives_first",
+            Reading {
+                tie: TieOrder::NegativesFirst,
+                ..a
+            },
+        ),
+        (
+            "missing_unranked",
+            Reading {
+                append_missing: false,
+                ..a
+            },
+        ),
+        (
+            "missing_appended",
+            Reading {
+                append_missing: true,
+                ..a
+            },
+        ),
+        (
+            "official_ranking",
+            Reading {
+                tie: TieOrder::File,
+                append_missing: false,
+                ..a
+            },
+        ),
+        (
+            "corrected_ranking",
+            Reading {
+                tie: TieOrder::Grouped,
+                append_missing: true,
+                ..a
+            },
+        ),
+    ]
+}
+
+pub fn score(
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+    progress.update(0.0, "pairing files");
+    let mut diags = Diags::new();
+    diags.extend(files.diagnostics.iter().cloned());
+    let mut report = Report::new(ID, req.mode);
+    report.options = opts.to_json();
+    report.deviations = opts.deviations();
+    report.display = display();
+    let active = reading_of(&opts);
+    let others = other_readings(active);
+    let set = ReadSettings {
+        duplicates_error: opts.get("duplicates") == "error",
+        gt_zero_ignore: opts.get("gt_zero") == "ignore",
+        stem: opts.get("id_match") == "stem",
+    };
+    let Some(paired) = pairing::pair(files, opts.get("gt_suffix"), &mut diags) else {
+        report.scores.set("map", None);
+        report.diagnostics = diags.finish();
+        report.official_fails = req.mode == Mode::Official;
+        return Ok(report);
+    };
+    let expected = opts.int("expected_categories").unwrap_or(100);
+    if paired.gts.len() as i64 != expected {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.gt.category_count",
+                format!(
+                    "{} GT categories; the challenge has {expected}",
+                    paired.gts.len()
+                ),
+            )
+            .expected(expected.to_string())
+            .found(paired.gts.len().to_string())
+            .hint("Drop every GT category file (or set expected_categories)."),
+        );
+    }
+    let mut ids = Interner::default();
+    let n = paired.gts.len();
+    // Per category: (name, AP active, APs of the other readings), in ascending byte order.
+    let mut aps: Vec<Option<f64>> = Vec::with_capacity(n);
+    let mut other_aps: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); others.len()];
+    let mut excluded = Vec::new();
+    let mut blocked = false;
+    let mut mode_diffs: Vec<(usize, f64)> = Vec::new();
+    for (k, (gt, sub)) in paired.gts.iter().zip(&paired.preds).enumerate() {
+        progress.update(k as f64 / n as f64, "scoring categories");
+        let o = category::read(&gt.entry, sub.as_ref(), set, &mut ids, &mut diags);
+        blocked |= o.blocked;
+        if sub.is_none() {
+            diags.push(
+                Diagnostic::warning(
+                    "chalearn.res.missing_category",
+                    format!("no submission file for category `{}`: AP = 0", gt.category),
+                )
+                .file(&gt.entry.path)
+                .expected(format!("{}.txt in the submission", gt.category))
+                .hint(format!(
+                    "Add {}.txt to the submission zip (at its root).",
+                    gt.category
+                ))
+                .official("not published (probably crashes); dropscore counts AP = 0"),
+            );
+        }
+        if o.npos == 0 && !o.blocked {
+            excluded.push(gt.category.clone());
+            diags.push(
+                Diagnostic::warning(
+                    "chalearn.gt.no_positives",
+                    format!(
+                        "category `{}` has no positive image: AP undefined, left out of mAP",
+                        gt.category
+                    ),
+                )
+                .file(&gt.entry.path)
+                .expected("at least one line labelled 1")
+                .hint("Check the GT labels (1 = positive).")
+                .official("AP is NaN (division by zero)"),
+            );
+        }
+        if let Some(s) = sub {
+            if o.missing_pos > 0 || (o.missing_neg > 0 && o.npos > 0) {
+                let sev_warn = o.missing_pos > 0;
+                let msg = format!(
+                    "{} GT image(s) missing from this file ({} positive, {} negative): {}",
+                    o.missing_pos + o.missing_neg,
+                    o.missing_pos,
+                    o.missing_neg,
+                    if active.append_missing {
+                        "appended as one last tie group"
+                    } else {
+                        "not ranked; recall stays below 1"
+                    }
+                );
+                let d = if sev_warn {
+                    Diagnostic::warning("chalearn.res.missing_images", msg)
+                } else {
+                    Diagnostic::info("chalearn.res.missing_images", msg)
+                };
+                diags.push(
+                    d.file(&s.path)
+                        .expected(format!("{} lines", o.npos + o.nneg))
+                        .found(format!("{} matched", o.matched))
+                        .hint("Give a confidence for every test image in every category file.")
+                        .official(
+                            "not published; the official reading does not rank them [default]",
+                        ),
+                );
+            }
+        }
+        let mut a = Aps::new(&o);
+        let ap = a.ap(active);
+        let row: Vec<Option<f64>> = others.iter().map(|(_, r)| a.ap(*r)).collect();
+        let (pf, nf) = (row[3], row[4]);
+        let (ofr, cor) = (row[7], row[8]);
+        if let (Some(x), Some(y)) = (ofr, cor) {
+            if x != y {
+                mode_diffs.push((k, y - x));
+            }
+        }
+        let mut detail = Map::new();
+        detail.insert("npos".into(), json!(o.npos));
+        detail.insert("submitted".into(), json!(o.submitted));
+        detail.insert("matched".into(), json!(o.matched));
+        detail.insert("unknown".into(), json!(o.unknown));
+        detail.insert("duplicates".into(), json!(o.duplicates));
+        detail.insert("missing_positives".into(), json!(o.missing_pos));
+        detail.insert("missing_negatives".into(), json!(o.missing_neg));
+        if o.ignored > 0 {
+            detail.insert("ignored".into(), json!(o.ignored));
+        }
+        detail.insert("ap_step".into(), num(row[0]));
+        detail.insert("ap_grouped".into(), num(row[2]));
+        detail.insert(
+            "tie_spread".into(),
+            num(match (pf, nf) {
+                (Some(p), Some(q)) => Some(p - q),
+                _ => None,
+            }),
+        );
+        detail.insert("gt_file".into(), json!(gt.entry.path));
+        detail.insert(
+            "file".into(),
+            sub.as_ref().map_or(Value::Null, |s| json!(s.path)),
+        );
+        if ap.is_some() && o.has_file {
+            let pts = a.points(active).to_vec();
+            detail.insert(
+                "pr_curve".into(),
+                plots::pr_curve(&gt.category, &pts, active.integration, active.sentinels),
+            );
+            if let Some(h) = plots::confidence_hist(&gt.category, &o.ranked) {
+                detail.insert("confidence_hist".into(), h);
+            }
+        }
+        report.items.push(Item {
+            id: gt.category.clone(),
+            group: None,
+            scores: Scores::new().with("ap", ap),
+            detail,
+        });
+        aps.push(ap);
+        for (j, v) in row.into_iter().enumerate() {
+            other_aps[j].push(v);
+        }
+    }
+    let map_of = |v: &[Option<f64>], npos_ok: &dyn Fn(usize) -> bool| -> Option<f64> {
+        if blocked {
+            return None;
+        }
+        let xs: Vec<f64> = v
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| npos_ok(*i))
+            .filter_map(|(_, x)| *x)
+            .collect();
+        plain_mean(&xs)
+    };
+    let counted = |i: usize| !excluded.contains(&paired.gts[i].category);
+    report.scores.set("map", map_of(&aps, &counted));
+    let mut reading = Scores::new();
+    for ((id, _), v) in others.iter().zip(&other_aps) {
+        reading.set(id, map_of(v, &counted));
+    }
+    report.readings.push(crate::report::Reading {
+        id: "map_readings".into(),
+        label: "mAP under other readings (each changes one rule of the active reading; the last two: official / corrected ranking rules)".into(),
+        scores: reading,
+    });
+    let names: Vec<(&str, f64)> = report
+        .items
+        .iter()
+        .filter_map(|it| it.scores.get("ap").map(|v| (it.id.as_str(), v)))
+        .collect();
+    if !names.is_empty() {
+        report.plots.push(plots::ap_sorted(names));
+    }
+    if let Some(p) = plots::mode_change(
+        mode_diffs
+            .iter()
+            .map(|(k, d)| (paired.gts[*k].category.as_str(), *d))
+            .collect(),
+    ) {
+        report.plots.push(p);
+    }
+    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    report.diagnostics = diags.finish();
+    if report.has_errors() && req.mode == Mode::Official {
+        report.official_fails = true;
+    }
+    let _ = &paired.imgset;
+    Ok(report)
+}
+
+fn num(v: Option<f64>) -> Value {
+    v.and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
+fn display() -> Display {
+    let col = |id: &str, label: &str, decimals: Option<u32>| Column {
+        id: id.into(),
+        label: label.into(),
+        from: "detail".into(),
+        decimals,
+    };
+    Display {
+        title: INFO.name.into(),
+        headline: vec![Label {
+            id: "map".into(),
+            label: "mAP".into(),
+            decimals: 4,
+        }],
+        item_label: "category".into(),
+        columns: vec![
+            col("npos", "positives", None),
+            col("submitted", "submitted lines", None),
+            col("matched", "matched lines", None),
+            col("unknown", "unknown ids", None),
+            col("missing_positives", "missing positives", None),
+            Column::score("ap", "AP", 4),
+            col("ap_step", "AP (step sum)", Some(4)),
+            col("ap_grouped", "AP (tie-grouped)", Some(4)),
+            col("tie_spread", "tie spread", Some(4)),
+        ],
+        footer: String::new(),
+    }
+}
+
+/// One line per difference between the official and the corrected report of the same input.
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    let f6 = |v: Option<f64>| v.map_or("null".to_string(), |x| format!("{x:.6}"));
+    if official.official_fails {
+        let first = official.diagnostics.iter().find(|d| d.is_error());
+        lines.push(match first {
+            Some(d) => format!(
+                "The official reading fails on this input ({}: {}).",
+                d.code, d.message
+            ),
+            None => "The official reading fails on this input.".to_string(),
+        });
+    }
+    let (a, b) = (official.scores.get("map"), corrected.scores.get("map"));
+    let mut differ = Vec::new();
+    for it in &official.items {
+        let other = corrected.items.iter().find(|c| c.id == it.id);
+        let (x, y) = (it.scores.get("ap"), other.and_then(|c| c.scores.get("ap")));
+        if x != y {
+            let d = &it.detail;
+            let mut why = Vec::new();
+            if d.get("tie_spread")
+                .and_then(Value::as_f64)
+                .is_some_and(|t| t != 0.0)
+            {
+                why.push("ties between positives and negatives");
+            }
+            if d.get("missing_positives")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| m > 0)
+            {
+                why.push("missing positives appended");
+            }
+            if d.get("duplicates")
+                .and_then(Value::as_u64)
+                .is_some_and(|m| m > 0)
+            {
+                why.push("repeated ids refused");
+            }
+            differ.push(format!(
+                "{} {} → {}{}",
+                it.id,
+                f6(x),
+                f6(y),
+                if why.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", why.join(", "))
+                }
+            ));
+        }
+    }
+    lines.push(format!("mAP: official {} vs corrected {}.", f6(a), f6(b)));
+    if differ.is_empty() {
+        lines.push("Every category has the same AP in both modes.".to_string());
+    } else {
+        let n = differ.len();
+        let shown: Vec<String> = differ.into_iter().take(20).collect();
+        lines.push(format!(
+            "{n} {} differ: {}{}.",
+            if n == 1 { "category" } else { "categories" },
+            shown.join("; "),
+            if n > 20 { "; …" } else { "" }
+        ));
+    }
+    lines
+}
+
+/// The text output: one line per category (`category npos AP`), then `<scores_key>: <mAP>` with 6 decimals.
+pub fn render_text(report: &Report) -> String {
+    let key = report
+        .options
+        .get("scores_key")
+        .and_then(Value::as_str)
+        .unwrap_or("mAP");
+    let f6 = |v: Option<f64>| v.map_or("nan".to_string(), |x| format!("{x:.6}"));
+    let mut out = String::from("category\tnpos\tAP\n");
+    for it in &report.items {
+        let npos = it.detail.get("npos").and_then(Value::as_u64).unwrap_or(0);
+        out.push_str(&format!("{}\t{npos}\t{}\n", it.id, f6(it.scores.get("ap"))));
+    }
+    out.push_str(&format!("{key}: {}\n", f6(report.scores.get("map"))));
+    out
+}
