@@ -211,7 +211,7 @@ function drawLines(svg, plot, W, H, legend) {
         const k = series.indexOf(se);
         return h('li', {}, h('span', { class: `legend-swatch series-${many ? 0 : k % 8}`, 'aria-hidden': 'true' }), se.label);
       }),
-      many ? h('li', {}, h('span', { class: 'legend-swatch series-faint', 'aria-hidden': 'true' }), `${series.length - shown.length} more series`) : null,
+      ...(many ? [h('li', {}, h('span', { class: 'legend-swatch series-faint', 'aria-hidden': 'true' }), `${series.length - shown.length} more series`)] : []),
     );
     legend.hidden = false;
   }
