@@ -258,6 +258,15 @@ def main():
                 sk_checked += 1
                 if abs(got[name] - sk) > 1e-12:
                     failures.append(f"sklearn: {name}: dropscore {got[name]!r} vs sklearn {sk!r}")
+    # specs/chalearn-ce.md 7: sklearn on the worked example gives 0.666667, as the tie-grouped reading does.
+    ex = os.path.join(ROOT, "tests", "data", "chalearn-ce", "ap_example")
+    gt = dict(read_pairs(os.path.join(ex, "input", "ref", "La_Tomatina_test.txt"), int))
+    for variant in (("input", "res"), ("res_negfirst",)):
+        sub = read_pairs(os.path.join(ex, *variant, "La_Tomatina.txt"), float)
+        sk = average_precision_score([1 if gt[i] == 1 else 0 for i, _ in sub], [c for _, c in sub])
+        report = run(a.bin, os.path.join(ex, "input", "ref"), os.path.join(ex, *variant), 1, {}, "corrected")
+        if f"{sk:.6f}" != "0.666667" or f"{report['scores']['map']:.6f}" != "0.666667":
+            failures.append(f"worked example {variant}: sklearn {sk!r}, dropscore corrected {report['scores']['map']!r}")
     for f in failures[:20]:
         print("MISMATCH", f)
     print(f"chalearn-ce diff: {a.categories} random categories x {len(OPTION_SETS) * 2} option sets, {compared} APs "

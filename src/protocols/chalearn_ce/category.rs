@@ -102,6 +102,10 @@ pub struct Outcome {
     pub ranked: Vec<(f64, bool)>,
     /// Labels of the GT images missing from the submission, in GT order (true = positive).
     pub missing: Vec<bool>,
+    /// Some confidences are equal.
+    pub any_ties: bool,
+    /// Some equal confidences hold both a positive and a negative (the tie order changes AP).
+    pub mixed_ties: bool,
 }
 
 /// Reads one category's GT and (optional) submission file.
@@ -261,6 +265,17 @@ pub fn read(
         }
         // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
         matched.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        let mut i = 0;
+        while i < matched.len() {
+            let (c, first) = matched[i];
+            let mut j = i + 1;
+            while j < matched.len() && matched[j].0 == c {
+                out.any_ties = true;
+                out.mixed_ties |= matched[j].1 != first;
+                j += 1;
+            }
+            i = j;
+        }
         out.ranked = matched;
     }
     for (p, k) in kinds.iter().enumerate() {
@@ -275,6 +290,10 @@ pub fn read(
     }
     for g in gids {
         ids.slot[g as usize] = NONE;
+    }
+    if out.missing.len() > 1 {
+        out.any_ties = true;
+        out.mixed_ties |= out.missing_pos > 0 && out.missing_neg > 0;
     }
     out
 }
@@ -356,12 +375,31 @@ impl<'a> Aps<'a> {
         if !o.has_file {
             return Some(0.0);
         }
+        let r = self.normalise(r);
         if let Some((_, v)) = self.done.iter().find(|(k, _)| *k == r) {
             return *v;
         }
         let v = Some(area(self.points(r), r.integration, r.sentinels));
         self.done.push((r, v));
         v
+    }
+
+    /// An equivalent reading that gives the very same steps (so the cache finds it): appending nothing is not
+    /// appending; without ties every tie order is file order; without mixed ties, positives or negatives first
+    /// is file order. (The tie flags include the appended group, so they err on the side of computing.)
+    fn normalise(&self, mut r: Reading) -> Reading {
+        let o = self.outcome;
+        if o.missing.is_empty() {
+            r.append_missing = false;
+        }
+        match r.tie {
+            TieOrder::PositivesFirst | TieOrder::NegativesFirst if !o.mixed_ties => {
+                r.tie = TieOrder::File
+            }
+            TieOrder::Grouped if !o.any_ties => r.tie = TieOrder::File,
+            _ => {}
+        }
+        r
     }
 
     /// The PR points of reading `r` (valid until the next call).
