@@ -48,6 +48,10 @@ mod cli {
         /// Do not print diagnostics on standard error.
         #[arg(long, short)]
         quiet: bool,
+        /// Russian lemmatiser asset for aij2022 (default: $DROPSCORE_LEMMAS, ru-lemmas.bin next to the
+        /// executable, then the repository's www/assets/ru-lemmas.bin).
+        #[arg(long, value_name = "FILE")]
+        lemmas: Option<String>,
     }
 
     #[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
@@ -83,6 +87,9 @@ mod cli {
     pub fn run(args: Vec<String>) -> i32 {
         match args.get(1).map(String::as_str) {
             Some("list") => list(&args[2..]),
+            // Hidden developer commands: the lemmatiser's set-up and its parity tests.
+            Some("lemma-build") => lemma_build(&args[2..]),
+            Some("lemma") => lemma(&args[2..]),
             Some("score") => {
                 eprintln!("dropscore score (Codabench/Codalab scoring program) is not built yet; use `dropscore <protocol> --gt … --pred …`");
                 2
@@ -221,10 +228,19 @@ mod cli {
             return usage(&e);
         }
         let files = FileSet::build(inputs, &Limits::default());
+        let lemmatizer = if a.protocol == "aij2022" {
+            match load_lemmatizer(a.lemmas.as_deref()) {
+                Ok(l) => l,
+                Err(e) => return usage(&e),
+            }
+        } else {
+            None
+        };
         let mut reports = Vec::new();
         for mode in &modes {
             let req = Request {
                 set: set.clone(),
+                lemmatizer: lemmatizer.clone(),
                 ..Request::new(*mode)
             };
             let mut progress = StderrProgress {
@@ -284,6 +300,91 @@ mod cli {
             s.push_str(&format!("- {d}\n"));
         }
         s
+    }
+
+    /// The first asset found (see `lemma::asset_candidates`); an explicit `--lemmas` must load.
+    fn load_lemmatizer(
+        explicit: Option<&str>,
+    ) -> Result<Option<std::sync::Arc<dropscore::lemma::Lemmatizer>>, String> {
+        let Some(path) = dropscore::lemma::asset_candidates(explicit)
+            .into_iter()
+            .next()
+        else {
+            return match explicit {
+                Some(e) => Err(format!("--lemmas {e}: no such file")),
+                None => Ok(None),
+            };
+        };
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        dropscore::lemma::Lemmatizer::from_bytes(&bytes)
+            .map(|l| Some(std::sync::Arc::new(l)))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// `dropscore lemma-build DIR OUT`: packs tools/lemmas/convert.py's tables into the asset.
+    fn lemma_build(rest: &[String]) -> i32 {
+        let [dir, out] = rest else {
+            return usage("usage: dropscore lemma-build CONVERTED_DIR OUT_FILE");
+        };
+        match dropscore::lemma::build::build(Path::new(dir)) {
+            Ok(bytes) => match std::fs::write(out, &bytes) {
+                Ok(()) => {
+                    eprintln!("lemma-build: {out}: {} bytes", bytes.len());
+                    0
+                }
+                Err(e) => usage(&format!("{out}: {e}")),
+            },
+            Err(e) => usage(&e),
+        }
+    }
+
+    /// `dropscore lemma [--lemmas FILE] [--bench]`: one word a line on standard input, its normal form a
+    /// line on standard output (the parity tests' entry); `--bench` prints only the words per second.
+    fn lemma(rest: &[String]) -> i32 {
+        use std::io::Read;
+        let mut explicit = None;
+        let mut bench = false;
+        let mut it = rest.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--lemmas" => explicit = it.next().map(String::as_str),
+                "--bench" => bench = true,
+                _ => return usage("usage: dropscore lemma [--lemmas FILE] [--bench] < words"),
+            }
+        }
+        let lem = match load_lemmatizer(explicit) {
+            Ok(Some(l)) => l,
+            Ok(None) => return usage("no lemmatiser asset found (run scripts/ensure-tools)"),
+            Err(e) => return usage(&e),
+        };
+        let mut input = String::new();
+        if std::io::stdin().lock().read_to_string(&mut input).is_err() {
+            return usage("standard input is not UTF-8");
+        }
+        let words: Vec<&str> = input.lines().collect();
+        if bench {
+            let t = std::time::Instant::now();
+            let mut n = 0usize;
+            let mut bytes = 0usize;
+            while t.elapsed().as_secs_f64() < 1.0 || n == 0 {
+                for w in &words {
+                    bytes += lem.normal_form(w).len();
+                }
+                n += words.len();
+            }
+            let s = t.elapsed().as_secs_f64();
+            println!(
+                "{:.0} words/s ({n} words, {bytes} bytes of normal forms)",
+                n as f64 / s
+            );
+            return 0;
+        }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for w in words {
+            let _ = writeln!(out, "{}", lem.normal_form(w));
+        }
+        let _ = out.flush();
+        0
     }
 
     fn usage(msg: &str) -> i32 {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the Russian lemmatiser asset www/assets/ru-lemmas.bin (about 14 MB, 6 MB gzipped) from the pinned
+# pymorphy3 dictionary package: pip install (tools/lemmas/requirements.txt), convert.py, dropscore lemma-build.
+# Skips everything when the asset's stamp matches the inputs (requirements, converter, packer).
+# Usage: tools/lemmas/build.sh [--force]      (run by scripts/ensure-tools)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+asset=www/assets/ru-lemmas.bin
+stamp=www/assets/ru-lemmas.stamp
+want=$(cat tools/lemmas/requirements.txt tools/lemmas/convert.py src/lemma/build.rs src/lemma/asset.rs \
+  | sha256sum | awk '{print $1}')
+if [ "${1:-}" != --force ] && [ -f "$asset" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "present"
+  exit 0
+fi
+
+t0=$(date +%s)
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+  -r tools/lemmas/requirements.txt >&2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dropscore-lemmas.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+python3 tools/lemmas/convert.py "$tmp/src" >&2
+cargo build --release --quiet --bin dropscore >&2
+mkdir -p www/assets
+target/release/dropscore lemma-build "$tmp/src" "$asset.tmp" >&2
+mv "$asset.tmp" "$asset"
+echo "$want" > "$stamp"
+gz=$(gzip -6 -c "$asset" | wc -c)
+echo "built ($(stat -c %s "$asset") bytes, gzipped $gz, $(( $(date +%s) - t0 )) s)"
