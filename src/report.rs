@@ -157,7 +157,7 @@ pub struct Reading {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plot {
     pub id: String,
-    /// `bars`, `lines` or `histogram`.
+    /// `bars`, `lines`, `histogram` or `heatmap` (n `labels`, n×n `values` row-major).
     pub kind: String,
     pub title: String,
     pub x_label: String,

@@ -416,3 +416,42 @@ fn garbage_never_panics() {
         }
     }
 }
+
+#[test]
+fn topk_by_writer_and_no_match() {
+    // Writers: q0,q1 = A; q2 = B; q3 = C (no other item of its writer).
+    let gt = "id,label,writer\nq0,0,A\nq1,0,A\nq2,1,B\nq3,1,C\n";
+    let r = mem(
+        &[("gt_tasso.csv", gt)],
+        &[("dist_tasso.csv", D)],
+        &[("topk_class", "writer")],
+    );
+    // q0 -> q1 (A) hit; q1 -> q0 hit; q2, q3: no same-writer item -> misses.
+    assert_eq!(r.scores.get("top1"), Some(0.5), "{:?}", codes(&r));
+    assert!(has(&r, "falsid.topk.no_match"));
+    let r = mem(
+        &[("gt_tasso.csv", gt)],
+        &[("dist_tasso.csv", D)],
+        &[("topk_class", "writer"), ("topk_no_match", "exclude")],
+    );
+    assert_eq!(r.scores.get("top1"), Some(1.0));
+    let r = mem(
+        &[("gt_tasso.csv", G4)],
+        &[("dist_tasso.csv", D)],
+        &[("topk_class", "writer")],
+    );
+    assert!(has(&r, "falsid.labels.no_writer"));
+    assert_eq!(r.scores.get("top1"), None);
+}
+
+#[test]
+fn text_output_has_four_decimals_and_percentages() {
+    let r = run(&[GT], &PER, Mode::Official, &[]);
+    let t = dropscore::render::text(&r);
+    assert!(t.contains("0.6833  (68.33 %)  <- headline"), "{t}");
+    assert!(t.contains("mean per-subset balanced accuracy (UAR)"), "{t}");
+    assert!(
+        t.lines().any(|l| l.starts_with("Pizan\t0.8000\t0.5000")),
+        "{t}"
+    );
+}

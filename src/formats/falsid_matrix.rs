@@ -81,11 +81,61 @@ impl Matrix {
 /// A number as Python's `float()` reads it (correctly rounded; `nan`, `inf`, `-inf` in any case).
 pub fn parse_number(b: &[u8]) -> Option<f64> {
     let b = b.trim_ascii();
+    if let Some(v) = fast_decimal(b) {
+        return Some(v);
+    }
     if b.is_empty() || b.len() > 400 {
         return None;
     }
     let s = std::str::from_utf8(b).ok()?;
     s.parse::<f64>().ok()
+}
+
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Clinger's fast path for the common `[-]digits[.digits]` form: with the digits as an integer m ≤ 2⁵³ and
+/// at most 22 fraction digits, m and 10ᵏ are exact binary64 values and one division rounds correctly, so the
+/// result is the correctly rounded value (what `str::parse` and Python's `float()` give). `None` otherwise.
+fn fast_decimal(b: &[u8]) -> Option<f64> {
+    let (neg, d) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    if d.is_empty() || d.len() > 20 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    let mut i = 0;
+    while i < d.len() && d[i].is_ascii_digit() {
+        m = m.wrapping_mul(10).wrapping_add(u64::from(d[i] - b'0'));
+        i += 1;
+    }
+    let int_digits = i;
+    let mut nfrac = 0;
+    if i < d.len() {
+        if d[i] != b'.' {
+            return None;
+        }
+        i += 1;
+        while i < d.len() && d[i].is_ascii_digit() {
+            m = m.wrapping_mul(10).wrapping_add(u64::from(d[i] - b'0'));
+            i += 1;
+            nfrac += 1;
+        }
+        if i < d.len() || int_digits + nfrac == 0 {
+            return None;
+        }
+    }
+    // More than 19 digits may have wrapped: those take the slow path.
+    if int_digits + nfrac > 19 || m > 1 << 53 || nfrac > 22 {
+        return None;
+    }
+    let v = m as f64 / POW10[nfrac];
+    Some(if neg { -v } else { v })
 }
 
 /// The delimiter of a matrix (2.2): TAB, else `,`, else `;` if the first non-blank line has one, else
@@ -678,5 +728,46 @@ impl WithOffset for Diagnostic {
     fn with_offset(mut self, off: u64) -> Self {
         self.offset = Some(off);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_path_equals_correct_rounding() {
+        let mut x: u64 = 88172645463325252;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200_000 {
+            let int = next() % 10u64.pow((next() % 12) as u32 + 1);
+            let frac_digits = (next() % 20) as usize;
+            let frac: String = (0..frac_digits)
+                .map(|_| char::from(b'0' + (next() % 10) as u8))
+                .collect();
+            let sign = ["", "-", "+"][(next() % 3) as usize];
+            let s = if frac_digits == 0 {
+                format!("{sign}{int}")
+            } else {
+                format!("{sign}{int}.{frac}")
+            };
+            let want: f64 = s.parse().unwrap();
+            let got = parse_number(s.as_bytes()).unwrap();
+            assert_eq!(got.to_bits(), want.to_bits(), "{s}");
+        }
+        for s in [
+            "", "-", ".", "+.", "1e5", "nan", "-INF", "1.5e-3", " 2.5 ", "0.1", "-0", "1.", ".5",
+        ] {
+            assert_eq!(
+                parse_number(s.as_bytes()).map(f64::to_bits),
+                s.trim().parse::<f64>().ok().map(f64::to_bits),
+                "{s:?}"
+            );
+        }
     }
 }
