@@ -317,6 +317,20 @@ pub fn read(
         return Some(LabelFile::default());
     };
     let nf = first.fields.len();
+    if !(2..=4).contains(&nf) {
+        diags.push(
+            Diagnostic::error(
+                "falsid.labels.malformed",
+                format!("{nf} fields on the first line"),
+            )
+            .file(path)
+            .at(first.line, 1)
+            .expected("id,label or id,subset,label")
+            .found(excerpt(line_text(first.line)))
+            .hint("Write one `id,label` pair per line, with the same separator on every line."),
+        );
+        return None;
+    }
     // Header: none of its fields is a valid label value.
     let is_header = !first
         .fields
@@ -570,6 +584,9 @@ pub fn looks_like_labels(head: &[u8], cfg: &LabelConfig) -> bool {
         return false;
     };
     let nf = first.fields.len();
+    if !(2..=4).contains(&nf) {
+        return false;
+    }
     let names: Vec<String> = first
         .fields
         .iter()

@@ -157,6 +157,8 @@ fn column_of(lens: &[usize], k: usize) -> u64 {
 
 struct Acc {
     path: String,
+    /// Size of the file in bytes: bounds what is reserved before the values are read.
+    size_hint: u64,
     nf: usize,
     row0: Vec<String>,
     row0_line: u64,
@@ -188,8 +190,9 @@ impl Acc {
                         .hint("Split the subset, or score it with the command line on a machine with more memory."),
                 );
             } else {
-                self.data
-                    .reserve(self.nf.saturating_sub(1).saturating_mul(self.nf));
+                // N² values take at least 2 bytes each (digit and delimiter).
+                let cap = self.nf.saturating_sub(1).saturating_mul(self.nf);
+                self.data.reserve(cap.min((self.size_hint / 2) as usize));
             }
             return;
         }
@@ -255,10 +258,12 @@ pub fn read_text(
     path: &str,
     reader: impl BufRead,
     delim: Option<u8>,
+    size_hint: u64,
     diags: &mut Diags,
 ) -> Option<Matrix> {
     let mut acc = Acc {
         path: path.to_string(),
+        size_hint,
         nf: 0,
         row0: Vec::new(),
         row0_line: 0,
@@ -578,7 +583,12 @@ fn align_rows(
 
 /// Reads a `.npy` array (D4): a small header parse (format 1.0–3.0), 2-D `<f8`/`>f8`/`<f4`/`>f4`, C or
 /// Fortran order. Problems are located by byte offset.
-pub fn read_npy(path: &str, mut reader: impl Read, diags: &mut Diags) -> Option<Matrix> {
+pub fn read_npy(
+    path: &str,
+    mut reader: impl Read,
+    size_hint: u64,
+    diags: &mut Diags,
+) -> Option<Matrix> {
     let err = |off: u64, msg: &str, found: String| {
         Diagnostic::error("falsid.matrix.npy", msg.to_string())
             .file(path)
@@ -679,7 +689,7 @@ pub fn read_npy(path: &str, mut reader: impl Read, diags: &mut Diags) -> Option<
         return None;
     }
     let data_start = start + hlen as u64;
-    let mut data = Vec::with_capacity(n * n);
+    let mut data = Vec::with_capacity((n * n).min((size_hint / size as u64) as usize));
     let mut buf = vec![0u8; 1 << 16];
     let total = n * n * size;
     let mut read = 0usize;

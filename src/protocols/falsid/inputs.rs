@@ -77,10 +77,16 @@ fn read_matrix(entry: &Entry, diags: &mut Diags) -> Option<Matrix> {
         }
     };
     if npy {
-        matrix::read_npy(&entry.path, reader, diags)
+        matrix::read_npy(&entry.path, reader, entry.size, diags)
     } else {
         let head = entry.head(1 << 20).unwrap_or_default();
-        matrix::read_text(&entry.path, reader, matrix::detect_delimiter(&head), diags)
+        matrix::read_text(
+            &entry.path,
+            reader,
+            matrix::detect_delimiter(&head),
+            entry.size,
+            diags,
+        )
     }
 }
 
