@@ -7,5 +7,6 @@ pub mod fxhash;
 pub mod kws_xml;
 pub mod kws_xml_lines;
 pub mod lines;
+pub mod png_mask;
 pub mod pyfloat;
 pub mod trec;

@@ -1,7 +1,9 @@
 //! Pure metric functions: no I/O, no parsing. Each function's doc comment gives its formula and the source it
 //! reproduces (trec_eval's one-file-per-measure layout, scikit-learn-style documentation).
 
+pub mod assignment;
 pub mod falsid;
+pub mod fest;
 pub mod interp;
 pub mod mean;
 pub mod rusteval;

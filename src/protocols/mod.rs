@@ -3,6 +3,7 @@
 
 pub mod chalearn_ce;
 pub mod falsid;
+pub mod fest;
 pub mod kws;
 pub mod options;
 
@@ -116,11 +117,7 @@ const fn planned(id: &'static str, name: &'static str, summary: &'static str) ->
 pub fn list() -> Vec<ProtocolInfo> {
     vec![
         kws::INFO,
-        planned(
-            "fest",
-            "ICDAR 2025 FEST text-line segmentation",
-            "Pixel IU, Line IU, DR, RA and FM from GT and predicted PNG masks, per image, per manuscript.",
-        ),
+        fest::INFO,
         falsid::INFO,
         chalearn_ce::INFO,
         planned(
@@ -148,6 +145,7 @@ pub fn score(
         "kws" => kws::score(files, req, &mut throttled)?,
         "falsid" => falsid::score(files, req, &mut throttled)?,
         chalearn_ce::ID => chalearn_ce::score(files, req, &mut throttled)?,
+        "fest" => fest::score(files, req, &mut throttled)?,
         _ => {
             return Err(UsageError(match info(id) {
                 Some(_) => format!("protocol `{id}` is specified but not built yet"),
@@ -169,6 +167,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         "kws" => kws::explain(official, corrected),
         "falsid" => falsid::explain(official, corrected),
         chalearn_ce::ID => chalearn_ce::explain(official, corrected),
+        "fest" => fest::explain(official, corrected),
         _ => Vec::new(),
     }
 }
@@ -179,6 +178,7 @@ pub fn render_text(report: &Report) -> String {
         "kws" => kws::render_text(report),
         "falsid" => falsid::render_text(report),
         chalearn_ce::ID => chalearn_ce::render_text(report),
+        "fest" => fest::render_text(report),
         _ => crate::render::generic_text(report),
     }
 }

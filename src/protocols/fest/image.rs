@@ -1,0 +1,272 @@
+//! One image pair: decode both masks, label them, build the contingency table, match and count (spec 2–4),
+//! with the per-image diagnostics of spec 6.
+
+use super::labels::{colour_labels, components, contingency, Run};
+use super::layout::Job;
+use crate::diag::Diagnostic;
+use crate::formats::png_mask::{decode_gray, decode_rgb};
+use crate::metrics::fest::{match_image, ImageMatch, Params, Table};
+use crate::report::Mode;
+
+/// Decoding settings.
+pub struct Decode {
+    pub eight: bool,
+    pub wrap: bool,
+    /// `None` = lowest colour.
+    pub background: Option<u32>,
+    pub components: bool,
+    pub max_pixels: u64,
+}
+
+/// Everything known about one scored image.
+pub struct Scored {
+    pub width: u32,
+    pub height: u32,
+    pub gt_runs: Vec<Run>,
+    /// Prediction label per pixel (0 = background).
+    pub pred_labels: Vec<u32>,
+    pub gt_size: Vec<u64>,
+    pub pred_size: Vec<u64>,
+    /// Colours of each prediction label.
+    pub colours: Vec<Vec<u32>>,
+    pub pairs: Vec<(u32, u32, u64)>,
+    pub matched: ImageMatch,
+    pub missing_pred: bool,
+}
+
+fn read(e: &crate::input::Entry) -> Result<Vec<u8>, Box<Diagnostic>> {
+    e.read_all()
+        .map_err(|err| Box::new(Diagnostic::read_error(&e.path, err)))
+}
+
+pub fn hex(c: u32) -> String {
+    format!("#{:06x}", c & 0xFF_FFFF)
+}
+
+fn rgb(c: u32) -> String {
+    format!("({},{},{})", c >> 16 & 255, c >> 8 & 255, c & 255)
+}
+
+/// Scores one job; `Err` = the image cannot be scored (its diagnostics are in `diags`).
+pub fn score(
+    job: &Job,
+    dec: &Decode,
+    prm: &Params,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Scored> {
+    let gt_path = &job.gt.path;
+    let gt = match read(job.gt).and_then(|b| decode_gray(gt_path, &b, dec.max_pixels)) {
+        Ok(m) => m,
+        Err(d) => {
+            diags.push(*d);
+            return None;
+        }
+    };
+    let (w, h) = (gt.width, gt.height);
+    if gt.lost_count > 0 {
+        let (x, y) = (
+            gt.lost_first % w.max(1) as u64,
+            gt.lost_first / w.max(1) as u64,
+        );
+        let (code, what) = if gt.sixteen_bit {
+            ("fest.gt.sixteen_bit_low", "16-bit foreground values below 256 read as background (OpenCV keeps the high byte)")
+        } else {
+            (
+                "fest.gt.dark_foreground",
+                "near-black colours read as background (their truncated luma is 0)",
+            )
+        };
+        let mut d = Diagnostic::warning(code, format!("{} pixels: {what}", gt.lost_count))
+            .file(gt_path)
+            .found(format!("{} pixels, first at ({x}, {y})", gt.lost_count))
+            .hint("Write the GT as white (255) lines on black (0), 8-bit.")
+            .official("reads them as background");
+        d.pixel = Some([x, y]);
+        diags.push(d);
+    }
+    let (gt_runs, n1) = components(w, h, dec.eight, |i| gt.pixels[i] != 0);
+    drop(gt);
+    if n1 == 0 {
+        diags.push(
+            Diagnostic::warning("fest.gt.empty", "GT image without any text-line pixel (N1 = 0)")
+                .file(gt_path)
+                .hint("Check that this is the right mask; its metrics are 0 (official) or undefined (corrected).")
+                .official("all five metrics 0, counted in the mean"),
+        );
+    }
+    let (mut pixels, missing_pred) = match job.pred {
+        Some(p) => match read(p).and_then(|b| decode_rgb(&p.path, &b, dec.max_pixels)) {
+            Ok(m) => {
+                if (m.width, m.height) != (w, h) {
+                    diags.push(
+                        Diagnostic::error(
+                            "fest.input.size_mismatch",
+                            "prediction and GT sizes differ",
+                        )
+                        .file(&p.path)
+                        .expected(format!("{w}×{h} (as {gt_path})"))
+                        .found(format!("{}×{}", m.width, m.height))
+                        .hint("Predict on the full page at the GT's resolution.")
+                        .official("crashes (broadcast error) or meaningless values"),
+                    );
+                    return None;
+                }
+                (m.pixels, false)
+            }
+            Err(d) => {
+                diags.push(*d);
+                return None;
+            }
+        },
+        None => {
+            let want = format!("{}.png", job.stem);
+            if mode == Mode::Official {
+                diags.push(
+                    Diagnostic::error(
+                        "fest.official.missing_prediction",
+                        format!("no prediction `{want}` for this GT image"),
+                    )
+                    .file(gt_path)
+                    .expected(want)
+                    .hint(
+                        "Add the prediction, or use corrected mode to score it as all background.",
+                    )
+                    .official("crashes (cvtColor on None)"),
+                );
+                return None;
+            }
+            diags.push(
+                Diagnostic::warning(
+                    "fest.official.missing_prediction",
+                    format!("no prediction `{want}`: scored as all background"),
+                )
+                .file(gt_path)
+                .hint("Add the prediction if it exists.")
+                .official("crashes (cvtColor on None)"),
+            );
+            (vec![0u32; w as usize * h as usize], true)
+        }
+    };
+    let pred_path = job.pred.map(|p| p.path.clone()).unwrap_or_default();
+    let background = dec.background;
+    let (pred_size, colours) = if dec.components && mode == Mode::Corrected {
+        let bg = background.unwrap_or_else(|| pixels.iter().copied().min().unwrap_or(0));
+        let (runs, n) = components(w, h, true, |i| pixels[i] != bg);
+        let mut lab = vec![0u32; pixels.len()];
+        let mut size = vec![0u64; n as usize + 1];
+        let mut cols = vec![Vec::new(); n as usize + 1];
+        for r in &runs {
+            let base = r.y as usize * w as usize;
+            for x in r.x0..r.x1 {
+                let c = pixels[base + x as usize];
+                if !cols[r.label as usize].contains(&c) && cols[r.label as usize].len() < 4 {
+                    cols[r.label as usize].push(c);
+                }
+                lab[base + x as usize] = r.label;
+            }
+            size[r.label as usize] += (r.x1 - r.x0) as u64;
+        }
+        size[0] = pixels.len() as u64 - size.iter().skip(1).sum::<u64>();
+        pixels = lab;
+        (size, cols)
+    } else {
+        let l = colour_labels(&mut pixels, background, dec.wrap);
+        if !missing_pred {
+            pred_warnings(&l, &pred_path, n1, w as u64 * h as u64, dec, mode, diags);
+        }
+        (l.size, l.colours)
+    };
+    let c = contingency(&gt_runs, n1, w, &pixels, pred_size.len());
+    let pred_fg: u64 = pred_size.iter().skip(1).sum();
+    let gt_fg: u64 = c.gt_size.iter().sum();
+    let table = Table {
+        gt_size: &c.gt_size,
+        pred_size: &pred_size,
+        pairs: &c.pairs,
+        fg_inter: c.fg_inter,
+        fg_union: gt_fg + pred_fg - c.fg_inter,
+    };
+    let matched = match_image(&table, prm);
+    Some(Scored {
+        width: w,
+        height: h,
+        gt_runs,
+        pred_labels: pixels,
+        gt_size: c.gt_size,
+        pred_size,
+        colours,
+        pairs: c.pairs,
+        matched,
+        missing_pred,
+    })
+}
+
+fn pred_warnings(
+    l: &super::labels::PredLabels,
+    path: &str,
+    n1: u32,
+    npix: u64,
+    dec: &Decode,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !l.has_black && l.distinct > 0 {
+        let low = l.lowest.unwrap_or(0);
+        let what = if dec.background.is_none() {
+            format!(
+                "no black pixel: the lowest colour {} {} is read as background",
+                rgb(low),
+                hex(low)
+            )
+        } else {
+            format!(
+                "no black pixel: every colour is a line, including the lowest {} {}",
+                rgb(low),
+                hex(low)
+            )
+        };
+        diags.push(
+            Diagnostic::warning("fest.pred.no_black", what)
+                .file(path)
+                .found(rgb(low))
+                .hint("Paint the background black (0,0,0).")
+                .official("the smallest colour is background"),
+        );
+    }
+    if l.distinct == 2 && n1 > 1 && !(dec.components && mode == Mode::Corrected) {
+        diags.push(
+            Diagnostic::warning("fest.pred.binary_mask", format!("binary mask (2 colours): read as one predicted line against {n1} GT lines"))
+                .file(path)
+                .hint("Colour each predicted line differently (an instance map); corrected mode can read components with --set pred_encoding=components.")
+                .official("one predicted line"),
+        );
+    }
+    if let Some((c, n)) = l.largest_non_black {
+        if n * 2 > npix {
+            diags.push(
+                Diagnostic::warning("fest.pred.large_region", format!("colour {} {} covers {n} of {npix} pixels (more than half the page)", rgb(c), hex(c)))
+                    .file(path)
+                    .found(rgb(c))
+                    .hint("A white or coloured background is scored as one giant line; use black (0,0,0).")
+                    .official("counted as a line"),
+            );
+        }
+    }
+    if l.distinct > 256 {
+        diags.push(
+            Diagnostic::warning(
+                "fest.pred.label_wrap",
+                if dec.wrap {
+                    format!("{} colours: labels wrap modulo 256 (ranks r and r+256 merge; 256, 512, … are background)", l.distinct)
+                } else {
+                    format!("{} colours: more than the official 256 labels (no wrap in this mode)", l.distinct)
+                },
+            )
+            .file(path)
+            .found(format!("{} colours", l.distinct))
+            .hint("Use at most 255 line colours per page.")
+            .official("labels stored as uint8 wrap modulo 256"),
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! Protocol `fest`: ICDAR 2025 FEST text-line segmentation from PNG masks (specs/fest.md). GT lines are the
+//! connected components of the GT mask, predicted lines the colours of the prediction; per image Pixel IU,
+//! Line IU, DR, RA and FM as `evaluate_util.py` computes them (from a contingency table), numpy means per
+//! manuscript, and the leaderboard mean of the manuscripts' Line IU.
+
+mod image;
+mod labels;
+mod layout;
+mod options;
+pub mod overlay;
+mod report;
+mod text;
+
+pub use options::OPTIONS;
+pub use text::{py_float, render_text};
+
+use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use crate::diag::Diagnostic;
+use crate::input::FileSet;
+use crate::metrics::fest::{Matching, Params};
+use crate::report::{Mode, Report};
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: "fest",
+    name: "ICDAR 2025 FEST text-line segmentation",
+    built: true,
+    summary: "Pixel IU, Line IU, Detection Rate, Recognition Accuracy and F-measure from GT and predicted PNG masks, \
+              as the FEST 2025 evaluate_util.py computes them: per image, numpy means per manuscript, and the \
+              leaderboard mean of the manuscripts' Line IU. Overlays show where lines were missed or merged.",
+    gt_files: "GT masks (PNG, white lines on black): two files, a folder, or the data set layout \
+               <MS>/text-line-gt-<MS>/<split>/NNN.png; folders or zips; Codalab ref/.",
+    pred_files: "Prediction masks (PNG, one colour per line on black), named like the GT images: a folder, \
+                 <MS>/NNN.png per manuscript, or a zip (Codalab res/).",
+    options: OPTIONS,
+    examples: &[Example {
+        id: "synthetic",
+        label: "Synthetic 40×20 page (3 GT lines, 5 predicted)",
+        gt: &["examples/fest/gt/001.png"],
+        pred: &["examples/fest/pred/001.png"],
+    }],
+};
+
+/// The decoding and metric settings of one run.
+pub(crate) struct Settings {
+    pub decode: image::Decode,
+    pub params: Params,
+    pub pooled: bool,
+}
+
+pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageError> {
+    let background = match opts.get("background_colour") {
+        "lowest" | "" => None,
+        s => {
+            let h = s.trim_start_matches('#');
+            match (h.len(), u32::from_str_radix(h, 16)) {
+                (6, Ok(v)) => Some(v),
+                _ => {
+                    return Err(UsageError(format!(
+                        "option `background_colour`: expected lowest or an RGB hex colour like #000000, found `{s}`"
+                    )))
+                }
+            }
+        }
+    };
+    if opts.get("pred_encoding") == "components" && mode == Mode::Official {
+        return Err(UsageError(
+            "option `pred_encoding`: components is available in corrected mode only".into(),
+        ));
+    }
+    let max_mp = opts.int("max_megapixels").unwrap_or(200);
+    if max_mp <= 0 {
+        return Err(UsageError(
+            "option `max_megapixels`: expected a positive integer".into(),
+        ));
+    }
+    Ok(Settings {
+        decode: image::Decode {
+            eight: opts.get("connectivity") != "4",
+            wrap: opts.flag("label_wrap"),
+            background,
+            components: opts.get("pred_encoding") == "components",
+            max_pixels: (max_mp as u64).saturating_mul(1_000_000),
+        },
+        params: Params {
+            iou_threshold: opts.number("iou_threshold").unwrap_or(0.75),
+            pr_threshold: opts.number("pr_threshold").unwrap_or(0.75),
+            strict: opts.flag("strict_threshold"),
+            matching: match opts.get("matching") {
+                "greedy" => Matching::Greedy,
+                "hungarian" => Matching::Hungarian,
+                _ => Matching::BestPerGt,
+            },
+            count_unmatched: opts.flag("count_unmatched"),
+            both_fail_el: opts.get("both_fail") == "ml+el",
+            ra_guard_n2: opts.get("ra_guard") == "n2",
+            empty_zero: opts.get("empty_metric") == "zero",
+            page_pixel_iu: opts.get("pixel_iu") == "page",
+        },
+        pooled: opts.get("aggregation") == "pooled",
+    })
+}
+
+pub fn score(
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+    let st = settings(&opts, req.mode)?;
+    progress.update(0.0, "pairing files");
+    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
+    let manuscripts = layout::build(
+        files,
+        req.mode,
+        opts.get("split"),
+        opts.get("manuscript_map"),
+        &mut diags,
+    );
+    let mut report = report::build(&manuscripts, &st, req.mode, &mut diags, progress);
+    report.options = opts.to_json();
+    report.deviations = opts.deviations();
+    diags.append(&mut report.diagnostics);
+    report.diagnostics = diags;
+    if report.has_errors() && req.mode == Mode::Official {
+        report.official_fails = true;
+    }
+    Ok(report)
+}
+
+/// One line per difference between the official and the corrected report of the same input.
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    if official.official_fails {
+        let first = official.diagnostics.iter().find(|d| d.is_error());
+        lines.push(match first {
+            Some(d) => format!(
+                "The official script fails on this input ({}: {}); corrected mode scores it.",
+                d.code, d.message
+            ),
+            None => "The official script fails on this input.".to_string(),
+        });
+    }
+    let (a, b) = (
+        official.scores.get("line_iu"),
+        corrected.scores.get("line_iu"),
+    );
+    if a != b {
+        lines.push(format!(
+            "Leaderboard Line IU: official {}, corrected {}.",
+            a.map_or("none".into(), py_float),
+            b.map_or("none".into(), py_float)
+        ));
+    }
+    let count = |r: &Report, code: &str| r.diagnostics.iter().filter(|d| d.code == code).count();
+    for (code, text) in [
+        ("fest.pred.no_black", "predictions without black: official reads the lowest colour as background, corrected uses black"),
+        ("fest.pred.label_wrap", "more than 256 colours: official labels wrap modulo 256, corrected keeps every colour"),
+        ("fest.gt.empty", "GT images without lines: official scores 0, corrected leaves the 0/0 metrics out"),
+        ("fest.input.duplicate_stem", "repeated stems: official scores the image once per GT entry, corrected once"),
+    ] {
+        let n = count(official, code);
+        if n > 0 {
+            lines.push(format!("{n}× {code}: {text}."));
+        }
+    }
+    let shared = |r: &Report| -> u64 {
+        r.items
+            .iter()
+            .filter_map(|i| i.detail.get("shared_predictions").and_then(|v| v.as_u64()))
+            .sum()
+    };
+    let s = shared(official);
+    if s > 0 {
+        lines.push(format!(
+            "{s} predicted line(s) are the best match of several GT lines: official counts their false-positive pixels once per GT line, corrected matches one to one."
+        ));
+    }
+    lines.push("Corrected counts unmatched GT lines as missed and unmatched predictions as extra, and its Pixel IU is the page-level foreground IoU.".into());
+    lines
+}

@@ -1,0 +1,300 @@
+//! The `fest` report (spec 8): items per image (with per-GT-line and per-predicted-line rows in `detail`),
+//! groups per manuscript (numpy means in pairing order, or pooled counts), the leaderboard headline, plots.
+
+use super::image::{self, hex, Scored};
+use super::layout::Manuscript;
+use super::Settings;
+use crate::diag::Diagnostic;
+use crate::metrics::fest::{five, Counts, Five, IDS, V};
+use crate::metrics::mean::{numpy_mean, plain_mean};
+use crate::protocols::Progress;
+use crate::report::{Column, Display, Group, Item, Label, Mode, Plot, Report, Scores};
+use serde_json::{json, Map, Value};
+
+/// Most per-line rows kept in one item's detail (the counts always cover every line).
+const MAX_LINE_ROWS: usize = 5000;
+
+pub fn build(
+    manuscripts: &[Manuscript],
+    st: &Settings,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+    progress: &mut dyn Progress,
+) -> Report {
+    let mut report = Report::new("fest", mode);
+    let total: usize = manuscripts.iter().map(|m| m.jobs.len()).sum();
+    let mut done = 0usize;
+    let mut fails = false;
+    let mut best_ious: Vec<f64> = Vec::new();
+    let mut ms_line_iu: Vec<Option<f64>> = Vec::new();
+    for ms in manuscripts {
+        let mut fives: Vec<(String, Five)> = Vec::new();
+        let mut pooled = Counts::default();
+        let mut bars: Vec<(String, Option<f64>)> = Vec::new();
+        for job in &ms.jobs {
+            progress.update(
+                done as f64 / total.max(1) as f64,
+                &format!("scoring {}", job.id),
+            );
+            done += 1;
+            let scored = image::score(job, &st.decode, &st.params, mode, diags);
+            let mut item = Item {
+                id: job.id.clone(),
+                group: Some(ms.name.clone()),
+                scores: Scores::new(),
+                detail: Map::new(),
+            };
+            item.detail.insert("order".into(), json!(done - 1));
+            item.detail.insert("gt_file".into(), json!(job.gt.path));
+            item.detail
+                .insert("pred_file".into(), json!(job.pred.map(|p| p.path.clone())));
+            match scored {
+                None => {
+                    for id in IDS {
+                        item.scores.set(id, None);
+                    }
+                    fails |= mode == Mode::Official;
+                    bars.push((job.id.clone(), None));
+                }
+                Some(s) => {
+                    let f = five(&s.matched.counts, &st.params);
+                    if f.ra == V::DivZero {
+                        diags.push(
+                            Diagnostic::error(
+                                "fest.official.ra_division_by_zero",
+                                "no predicted line (N2 = 0) while the GT has lines: RA = M/N2 divides by zero",
+                            )
+                            .file(job.pred.map_or(job.gt.path.as_str(), |p| p.path.as_str()))
+                            .hint("The prediction is all background; corrected mode scores it (RA undefined, DR = 0, FM = 0).")
+                            .official("crashes (ZeroDivisionError in RA; the guard tests N1)"),
+                        );
+                        fails = true;
+                    }
+                    for (k, id) in IDS.iter().enumerate() {
+                        item.scores.set(id, f.get(k).value());
+                    }
+                    for g in s.matched.gt.iter().skip(1) {
+                        if g.pred.is_some() {
+                            best_ious.push(g.iou);
+                        }
+                    }
+                    pooled.add(&s.matched.counts);
+                    bars.push((job.id.clone(), f.line_iu.value()));
+                    detail(&mut item.detail, &s, &f);
+                    fives.push((job.id.clone(), f));
+                }
+            }
+            report.items.push(item);
+        }
+        // Per-manuscript values.
+        let mut g = Scores::new();
+        if st.pooled {
+            let f = five(&pooled, &st.params);
+            for (k, id) in IDS.iter().enumerate() {
+                g.set(id, f.get(k).value());
+            }
+        } else {
+            let mut undefined: Vec<String> = Vec::new();
+            for (k, id) in IDS.iter().enumerate() {
+                let mut vals = Vec::new();
+                for (img, f) in &fives {
+                    match f.get(k) {
+                        V::Undef => undefined.push(format!("{img} ({id})")),
+                        V::DivZero => {}
+                        v => vals.extend(v.value()),
+                    }
+                }
+                g.set(id, numpy_mean(&vals));
+            }
+            if !undefined.is_empty() {
+                diags.push(
+                    Diagnostic::warning(
+                        "fest.metric.undefined",
+                        format!(
+                            "manuscript {}: undefined (0/0) metrics left out of the means: {}",
+                            ms.name,
+                            undefined.join(", ")
+                        ),
+                    )
+                    .hint("These images have no GT lines or no predicted lines.")
+                    .official("counts them as 0"),
+                );
+            }
+        }
+        if ms.jobs.is_empty() {
+            diags.push(
+                Diagnostic::warning(
+                    "fest.input.no_images",
+                    format!("manuscript {}: no image to score", ms.name),
+                )
+                .official("NaN means (numpy mean of an empty list)"),
+            );
+        }
+        ms_line_iu.push(g.get("line_iu"));
+        report.groups.push(Group {
+            id: ms.name.clone(),
+            scores: g,
+        });
+        report.plots.push(Plot {
+            id: format!("line_iu_{}", ms.name),
+            kind: "bars".into(),
+            title: format!("Line IU per image: {}", ms.name),
+            x_label: "image".into(),
+            y_label: "Line IU".into(),
+            labels: bars.iter().map(|b| b.0.clone()).collect(),
+            values: bars.iter().map(|b| b.1).collect(),
+            series: vec![],
+        });
+    }
+    let lead = if fails || ms_line_iu.is_empty() || ms_line_iu.iter().any(|v| v.is_none()) {
+        None
+    } else {
+        plain_mean(
+            &ms_line_iu
+                .iter()
+                .map(|v| v.unwrap_or(0.0))
+                .collect::<Vec<_>>(),
+        )
+    };
+    if fails {
+        for g in &mut report.groups {
+            for id in IDS {
+                g.scores.set(id, None);
+            }
+        }
+    }
+    report.scores.set("line_iu", lead);
+    report
+        .items
+        .sort_by(|a, b| crate::report::natural_cmp(&a.id, &b.id));
+    report.plots.insert(0, histogram(&best_ious));
+    report.display = display();
+    report
+}
+
+fn histogram(ious: &[f64]) -> Plot {
+    let mut bins = [0u64; 10];
+    for x in ious {
+        let b = ((x * 10.0) as usize).min(9);
+        bins[b] += 1;
+    }
+    Plot {
+        id: "iou_hist".into(),
+        kind: "histogram".into(),
+        title: "IoU of each GT line with its matched prediction".into(),
+        x_label: "IoU".into(),
+        y_label: "GT lines".into(),
+        labels: (0..10)
+            .map(|i| format!("{:.1}–{:.1}", i as f64 / 10.0, (i + 1) as f64 / 10.0))
+            .collect(),
+        values: bins.iter().map(|n| Some(*n as f64)).collect(),
+        series: vec![],
+    }
+}
+
+fn detail(d: &mut Map<String, Value>, s: &Scored, f: &Five) {
+    let c = &s.matched.counts;
+    for (k, v) in [
+        ("width", s.width as u64),
+        ("height", s.height as u64),
+        ("n1", c.n1),
+        ("n2", c.n2),
+        ("m", c.m),
+        ("tp", c.tp),
+        ("fp", c.fp),
+        ("fn", c.fn_),
+        ("cl", c.cl),
+        ("ml", c.ml),
+        ("el", c.el),
+        ("fg_inter", c.fg_inter),
+        ("fg_union", c.fg_union),
+    ] {
+        d.insert(k.into(), json!(v));
+    }
+    let zero: Vec<&str> = IDS
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| f.get(*k) == V::Zero)
+        .map(|(_, id)| *id)
+        .collect();
+    d.insert("int_zero".into(), json!(zero));
+    let shared = s.matched.pred_gt.iter().filter(|v| v.len() > 1).count();
+    d.insert("shared_predictions".into(), json!(shared));
+    if s.missing_pred {
+        d.insert("missing_prediction".into(), json!(true));
+    }
+    // Bounding boxes of GT lines from their runs.
+    let n1 = s.gt_size.len().saturating_sub(1);
+    let mut bbox = vec![[u32::MAX, u32::MAX, 0u32, 0u32]; n1 + 1];
+    for r in &s.gt_runs {
+        if let Some(b) = bbox.get_mut(r.label as usize) {
+            b[0] = b[0].min(r.x0);
+            b[1] = b[1].min(r.y);
+            b[2] = b[2].max(r.x1 - 1);
+            b[3] = b[3].max(r.y);
+        }
+    }
+    let colour = |p: u32| {
+        s.colours
+            .get(p as usize)
+            .and_then(|c| c.first())
+            .map(|c| hex(*c))
+    };
+    let gt_rows: Vec<Value> = (1..=n1)
+        .take(MAX_LINE_ROWS)
+        .map(|g| {
+            let l = &s.matched.gt[g];
+            json!({
+                "label": g,
+                "pixels": s.gt_size[g],
+                "bbox": bbox[g],
+                "pred": l.pred,
+                "colour": l.pred.and_then(colour),
+                "iou": l.iou,
+                "precision": l.precision,
+                "recall": l.recall,
+                "class": l.class.as_str(),
+            })
+        })
+        .collect();
+    d.insert("gt_lines".into(), Value::Array(gt_rows));
+    let n2 = s.pred_size.len().saturating_sub(1);
+    let pred_rows: Vec<Value> = (1..=n2)
+        .filter(|p| s.pred_size[*p] > 0 || !s.colours[*p].is_empty())
+        .take(MAX_LINE_ROWS)
+        .map(|p| {
+            json!({
+                "label": p,
+                "colour": colour(p as u32),
+                "colours": s.colours[p].len(),
+                "pixels": s.pred_size[p],
+                "gt": s.matched.pred_gt[p],
+                "counted": s.matched.pred_counted[p],
+            })
+        })
+        .collect();
+    d.insert("pred_lines".into(), Value::Array(pred_rows));
+    let _ = &s.pairs;
+}
+
+fn display() -> Display {
+    let mut columns: Vec<Column> = ["n1", "n2", "m", "tp", "fp", "fn", "cl", "ml", "el"]
+        .iter()
+        .map(|k| Column::detail(k, &k.to_uppercase()))
+        .collect();
+    for (id, label) in IDS.iter().zip(["Pixel IU", "Line IU", "DR", "RA", "FM"]) {
+        columns.push(Column::score(id, label, 4));
+    }
+    Display {
+        title: "ICDAR 2025 FEST".into(),
+        headline: vec![Label {
+            id: "line_iu".into(),
+            label: "Line IU (leaderboard)".into(),
+            decimals: 4,
+        }],
+        item_label: "image".into(),
+        columns,
+        footer: "Leaderboard = mean of the manuscripts' Line IU; per manuscript: numpy means of the per-image values."
+            .into(),
+    }
+}
