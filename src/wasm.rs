@@ -129,15 +129,8 @@ fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
     Ok(out)
 }
 
-/// Scores `files` with `protocol`; returns the report as JSON text (byte-identical to the CLI's
-/// `--format json`). Throws a string only for usage errors; input problems are diagnostics in the report.
-#[wasm_bindgen]
-pub fn score(
-    protocol: &str,
-    files: JsValue,
-    options: JsValue,
-    on_progress: &Function,
-) -> Result<String, JsValue> {
+/// The `{ mode, set }` options object as a [`Request`].
+fn request(options: JsValue) -> Result<Request, JsValue> {
     let opts: JsOptions = if options.is_undefined() || options.is_null() {
         JsOptions::default()
     } else {
@@ -150,11 +143,23 @@ pub fn score(
             JsValue::from_str(&format!("mode must be official or corrected, not `{m}`"))
         })?,
     };
-    let files = FileSet::build(inputs(&files)?, &Limits::default());
-    let req = Request {
+    Ok(Request {
         set: opts.set.into_iter().collect(),
         ..Request::new(mode)
-    };
+    })
+}
+
+/// Scores `files` with `protocol`; returns the report as JSON text (byte-identical to the CLI's
+/// `--format json`). Throws a string only for usage errors; input problems are diagnostics in the report.
+#[wasm_bindgen]
+pub fn score(
+    protocol: &str,
+    files: JsValue,
+    options: JsValue,
+    on_progress: &Function,
+) -> Result<String, JsValue> {
+    let req = request(options)?;
+    let files = FileSet::build(inputs(&files)?, &Limits::default());
     let mut progress = JsProgress(on_progress);
     protocols::score(protocol, &files, &req, &mut progress)
         .map(|r| r.to_json())
@@ -169,4 +174,35 @@ pub fn explain(official: &str, corrected: &str) -> Result<String, JsValue> {
     let c: Report =
         serde_json::from_str(corrected).map_err(|e| JsValue::from_str(&e.to_string()))?;
     Ok(serde_json::to_string(&protocols::explain(&o, &c)).unwrap_or_else(|_| "[]".into()))
+}
+
+/// `fest`: the mask overlay of one image (an item id of the report) as
+/// `{ width, height, rgba: Uint8Array, gt_labels: Uint32Array, pred_labels: Uint32Array, meta: JSON string }`
+/// (www/API.md). Throws a string when the image cannot be scored.
+#[wasm_bindgen]
+pub fn fest_overlay(files: JsValue, options: JsValue, image_id: &str) -> Result<JsValue, JsValue> {
+    let req = request(options)?;
+    let files = FileSet::build(inputs(&files)?, &Limits::default());
+    let o = protocols::fest::overlay::overlay(&files, &req, image_id)
+        .map_err(|e| JsValue::from_str(&e))?;
+    let obj = js_sys::Object::new();
+    Reflect::set(&obj, &"width".into(), &JsValue::from(o.width))?;
+    Reflect::set(&obj, &"height".into(), &JsValue::from(o.height))?;
+    Reflect::set(&obj, &"rgba".into(), &Uint8Array::from(&o.rgba[..]))?;
+    Reflect::set(
+        &obj,
+        &"gt_labels".into(),
+        &js_sys::Uint32Array::from(&o.gt_labels[..]),
+    )?;
+    Reflect::set(
+        &obj,
+        &"pred_labels".into(),
+        &js_sys::Uint32Array::from(&o.pred_labels[..]),
+    )?;
+    Reflect::set(
+        &obj,
+        &"meta".into(),
+        &JsValue::from_str(&o.meta.to_string()),
+    )?;
+    Ok(obj.into())
 }

@@ -1,5 +1,5 @@
 // The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
-import init, { protocols, score, explain } from './pkg/dropscore.js';
+import init, { protocols, score, explain, fest_overlay } from './pkg/dropscore.js';
 
 const ready = init().then(
   () => {
@@ -26,6 +26,13 @@ function describe(e) {
 // Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
 // ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
 const EXTRA = {
+  'fest-overlay': (msg, transfer) => {
+    const files = msg.files.map((f) => ({ path: String(f.path), role: f.role ?? null, data: f.data }));
+    const options = { mode: msg.options?.mode ?? 'official', set: { ...(msg.options?.set ?? {}) } };
+    const o = fest_overlay(files, options, String(msg.image));
+    transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
+    return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
+  },
 };
 
 function handle(msg) {

@@ -12,4 +12,5 @@
 // It must not modify the report, and everything it draws comes from the report or from the engine.
 export const VIEWS = {
   falsid: () => import('./falsid.js'),
+  fest: () => import('./fest.js'),
 };
