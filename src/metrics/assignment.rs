@@ -3,7 +3,7 @@
 //! weight can be matched; rows and columns without edges are left out of the dense problem.
 
 /// The pairs `(row, col)` of a matching of maximal total weight over `edges` (`(row, col, weight)`, weights > 0
-/// kept). Problems with more than 4·10⁶ cells fall back to the greedy matching (by weight descending, ties to
+/// kept). Problems with more than 250 000 cells (500 × 500 lines) fall back to the greedy matching (by weight descending, ties to
 /// the lower row, then the lower column).
 pub fn max_weight_matching(edges: &[(u32, u32, f64)]) -> Vec<(u32, u32)> {
     let edges: Vec<_> = edges.iter().copied().filter(|e| e.2 > 0.0).collect();
@@ -17,7 +17,7 @@ pub fn max_weight_matching(edges: &[(u32, u32, f64)]) -> Vec<(u32, u32)> {
         return Vec::new();
     }
     let (n, m) = (rows.len(), cols.len());
-    if n.saturating_mul(m) > 4_000_000 {
+    if n.saturating_mul(m) > 250_000 {
         return greedy(&edges);
     }
     // Work with n' ≤ m' (transpose when there are more rows than columns).

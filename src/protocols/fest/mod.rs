@@ -67,7 +67,7 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
             "option `pred_encoding`: components is available in corrected mode only".into(),
         ));
     }
-    let max_mp = opts.int("max_megapixels").unwrap_or(200);
+    let max_mp = opts.int("max_megapixels").unwrap_or(64);
     if max_mp <= 0 {
         return Err(UsageError(
             "option `max_megapixels`: expected a positive integer".into(),
