@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """chalearn-ce benchmark (run by bench/chalearn-ce.sh): generates bench/out/chalearn-ce/ once (seeded): 100 categories
-x 30,000 test images, i.e. 3 million GT lines and 3 million submission lines (`002234.jpg 0.056313`), as the Codalab
+x 30,000 test images, i.e. 3 million GT lines and 3 million submission lines (`002234.jpg 0.056313`, in test-list
+order; CHALEARN_SHUFFLE=1 shuffles each file), as the Codalab
 layout input/ref + input/res and as ref.zip + submission.zip (deflate), then times
 
   dropscore native     target/release/dropscore chalearn-ce --gt input/ref --pred input/res --format json,
@@ -23,15 +24,19 @@ OUT = os.path.join(ROOT, "bench", "out", "chalearn-ce")
 CATS = int(os.environ.get("CHALEARN_CATS", "100"))
 IMAGES = int(os.environ.get("CHALEARN_IMAGES", "30000"))
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+# Submission lines in test-list order (as a participant writes them, looping over the test images), or shuffled.
+SHUFFLE = os.environ.get("CHALEARN_SHUFFLE", "0") == "1"
 BIN = os.path.join(ROOT, "target", "release", "dropscore")
 REF, RES = os.path.join(OUT, "input", "ref"), os.path.join(OUT, "input", "res")
 REFZIP, SUBZIP = os.path.join(OUT, "ref.zip"), os.path.join(OUT, "submission.zip")
 
 
 def generate():
-    stamp = os.path.join(OUT, f"done-{CATS}x{IMAGES}")
+    stamp = os.path.join(OUT, f"done-{CATS}x{IMAGES}{'-shuffled' if SHUFFLE else ''}")
     if os.path.exists(stamp):
         return
+    for old in [f for f in os.listdir(OUT) if f.startswith("done-")] if os.path.isdir(OUT) else []:
+        os.remove(os.path.join(OUT, old))
     os.makedirs(REF, exist_ok=True)
     os.makedirs(RES, exist_ok=True)
     rng = np.random.default_rng(2015)
@@ -44,7 +49,7 @@ def generate():
             pos = truth == c
             gt = "".join(f"{i} {1 if p else -1}\n" for i, p in zip(ids, pos))
             conf = np.clip(rng.normal(0.35, 0.2, IMAGES) + pos * rng.uniform(0.0, 0.5), 0, 1)
-            order = rng.permutation(IMAGES)
+            order = rng.permutation(IMAGES) if SHUFFLE else range(IMAGES)
             sub = "".join(f"{ids[k]} {conf[k]:.6f}\n" for k in order)
             open(os.path.join(REF, f"{name}_test.txt"), "w").write(gt)
             open(os.path.join(RES, f"{name}.txt"), "w").write(sub)
@@ -129,7 +134,7 @@ def main():
     generate()
     load = os.getloadavg()[0]
     print(f"chalearn-ce bench: {CATS} categories x {IMAGES} images ({CATS * IMAGES / 1e6:.1f} M GT + {CATS * IMAGES / 1e6:.1f} M "
-          f"submission lines), {RUNS} runs each (median); load average {load:.1f} on {os.cpu_count()} cores")
+          f"submission lines{', shuffled' if SHUFFLE else ', in test-list order'}), {RUNS} runs each (median); load average {load:.1f} on {os.cpu_count()} cores")
     rows = [
         ("dropscore native (input/ref + input/res)", native(REF, RES)),
         ("dropscore native (ref.zip + submission.zip)", native(REFZIP, SUBZIP)),

@@ -13,6 +13,9 @@
 /// `float(s)` as Python reads it, or `None` where Python raises `ValueError`. Infinities and NaN are returned
 /// as such (the caller decides whether they are allowed).
 pub fn parse_float(s: &[u8]) -> Option<f64> {
+    if let Some(x) = clinger(s) {
+        return Some(x);
+    }
     if s.is_empty() || !s.is_ascii() {
         return None;
     }
@@ -24,6 +27,51 @@ pub fn parse_float(s: &[u8]) -> Option<f64> {
     }
     let cleaned = strip_underscores(s)?;
     fast(&cleaned)
+}
+
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The common case `[-+]digits[.digits]` with at most 15 significant digits, no exponent: the digits form an
+/// integer m < 2⁵³ (exact in binary64) and the value is m / 10^k with 10^k exact (k ≤ 22), so one IEEE division
+/// rounds it correctly (Clinger's fast path, which Rust's and Python's parsers also take). Anything else: `None`.
+fn clinger(s: &[u8]) -> Option<f64> {
+    let (neg, body) = match s.first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let mut m: u64 = 0;
+    let mut digits = 0u32;
+    let mut frac: Option<u32> = None;
+    for &b in body {
+        match b {
+            b'0'..=b'9' => {
+                m = m * 10 + (b - b'0') as u64;
+                if m > 0 {
+                    digits += 1;
+                }
+                if digits > 15 {
+                    return None;
+                }
+                if let Some(f) = frac.as_mut() {
+                    *f += 1;
+                }
+            }
+            b'.' if frac.is_none() => frac = Some(0),
+            _ => return None,
+        }
+    }
+    let k = frac.unwrap_or(0);
+    // At least one digit on either side of the point ("." alone is not a number).
+    let total = body.len() as u32 - u32::from(frac.is_some());
+    if total == 0 || k as usize >= POW10.len() {
+        return None;
+    }
+    let v = m as f64 / POW10[k as usize];
+    Some(if neg { -v } else { v })
 }
 
 fn fast(text: &str) -> Option<f64> {
@@ -112,6 +160,58 @@ mod tests {
             "infinit", "١", "1e_5", "--1", "+-1", "1.5.2",
         ] {
             assert_eq!(parse_float(s.as_bytes()), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn fast_path_equals_the_full_parser() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 16) as usize;
+            let point = (x >> 8) as usize % (digits + 2);
+            let mut t = String::new();
+            if i % 3 == 0 {
+                t.push('-');
+            }
+            let mut y = x >> 12;
+            for d in 0..digits {
+                if d == point {
+                    t.push('.');
+                }
+                t.push((b'0' + (y % 10) as u8) as char);
+                y /= 10;
+            }
+            if point >= digits && i % 2 == 0 {
+                t.push('.');
+            }
+            let want = t.parse::<f64>().ok();
+            let got = clinger(t.as_bytes());
+            if let Some(g) = got {
+                assert_eq!(Some(g.to_bits()), want.map(f64::to_bits), "{t}");
+            }
+            assert_eq!(
+                parse_float(t.as_bytes()).map(f64::to_bits),
+                want.map(f64::to_bits),
+                "{t}"
+            );
+        }
+        for t in [
+            "0.056313",
+            "-0.0",
+            "+.5",
+            "5.",
+            "000000000000000000001.5",
+            "0.1234567890123456789",
+            ".",
+        ] {
+            assert_eq!(
+                parse_float(t.as_bytes()).map(f64::to_bits),
+                t.parse::<f64>().ok().map(f64::to_bits),
+                "{t}"
+            );
         }
     }
 

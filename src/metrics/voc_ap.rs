@@ -49,28 +49,38 @@ pub fn pr_points(steps: impl IntoIterator<Item = Step>, npos: u64, out: &mut Vec
 
 /// The curve that is integrated: `(mrec, mpre)` after the envelope, with or without the sentinels.
 pub fn envelope(points: &[(f64, f64)], sentinels: bool) -> (Vec<f64>, Vec<f64>) {
-    let extra = if sentinels { 2 } else { 0 };
-    let mut mrec = Vec::with_capacity(points.len() + extra);
-    let mut mpre = Vec::with_capacity(points.len() + extra);
+    let (mut mrec, mut mpre) = (Vec::new(), Vec::new());
+    envelope_into(points, sentinels, &mut mrec, &mut mpre);
+    (mrec, mpre)
+}
+
+/// [`envelope`] into reused buffers.
+pub fn envelope_into(
+    points: &[(f64, f64)],
+    sentinels: bool,
+    mrec: &mut Vec<f64>,
+    mpre: &mut Vec<f64>,
+) {
+    mrec.clear();
+    mpre.clear();
     if sentinels {
         mrec.push(0.0);
         mpre.push(0.0);
     }
-    for &(r, p) in points {
-        mrec.push(r);
-        mpre.push(p);
-    }
+    mrec.extend(points.iter().map(|p| p.0));
+    mpre.extend(points.iter().map(|p| p.1));
     if sentinels {
         mrec.push(1.0);
         mpre.push(0.0);
     }
-    for i in (0..mpre.len().saturating_sub(1)).rev() {
-        // np.maximum: NaN propagates; a NaN never occurs here for npos > 0.
-        if mpre[i + 1] > mpre[i] {
-            mpre[i] = mpre[i + 1];
+    // np.maximum from the right: NaN never occurs here for npos > 0.
+    let mut run = f64::NEG_INFINITY;
+    for p in mpre.iter_mut().rev() {
+        if run > *p {
+            *p = run;
         }
+        run = *p;
     }
-    (mrec, mpre)
 }
 
 /// The area under the envelope (see the module comment). 0 when there is nothing to integrate.
@@ -81,8 +91,18 @@ pub fn area(points: &[(f64, f64)], integration: Integration, sentinels: bool) ->
 
 /// [`area`] on an envelope already built by [`envelope`].
 pub fn area_of_envelope(mrec: &[f64], mpre: &[f64], integration: Integration) -> f64 {
+    area_of_envelope_into(mrec, mpre, integration, &mut Vec::new())
+}
+
+/// [`area_of_envelope`] with a reused buffer for the terms of the sum.
+pub fn area_of_envelope_into(
+    mrec: &[f64],
+    mpre: &[f64],
+    integration: Integration,
+    terms: &mut Vec<f64>,
+) -> f64 {
     let n = mrec.len().min(mpre.len());
-    let mut terms = Vec::with_capacity(n.saturating_sub(1));
+    terms.clear();
     for i in 1..n {
         let d = mrec[i] - mrec[i - 1];
         match integration {
@@ -97,7 +117,7 @@ pub fn area_of_envelope(mrec: &[f64], mpre: &[f64], integration: Integration) ->
     if terms.is_empty() {
         0.0
     } else {
-        numpy_sum(&terms)
+        numpy_sum(terms)
     }
 }
 

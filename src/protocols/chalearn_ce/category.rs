@@ -3,9 +3,9 @@
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::chalearn::{read_gt, read_submission, Label};
-use crate::formats::fxhash::FxBuild;
+use crate::formats::fxhash::Fx;
 use crate::input::Entry;
-use crate::metrics::voc_ap::{area, pr_points, Integration, Step};
+use crate::metrics::voc_ap::{area_of_envelope_into, envelope_into, pr_points, Integration, Step};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,11 +44,53 @@ pub struct ReadSettings {
     pub stem: bool,
 }
 
+/// [`Fx`] with a final avalanche (MurmurHash3's fmix64): image ids such as `002234.jpg` differ only in a few
+/// middle bytes, which plain Fx leaves out of the low bits the table indexes by (30,000 ids fell into about a
+/// thousand buckets).
+#[derive(Default)]
+pub struct FxMix(Fx);
+
+impl std::hash::Hasher for FxMix {
+    fn finish(&self) -> u64 {
+        let mut h = self.0.finish();
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes)
+    }
+}
+
+type FxMixBuild = std::hash::BuildHasherDefault<FxMix>;
+
 /// Image ids of all GT files, interned once; `slot[gid]` is the id's position in the current category's GT.
 #[derive(Default)]
 pub struct Interner {
-    map: HashMap<Box<[u8]>, u32, FxBuild>,
+    /// Ids of up to 15 bytes, packed with their length into one `u128` (no pointer to follow per probe).
+    small: HashMap<u128, u32, FxMixBuild>,
+    long: HashMap<Box<[u8]>, u32, FxMixBuild>,
     slot: Vec<u32>,
+    /// The packed key of each id (`LONG` for long ids), to check a guess without probing the table.
+    keys: Vec<u128>,
+    /// Id found by the previous call, and whether the two before were consecutive ids: GT files (and most
+    /// submissions) list the same images in the same order, so the next id is then tried first.
+    last: u32,
+    in_order: bool,
+}
+
+const LONG: u128 = u128::MAX;
+
+fn pack(id: &[u8]) -> Option<u128> {
+    let mut b = [0u8; 16];
+    b.get_mut(..id.len())?.copy_from_slice(id);
+    if id.len() > 15 {
+        return None;
+    }
+    b[15] = id.len() as u8;
+    Some(u128::from_le_bytes(b))
 }
 
 const NONE: u32 = u32::MAX;
@@ -63,16 +105,45 @@ pub fn stem_of(id: &[u8]) -> &[u8] {
 
 impl Interner {
     fn intern(&mut self, key: &[u8]) -> u32 {
-        if let Some(&g) = self.map.get(key) {
+        if let Some(g) = self.lookup(key) {
             return g;
         }
         let g = self.slot.len() as u32;
-        self.map.insert(key.into(), g);
+        match pack(key) {
+            Some(k) => {
+                self.small.insert(k, g);
+                self.keys.push(k);
+            }
+            None => {
+                self.long.insert(key.into(), g);
+                self.keys.push(LONG);
+            }
+        }
         self.slot.push(NONE);
+        self.found(g);
         g
     }
-    fn lookup(&self, key: &[u8]) -> Option<u32> {
-        self.map.get(key).copied()
+
+    fn lookup(&mut self, key: &[u8]) -> Option<u32> {
+        let packed = pack(key);
+        if let Some(k) = packed {
+            let guess = self.last.wrapping_add(1);
+            if self.in_order && self.keys.get(guess as usize) == Some(&k) {
+                self.last = guess;
+                return Some(guess);
+            }
+        }
+        let g = match packed {
+            Some(k) => self.small.get(&k).copied(),
+            None => self.long.get(key).copied(),
+        }?;
+        self.found(g);
+        Some(g)
+    }
+
+    fn found(&mut self, g: u32) {
+        self.in_order = g == self.last.wrapping_add(1);
+        self.last = g;
     }
 }
 
@@ -108,6 +179,35 @@ pub struct Outcome {
     pub mixed_ties: bool,
 }
 
+/// Buffers reused from one category to the next (100 categories of 30,000 images would otherwise map and fault
+/// in fresh pages for every vector).
+#[derive(Default)]
+pub struct Buffers {
+    kinds: Vec<Kind>,
+    gids: Vec<u32>,
+    seen: Vec<bool>,
+    ranked: Vec<(f64, bool)>,
+    missing: Vec<bool>,
+    pub ap: ApBuffers,
+}
+
+impl Buffers {
+    /// Takes back the vectors of a finished category.
+    pub fn recycle(&mut self, o: Outcome) {
+        self.ranked = o.ranked;
+        self.missing = o.missing;
+    }
+}
+
+#[derive(Default)]
+pub struct ApBuffers {
+    steps: Vec<Step>,
+    points: Vec<(f64, f64)>,
+    terms: Vec<f64>,
+    /// Envelopes `(mrec, mpre)`; the first `used` are this category's, keyed in `Aps::curves`.
+    pool: Vec<(Vec<f64>, Vec<f64>)>,
+}
+
 /// Reads one category's GT and (optional) submission file.
 pub fn read(
     gt: &Entry,
@@ -115,10 +215,13 @@ pub fn read(
     set: ReadSettings,
     ids: &mut Interner,
     diags: &mut Diags,
+    bufs: &mut Buffers,
 ) -> Outcome {
     let mut out = Outcome::default();
-    let mut kinds: Vec<Kind> = Vec::new();
-    let mut gids: Vec<u32> = Vec::new();
+    let kinds = &mut bufs.kinds;
+    let gids = &mut bufs.gids;
+    kinds.clear();
+    gids.clear();
     let (mut gt_dups, mut gt_dup_first) = (0u64, (0u64, String::new()));
     let st = read_gt(gt, diags, |id, label, no| {
         let key = if set.stem { stem_of(id) } else { id };
@@ -154,17 +257,20 @@ pub fn read(
             .hint("List each image once per GT file."),
         );
     }
-    for k in &kinds {
+    for k in kinds.iter() {
         match k {
             Kind::Pos => out.npos += 1,
             Kind::Neg => out.nneg += 1,
             Kind::Ignore => out.ignored += 1,
         }
     }
-    let mut seen = vec![false; kinds.len()];
+    let seen = &mut bufs.seen;
+    seen.clear();
+    seen.resize(kinds.len(), false);
     if let Some(sub) = sub {
         out.has_file = true;
-        let mut matched: Vec<(f64, bool)> = Vec::with_capacity(kinds.len());
+        let mut matched = std::mem::take(&mut bufs.ranked);
+        matched.clear();
         let mut unknown_first: Vec<(u64, String)> = Vec::new();
         let mut dup_first: Vec<(u64, String)> = Vec::new();
         let st = read_submission(sub, diags, |id, conf, no| {
@@ -194,7 +300,8 @@ pub fn read(
                 Kind::Ignore => {}
                 k => {
                     out.matched += 1;
-                    matched.push((conf, k == Kind::Pos));
+                    // + 0.0 turns -0.0 into 0.0: equal confidences compare equal bit for bit below.
+                    matched.push((conf + 0.0, k == Kind::Pos));
                 }
             }
         });
@@ -264,7 +371,7 @@ pub fn read(
             );
         }
         // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
-        matched.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+        matched.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut i = 0;
         while i < matched.len() {
             let (c, first) = matched[i];
@@ -278,6 +385,8 @@ pub fn read(
         }
         out.ranked = matched;
     }
+    out.missing = std::mem::take(&mut bufs.missing);
+    out.missing.clear();
     for (p, k) in kinds.iter().enumerate() {
         if !seen[p] && *k != Kind::Ignore {
             out.missing.push(*k == Kind::Pos);
@@ -288,7 +397,7 @@ pub fn read(
             }
         }
     }
-    for g in gids {
+    for &g in gids.iter() {
         ids.slot[g as usize] = NONE;
     }
     if out.missing.len() > 1 {
@@ -351,18 +460,19 @@ pub fn steps(ranked: &[(f64, bool)], appended: &[bool], tie: TieOrder, out: &mut
 /// Caches the AP of each reading of one category (several readings often coincide).
 pub struct Aps<'a> {
     pub outcome: &'a Outcome,
+    bufs: &'a mut ApBuffers,
     done: Vec<(Reading, Option<f64>)>,
-    steps: Vec<Step>,
-    points: Vec<(f64, f64)>,
+    /// (tie order, append, sentinels) of each envelope in `bufs.pool` (same index): both integrations share one.
+    curves: Vec<(TieOrder, bool, bool)>,
 }
 
 impl<'a> Aps<'a> {
-    pub fn new(outcome: &'a Outcome) -> Self {
+    pub fn new(outcome: &'a Outcome, bufs: &'a mut ApBuffers) -> Self {
         Aps {
             outcome,
+            bufs,
             done: Vec::new(),
-            steps: Vec::new(),
-            points: Vec::new(),
+            curves: Vec::new(),
         }
     }
 
@@ -379,7 +489,30 @@ impl<'a> Aps<'a> {
         if let Some((_, v)) = self.done.iter().find(|(k, _)| *k == r) {
             return *v;
         }
-        let v = Some(area(self.points(r), r.integration, r.sentinels));
+        let key = (r.tie, r.append_missing, r.sentinels);
+        let i = match self.curves.iter().position(|k| *k == key) {
+            Some(i) => i,
+            None => {
+                self.points(r);
+                let i = self.curves.len();
+                if self.bufs.pool.len() <= i {
+                    self.bufs.pool.push(Default::default());
+                }
+                let b = &mut *self.bufs;
+                let (mrec, mpre) = &mut b.pool[i];
+                envelope_into(&b.points, r.sentinels, mrec, mpre);
+                self.curves.push(key);
+                i
+            }
+        };
+        let b = &mut *self.bufs;
+        let (mrec, mpre) = &b.pool[i];
+        let v = Some(area_of_envelope_into(
+            mrec,
+            mpre,
+            r.integration,
+            &mut b.terms,
+        ));
         self.done.push((r, v));
         v
     }
@@ -406,8 +539,9 @@ impl<'a> Aps<'a> {
     pub fn points(&mut self, r: Reading) -> &[(f64, f64)] {
         let o = self.outcome;
         let appended: &[bool] = if r.append_missing { &o.missing } else { &[] };
-        steps(&o.ranked, appended, r.tie, &mut self.steps);
-        pr_points(self.steps.iter().copied(), o.npos, &mut self.points);
-        &self.points
+        let b = &mut *self.bufs;
+        steps(&o.ranked, appended, r.tie, &mut b.steps);
+        pr_points(b.steps.iter().copied(), o.npos, &mut b.points);
+        &b.points
     }
 }

@@ -18,7 +18,7 @@ use crate::input::FileSet;
 use crate::metrics::mean::plain_mean;
 use crate::metrics::voc_ap::Integration;
 use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Report, Scores};
-use category::{Aps, Interner, ReadSettings, Reading};
+use category::{Aps, Buffers, Interner, ReadSettings, Reading};
 use serde_json::{json, Map, Value};
 
 pub const ID: &str = "chalearn-ce";
@@ -177,6 +177,7 @@ pub fn score(
         );
     }
     let mut ids = Interner::default();
+    let mut bufs = Buffers::default();
     let n = paired.gts.len();
     // Per category: (name, AP active, APs of the other readings), in ascending byte order.
     let mut aps: Vec<Option<f64>> = Vec::with_capacity(n);
@@ -186,7 +187,14 @@ pub fn score(
     let mut mode_diffs: Vec<(usize, f64)> = Vec::new();
     for (k, (gt, sub)) in paired.gts.iter().zip(&paired.preds).enumerate() {
         progress.update(k as f64 / n as f64, "scoring categories");
-        let o = category::read(&gt.entry, sub.as_ref(), set, &mut ids, &mut diags);
+        let o = category::read(
+            &gt.entry,
+            sub.as_ref(),
+            set,
+            &mut ids,
+            &mut diags,
+            &mut bufs,
+        );
         blocked |= o.blocked;
         if sub.is_none() {
             diags.push(
@@ -249,7 +257,7 @@ pub fn score(
                 );
             }
         }
-        let mut a = Aps::new(&o);
+        let mut a = Aps::new(&o, &mut bufs.ap);
         let ap = a.ap(active);
         let row: Vec<Option<f64>> = others.iter().map(|(_, r)| a.ap(*r)).collect();
         let (pf, nf) = (row[3], row[4]);
@@ -304,6 +312,8 @@ pub fn score(
         for (j, v) in row.into_iter().enumerate() {
             other_aps[j].push(v);
         }
+        drop(a);
+        bufs.recycle(o);
     }
     let map_of = |v: &[Option<f64>], npos_ok: &dyn Fn(usize) -> bool| -> Option<f64> {
         if blocked {
