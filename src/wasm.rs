@@ -145,6 +145,7 @@ fn request(options: JsValue) -> Result<Request, JsValue> {
     };
     Ok(Request {
         set: opts.set.into_iter().collect(),
+        lemmatizer: LEMMATIZER.with(|l| l.borrow().clone()),
         ..Request::new(mode)
     })
 }
@@ -205,4 +206,40 @@ pub fn fest_overlay(files: JsValue, options: JsValue, image_id: &str) -> Result<
         &JsValue::from_str(&o.meta.to_string()),
     )?;
     Ok(obj.into())
+}
+
+thread_local! {
+    /// The Russian lemmatiser, once the worker has handed its asset over (`lemma_load`).
+    static LEMMATIZER: std::cell::RefCell<Option<std::sync::Arc<crate::lemma::Lemmatizer>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Loads the Russian lemmatiser asset (`www/assets/ru-lemmas.bin`, fetched by the worker when an `aij2022`
+/// text task needs it); every later `score` uses it. Returns the asset's source description.
+#[wasm_bindgen]
+pub fn lemma_load(bytes: &[u8]) -> Result<String, JsValue> {
+    let lem = crate::lemma::Lemmatizer::from_bytes(bytes).map_err(|e| JsValue::from_str(&e))?;
+    let meta = lem.meta().to_string();
+    LEMMATIZER.with(|l| *l.borrow_mut() = Some(std::sync::Arc::new(lem)));
+    Ok(meta)
+}
+
+/// Whether `lemma_load` has succeeded.
+#[wasm_bindgen]
+pub fn lemma_loaded() -> bool {
+    LEMMATIZER.with(|l| l.borrow().is_some())
+}
+
+/// Normal forms of newline-separated lower-cased words, newline-separated (as `dropscore lemma`).
+#[wasm_bindgen]
+pub fn lemma_normal_forms(words: &str) -> Result<String, JsValue> {
+    let lem = LEMMATIZER
+        .with(|l| l.borrow().clone())
+        .ok_or_else(|| JsValue::from_str("the Russian lemmatiser is not loaded"))?;
+    let mut out = String::with_capacity(words.len());
+    for w in words.lines() {
+        out.push_str(&lem.normal_form(w));
+        out.push('\n');
+    }
+    Ok(out)
 }

@@ -76,3 +76,11 @@ fn garbage_assets_are_errors() {
     bytes.truncate(bytes.len() / 2);
     assert!(Lemmatizer::from_bytes(&bytes).is_err());
 }
+
+#[test]
+fn deep_prefix_recursion_stays_bounded() {
+    // pymorphy recurses once per known prefix; a long run of them must neither overflow nor take long.
+    let lem = lemmatizer();
+    let w = format!("{}кот", "не".repeat(5000));
+    assert_eq!(lem.normal_form(&w), w);
+}

@@ -1,5 +1,5 @@
 // The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
-import init, { protocols, score, explain, fest_overlay } from './pkg/dropscore.js';
+import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded } from './pkg/dropscore.js';
 
 const ready = init().then(
   () => {
@@ -23,6 +23,65 @@ function describe(e) {
   }
 }
 
+// The Russian lemmatiser's dictionary (aij2022): fetched once, only when a report says it was needed
+// (diagnostic aij.lemma.unknown), with progress, then handed to wasm and kept for the session.
+const LEMMA_URL = new URL('./assets/ru-lemmas.bin', import.meta.url);
+const LEMMA_SIZE_HINT = 12.4e6; // bytes, when the server sends no Content-Length
+let lemmaState = null; // null | Promise<boolean>
+
+async function fetchLemmas(onProgress) {
+  const res = await fetch(LEMMA_URL);
+  if (!res.ok) throw new Error(`${LEMMA_URL.pathname}: HTTP ${res.status}`);
+  const total = Number(res.headers.get('content-length')) || LEMMA_SIZE_HINT;
+  if (!res.body) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const parts = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    got += value.length;
+    onProgress(Math.min(got / total, 1), `Loading the Russian dictionary (${(got / 1e6).toFixed(1)} MB)`);
+  }
+  const bytes = new Uint8Array(got);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return bytes;
+}
+
+/** Loads the lemmatiser into wasm once; resolves to whether it is available. */
+function ensureLemmas(onProgress) {
+  if (lemma_loaded()) return Promise.resolve(true);
+  if (!lemmaState) {
+    lemmaState = fetchLemmas(onProgress).then(
+      (bytes) => {
+        onProgress(1, 'Preparing the Russian dictionary');
+        try {
+          lemma_load(bytes);
+          return true;
+        } catch (e) {
+          onProgress(1, `The Russian dictionary could not be read (${describe(e)}); lemmas are approximate`);
+          return false;
+        }
+      },
+      (e) => {
+        onProgress(1, `The Russian dictionary is not available (${describe(e)}); lemmas are approximate`);
+        lemmaState = null;
+        return false;
+      },
+    );
+  }
+  return lemmaState;
+}
+
+function needsLemmas(protocol, reportJson) {
+  return protocol === 'aij2022' && !lemma_loaded() && reportJson.includes('"aij.lemma.unknown"');
+}
+
 // Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
 // ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
 const EXTRA = {
@@ -35,7 +94,7 @@ const EXTRA = {
   },
 };
 
-function handle(msg) {
+async function handle(msg) {
   switch (msg.type) {
     case 'protocols':
       self.postMessage({ type: 'protocols', list: JSON.parse(protocols()) });
@@ -47,7 +106,10 @@ function handle(msg) {
       const onProgress = (fraction, phase) => {
         self.postMessage({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
       };
-      const reportJson = score(msg.protocol, files, options, onProgress);
+      let reportJson = score(msg.protocol, files, options, onProgress);
+      if (needsLemmas(msg.protocol, reportJson) && (await ensureLemmas(onProgress))) {
+        reportJson = score(msg.protocol, files, options, onProgress);
+      }
       self.postMessage({ type: 'result', id, report: JSON.parse(reportJson), reportJson });
       return;
     }
@@ -77,7 +139,7 @@ self.addEventListener('message', async (event) => {
     return;
   }
   try {
-    handle(msg);
+    await handle(msg);
   } catch (e) {
     self.postMessage({ type: 'error', id, message: describe(e) });
   }

@@ -40,7 +40,12 @@ struct Ctx<'a> {
     lem: &'a Lemmatizer,
     memo: HashMap<String, Rc<Vec<Parse>>>,
     opaque: u32,
+    depth: u32,
 }
+
+/// Deeper sub-word recursion than this (pymorphy itself stops with RecursionError near 1000 Python frames,
+/// about 300 nested parses) parses as unknown, so the stack stays small in wasm.
+const MAX_DEPTH: u32 = 200;
 
 /// `parse(word)[0].normal_form` for a lower-cased word.
 pub fn first_normal_form(lem: &Lemmatizer, word: &str) -> String {
@@ -48,6 +53,7 @@ pub fn first_normal_form(lem: &Lemmatizer, word: &str) -> String {
         lem,
         memo: HashMap::new(),
         opaque: 0,
+        depth: 0,
     };
     let parses = ctx.parse(word);
     parses
@@ -70,7 +76,17 @@ impl Ctx<'_> {
         if let Some(r) = self.memo.get(word) {
             return r.clone();
         }
+        if self.depth >= MAX_DEPTH {
+            return Rc::new(vec![Parse {
+                word: word.to_string(),
+                tag: self.lem.tag_unkn,
+                nf: word.to_string(),
+                para: ParaKey::None,
+            }]);
+        }
+        self.depth += 1;
         let r = Rc::new(self.parse_uncached(word));
+        self.depth -= 1;
         self.memo.insert(word.to_string(), r.clone());
         r
     }

@@ -1,6 +1,6 @@
 //! The lemmatiser asset (`ru-lemmas.bin`): pymorphy3's OpenCorpora dictionary in a compact form.
 //!
-//! Layout (little-endian): the magic `DSLEMMA1`, then 14 sections, each a `u32` byte length and its bytes:
+//! Layout (little-endian): the magic `DSLEMMA2`, then 14 sections, each a `u32` byte length and its bytes:
 //!
 //! | # | section | content |
 //! |---|---|---|
@@ -10,16 +10,42 @@
 //! | 3 | paradigms | `u32` n, `u32` form offsets[n+1], forms of 6 bytes: `u16` suffix, `u16` tag, `u16` prefix |
 //! | 4 | tags | `u32` n, per tag `u8` flags (1 productive, 2 POS unknown, 4 ADJF+sing+datv), `u64` features |
 //! | 5 | parse lists | `u32` n, `u32` offsets[n+1], entries of 8 bytes: `u16` paradigm, `u16` form, `u32` ё mask |
-//! | 6 | word forms | `fst` map: form → list id (low 32 bits, pymorphy's final order) and 1 + list id in the raw dictionary order (high 32 bits, 0 = the same) |
+//! | 6 | word forms | `fst` map (keys in [`encode_key`]'s byte form): form → list id (low 32 bits, pymorphy's final order) and 1 + list id in the raw dictionary order (high 32 bits, 0 = the same) |
 //! | 7 | prediction lists | `u32` n, `u32` offsets[n+1], entries of 12 bytes: `u32` ё mask, `u32` count, `u16` paradigm, `u16` form |
-//! | 8–10 | prediction suffixes | `fst` maps per paradigm prefix: suffix → prediction list id |
+//! | 8–10 | prediction suffixes | `fst` maps (keys as in 6) per paradigm prefix: suffix → prediction list id |
 //! | 11 | known prefixes | UTF-8, `\n`-separated, pymorphy3's order |
 //! | 12 | particles after a hyphen | UTF-8, `\n`-separated |
 //! | 13 | Unicode classes | UTF-8 lines `C first last` (hex code points) for C in P (punctuation), A (isalpha), L (Latin letter), S (isspace), D (isdecimal) |
 //!
 //! A ё mask has bit i set when the i-th character of the query is `е` and the dictionary spells it `ё`.
 
-pub const MAGIC: &[u8; 8] = b"DSLEMMA1";
+pub const MAGIC: &[u8; 8] = b"DSLEMMA2";
+
+/// The byte form of a key in the `fst` maps: lower-case Cyrillic а–я as 0x80–0x9F and ё as 0xA0 (one byte a
+/// letter instead of UTF-8's two: half the transitions per lookup), ASCII as itself, any other character as
+/// 0xFF followed by its UTF-8 bytes. Returns false (nothing to look up) for a key longer than `MAX_KEY` bytes.
+pub fn encode_key(word: &str, out: &mut Vec<u8>) -> bool {
+    out.clear();
+    if word.len() > MAX_KEY {
+        return false;
+    }
+    for c in word.chars() {
+        match c {
+            'а'..='я' => out.push(0x80 + (c as u32 - 'а' as u32) as u8),
+            'ё' => out.push(0xA0),
+            c if c.is_ascii() => out.push(c as u8),
+            c => {
+                out.push(0xFF);
+                let mut b = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+            }
+        }
+    }
+    true
+}
+
+/// No dictionary key or suffix is anywhere near this long (bytes of UTF-8).
+pub const MAX_KEY: usize = 256;
 pub const SECTIONS: usize = 14;
 
 /// Splits the asset into its sections (borrowed).

@@ -55,9 +55,9 @@ fn table(text: &str, widths: &[usize], what: &str, sep: char) -> Result<Vec<u8>,
     Ok(out)
 }
 
-/// An fst map from `key<TAB>value` lines sorted by bytes; `extra` adds high bits per key.
+/// An fst map from `key<TAB>value` lines (keys in `encode_key`'s form); `extra` adds high bits per key.
 fn fst_map(text: &str, what: &str, extra: &dyn Fn(&str) -> u64) -> Result<Vec<u8>, String> {
-    let mut b = fst::MapBuilder::memory();
+    let mut rows = Vec::new();
     for line in lines_of(text) {
         if line.is_empty() {
             continue;
@@ -66,8 +66,16 @@ fn fst_map(text: &str, what: &str, extra: &dyn Fn(&str) -> u64) -> Result<Vec<u8
             .split_once('\t')
             .ok_or_else(|| format!("{what}: bad line `{line}`"))?;
         let v: u64 = num(v, what)?;
-        b.insert(k, v | extra(k))
-            .map_err(|e| format!("{what}: {e} at `{k}`"))?;
+        let mut key = Vec::new();
+        if !super::asset::encode_key(k, &mut key) {
+            return Err(format!("{what}: key too long `{k}`"));
+        }
+        rows.push((key, v | extra(k)));
+    }
+    rows.sort_unstable();
+    let mut b = fst::MapBuilder::memory();
+    for (k, v) in rows {
+        b.insert(&k, v).map_err(|e| format!("{what}: {e}"))?;
     }
     b.into_inner().map_err(|e| format!("{what}: {e}"))
 }

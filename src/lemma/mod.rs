@@ -253,12 +253,17 @@ impl Lemmatizer {
 
     /// Whether `word` is a dictionary key (a form, or the е-spelling of a form with ё).
     pub fn is_known(&self, word: &str) -> bool {
-        self.words.contains_key(word)
+        let mut key = Vec::with_capacity(word.len());
+        asset::encode_key(word, &mut key) && self.words.contains_key(&key)
     }
 
     /// The dictionary parses of `word` (pymorphy's final order, or the raw dictionary order).
     fn lookup(&self, word: &str, raw: bool) -> Option<&[Entry]> {
-        let v = self.words.get(word)?;
+        let mut key = Vec::with_capacity(word.len());
+        if !asset::encode_key(word, &mut key) {
+            return None;
+        }
+        let v = self.words.get(&key)?;
         let id = if raw && v >> 32 != 0 {
             (v >> 32) - 1
         } else {
@@ -269,7 +274,11 @@ impl Lemmatizer {
     }
 
     fn predictions(&self, prefix_id: usize, suffix: &str) -> &[PEntry] {
-        let Some(id) = self.preds.get(prefix_id).and_then(|m| m.get(suffix)) else {
+        let mut key = Vec::with_capacity(suffix.len());
+        if !asset::encode_key(suffix, &mut key) {
+            return &[];
+        }
+        let Some(id) = self.preds.get(prefix_id).and_then(|m| m.get(&key)) else {
             return &[];
         };
         let id = id as usize;
@@ -304,17 +313,29 @@ impl Lemmatizer {
         }
         let f = self.form(para, idx);
         let n = self.form(para, 0);
-        let pre = &self.prefixes[f.prefix as usize];
-        let suf = &self.suffixes[f.suffix as usize];
-        let len = fixed_word.chars().count();
-        let start = pre.chars().count().min(len);
-        let stop = len.saturating_sub(suf.chars().count());
-        let mut out = String::new();
-        out.push_str(&self.prefixes[n.prefix as usize]);
-        if start < stop {
-            out.extend(fixed_word.chars().skip(start).take(stop - start));
-        }
-        out.push_str(&self.suffixes[n.suffix as usize]);
+        let pre_chars = self.prefixes[f.prefix as usize].chars().count();
+        let suf_chars = self.suffixes[f.suffix as usize].chars().count();
+        // Python's fixed_word[len(prefix):-len(suffix)] (or [len(prefix):] for an empty suffix), in characters.
+        let start = fixed_word
+            .char_indices()
+            .nth(pre_chars)
+            .map_or(fixed_word.len(), |(i, _)| i);
+        let stop = if suf_chars == 0 {
+            fixed_word.len()
+        } else {
+            fixed_word
+                .char_indices()
+                .rev()
+                .nth(suf_chars - 1)
+                .map_or(0, |(i, _)| i)
+        };
+        let n_pre = &self.prefixes[n.prefix as usize];
+        let n_suf = &self.suffixes[n.suffix as usize];
+        let stem = fixed_word.get(start..stop.max(start)).unwrap_or("");
+        let mut out = String::with_capacity(n_pre.len() + stem.len() + n_suf.len());
+        out.push_str(n_pre);
+        out.push_str(stem);
+        out.push_str(n_suf);
         out
     }
 }

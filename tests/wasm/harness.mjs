@@ -120,7 +120,18 @@ export function firstDifference(a, b) {
  * Scores `gts`/`preds` (paths to files or folders) natively and in wasm and asserts byte-identical JSON.
  * Returns the parsed report, or null when both sides agree it is a usage error.
  */
+/**
+ * The CLI finds the Russian lemmatiser asset by itself (www/assets/ru-lemmas.bin); the page's worker hands it
+ * to wasm when aij2022 needs it. Do the same here so both sides lemmatise alike.
+ */
+export const lemmaAsset = path.resolve(process.env.DROPSCORE_LEMMAS ?? path.join(repoRoot, 'www', 'assets', 'ru-lemmas.bin'));
+export function loadLemmas() {
+  if (!wasm.lemma_loaded() && fs.existsSync(lemmaAsset)) wasm.lemma_load(fs.readFileSync(lemmaAsset));
+  return wasm.lemma_loaded();
+}
+
 export async function check(protocol, gts, preds, mode, set = {}, name = `${protocol} ${mode}`) {
+  if (protocol === 'aij2022') loadLemmas();
   const { dir, gts: g, preds: p } = stage([gts].flat(), [preds].flat());
   const nat = await native(protocol, dir, g, p, mode, set);
   if (nat.code === 2) {

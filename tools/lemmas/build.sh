@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Russian lemmatiser asset www/assets/ru-lemmas.bin (about 14 MB, 6 MB gzipped) from the pinned
+# Builds the Russian lemmatiser asset www/assets/ru-lemmas.bin (about 12 MB, 5.5 MB gzipped) from the pinned
 # pymorphy3 dictionary package: pip install (tools/lemmas/requirements.txt), convert.py, dropscore lemma-build.
 # Skips everything when the asset's stamp matches the inputs (requirements, converter, packer).
 # Usage: tools/lemmas/build.sh [--force]      (run by scripts/ensure-tools)
