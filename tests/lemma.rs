@@ -84,3 +84,78 @@ fn deep_prefix_recursion_stays_bounded() {
     let w = format!("{}кот", "не".repeat(5000));
     assert_eq!(lem.normal_form(&w), w);
 }
+
+/// The aij2022 TextQA, MathQA and VisualQA fixtures (copies in tests/data/lemma/aij) with the built-in
+/// lemmatiser and no lemma table reach the contest's values. Skipped (with a note) until aij2022 is built.
+fn aij_with_builtin(prefix: &str) -> Option<dropscore::Report> {
+    use dropscore::input::{FileSet, Input, Limits, Role};
+    use dropscore::protocols::{self, Quiet, Request};
+    if !protocols::info("aij2022").is_some_and(|p| p.built) {
+        eprintln!("aij2022 is not built yet: skipped");
+        return None;
+    }
+    static ARC: OnceLock<std::sync::Arc<Lemmatizer>> = OnceLock::new();
+    let lem = ARC
+        .get_or_init(|| {
+            let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin");
+            std::sync::Arc::new(
+                Lemmatizer::from_bytes(&std::fs::read(p).expect("asset")).expect("loads"),
+            )
+        })
+        .clone();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/lemma/aij");
+    let inputs = [("gt", Role::Gt), ("pred", Role::Pred)]
+        .into_iter()
+        .map(|(side, role)| {
+            let name = format!("{prefix}_{side}.json");
+            Input {
+                blob: std::rc::Rc::new(std::fs::read(dir.join(&name)).expect("fixture")),
+                path: name,
+                role: Some(role),
+            }
+        })
+        .collect();
+    let files = FileSet::build(inputs, &Limits::default());
+    let req = Request {
+        lemmatizer: Some(lem),
+        ..Request::new(dropscore::Mode::Official)
+    };
+    Some(protocols::score("aij2022", &files, &req, &mut Quiet).expect("scores"))
+}
+
+fn check_aij(prefix: &str) {
+    let Some(r) = aij_with_builtin(prefix) else {
+        return;
+    };
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/lemma/aij");
+    let e: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(dir.join(format!("{prefix}_expected.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(r.scores.get(prefix), e["total"].as_f64(), "{prefix} total");
+    for (id, v) in e["per_id"].as_object().unwrap() {
+        let got = r
+            .items
+            .iter()
+            .find(|i| i.id == format!("{prefix}/{id}"))
+            .and_then(|i| i.scores.get("score"));
+        assert_eq!(got, v.as_f64(), "{prefix} id {id}");
+    }
+    let codes: Vec<&str> = r.diagnostics.iter().map(|d| d.code.as_str()).collect();
+    assert!(!codes.contains(&"aij.lemma.unknown"), "{codes:?}");
+}
+
+#[test]
+fn aij2022_textqa_fixture_with_builtin_lemmatiser() {
+    check_aij("textqa");
+}
+
+#[test]
+fn aij2022_mathqa_fixture_with_builtin_lemmatiser() {
+    check_aij("mathqa");
+}
+
+#[test]
+fn aij2022_vqa_fixture_with_builtin_lemmatiser() {
+    check_aij("vqa");
+}
