@@ -458,8 +458,12 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         let n = differ.len();
         let shown: Vec<String> = differ.into_iter().take(20).collect();
         lines.push(format!(
-            "{n} {} differ: {}{}.",
-            if n == 1 { "category" } else { "categories" },
+            "{n} {}: {}{}.",
+            if n == 1 {
+                "category differs"
+            } else {
+                "categories differ"
+            },
             shown.join("; "),
             if n > 20 { "; …" } else { "" }
         ));
