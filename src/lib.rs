@@ -6,11 +6,14 @@
 //! - [`formats`]: bytes in, typed data out, with located diagnostics;
 //! - [`input`]: files, folders, zips and `.gz` → a set of named, role-tagged entries;
 //! - [`protocols`]: one module per competition, composing formats and metrics into a `Report`;
+//! - [`config`]: the organizers' competition config (dropscore.toml / its JSON form), pure;
 //! - [`render`]: text / TSV / CSV output of a `Report`;
 //! - `wasm` (wasm32 only) and the `dropscore` binary: thin shells.
 
+pub mod config;
 pub mod diag;
 pub mod formats;
+pub mod html;
 pub mod input;
 pub mod lemma;
 pub mod metrics;

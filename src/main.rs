@@ -10,7 +10,12 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "cli/program.rs"]
+mod program;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use crate::program::{self, load};
     use clap::{Parser, ValueEnum};
     use dropscore::input::{DiskFile, FileSet, Input, Limits, Role};
     use dropscore::protocols::{self, Progress, Request};
@@ -23,7 +28,7 @@ mod cli {
     #[command(
         name = "dropscore",
         about = "Official competition scores, computed locally.",
-        after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (planned)"
+        after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)"
     )]
     struct ScoreArgs {
         /// Protocol id (see `dropscore list`).
@@ -90,10 +95,8 @@ mod cli {
             // Hidden developer commands: the lemmatiser's set-up and its parity tests.
             Some("lemma-build") => lemma_build(&args[2..]),
             Some("lemma") => lemma(&args[2..]),
-            Some("score") => {
-                eprintln!("dropscore score (Codabench/Codalab scoring program) is not built yet; use `dropscore <protocol> --gt … --pred …`");
-                2
-            }
+            Some("score") => program::score_cmd(&args[2..]),
+            Some("config") => program::config_cmd(&args[2..]),
             Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
                 let mut a = vec!["dropscore kws convert".to_string()];
                 a.extend(args[3..].iter().cloned());
@@ -139,46 +142,6 @@ mod cli {
             }
         }
         0
-    }
-
-    /// Files and folders (recursively, sorted) as inputs; paths are shown as given.
-    fn load(paths: &[String], role: Role, inputs: &mut Vec<Input>) -> Result<(), String> {
-        for p in paths {
-            let path = Path::new(p);
-            if path.is_dir() {
-                let mut found = Vec::new();
-                walk(path, &mut found).map_err(|e| format!("{p}: {e}"))?;
-                found.sort();
-                for f in found {
-                    let blob = DiskFile::open(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-                    inputs.push(Input {
-                        path: f.to_string_lossy().replace('\\', "/"),
-                        role: Some(role),
-                        blob: Rc::new(blob),
-                    });
-                }
-            } else {
-                let blob = DiskFile::open(path).map_err(|e| format!("{p}: {e}"))?;
-                inputs.push(Input {
-                    path: p.clone(),
-                    role: Some(role),
-                    blob: Rc::new(blob),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-        for e in std::fs::read_dir(dir)? {
-            let p = e?.path();
-            if p.is_dir() {
-                walk(&p, out)?;
-            } else {
-                out.push(p);
-            }
-        }
-        Ok(())
     }
 
     /// Shows progress on a terminal only.

@@ -1,0 +1,662 @@
+//! The organizers' competition config: one small file (`dropscore.toml`, or its JSON form for the page) that
+//! names the competition, the protocol, the mode, the options, the leaderboard columns and where the ground
+//! truth is. Pure: text in, a validated [`Config`] or every problem located by line and column out.
+//!
+//! ```toml
+//! title = "ICFHR 2014 H-KWS, Track I"
+//! protocol = "kws"
+//! mode = "official"                      # official (default) | corrected
+//! ground_truth = ["gt/GroundTruth.xml"]  # same-origin URLs (page) / files in ref/ (scoring program)
+//! [options]
+//! preset = "icfhr14"
+//! [[leaderboard.columns]]
+//! key = "map"          # the Codabench column key (scores.json); `metric` defaults to it
+//! title = "MAP"
+//! decimals = 4
+//! sort = "desc"
+//! ```
+//! Instead of `columns`, `leaderboard.competition_yaml = "competition.yaml"` takes the columns from the
+//! `leaderboards:` (Codabench) or `leaderboard:` (Codalab) block of that file; the CLI reads it
+//! ([`leaderboard_from_yaml`]) and `dropscore config --json` writes the page's form with the columns inlined.
+//!
+//! TOML and YAML are parsed natively only (the `toml` and `yaml-rust2` crates); the page reads the JSON form,
+//! parsed here by a small position-keeping reader, so the wasm carries neither crate.
+
+mod json;
+#[cfg(not(target_arch = "wasm32"))]
+mod toml_in;
+#[cfg(not(target_arch = "wasm32"))]
+mod yaml;
+
+use crate::protocols::{self, Options};
+use crate::report::{Mode, Report};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use yaml::leaderboard_from_yaml;
+
+/// A 1-based line and column (Unicode scalar values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Pos {
+    /// The position of byte `offset` in `text`.
+    pub fn of(text: &str, offset: usize) -> Pos {
+        let mut line = 1u32;
+        let mut column = 1u32;
+        for (i, c) in text.char_indices() {
+            if i >= offset {
+                break;
+            }
+            if c == '\n' {
+                line = line.saturating_add(1);
+                column = 1;
+            } else {
+                column = column.saturating_add(1);
+            }
+        }
+        Pos { line, column }
+    }
+}
+
+/// One problem in a config file, at `line:column`, about the value at `path` (e.g. `leaderboard.columns[1].sort`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConfigError {
+    pub line: u32,
+    pub column: u32,
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}:{}: {}", self.line, self.column, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}: {}: {}",
+                self.line, self.column, self.path, self.message
+            )
+        }
+    }
+}
+
+/// A parsed value with its position: the common tree of the TOML, JSON and YAML readers.
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub val: Val,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub enum Val {
+    Str(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Null,
+    Arr(Vec<Node>),
+    /// Key, key position, value.
+    Table(Vec<(String, Pos, Node)>),
+    /// A value of a kind the config never uses (a TOML datetime).
+    Other(&'static str),
+}
+
+impl Val {
+    fn kind(&self) -> &'static str {
+        match self {
+            Val::Str(_) => "a string",
+            Val::Int(_) => "an integer",
+            Val::Float(_) => "a number",
+            Val::Bool(_) => "a boolean",
+            Val::Null => "null",
+            Val::Arr(_) => "an array",
+            Val::Table(_) => "a table",
+            Val::Other(k) => k,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    Desc,
+    Asc,
+}
+
+/// One leaderboard column: its Codabench key, title, decimals, sort order, and the report score it shows.
+/// Equality ignores `pos` (where the column was written).
+#[derive(Clone, Debug, Serialize)]
+pub struct Column {
+    pub key: String,
+    pub title: String,
+    pub metric: String,
+    pub decimals: u32,
+    pub sort: Sort,
+    #[serde(skip)]
+    pub pos: Pos,
+}
+
+impl PartialEq for Column {
+    fn eq(&self, o: &Self) -> bool {
+        (
+            &self.key,
+            &self.title,
+            &self.metric,
+            self.decimals,
+            self.sort,
+        ) == (&o.key, &o.title, &o.metric, o.decimals, o.sort)
+    }
+}
+
+/// A validated competition config. Serialises to the JSON form the page reads.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Config {
+    pub title: String,
+    pub protocol: String,
+    pub mode: Mode,
+    /// Option values as `--set NAME=VALUE` strings, in file order.
+    #[serde(serialize_with = "options_map")]
+    pub options: Vec<(String, String)>,
+    pub leaderboard: Leaderboard,
+    pub ground_truth: Vec<String>,
+    pub hide_ground_truth_zone: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Leaderboard {
+    pub columns: Vec<Column>,
+    /// A competition.yaml to read the columns from (resolved by the CLI; never in the JSON form).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub competition_yaml: Option<String>,
+}
+
+fn options_map<S: serde::Serializer>(o: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    let m: Map<String, Value> = o
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    m.serialize(s)
+}
+
+/// Parses and validates the TOML form.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn from_toml(text: &str) -> Result<Config, Vec<ConfigError>> {
+    from_node(&toml_in::parse(text)?)
+}
+
+/// Parses and validates the JSON form (what the page reads; what `dropscore config --json` writes).
+pub fn from_json(text: &str) -> Result<Config, Vec<ConfigError>> {
+    from_node(&json::parse(text)?)
+}
+
+impl Config {
+    /// The JSON form (pretty, with the leaderboard columns inlined).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// `scores.json` of the scoring program: column key → the report's score (all headline scores when no
+    /// leaderboard is configured). A column whose metric the report lacks is an error naming its position.
+    pub fn leaderboard_scores(&self, report: &Report) -> Result<Map<String, Value>, Vec<String>> {
+        let mut out = Map::new();
+        let num = |v: Option<f64>| {
+            v.and_then(serde_json::Number::from_f64)
+                .map_or(Value::Null, Value::Number)
+        };
+        if self.leaderboard.columns.is_empty() {
+            for (k, v) in report.scores.iter() {
+                out.insert(k.to_string(), num(v));
+            }
+            return Ok(out);
+        }
+        let mut errors = Vec::new();
+        for c in &self.leaderboard.columns {
+            if report.scores.contains(&c.metric) {
+                out.insert(c.key.clone(), num(report.scores.get(&c.metric)));
+            } else {
+                errors.push(format!(
+                    "{}:{}: leaderboard column `{}`: the {} report has no score `{}`; it has: {}",
+                    c.pos.line,
+                    c.pos.column,
+                    c.key,
+                    report.protocol,
+                    c.metric,
+                    report
+                        .scores
+                        .iter()
+                        .map(|(k, _)| k)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+struct Check {
+    errors: Vec<ConfigError>,
+}
+
+impl Check {
+    fn err(&mut self, pos: Pos, path: &str, message: impl Into<String>) {
+        self.errors.push(ConfigError {
+            line: pos.line,
+            column: pos.column,
+            path: path.to_string(),
+            message: message.into(),
+        });
+    }
+    fn string(&mut self, n: &Node, path: &str) -> Option<String> {
+        match &n.val {
+            Val::Str(s) => Some(s.clone()),
+            v => {
+                self.err(
+                    n.pos,
+                    path,
+                    format!("expected a string, found {}", v.kind()),
+                );
+                None
+            }
+        }
+    }
+    fn table<'a>(&mut self, n: &'a Node, path: &str) -> Option<&'a [(String, Pos, Node)]> {
+        match &n.val {
+            Val::Table(t) => Some(t),
+            v => {
+                self.err(n.pos, path, format!("expected a table, found {}", v.kind()));
+                None
+            }
+        }
+    }
+    /// Reports keys not in `known` (with the list of valid ones).
+    fn known_keys(&mut self, t: &[(String, Pos, Node)], prefix: &str, known: &[&str]) {
+        for (k, pos, _) in t {
+            if !known.contains(&k.as_str()) {
+                self.err(
+                    *pos,
+                    &join(prefix, k),
+                    format!("unknown key; valid keys: {}", known.join(", ")),
+                );
+            }
+        }
+    }
+}
+
+fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+fn get<'a>(t: &'a [(String, Pos, Node)], key: &str) -> Option<&'a Node> {
+    t.iter().find(|(k, _, _)| k == key).map(|(_, _, n)| n)
+}
+
+const TOP: &[&str] = &[
+    "title",
+    "protocol",
+    "mode",
+    "options",
+    "leaderboard",
+    "ground_truth",
+    "hide_ground_truth_zone",
+];
+
+/// Validates a parsed config tree (any of the three readers).
+pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
+    let mut c = Check { errors: Vec::new() };
+    let Some(top) = c.table(root, "") else {
+        return Err(c.errors);
+    };
+    c.known_keys(top, "", TOP);
+
+    let info = match get(top, "protocol") {
+        None => {
+            c.err(
+                root.pos,
+                "protocol",
+                "missing: name the protocol, e.g. protocol = \"kws\" (see `dropscore list`)",
+            );
+            None
+        }
+        Some(n) => c.string(n, "protocol").and_then(|id| {
+            let all = protocols::list();
+            match all.iter().find(|p| p.id == id) {
+                Some(p) if p.built => Some(p.clone()),
+                Some(_) => {
+                    c.err(
+                        n.pos,
+                        "protocol",
+                        format!("protocol `{id}` is specified but not built yet"),
+                    );
+                    None
+                }
+                None => {
+                    let ids: Vec<_> = all.iter().map(|p| p.id).collect();
+                    c.err(
+                        n.pos,
+                        "protocol",
+                        format!("unknown protocol `{id}`; known: {}", ids.join(", ")),
+                    );
+                    None
+                }
+            }
+        }),
+    };
+    let title = match get(top, "title") {
+        Some(n) => c.string(n, "title").unwrap_or_default(),
+        None => info
+            .as_ref()
+            .map(|p| p.name.to_string())
+            .unwrap_or_default(),
+    };
+    let mode = match get(top, "mode") {
+        None => Mode::Official,
+        Some(n) => match c.string(n, "mode") {
+            Some(s) => Mode::parse(&s).unwrap_or_else(|| {
+                c.err(
+                    n.pos,
+                    "mode",
+                    format!("expected official or corrected, found `{s}`"),
+                );
+                Mode::Official
+            }),
+            None => Mode::Official,
+        },
+    };
+    let options = match get(top, "options") {
+        None => Vec::new(),
+        Some(n) => options(&mut c, n, info.as_ref().map(|p| p.options), mode),
+    };
+    let leaderboard = match get(top, "leaderboard") {
+        None => Leaderboard::default(),
+        Some(n) => leaderboard(&mut c, n),
+    };
+    let ground_truth = match get(top, "ground_truth") {
+        None => Vec::new(),
+        Some(n) => ground_truth(&mut c, n),
+    };
+    let hide = match get(top, "hide_ground_truth_zone") {
+        None => !ground_truth.is_empty(),
+        Some(n) => match n.val {
+            Val::Bool(b) => b,
+            ref v => {
+                c.err(
+                    n.pos,
+                    "hide_ground_truth_zone",
+                    format!("expected true or false, found {}", v.kind()),
+                );
+                false
+            }
+        },
+    };
+    if !c.errors.is_empty() {
+        c.errors.sort_by_key(|e| (e.line, e.column));
+        return Err(c.errors);
+    }
+    Ok(Config {
+        title,
+        protocol: info.map(|p| p.id.to_string()).unwrap_or_default(),
+        mode,
+        options,
+        leaderboard,
+        ground_truth,
+        hide_ground_truth_zone: hide,
+    })
+}
+
+fn options(
+    c: &mut Check,
+    n: &Node,
+    specs: Option<&'static [protocols::OptionSpec]>,
+    mode: Mode,
+) -> Vec<(String, String)> {
+    let Some(t) = c.table(n, "options") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, kpos, v) in t {
+        let path = join("options", k);
+        let text = match &v.val {
+            Val::Str(s) => s.clone(),
+            Val::Int(i) => i.to_string(),
+            Val::Float(x) => x.to_string(),
+            Val::Bool(b) => b.to_string(),
+            Val::Arr(items) => {
+                let mut parts = Vec::new();
+                for (i, it) in items.iter().enumerate() {
+                    match &it.val {
+                        Val::Str(s) => parts.push(s.clone()),
+                        Val::Int(x) => parts.push(x.to_string()),
+                        Val::Float(x) => parts.push(x.to_string()),
+                        other => c.err(
+                            it.pos,
+                            &format!("{path}[{i}]"),
+                            format!("expected a string or a number, found {}", other.kind()),
+                        ),
+                    }
+                }
+                parts.join(",")
+            }
+            other => {
+                c.err(
+                    v.pos,
+                    &path,
+                    format!(
+                        "expected a string, number, boolean or list, found {}",
+                        other.kind()
+                    ),
+                );
+                continue;
+            }
+        };
+        if let Some(specs) = specs {
+            if !specs.iter().any(|s| s.name == k) {
+                let valid: Vec<_> = specs.iter().map(|s| s.name).collect();
+                c.err(
+                    *kpos,
+                    &path,
+                    format!("unknown option; valid: {}", valid.join(", ")),
+                );
+                continue;
+            }
+            if let Err(e) = Options::resolve(specs, mode, &[(k.clone(), text.clone())]) {
+                c.err(v.pos, &path, e);
+                continue;
+            }
+        }
+        out.push((k.clone(), text));
+    }
+    out
+}
+
+fn leaderboard(c: &mut Check, n: &Node) -> Leaderboard {
+    let mut lb = Leaderboard::default();
+    let Some(t) = c.table(n, "leaderboard") else {
+        return lb;
+    };
+    c.known_keys(t, "leaderboard", &["columns", "competition_yaml"]);
+    if let Some(y) = get(t, "competition_yaml") {
+        lb.competition_yaml = c.string(y, "leaderboard.competition_yaml");
+    }
+    if let Some(cols) = get(t, "columns") {
+        match &cols.val {
+            Val::Arr(items) => {
+                lb.columns = columns(c, items, "leaderboard.columns");
+                if lb.competition_yaml.is_some() {
+                    c.err(
+                        cols.pos,
+                        "leaderboard.columns",
+                        "give either columns or competition_yaml, not both",
+                    );
+                }
+            }
+            v => c.err(
+                cols.pos,
+                "leaderboard.columns",
+                format!(
+                    "expected an array of tables ([[leaderboard.columns]]), found {}",
+                    v.kind()
+                ),
+            ),
+        }
+    }
+    lb
+}
+
+/// Validates leaderboard columns (shared with the competition.yaml reader).
+fn columns(c: &mut Check, items: &[Node], prefix: &str) -> Vec<Column> {
+    let mut out: Vec<Column> = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        let path = format!("{prefix}[{i}]");
+        let Some(t) = c.table(it, &path) else {
+            continue;
+        };
+        c.known_keys(t, &path, &["key", "title", "metric", "decimals", "sort"]);
+        let key = match get(t, "key") {
+            Some(n) => c.string(n, &join(&path, "key")).unwrap_or_default(),
+            None => {
+                c.err(
+                    it.pos,
+                    &join(&path, "key"),
+                    "missing: every column needs a key",
+                );
+                String::new()
+            }
+        };
+        let key_pos = get(t, "key").map_or(it.pos, |n| n.pos);
+        if !key.is_empty()
+            && !key
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "_-./".contains(ch))
+        {
+            c.err(
+                key_pos,
+                &join(&path, "key"),
+                format!("`{key}`: use letters, digits, _ - . / only"),
+            );
+        } else if key.is_empty() && get(t, "key").is_some_and(|n| matches!(n.val, Val::Str(_))) {
+            c.err(key_pos, &join(&path, "key"), "empty key");
+        }
+        if out.iter().any(|o| o.key == key) {
+            c.err(
+                key_pos,
+                &join(&path, "key"),
+                format!("duplicate column key `{key}`"),
+            );
+        }
+        let text =
+            |c: &mut Check, name: &str| get(t, name).and_then(|n| c.string(n, &join(&path, name)));
+        let title = text(c, "title").unwrap_or_else(|| key.clone());
+        let metric = text(c, "metric").unwrap_or_else(|| key.clone());
+        let decimals = match get(t, "decimals") {
+            None => 4,
+            Some(n) => match n.val {
+                Val::Int(d) if (0..=15).contains(&d) => d as u32,
+                ref v => {
+                    c.err(
+                        n.pos,
+                        &join(&path, "decimals"),
+                        format!("expected an integer from 0 to 15, found {}", show(v)),
+                    );
+                    4
+                }
+            },
+        };
+        let sort = match get(t, "sort") {
+            None => Sort::Desc,
+            Some(n) => match c.string(n, &join(&path, "sort")).as_deref() {
+                Some("desc") | Some("descending") => Sort::Desc,
+                Some("asc") | Some("ascending") => Sort::Asc,
+                Some(s) => {
+                    c.err(
+                        n.pos,
+                        &join(&path, "sort"),
+                        format!("expected desc or asc, found `{s}`"),
+                    );
+                    Sort::Desc
+                }
+                None => Sort::Desc,
+            },
+        };
+        out.push(Column {
+            key,
+            title,
+            metric,
+            decimals,
+            sort,
+            pos: it.pos,
+        });
+    }
+    out
+}
+
+fn show(v: &Val) -> String {
+    match v {
+        Val::Int(i) => i.to_string(),
+        Val::Float(x) => x.to_string(),
+        Val::Str(s) => format!("\"{s}\""),
+        other => other.kind().to_string(),
+    }
+}
+
+fn ground_truth(c: &mut Check, n: &Node) -> Vec<String> {
+    let items: Vec<&Node> = match &n.val {
+        Val::Arr(a) => a.iter().collect(),
+        _ => vec![n],
+    };
+    let mut out = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        let path = if matches!(n.val, Val::Arr(_)) {
+            format!("ground_truth[{i}]")
+        } else {
+            "ground_truth".into()
+        };
+        let Some(s) = c.string(it, &path) else {
+            continue;
+        };
+        let lower = s.to_ascii_lowercase();
+        let has_scheme = lower.split_once(':').is_some_and(|(a, _)| {
+            !a.is_empty()
+                && a.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
+        });
+        if s.trim().is_empty() {
+            c.err(it.pos, &path, "empty path");
+        } else if has_scheme || s.starts_with("//") || s.contains('\\') {
+            c.err(it.pos, &path, format!("`{s}`: give a path on the same site (relative to the config, or starting with /), not a URL with a scheme or host"));
+        } else {
+            out.push(s);
+        }
+    }
+    if matches!(&n.val, Val::Arr(a) if a.is_empty()) {
+        c.err(
+            n.pos,
+            "ground_truth",
+            "empty list: remove the key or name at least one file",
+        );
+    }
+    out
+}
+
+/// Sets the leaderboard columns read from a competition.yaml (keeps the rest of the config).
+pub fn with_columns(mut config: Config, columns: Vec<Column>) -> Config {
+    config.leaderboard.columns = columns;
+    config.leaderboard.competition_yaml = None;
+    config
+}

@@ -1,0 +1,306 @@
+//! The organizers' config (src/config.rs): a valid example per built protocol (examples/<id>/dropscore.toml,
+//! its committed JSON form, its competition.yaml), and every error case located by line and column.
+
+use dropscore::config::{self, from_json, from_toml, leaderboard_from_yaml, Sort};
+use dropscore::protocols;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `(line, column, path)` of every error, in order.
+fn errs(r: Result<config::Config, Vec<config::ConfigError>>) -> Vec<(u32, u32, String)> {
+    match r {
+        Ok(c) => panic!("expected errors, got {c:?}"),
+        Err(e) => e.into_iter().map(|e| (e.line, e.column, e.path)).collect(),
+    }
+}
+
+fn one_err(text: &str) -> config::ConfigError {
+    match from_toml(text) {
+        Ok(c) => panic!("expected an error for {text:?}, got {c:?}"),
+        Err(mut e) => {
+            assert_eq!(e.len(), 1, "{e:?}");
+            e.remove(0)
+        }
+    }
+}
+
+#[test]
+fn every_built_protocol_has_a_valid_example_config() {
+    for p in protocols::list().into_iter().filter(|p| p.built) {
+        let dir = root().join("examples").join(p.id);
+        let toml_path = dir.join("dropscore.toml");
+        let text = std::fs::read_to_string(&toml_path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (every built protocol needs an example config)",
+                toml_path.display()
+            )
+        });
+        let mut cfg = from_toml(&text).unwrap_or_else(|e| panic!("{}: {e:?}", toml_path.display()));
+        assert_eq!(cfg.protocol, p.id);
+        if let Some(y) = cfg.leaderboard.competition_yaml.clone() {
+            let yt = std::fs::read_to_string(dir.join(&y)).unwrap();
+            cfg = config::with_columns(cfg, leaderboard_from_yaml(&yt).unwrap());
+        }
+        assert!(
+            !cfg.leaderboard.columns.is_empty(),
+            "{}: leaderboard columns",
+            p.id
+        );
+        // The committed JSON form is exactly what `dropscore config` writes, and reads back the same.
+        let json_path = dir.join("dropscore.json");
+        let json = std::fs::read_to_string(&json_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", json_path.display()));
+        assert_eq!(
+            json,
+            cfg.to_json(),
+            "{}: regenerate with `dropscore config {}`",
+            json_path.display(),
+            toml_path.display()
+        );
+        assert_eq!(from_json(&json).unwrap(), cfg);
+    }
+}
+
+#[test]
+fn minimal_config_defaults() {
+    let c = from_toml("protocol = \"kws\"\n").unwrap();
+    assert_eq!(c.mode, dropscore::Mode::Official);
+    assert_eq!(c.title, protocols::info("kws").unwrap().name);
+    assert!(c.options.is_empty() && c.leaderboard.columns.is_empty() && c.ground_truth.is_empty());
+    assert!(!c.hide_ground_truth_zone);
+    let c = from_toml(
+        "protocol = \"kws\"\nground_truth = \"gt.xml\"\n[options]\nk = [5, 10]\ncomplete = true\n",
+    )
+    .unwrap();
+    assert_eq!(c.ground_truth, vec!["gt.xml"]);
+    assert!(c.hide_ground_truth_zone, "hidden by default when preloaded");
+    assert_eq!(
+        c.options,
+        vec![
+            ("k".to_string(), "5,10".to_string()),
+            ("complete".to_string(), "true".to_string())
+        ]
+    );
+}
+
+#[test]
+fn toml_errors_are_located() {
+    let e = one_err("protocol = \"kws\"\nmode = \"offical\"\n");
+    assert_eq!((e.line, e.column, e.path.as_str()), (2, 8, "mode"));
+    assert!(e.message.contains("offical"), "{e}");
+    let e = one_err("protocol = \"kws\"\ncolour = \"red\"\n");
+    assert_eq!((e.line, e.column, e.path.as_str()), (2, 1, "colour"));
+    assert!(e.message.contains("unknown key"));
+    let e = one_err("protocol = \"nope\"\n");
+    assert_eq!((e.line, e.column), (1, 12));
+    assert!(e.message.contains("unknown protocol"));
+    let e = one_err("title = \"x\"\n");
+    assert_eq!(e.path, "protocol");
+    let e = one_err("protocol = 3\n");
+    assert_eq!(
+        (e.line, e.column, e.message.as_str()),
+        (1, 12, "expected a string, found an integer")
+    );
+    // syntax errors come from the toml crate's spans
+    let e = one_err("protocol = \"kws\nmode = 1\n");
+    assert_eq!(e.line, 1);
+    let e = one_err("protocol = \"kws\"\n[options\n");
+    assert_eq!(e.line, 2);
+    let e = one_err("protocol = \"kws\"\nprotocol = \"kws\"\n");
+    assert_eq!(e.line, 2, "duplicate key: {e}");
+    // options: unknown name at the key, bad value at the value
+    let e = one_err("protocol = \"kws\"\n[options]\nbogus = 1\n");
+    assert_eq!((e.line, e.column, e.path.as_str()), (3, 1, "options.bogus"));
+    let e = one_err("protocol = \"kws\"\n[options]\npreset = \"x\"\n");
+    assert_eq!(
+        (e.line, e.column, e.path.as_str()),
+        (3, 10, "options.preset")
+    );
+    let e = one_err("protocol = \"kws\"\noptions = 3\n");
+    assert_eq!((e.line, e.column), (2, 11));
+    let e = one_err("protocol = \"kws\"\n[options]\nk = [5, true]\n");
+    assert_eq!((e.line, e.column, e.path.as_str()), (3, 9, "options.k[1]"));
+    let e = one_err("protocol = \"kws\"\n[options]\nk = 1979-05-27\n");
+    assert_eq!((e.line, e.column), (3, 5));
+    // ground truth: same-origin paths only
+    for bad in [
+        "https://other.example/gt.xml",
+        "//cdn.example/gt.xml",
+        "data:text/plain,x",
+        "",
+    ] {
+        let e = one_err(&format!(
+            "protocol = \"kws\"\nground_truth = [\"ok.xml\", \"{bad}\"]\n"
+        ));
+        assert_eq!(
+            (e.line, e.path.as_str()),
+            (2, "ground_truth[1]"),
+            "{bad}: {e}"
+        );
+    }
+    let e = one_err("protocol = \"kws\"\nground_truth = []\n");
+    assert_eq!(e.path, "ground_truth");
+    let e = one_err("protocol = \"kws\"\nhide_ground_truth_zone = \"yes\"\n");
+    assert_eq!((e.line, e.column), (2, 26));
+}
+
+#[test]
+fn leaderboard_errors_are_located() {
+    let text = "protocol = \"kws\"\n\
+                [[leaderboard.columns]]\n\
+                key = \"map\"\n\
+                decimals = 99\n\
+                sort = \"up\"\n\
+                [[leaderboard.columns]]\n\
+                title = \"no key\"\n\
+                colour = 1\n\
+                [[leaderboard.columns]]\n\
+                key = \"map\"\n\
+                [[leaderboard.columns]]\n\
+                key = \"a b\"\n\
+                decimals = 2.5\n";
+    assert_eq!(
+        errs(from_toml(text)),
+        vec![
+            (4, 12, "leaderboard.columns[0].decimals".into()),
+            (5, 8, "leaderboard.columns[0].sort".into()),
+            (6, 1, "leaderboard.columns[1].key".into()),
+            (8, 1, "leaderboard.columns[1].colour".into()),
+            (10, 7, "leaderboard.columns[2].key".into()),
+            (12, 7, "leaderboard.columns[3].key".into()),
+            (13, 12, "leaderboard.columns[3].decimals".into()),
+        ]
+    );
+    let e = one_err("protocol = \"kws\"\n[leaderboard]\ncolumns = 3\n");
+    assert_eq!((e.line, e.column), (3, 11));
+    let e = one_err("protocol = \"kws\"\n[leaderboard]\nsize = 3\n");
+    assert_eq!(
+        (e.line, e.column, e.path.as_str()),
+        (3, 1, "leaderboard.size")
+    );
+    let e = one_err("protocol = \"kws\"\n[leaderboard]\ncompetition_yaml = \"c.yaml\"\n[[leaderboard.columns]]\nkey = \"map\"\n");
+    assert!(e.message.contains("not both"), "{e}");
+}
+
+#[test]
+fn json_form_errors_are_located() {
+    let e = from_json("{\n  \"protocol\": \"kws\",\n  \"mode\": \"x\"\n}").unwrap_err();
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].path.as_str()),
+        (3, 11, "mode")
+    );
+    let e = from_json("{\n  \"protocol\": \"kws\",\n  \"extra\": 1\n}").unwrap_err();
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].path.as_str()),
+        (3, 3, "extra")
+    );
+    let e = from_json("{\n  \"protocol\": \"kws\",\n  \"mode\": official\n}").unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (3, 11), "{e:?}");
+    let e = from_json("{\"protocol\": \"kws\",}").unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (1, 20));
+    let e = from_json("{\"protocol\": \"kws\", \"protocol\": \"kws\"}").unwrap_err();
+    assert!(e[0].message.contains("duplicate"));
+    let e = from_json("[1, 2").unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (1, 6));
+    let e = from_json("{\"protocol\": \"k\\u00e9ws\"}").unwrap_err();
+    assert!(e[0].message.contains("kéws"), "{e:?}");
+    for junk in [
+        "",
+        "\"",
+        "{\"a\":",
+        "01",
+        "-",
+        "1e",
+        "[[[[",
+        "\"\\ud800\"",
+        "{\"a\" 1}",
+        "nul",
+        "\u{feff}{}",
+    ] {
+        assert!(from_json(junk).is_err(), "{junk:?}");
+    }
+    let deep = "[".repeat(10_000);
+    assert!(from_json(&deep).is_err());
+}
+
+const CODABENCH: &str = "version: 2
+title: Test
+leaderboards:
+  - index: 0
+    title: Results
+    key: main
+    columns:
+      - title: P@10
+        key: p10
+        index: 1
+        sorting: desc
+        precision: 3
+      - title: MAP
+        key: map
+        index: 0
+        sorting: asc
+        precision: 4
+        computation: null
+";
+
+#[test]
+fn competition_yaml_columns() {
+    let cols = leaderboard_from_yaml(CODABENCH).unwrap();
+    let got: Vec<_> = cols
+        .iter()
+        .map(|c| (c.key.as_str(), c.title.as_str(), c.decimals, c.sort))
+        .collect();
+    assert_eq!(
+        got,
+        vec![("map", "MAP", 4, Sort::Asc), ("p10", "P@10", 3, Sort::Desc)]
+    );
+    // Codalab v1.5 layout, with an anchor and an alias
+    let codalab = "leaderboard:
+  leaderboards:
+    RESULTS: &RESULTS
+      label: Results
+      rank: 1
+  columns:
+    set1_score:
+      leaderboard: *RESULTS
+      label: Score
+      rank: 2
+      numeric_format: 5
+    set0_score:
+      leaderboard: *RESULTS
+      label: First
+      rank: 1
+      sort: asc
+";
+    let cols = leaderboard_from_yaml(codalab).unwrap();
+    let got: Vec<_> = cols
+        .iter()
+        .map(|c| (c.key.as_str(), c.title.as_str(), c.decimals, c.sort))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("set0_score", "First", 4, Sort::Asc),
+            ("set1_score", "Score", 5, Sort::Desc)
+        ]
+    );
+}
+
+#[test]
+fn competition_yaml_errors_are_located() {
+    let bad = CODABENCH.replace("sorting: asc", "sorting: upwards");
+    let e = leaderboard_from_yaml(&bad).unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (16, 18), "{e:?}");
+    let bad = CODABENCH.replace("precision: 3", "precision: many");
+    let e = leaderboard_from_yaml(&bad).unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (12, 20), "{e:?}");
+    let e = leaderboard_from_yaml("title: x\n").unwrap_err();
+    assert!(e[0].message.contains("leaderboards"));
+    let e = leaderboard_from_yaml("leaderboards:\n  - columns: [\n").unwrap_err();
+    assert!(e[0].line >= 2, "{e:?}");
+    let e = leaderboard_from_yaml("leaderboards: 3\n").unwrap_err();
+    assert_eq!(e[0].line, 1);
+}

@@ -1,0 +1,332 @@
+//! `dropscore score INPUT_DIR OUTPUT_DIR` on Codabench-shaped folders, for every built protocol: each of its
+//! page examples (www/examples/<id>/, declared in ProtocolInfo.examples) staged as `input/ref` + `input/res`
+//! with examples/<id>/dropscore.toml (+ competition.yaml) in ref/. `scores.json` must equal the CLI's JSON
+//! report; `detailed_results.html` must reference no other file or host; `metadata` is never written.
+//! Set DROPSCORE_SCORE_BIN to run the same checks with another binary (the static musl build).
+
+mod common;
+use common::data;
+use dropscore::protocols;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> PathBuf {
+    std::env::var_os("DROPSCORE_SCORE_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_dropscore")),
+        PathBuf::from,
+    )
+}
+
+fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fresh(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dropscore-score-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn copy(from: &Path, to_dir: &Path) {
+    std::fs::create_dir_all(to_dir).unwrap();
+    std::fs::copy(from, to_dir.join(from.file_name().unwrap()))
+        .unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+}
+
+/// Asserts that the page refers to nothing outside itself.
+pub fn assert_self_contained(html: &str) {
+    let lower = html.to_ascii_lowercase();
+    for attr in [
+        "src=", "href=", "xlink:", "url(", "@import", "<script", "<link", "<iframe", "<object",
+        "<embed",
+    ] {
+        assert!(
+            !lower.contains(attr),
+            "detailed_results.html contains `{attr}`"
+        );
+    }
+    assert!(lower.starts_with("<!doctype html>") && lower.trim_end().ends_with("</html>"));
+}
+
+/// Stages one example as a Codabench input folder; returns (input dir, gt paths, pred paths).
+fn stage(
+    id: &str,
+    ex: &protocols::Example,
+    with_config: bool,
+) -> (PathBuf, Vec<PathBuf>, Vec<PathBuf>) {
+    let base = fresh(&format!("{id}-{}-{with_config}", ex.id));
+    let input = base.join("input");
+    let www = root().join("www");
+    let gts: Vec<PathBuf> = ex.gt.iter().map(|p| www.join(p)).collect();
+    let preds: Vec<PathBuf> = ex.pred.iter().map(|p| www.join(p)).collect();
+    for g in &gts {
+        copy(g, &input.join("ref"));
+    }
+    for p in &preds {
+        copy(p, &input.join("res"));
+    }
+    std::fs::create_dir_all(input.join("res")).unwrap();
+    if with_config {
+        let cfg_dir = root().join("examples").join(id);
+        copy(&cfg_dir.join("dropscore.toml"), &input.join("ref"));
+        if cfg_dir.join("competition.yaml").is_file() {
+            copy(&cfg_dir.join("competition.yaml"), &input.join("ref"));
+        }
+    }
+    (input, gts, preds)
+}
+
+fn cli_report(
+    id: &str,
+    gts: &[PathBuf],
+    preds: &[PathBuf],
+    mode: &str,
+    set: &[(String, String)],
+) -> (i32, Value) {
+    let mut args: Vec<String> = vec![id.into()];
+    for g in gts {
+        args.push("--gt".into());
+        args.push(g.display().to_string());
+    }
+    for p in preds {
+        args.push("--pred".into());
+        args.push(p.display().to_string());
+    }
+    args.extend([
+        "--mode".into(),
+        mode.into(),
+        "--format".into(),
+        "json".into(),
+    ]);
+    for (k, v) in set {
+        args.push("--set".into());
+        args.push(format!("{k}={v}"));
+    }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&refs, &root());
+    assert!(code <= 2, "{id}: CLI exit {code}: {err}");
+    (code, serde_json::from_str(&out).unwrap_or(Value::Null))
+}
+
+#[test]
+fn codabench_folder_per_protocol_equals_the_cli() {
+    let mut checked = 0;
+    for p in protocols::list().into_iter().filter(|p| p.built) {
+        let cfg_path = root().join("examples").join(p.id).join("dropscore.toml");
+        let cfg = {
+            let c =
+                dropscore::config::from_toml(&std::fs::read_to_string(&cfg_path).unwrap()).unwrap();
+            match c.leaderboard.competition_yaml.clone() {
+                Some(y) => {
+                    let t = std::fs::read_to_string(cfg_path.parent().unwrap().join(y)).unwrap();
+                    dropscore::config::with_columns(
+                        c,
+                        dropscore::config::leaderboard_from_yaml(&t).unwrap(),
+                    )
+                }
+                None => c,
+            }
+        };
+        for ex in p.examples {
+            let (input, gts, preds) = stage(p.id, ex, true);
+            let (cli_code, report) =
+                cli_report(p.id, &gts, &preds, cfg.mode.as_str(), &cfg.options);
+            let out = input.parent().unwrap().join("output");
+            let (code, _, err) = run(
+                &["score", input.to_str().unwrap(), out.to_str().unwrap()],
+                &root(),
+            );
+            assert!(
+                !out.join("metadata").exists(),
+                "never writes OUTPUT_DIR/metadata"
+            );
+            if cli_code == 2 {
+                // The config's options do not fit this example (e.g. an ICFHR'14 preset on TREC files).
+                assert_eq!(
+                    code, 2,
+                    "{}/{}: usage errors give exit 2: {err}",
+                    p.id, ex.id
+                );
+                continue;
+            }
+            let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();
+            assert_self_contained(&html);
+            if cli_code == 1 {
+                assert_eq!(
+                    code, 1,
+                    "{}/{}: input errors give exit 1: {err}",
+                    p.id, ex.id
+                );
+                assert!(err.contains("error"), "{err}");
+                assert!(!out.join("scores.json").exists());
+                continue;
+            }
+            if let Some(c) = cfg
+                .leaderboard
+                .columns
+                .iter()
+                .find(|c| report["scores"].get(&c.metric).is_none())
+            {
+                assert_eq!(
+                    code, 2,
+                    "{}/{}: column {} names no score of this report",
+                    p.id, ex.id, c.key
+                );
+                assert!(
+                    err.contains(&format!("leaderboard column `{}`", c.key)),
+                    "{err}"
+                );
+                continue;
+            }
+            assert_eq!(code, 0, "{}/{}: {err}", p.id, ex.id);
+            let scores: Value =
+                serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap())
+                    .unwrap();
+            let keys: Vec<&str> = scores
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let want: Vec<&str> = cfg
+                .leaderboard
+                .columns
+                .iter()
+                .map(|c| c.key.as_str())
+                .collect();
+            assert_eq!(
+                keys, want,
+                "{}/{}: scores.json has the leaderboard keys in order",
+                p.id, ex.id
+            );
+            let txt = std::fs::read_to_string(out.join("scores.txt")).unwrap();
+            for c in &cfg.leaderboard.columns {
+                let v = &report["scores"][&c.metric];
+                assert_eq!(
+                    &scores[&c.key], v,
+                    "{}/{}: {} = the CLI report's {}",
+                    p.id, ex.id, c.key, c.metric
+                );
+                assert!(txt.contains(&format!("{}: {v}\n", c.key)), "{txt}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1, "at least one example scored");
+}
+
+#[test]
+fn flags_without_a_config_and_their_overrides() {
+    let info = protocols::info("kws").unwrap();
+    let ex = info.examples.iter().find(|e| e.id == "sample").unwrap();
+    let (input, gts, preds) = stage("kws", ex, false);
+    let out = input.parent().unwrap().join("output");
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out.to_str().unwrap()],
+        &root(),
+    );
+    assert_eq!(code, 2, "no protocol: usage error");
+    assert!(err.contains("--protocol"), "{err}");
+    let (code, _, err) = run(
+        &[
+            "score",
+            input.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--protocol",
+            "kws",
+            "--mode",
+            "corrected",
+            "--set",
+            "k=5,10",
+        ],
+        &root(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let scores: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap()).unwrap();
+    let (_, report) = cli_report(
+        "kws",
+        &gts,
+        &preds,
+        "corrected",
+        &[("k".into(), "5,10".into())],
+    );
+    assert_eq!(
+        scores, report["scores"],
+        "without leaderboard columns: every headline score"
+    );
+    // A bad config is a located usage error; the scoring program writes nothing.
+    std::fs::write(
+        input.join("ref/dropscore.toml"),
+        "protocol = \"kws\"\nmode = \"both\"\n",
+    )
+    .unwrap();
+    let out2 = input.parent().unwrap().join("output2");
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out2.to_str().unwrap()],
+        &root(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("dropscore.toml:2:8: mode:"), "{err}");
+    assert!(!out2.exists());
+    // A leaderboard column naming a score the report lacks.
+    std::fs::write(
+        input.join("ref/dropscore.toml"),
+        "protocol = \"kws\"\n[[leaderboard.columns]]\nkey = \"nope\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out2.to_str().unwrap()],
+        &root(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("dropscore.toml:2:1: leaderboard column `nope`"),
+        "{err}"
+    );
+    // Missing res/
+    std::fs::remove_dir_all(input.join("res")).unwrap();
+    let (code, _, err) = run(
+        &[
+            "score",
+            input.to_str().unwrap(),
+            out2.to_str().unwrap(),
+            "--protocol",
+            "kws",
+        ],
+        &root(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("res"), "{err}");
+}
+
+#[test]
+fn codalab_metadata_in_res_is_ignored() {
+    let info = protocols::info("kws").unwrap();
+    let ex = info.examples.iter().find(|e| e.id == "sample").unwrap();
+    let (input, _, _) = stage("kws", ex, true);
+    std::fs::write(input.join("res/metadata"), "description: my run\n").unwrap();
+    let out = input.parent().unwrap().join("output");
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out.to_str().unwrap()],
+        &root(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.join("metadata").exists());
+    let _ = data("");
+}
