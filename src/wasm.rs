@@ -243,3 +243,15 @@ pub fn lemma_normal_forms(words: &str) -> Result<String, JsValue> {
     }
     Ok(out)
 }
+
+/// Validates a competition config in its JSON form (src/config.rs): `{"config": {...}}` or
+/// `{"errors": [{line, column, path, message}, ...]}`, as JSON text. The page's `<dropscore-evaluator>` asks
+/// for it through the worker (`{type: 'config', text}`).
+#[wasm_bindgen]
+pub fn check_config(text: &str) -> String {
+    let v = match crate::config::from_json(text) {
+        Ok(c) => serde_json::json!({ "config": c }),
+        Err(e) => serde_json::json!({ "errors": e }),
+    };
+    v.to_string()
+}

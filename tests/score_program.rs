@@ -65,11 +65,12 @@ pub fn assert_self_contained(html: &str) {
 
 /// Stages one example as a Codabench input folder; returns (input dir, gt paths, pred paths).
 fn stage(
+    tag: &str,
     id: &str,
     ex: &protocols::Example,
     with_config: bool,
 ) -> (PathBuf, Vec<PathBuf>, Vec<PathBuf>) {
-    let base = fresh(&format!("{id}-{}-{with_config}", ex.id));
+    let base = fresh(&format!("{tag}-{id}-{}-{with_config}", ex.id));
     let input = base.join("input");
     let www = root().join("www");
     let gts: Vec<PathBuf> = ex.gt.iter().map(|p| www.join(p)).collect();
@@ -143,7 +144,7 @@ fn codabench_folder_per_protocol_equals_the_cli() {
             }
         };
         for ex in p.examples {
-            let (input, gts, preds) = stage(p.id, ex, true);
+            let (input, gts, preds) = stage("cb", p.id, ex, true);
             let (cli_code, report) =
                 cli_report(p.id, &gts, &preds, cfg.mode.as_str(), &cfg.options);
             let out = input.parent().unwrap().join("output");
@@ -234,7 +235,7 @@ fn codabench_folder_per_protocol_equals_the_cli() {
 fn flags_without_a_config_and_their_overrides() {
     let info = protocols::info("kws").unwrap();
     let ex = info.examples.iter().find(|e| e.id == "sample").unwrap();
-    let (input, gts, preds) = stage("kws", ex, false);
+    let (input, gts, preds) = stage("flags", "kws", ex, false);
     let out = input.parent().unwrap().join("output");
     let (code, _, err) = run(
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
@@ -319,7 +320,7 @@ fn flags_without_a_config_and_their_overrides() {
 fn codalab_metadata_in_res_is_ignored() {
     let info = protocols::info("kws").unwrap();
     let ex = info.examples.iter().find(|e| e.id == "sample").unwrap();
-    let (input, _, _) = stage("kws", ex, true);
+    let (input, _, _) = stage("meta", "kws", ex, true);
     std::fs::write(input.join("res/metadata"), "description: my run\n").unwrap();
     let out = input.parent().unwrap().join("output");
     let (code, _, err) = run(

@@ -1,11 +1,30 @@
-// dropscore page: protocol picker, drop zones, options, scoring through the worker, results.
+// dropscore app: protocol picker, drop zones, options, scoring through the worker, results. Mounted by
+// www/page.js on the whole page (index.html) and by www/embed.js inside a <dropscore-evaluator>'s shadow root:
+// every query stays inside `container`, and only the page mode touches location, history, title and window.
 
-import { h, $, formatValue, plural } from './util.js';
+import { h, formatValue, plural } from './util.js';
 import { Engine, CancelledError } from './engine.js';
 import { Zone } from './files.js';
 import { MODES, renderHeadline, renderDetails, headlineSpec, countSeverities } from './report.js';
+import { renderLeaderboard } from './leaderboard.js';
 
 const WWW = new URL('./', import.meta.url); // examples/... are relative to www/
+
+/**
+ * Mounts the app on `container` (holding www/markup.js's MARKUP).
+ * @param {Element} container
+ * @param {{page?: boolean, stateEl?: HTMLElement, config?: object|null, configUrl?: string|null,
+ *          configText?: string|null, configError?: string|null}} opts
+ *   page: the whole-page mode (hash routing, document title, window drop guard); stateEl: where
+ *   data-run/data-runs are exposed (document.body on the page, the custom element when embedded);
+ *   configText/configUrl: a competition config in its JSON form (src/config.rs), validated by the engine.
+ */
+export function mountApp(container, opts = {}) {
+const page = opts.page ?? false;
+const stateEl = opts.stateEl ?? document.body;
+const $ = (sel) => container.querySelector(sel);
+const rootNode = container.getRootNode();
+const activeEl = () => rootNode.activeElement ?? document.activeElement;
 
 const state = {
   protocols: [],
@@ -15,6 +34,7 @@ const state = {
   running: false,
   run: null, // see startRun()
   stale: false,
+  config: null, // validated competition config (embedded mode)
 };
 
 const els = {
@@ -37,6 +57,8 @@ const els = {
   cancel: $('#cancel-button'),
   statusText: $('#status-text'),
   results: $('#results'),
+  competitionTitle: $('#step-protocol-title .step-label'),
+  gtNote: $('#gt-preloaded'),
 };
 
 const engine = new Engine({ onFatal: showEngineError });
@@ -66,8 +88,82 @@ async function loadProtocols() {
     showEngineError(e?.message ?? String(e));
     return;
   }
+  if (opts.configText != null || opts.configError) {
+    if (!(await loadConfig())) return;
+  }
   renderProtocolList();
-  route();
+  if (state.config) {
+    const p = state.protocols.find((x) => x.id === state.config.protocol);
+    if (p) selectProtocol(p);
+    await preloadGroundTruth();
+  } else if (page) {
+    route();
+  } else {
+    selectProtocol(state.protocols.find((x) => x.built) ?? state.protocols[0]);
+  }
+}
+
+// ---------------------------------------------------------------- competition config (embedded mode)
+
+/** Validates the config's JSON form in the engine (src/config.rs); shows every located error. */
+async function loadConfig() {
+  const name = opts.configUrl ? opts.configUrl.split('/').pop() : 'config';
+  let res;
+  if (opts.configError) {
+    res = { errors: [{ line: 0, column: 0, path: '', message: opts.configError }] };
+  } else {
+    try {
+      res = await engine.request({ type: 'config', text: opts.configText });
+    } catch (e) {
+      res = { errors: [{ line: 0, column: 0, path: '', message: e?.message ?? String(e) }] };
+    }
+  }
+  if (res?.errors?.length) {
+    const lines = res.errors.map((e) => `${name}${e.line ? `:${e.line}:${e.column}` : ''}: ${e.path ? `${e.path}: ` : ''}${e.message}`);
+    els.engineStatus.replaceChildren(h('strong', {}, 'The competition config has errors:'),
+      h('ul', { class: 'config-errors' }, lines.map((l) => h('li', {}, h('code', {}, l)))));
+    els.engineStatus.hidden = false;
+    els.protocolList.replaceChildren();
+    return false;
+  }
+  const c = res.config;
+  state.config = c;
+  state.mode = c.mode ?? 'official';
+  for (const radio of container.querySelectorAll('input[name=mode]')) radio.checked = radio.value === state.mode;
+  container.classList.add('is-embedded');
+  els.competitionTitle.textContent = c.title || 'Competition';
+  return true;
+}
+
+/** Fetches the config's ground truth (same origin only) into the GT zone, and hides the zone if asked. */
+async function preloadGroundTruth() {
+  const c = state.config;
+  const urls = c?.ground_truth ?? [];
+  if (!urls.length) return;
+  const base = new URL(opts.configUrl ?? '.', location.href);
+  setStatus(`Loading the ground truth (${plural(urls.length, 'file')})…`);
+  try {
+    const files = await Promise.all(urls.map(async (rel) => {
+      const url = new URL(rel, base);
+      if (url.origin !== location.origin) throw new Error(`${rel}: not on this site (${url.origin})`);
+      const resp = await fetch(url, { credentials: 'same-origin' });
+      if (!resp.ok) throw new Error(`${rel}: HTTP ${resp.status}`);
+      const blob = await resp.blob();
+      const name = decodeURIComponent(url.pathname.split('/').pop() || 'ground-truth');
+      return { path: name, file: new File([blob], name, { type: blob.type }) };
+    }));
+    zones.gt.set(files);
+    state.gtPreloaded = true;
+    if (c.hide_ground_truth_zone) {
+      zones.gt.root.hidden = true;
+      els.gtNote.textContent = `Ground truth: ${files.map((f) => f.path).join(', ')}, provided by the organizers. Drop your predictions.`;
+      els.gtNote.hidden = false;
+    }
+    setStatus('');
+  } catch (e) {
+    setStatus(`Could not load the ground truth: ${e?.message ?? e}`);
+  }
+  updateRunState();
 }
 
 function renderProtocolList() {
@@ -111,7 +207,7 @@ function selectProtocol(p) {
     h('button', { type: 'button', class: 'btn btn-small example-btn', dataset: { example: ex.id ?? '' }, disabled: !p.built || state.running, onclick: () => runExample(ex) }, ex.label ?? ex.id)));
   els.examples.hidden = examples.length === 0;
   if (changed) {
-    state.set = {};
+    state.set = state.config?.protocol === p.id ? Object.fromEntries(Object.entries(state.config.options ?? {}).map(([k, v]) => [k, String(v)])) : {};
     buildOptions();
     if (state.run) {
       state.run = null;
@@ -120,7 +216,7 @@ function selectProtocol(p) {
       zones.gt.setNotes(null);
       zones.pred.setNotes(null);
     }
-    document.title = `${p.name ?? p.id} · dropscore`;
+    if (page) document.title = `${p.name ?? p.id} · dropscore`;
   }
   updateRunState();
 }
@@ -224,7 +320,7 @@ function updateOptionsSummary() {
   els.optionsState.classList.toggle('is-changed', n > 0);
 }
 
-for (const radio of document.querySelectorAll('input[name=mode]')) {
+for (const radio of container.querySelectorAll('input[name=mode]')) {
   radio.addEventListener('change', () => {
     if (!radio.checked) return;
     state.mode = radio.value;
@@ -274,8 +370,8 @@ function filesForEngine() {
 
 /** Exposed for tests and styling: idle | running | done | cancelled | failed. */
 function setRunState(s) {
-  document.body.dataset.run = s;
-  if (s === 'running') document.body.dataset.runs = String(Number(document.body.dataset.runs ?? 0) + 1);
+  stateEl.dataset.run = s;
+  if (s === 'running') stateEl.dataset.runs = String(Number(stateEl.dataset.runs ?? 0) + 1);
 }
 
 function beginRunUi() {
@@ -289,7 +385,7 @@ function beginRunUi() {
 }
 
 function endRunUi() {
-  const hadFocus = els.progressBox.contains(document.activeElement);
+  const hadFocus = els.progressBox.contains(activeEl());
   state.running = false;
   els.progressBox.hidden = true;
   updateRunState();
@@ -394,7 +490,7 @@ async function startRun() {
     }
   } finally {
     if (state.run === run || !state.run) endRunUi();
-    if (document.body.dataset.run === 'running' && !state.running) setRunState('idle');
+    if (stateEl.dataset.run === 'running' && !state.running) setRunState('idle');
   }
 }
 
@@ -432,8 +528,8 @@ function renderRun(run, { scroll = false } = {}) {
       head, viewBox, details);
     res.hidden = false;
   }
-  const focusInHead = head.contains(document.activeElement);
-  head.replaceChildren(renderHeadline(run));
+  const focusInHead = head.contains(activeEl());
+  head.replaceChildren(...(state.config?.leaderboard?.columns?.length ? [renderLeaderboard(state.config, run)] : []), renderHeadline(run));
   if (focusInHead) res.focus({ preventScroll: true });
 
   // which report the details show
@@ -448,7 +544,7 @@ function renderRun(run, { scroll = false } = {}) {
 }
 
 function renderViewSwitch(run, box) {
-  const focused = box.contains(document.activeElement) ? document.activeElement.value : null;
+  const focused = box.contains(activeEl()) ? activeEl().value : null;
   const group = h('div', { class: 'segmented', role: 'radiogroup', 'aria-labelledby': 'view-label' },
     MODES.map((m) => {
       const available = !!run.reports[m];
@@ -521,19 +617,23 @@ async function runExample(ex) {
 
 // ---------------------------------------------------------------- page-level drag and drop
 
-// A file dropped outside the zones must not make the browser navigate away from the page.
-window.addEventListener('dragover', (e) => {
+// A file dropped outside the zones must not make the browser navigate away from the page (on the page: the
+// whole window; embedded: only the element, the host page's own drops are left alone).
+const dropGuard = page ? window : container;
+dropGuard.addEventListener('dragover', (e) => {
   if (!Array.from(e.dataTransfer?.types ?? []).includes('Files')) return;
   e.preventDefault();
   if (!e.target.closest?.('.zone')) e.dataTransfer.dropEffect = 'none';
 });
-window.addEventListener('drop', (e) => {
+dropGuard.addEventListener('drop', (e) => {
   if (!Array.from(e.dataTransfer?.types ?? []).includes('Files')) return;
   e.preventDefault();
-  setStatus('Drop the files on “Ground truth” or on “Predictions”.');
+  setStatus(state.gtPreloaded && zones.gt.root.hidden ? 'Drop the files on “Predictions”.' : 'Drop the files on “Ground truth” or on “Predictions”.');
 });
 
-window.addEventListener('hashchange', route);
+if (page) window.addEventListener('hashchange', route);
 setRunState('idle');
 
 loadProtocols();
+return { engine, state, zones };
+}

@@ -1,7 +1,8 @@
 // The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
-import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded } from './pkg/dropscore.js';
+import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded, check_config } from './pkg/dropscore.js';
 
-const ready = init().then(
+// dist/ and the single-file build set DROPSCORE_WASM (a hashed URL or the inlined bytes); else the default.
+const ready = init({ module_or_path: globalThis.DROPSCORE_WASM }).then(
   () => {
     self.postMessage({ type: 'ready' });
   },
@@ -92,6 +93,7 @@ const EXTRA = {
     transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
     return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
   },
+  config: (msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
 };
 
 async function handle(msg) {
