@@ -362,6 +362,14 @@ fn plot(o: &mut String, p: &Plot) {
             let (y0, y1) = (yp(v.max(0.0)), yp(v.min(0.0)));
             let label = p.labels.get(i).map_or(String::new(), |l| escape(l));
             let _ = write!(o, "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"#3a6fd8\"><title>{label}: {}</title></rect>", x + bw * 0.1, y0, (bw * 0.8).max(0.5), (y1 - y0).max(0.5), num(Some(v)));
+            if p.values.len() <= 40 {
+                let _ = write!(
+                    o,
+                    "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{label}</text>",
+                    x + bw / 2.0,
+                    T + ph + 13.0
+                );
+            }
         }
     }
     let colors = ["#3a6fd8", "#d8743a", "#2f9e5b", "#9b3ad8", "#c23a5a"];

@@ -249,9 +249,15 @@ pub fn lemma_normal_forms(words: &str) -> Result<String, JsValue> {
 /// for it through the worker (`{type: 'config', text}`).
 #[wasm_bindgen]
 pub fn check_config(text: &str) -> String {
-    let v = match crate::config::from_json(text) {
-        Ok(c) => serde_json::json!({ "config": c }),
-        Err(e) => serde_json::json!({ "errors": e }),
-    };
-    v.to_string()
+    // Written with to_string (already linked for reports) rather than json!/to_value, to keep the wasm small.
+    match crate::config::from_json(text) {
+        Ok(c) => format!(
+            "{{\"config\":{}}}",
+            serde_json::to_string(&c).unwrap_or_default()
+        ),
+        Err(e) => format!(
+            "{{\"errors\":{}}}",
+            serde_json::to_string(&e).unwrap_or_default()
+        ),
+    }
 }

@@ -28,7 +28,10 @@ export class Engine {
   }
 
   start() {
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'dropscore' });
+    // dist/ and the single-file build (scripts/build-dist) set DROPSCORE_WORKER_URL (a hashed file, a blob: URL);
+    // the single file's worker is a classic script (module workers from blob: URLs fail on file:// pages).
+    const url = globalThis.DROPSCORE_WORKER_URL ?? new URL('./worker.js', import.meta.url);
+    const worker = new Worker(url, { type: globalThis.DROPSCORE_WORKER_TYPE ?? 'module', name: 'dropscore' });
     this.worker = worker;
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;

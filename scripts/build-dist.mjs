@@ -1,0 +1,203 @@
+// scripts/build-dist's worker: bundles the page (index.html + www/) into dist/ for any static host, and into
+// one self-contained HTML file that works from file://. Needs www/pkg (scripts/build-wasm) and esbuild
+// (tools/bundle, installed by scripts/ensure-tools).
+//
+//   node scripts/build-dist.mjs [--out dist]
+//
+// dist/
+//   index.html                 the page (references hashed assets)
+//   embed.js                   stable entry for organizers: <script type="module" src=".../embed.js">
+//   dropscore.html             the single-file variant (scripts, styles, wasm and the small examples inlined)
+//   assets/*.<hash>.js|css|wasm  content-hashed: cache them forever
+//   assets/examples/, assets/assets/  www/'s data files at the same relative places as in www/
+//   build-info.json            sizes, wasm raw / gzip / brotli
+//
+// Every bundle sits in assets/, one level down like the sources in www/, so the modules' `import.meta.url`-
+// relative references (examples/…, assets/…) resolve as they do from www/. The worker and the wasm get their
+// hashed names through globals set by a prelude module evaluated first (DROPSCORE_WORKER_URL in
+// www/engine.js, DROPSCORE_WASM in www/worker.js, DROPSCORE_CSS in www/embed.js).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const www = path.join(root, 'www');
+const require = createRequire(path.join(root, 'tools', 'bundle', 'package.json'));
+const esbuild = require('esbuild');
+
+const outArg = process.argv.indexOf('--out');
+const out = path.resolve(root, outArg > 0 ? process.argv[outArg + 1] : 'dist');
+const assets = path.join(out, 'assets');
+/** Single-file: data files larger than this are left out (with a message when used). */
+const INLINE_LIMIT = 2 * 1024 * 1024;
+
+const hash = (buf) => crypto.createHash('sha256').update(buf).digest('hex').slice(0, 10);
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+
+for (const f of ['pkg/dropscore.js', 'pkg/dropscore_bg.wasm', 'worker.js', 'page.js', 'embed.js', 'style.css']) {
+  if (!fs.existsSync(path.join(www, f))) throw new Error(`www/${f} is missing (run scripts/build-wasm first)`);
+}
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(assets, { recursive: true });
+
+/** esbuild plugin: `dropscore:NAME` imports resolve to the given module sources. */
+function virtual(mods) {
+  return {
+    name: 'dropscore-virtual',
+    setup(b) {
+      b.onResolve({ filter: /^dropscore:/ }, (a) => ({ path: a.path, namespace: 'dropscore' }));
+      b.onLoad({ filter: /.*/, namespace: 'dropscore' }, (a) => ({ contents: mods[a.path], resolveDir: www, loader: 'js' }));
+    },
+  };
+}
+
+async function bundle({ entries, mods, splitting = false, write = true, format = 'esm' }) {
+  const r = await esbuild.build({
+    entryPoints: entries,
+    plugins: [virtual(mods)],
+    bundle: true,
+    format,
+    splitting,
+    minify: true,
+    target: ['es2022'],
+    charset: 'utf8',
+    legalComments: 'none',
+    outdir: assets,
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunk.[hash]',
+    write,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return r;
+}
+
+// ---------------------------------------------------------------- dist/
+
+const wasm = fs.readFileSync(path.join(www, 'pkg', 'dropscore_bg.wasm'));
+const wasmName = `dropscore_bg.${hash(wasm)}.wasm`;
+fs.writeFileSync(path.join(assets, wasmName), wasm);
+const css = fs.readFileSync(path.join(www, 'style.css'), 'utf8');
+const cssName = `style.${hash(css)}.css`;
+fs.writeFileSync(path.join(assets, cssName), css);
+
+const workerEntry = 'dropscore:worker-entry';
+const w = await bundle({
+  entries: { worker: workerEntry },
+  mods: {
+    [workerEntry]: "import 'dropscore:wasm-url';\nimport './worker.js';\n",
+    'dropscore:wasm-url': `globalThis.DROPSCORE_WASM = new URL(${JSON.stringify('./' + wasmName)}, import.meta.url).href;\n`,
+  },
+});
+const workerName = path.basename(Object.keys(w.metafile.outputs).find((f) => /worker\.[^/]*\.js$/.test(f)));
+
+const prelude = `globalThis.DROPSCORE_WORKER_URL ??= new URL(${JSON.stringify('./' + workerName)}, import.meta.url).href;\n` +
+  `globalThis.DROPSCORE_CSS ??= ${JSON.stringify(css)};\n`;
+const app = await bundle({
+  entries: { page: 'dropscore:page-entry', embed: 'dropscore:embed-entry' },
+  splitting: true,
+  mods: {
+    'dropscore:page-entry': "import 'dropscore:prelude';\nimport './page.js';\n",
+    'dropscore:embed-entry': "import 'dropscore:prelude';\nexport * from './embed.js';\n",
+    'dropscore:prelude': prelude,
+  },
+});
+const outName = (re) => path.basename(Object.keys(app.metafile.outputs).find((f) => re.test(path.basename(f))));
+const pageName = outName(/^page\.[^.]+\.js$/);
+const embedName = outName(/^embed\.[^.]+\.js$/);
+fs.writeFileSync(path.join(out, 'embed.js'), `// dropscore <dropscore-evaluator> (stable name; the hashed assets it loads can be cached forever)\nimport './assets/${embedName}';\n`);
+
+let html = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+html = html.replace('href="www/style.css"', `href="assets/${cssName}"`).replace('src="www/page.js"', `src="assets/${pageName}"`);
+if (html.includes('"www/')) throw new Error('index.html references www/ files the build does not know');
+fs.writeFileSync(path.join(out, 'index.html'), html);
+
+// www/'s data files (examples, assets such as dictionaries), at the same place relative to the bundles.
+const dataDirs = fs.readdirSync(www, { withFileTypes: true }).filter((d) => d.isDirectory() && !['pkg', 'views'].includes(d.name)).map((d) => d.name);
+for (const d of dataDirs) fs.cpSync(path.join(www, d), path.join(assets, d), { recursive: true });
+
+// ---------------------------------------------------------------- single file
+
+function walk(dir, rel = '') {
+  const outList = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) outList.push(...walk(path.join(dir, e.name), r));
+    else outList.push(r);
+  }
+  return outList;
+}
+const inline = {};
+const leftOut = [];
+for (const d of dataDirs) {
+  for (const rel of walk(path.join(www, d), d)) {
+    const buf = fs.readFileSync(path.join(www, rel));
+    if (buf.length > INLINE_LIMIT) leftOut.push(`${rel} (${kb(buf.length)})`);
+    else inline[rel] = buf.toString('base64');
+  }
+}
+const wasmGz = zlib.gzipSync(wasm, { level: 9 });
+const sfWorker = await bundle({
+  entries: { worker: 'dropscore:sf-worker' },
+  write: false,
+  format: 'iife',
+  mods: {
+    'dropscore:sf-worker': "import 'dropscore:sf-wasm';\nimport './worker.js';\n",
+    'dropscore:sf-wasm': `{ const b = Uint8Array.from(atob(${JSON.stringify(wasmGz.toString('base64'))}), (c) => c.charCodeAt(0));\n` +
+      "globalThis.DROPSCORE_WASM = new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } }); }\n",
+  },
+});
+const workerCode = sfWorker.outputFiles.find((f) => f.path.endsWith('.js')).text;
+// The page prelude: the worker from a blob: URL, and a fetch() that serves the inlined data files by their
+// path (examples/kws/…) so "Try an example" works from file:// without a server.
+const sfPrelude = `globalThis.DROPSCORE_WORKER_TYPE = 'classic';
+globalThis.DROPSCORE_WORKER_URL = URL.createObjectURL(new Blob([${JSON.stringify(workerCode)}], { type: 'text/javascript' }));
+const INLINE = ${JSON.stringify(inline)};
+const LEFT_OUT = ${JSON.stringify(leftOut)};
+const realFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = async (input, init) => {
+  const url = String(input instanceof Request ? input.url : input);
+  for (const [rel, b64] of Object.entries(INLINE)) {
+    if (url.endsWith('/' + rel)) return new Response(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+  }
+  const missing = LEFT_OUT.find((x) => url.endsWith('/' + x.split(' ')[0]));
+  if (missing) throw new Error(missing + ' is not part of the single-file page: use the hosted dist/ for it');
+  return realFetch(input, init);
+};
+`;
+const sfApp = await bundle({
+  entries: { single: 'dropscore:sf-page' },
+  write: false,
+  mods: {
+    'dropscore:sf-page': "import 'dropscore:sf-prelude';\nimport './page.js';\n",
+    'dropscore:sf-prelude': sfPrelude,
+  },
+});
+const appCode = sfApp.outputFiles.find((f) => f.path.endsWith('.js')).text;
+const safe = (t) => t.replace(/<\/(script|style)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+let single = fs.readFileSync(path.join(root, 'index.html'), 'utf8');
+single = single
+  .replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\n?/, '')
+  .replace('<link rel="stylesheet" href="www/style.css">', () => `<style>\n${css.replace(/<\/style/gi, '<\\/style')}\n</style>`)
+  .replace('<script type="module" src="www/page.js"></script>', () => `<script type="module">\n${safe(appCode)}\n</script>`);
+fs.writeFileSync(path.join(out, 'dropscore.html'), single);
+
+// ---------------------------------------------------------------- report
+
+const gz = zlib.gzipSync(wasm, { level: 9 }).length;
+const br = zlib.brotliCompressSync(wasm, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const files = walk(out).filter((f) => !f.startsWith('assets/examples/') && !f.startsWith('assets/assets/')).sort();
+const info = {
+  wasm: { file: `assets/${wasmName}`, raw: wasm.length, gzip: gz, brotli: br },
+  single_file: { file: 'dropscore.html', bytes: fs.statSync(path.join(out, 'dropscore.html')).size, left_out: leftOut },
+  files: Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(out, f)).size])),
+};
+fs.writeFileSync(path.join(out, 'build-info.json'), JSON.stringify(info, null, 2) + '\n');
+console.log(`dist: ${path.relative(root, out)}/ (${files.length} files besides the data folders)`);
+console.log(`  wasm ${info.wasm.file}: ${kb(wasm.length)} raw, ${kb(gz)} gzip, ${kb(br)} brotli`);
+console.log(`  single file dropscore.html: ${kb(info.single_file.bytes)}${leftOut.length ? `; left out (over ${kb(INLINE_LIMIT)}): ${leftOut.join(', ')}` : ''}`);
+console.log('  serve .wasm as application/wasm, .js as text/javascript, .css as text/css, .html as text/html');
