@@ -289,8 +289,61 @@ fn items(o: &mut String, report: &Report) {
     }
 }
 
-/// One inline SVG: bars/histogram from labels + values, lines from series.
+/// A heat map: `labels` name the n rows and columns, `values` the n×n cells row-major (null = empty).
+fn heatmap(o: &mut String, p: &Plot) {
+    let n = p.labels.len();
+    if n == 0 || p.values.len() != n * n {
+        return;
+    }
+    let cell = (480.0 / n as f64).clamp(2.0, 60.0);
+    let (l, t) = (90.0, 10.0);
+    let side = cell * n as f64;
+    let finite = p.values.iter().flatten().copied().filter(|v| v.is_finite());
+    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    });
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let (w, h) = (l + side + 10.0, t + side + 30.0);
+    let _ = write!(o, "<figure><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\"><title>{}</title>", escape(&p.title), escape(&p.title));
+    for (i, v) in p.values.iter().enumerate() {
+        let (r, c) = (i / n, i % n);
+        let (x, y) = (l + c as f64 * cell, t + r as f64 * cell);
+        let Some(v) = v.filter(|v| v.is_finite()) else {
+            continue;
+        };
+        let k = (v - lo) / span;
+        let _ = write!(o, "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{cell:.2}\" height=\"{cell:.2}\" fill=\"hsl(214 70% {:.1}%)\"><title>{} / {}: {}</title></rect>", 94.0 - 62.0 * k, escape(&p.labels[r]), escape(&p.labels[c]), num(Some(v)));
+        if n <= 12 {
+            let _ = write!(
+                o,
+                "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\" style=\"fill:{}\">{}</text>",
+                x + cell / 2.0,
+                y + cell / 2.0 + 4.0,
+                if k > 0.55 { "#fff" } else { "#111" },
+                num(Some(v))
+            );
+        }
+    }
+    if n <= 30 {
+        for (i, lab) in p.labels.iter().enumerate() {
+            let y = t + i as f64 * cell + cell / 2.0 + 4.0;
+            let _ = write!(
+                o,
+                "<text x=\"{:.2}\" y=\"{y:.2}\" text-anchor=\"end\">{}</text>",
+                l - 4.0,
+                escape(lab)
+            );
+        }
+    }
+    let _ = write!(o, "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{} (rows: {})</text></svg></figure>\n", l + side / 2.0, h - 6.0, escape(&p.x_label), escape(&p.y_label));
+}
+
+/// One inline SVG: bars/histogram from labels + values, lines from series, heat maps.
 fn plot(o: &mut String, p: &Plot) {
+    if p.kind == "heatmap" {
+        heatmap(o, p);
+        return;
+    }
     const W: f64 = 720.0;
     const H: f64 = 260.0;
     const L: f64 = 48.0;

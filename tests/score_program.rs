@@ -331,3 +331,64 @@ fn codalab_metadata_in_res_is_ignored() {
     assert!(!out.join("metadata").exists());
     let _ = data("");
 }
+
+/// A Codabench folder from a protocol's fixture in tests/data/<id>/: ref/ with the GT (and the example config),
+/// res/ with the submission as a participant zips it (here a nested folder). Returns scores.json.
+fn fixture_folder(tag: &str, id: &str, gt: &[&str], res: &[(&str, &str)]) -> (i32, Value, String) {
+    let base = fresh(&format!("fixture-{tag}"));
+    let input = base.join("input");
+    for g in gt {
+        copy(&data(g), &input.join("ref"));
+    }
+    for (f, sub) in res {
+        copy(&data(f), &input.join("res").join(sub));
+    }
+    let cfg = root().join("examples").join(id);
+    copy(&cfg.join("dropscore.toml"), &input.join("ref"));
+    let out = base.join("output");
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out.to_str().unwrap()],
+        &root(),
+    );
+    let scores = std::fs::read_to_string(out.join("scores.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
+    if code == 0 {
+        assert_self_contained(&std::fs::read_to_string(out.join("detailed_results.html")).unwrap());
+    }
+    (code, scores, err)
+}
+
+#[test]
+fn falsid_worked_fixture_in_a_codabench_folder() {
+    if protocols::info("falsid").is_none_or(|p| !p.built) {
+        return;
+    }
+    // The per-subset layout in a nested res/pred_per_subset/ folder.
+    let res = [
+        ("falsid/worked/pred_per_subset/pizan.csv", "pred_per_subset"),
+        ("falsid/worked/pred_per_subset/tasso.csv", "pred_per_subset"),
+        ("falsid/worked/pred_per_subset/yaqut.csv", "pred_per_subset"),
+    ];
+    let (code, scores, err) =
+        fixture_folder("falsid", "falsid", &["falsid/worked/gt_merged.csv"], &res);
+    assert_eq!(code, 0, "{err}");
+    // specs/falsid.md 7.1 (tests/data/falsid/worked/expected.json): 41/60, 7/12, 14/20.
+    let close = |k: &str, want: f64| {
+        let v = scores[k].as_f64().unwrap_or(f64::NAN);
+        assert!((v - want).abs() < 1e-15, "{k}: {v} vs {want}");
+    };
+    close("accuracy", 41.0 / 60.0);
+    close("uar", 7.0 / 12.0);
+    close("pooled_accuracy", 14.0 / 20.0);
+    let gt = data("falsid/worked/gt_merged.csv");
+    let preds: Vec<PathBuf> = res.iter().map(|(f, _)| data(f)).collect();
+    let (_, report) = cli_report("falsid", &[gt], &preds, "official", &[]);
+    for k in ["accuracy", "uar", "pooled_accuracy"] {
+        assert_eq!(
+            scores[k], report["scores"][k],
+            "{k}: scores.json = the CLI's JSON report"
+        );
+    }
+}

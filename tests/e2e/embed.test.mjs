@@ -183,3 +183,43 @@ test('config errors are shown located; an off-origin config or ground truth is r
   await r2.context.close();
   assert.deepEqual(problems, []);
 });
+
+test('every built protocol: its example config embedded, its first example predictions dropped = dropscore score', async () => {
+  const cli = findCli();
+  if (!cli) return; // needs DROPSCORE_BIN (scripts/test sets it)
+  const list = JSON.parse(execFileSync(cli, ['list', '--format=json'], { encoding: 'utf8' }));
+  let checked = 0;
+  for (const p of list.filter((x) => x.built)) {
+    const cfgPath = path.join(repoRoot, 'examples', p.id, 'dropscore.json');
+    assert.ok(fs.existsSync(cfgPath), `examples/${p.id}/dropscore.json`);
+    const cfg = JSON.parse(fs.readFileSync(cfgPath, 'utf8'));
+    // The example whose ground truth the config preloads.
+    const gtNames = cfg.ground_truth.map((g) => path.basename(g)).sort();
+    const ex = p.examples.find((e) => JSON.stringify(e.gt.map((g) => path.basename(g)).sort()) === JSON.stringify(gtNames));
+    if (!ex) continue;
+    const body = PLAIN.replace('kws/dropscore.json', `${p.id}/dropscore.json`);
+    const { page, context, check } = await open(`examples/__${p.id}.html`, { routes: { [`examples/__${p.id}.html`]: { body } } });
+    await waitPreloaded(page);
+    await page.locator('#pred-files').setInputFiles(ex.pred.map((f) => path.join(repoRoot, 'www', f)));
+    const handle = await page.locator(EL).elementHandle();
+    await page.locator('#score-button').click();
+    await page.waitForFunction((e) => e.dataset.run === 'done', handle, { timeout: 60000 });
+    const lb = await leaderboard(page);
+    // dropscore score on the same files, with the same config.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dropscore-embed-${p.id}-`));
+    for (const [role, files] of [['ref', ex.gt], ['res', ex.pred]]) {
+      fs.mkdirSync(path.join(dir, 'input', role), { recursive: true });
+      for (const f of files) fs.copyFileSync(path.join(repoRoot, 'www', f), path.join(dir, 'input', role, path.basename(f)));
+    }
+    execFileSync(cli, ['score', path.join(dir, 'input'), path.join(dir, 'output'), '--config', path.join(repoRoot, 'examples', p.id, 'dropscore.toml')], { stdio: 'pipe' });
+    const scores = JSON.parse(fs.readFileSync(path.join(dir, 'output', 'scores.json'), 'utf8'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const c of cfg.leaderboard.columns) {
+      assert.equal(lb.values[c.key], typeof scores[c.key] === 'number' ? fixed(scores[c.key], c.decimals) : '—', `${p.id} ${c.key}: page preview vs scores.json`);
+    }
+    check();
+    await context.close();
+    checked++;
+  }
+  assert.ok(checked >= 1);
+});
