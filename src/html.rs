@@ -335,7 +335,14 @@ fn heatmap(o: &mut String, p: &Plot) {
             );
         }
     }
-    let _ = write!(o, "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{} (rows: {})</text></svg></figure>\n", l + side / 2.0, h - 6.0, escape(&p.x_label), escape(&p.y_label));
+    let _ = writeln!(
+        o,
+        "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{} (rows: {})</text></svg></figure>",
+        l + side / 2.0,
+        h - 6.0,
+        escape(&p.x_label),
+        escape(&p.y_label)
+    );
 }
 
 /// One inline SVG: bars/histogram from labels + values, lines from series, heat maps.
