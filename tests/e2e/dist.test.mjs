@@ -7,6 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
@@ -108,4 +110,41 @@ test('dist/dropscore.html from file:// (no server): the kws example scores, offl
   await page.screenshot({ path: path.join(artifacts, 'single-file-kws.png'), fullPage: false });
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('dropscore score: detailed_results.html renders in Chromium from file://, self-contained, for every built protocol', async () => {
+  const cli = findCli();
+  if (!cli) return;
+  const list = JSON.parse(execFileSync(cli, ['list', '--format=json'], { encoding: 'utf8' }));
+  let rendered = 0;
+  for (const p of list.filter((x) => x.built)) {
+    for (const ex of p.examples) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `dropscore-detailed-${p.id}-`));
+      for (const [role, files] of [['ref', ex.gt], ['res', ex.pred]]) {
+        fs.mkdirSync(path.join(dir, 'input', role), { recursive: true });
+        for (const f of files) fs.copyFileSync(path.join(repoRoot, 'www', f), path.join(dir, 'input', role, path.basename(f)));
+      }
+      try {
+        execFileSync(cli, ['score', path.join(dir, 'input'), path.join(dir, 'output'), '--protocol', p.id], { stdio: 'pipe' });
+      } catch (e) {
+        assert.equal(e.status, 1, `${p.id}/${ex.id}: ${e.stderr}`); // input errors: detailed results still written
+      }
+      const file = path.join(dir, 'output', 'detailed_results.html');
+      const html = fs.readFileSync(file, 'utf8');
+      assert.doesNotMatch(html, /\b(src|href)\s*=/i, `${p.id}/${ex.id}: no src= or href=`);
+      const { page, context, requests, problems } = await open(pathToFileURL(file).href);
+      assert.deepEqual(requests.filter((u) => u !== pathToFileURL(file).href && !/^data:/.test(u)), [], 'no other request');
+      assert.ok(await page.locator('h1').count() === 1 && await page.locator('table').count() >= 1);
+      const svgs = await page.locator('svg').count();
+      const box = await page.locator('body').boundingBox();
+      assert.ok(box.height > 100, 'renders');
+      if (rendered === 0) await page.screenshot({ path: path.join(artifacts, `detailed-${p.id}-${ex.id}.png`), fullPage: true });
+      assert.deepEqual(problems, []);
+      assert.ok(svgs >= 0);
+      await context.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      rendered++;
+    }
+  }
+  assert.ok(rendered >= 1);
 });
