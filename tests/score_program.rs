@@ -392,3 +392,38 @@ fn falsid_worked_fixture_in_a_codabench_folder() {
         );
     }
 }
+
+#[test]
+fn chalearn_ce_ap_example_is_a_codabench_folder() {
+    if protocols::info("chalearn-ce").is_none_or(|p| !p.built) {
+        return;
+    }
+    // tests/data/chalearn-ce/ap_example is the Codalab layout itself; each variant replaces input/res.
+    // Expected (specs/chalearn-ce.md 7, expected.json): 0.722222, 0.666667, 0.603175 to 6 decimals.
+    let gt = "chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt";
+    for (res, want) in [
+        (
+            "chalearn-ce/ap_example/input/res/La_Tomatina.txt",
+            "0.722222",
+        ),
+        (
+            "chalearn-ce/ap_example/res_negfirst/La_Tomatina.txt",
+            "0.666667",
+        ),
+        (
+            "chalearn-ce/ap_example/res_missing/La_Tomatina.txt",
+            "0.603175",
+        ),
+    ] {
+        let (code, scores, err) =
+            fixture_folder(&format!("ce-{want}"), "chalearn-ce", &[gt], &[(res, "")]);
+        assert_eq!(code, 0, "{res}: {err}");
+        let v = scores["map"].as_f64().unwrap();
+        assert_eq!(format!("{v:.6}"), want, "{res}");
+        let (_, report) = cli_report("chalearn-ce", &[data(gt)], &[data(res)], "official", &[]);
+        assert_eq!(
+            scores["map"], report["scores"]["map"],
+            "{res}: scores.json = the CLI's JSON report"
+        );
+    }
+}
