@@ -266,7 +266,7 @@ mod cli {
     }
 
     /// The first asset found (see `lemma::asset_candidates`); an explicit `--lemmas` must load.
-    fn load_lemmatizer(
+    pub(crate) fn load_lemmatizer(
         explicit: Option<&str>,
     ) -> Result<Option<std::sync::Arc<dropscore::lemma::Lemmatizer>>, String> {
         let Some(path) = dropscore::lemma::asset_candidates(explicit)

@@ -272,8 +272,22 @@ pub fn score_cmd(args: &[String]) -> i32 {
         return 2;
     }
     let files = FileSet::build(inputs, &Limits::default());
+    // aij2022's text tasks need the Russian lemmatiser: ru-lemmas.bin next to the executable (the packaged
+    // scoring program), $DROPSCORE_LEMMAS, or the repository's www/assets/.
+    let lemmatizer = if protocol == "aij2022" {
+        match crate::cli::load_lemmatizer(None) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("dropscore score: {e}");
+                return 2;
+            }
+        }
+    } else {
+        None
+    };
     let req = Request {
         set,
+        lemmatizer,
         ..Request::new(mode)
     };
     let report = match protocols::score(&protocol, &files, &req, &mut Quiet) {
