@@ -55,12 +55,13 @@ function virtual(mods) {
   };
 }
 
-async function bundle({ entries, mods, splitting = false, write = true, format = 'esm' }) {
+async function bundle({ entries, mods, splitting = false, write = true, format = 'esm', define = {} }) {
   const r = await esbuild.build({
     entryPoints: entries,
     plugins: [virtual(mods)],
     bundle: true,
     format,
+    define,
     splitting,
     minify: true,
     target: ['es2022'],
@@ -145,6 +146,9 @@ const sfWorker = await bundle({
   entries: { worker: 'dropscore:sf-worker' },
   write: false,
   format: 'iife',
+  // A classic blob: worker has no import.meta.url; relative asset URLs (ru-lemmas.bin) resolve to this file:
+  // URL and fail with a clear message only when used (the large assets are not part of the single file).
+  define: { 'import.meta.url': JSON.stringify('file:///dropscore-single-file/worker.js') },
   mods: {
     'dropscore:sf-worker': "import 'dropscore:sf-wasm';\nimport './worker.js';\n",
     'dropscore:sf-wasm': `{ const b = Uint8Array.from(atob(${JSON.stringify(wasmGz.toString('base64'))}), (c) => c.charCodeAt(0));\n` +
