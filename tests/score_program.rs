@@ -434,3 +434,30 @@ fn chalearn_ce_ap_example_is_a_codabench_folder() {
         );
     }
 }
+
+#[test]
+fn fest_synthetic_fixture_in_a_codabench_folder() {
+    if protocols::info("fest").is_none_or(|p| !p.built) {
+        return;
+    }
+    // tests/data/fest/synthetic (specs/fest.md 7.1): Line IU 1/3 for the 8-connected GT, exactly.
+    let (code, scores, err) = fixture_folder(
+        "fest",
+        "fest",
+        &["fest/synthetic/gt/001.png"],
+        &[("fest/synthetic/pred/001.png", "")],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(scores["line_iu"].as_f64(), Some(0.3333333333333333));
+    let (_, report) = cli_report(
+        "fest",
+        &[data("fest/synthetic/gt/001.png")],
+        &[data("fest/synthetic/pred/001.png")],
+        "official",
+        &[],
+    );
+    assert_eq!(
+        scores["line_iu"], report["scores"]["line_iu"],
+        "scores.json = the CLI's JSON report"
+    );
+}
