@@ -1,6 +1,6 @@
 //! The lemmatiser asset (`ru-lemmas.bin`): pymorphy3's OpenCorpora dictionary in a compact form.
 //!
-//! Layout (little-endian): the magic `DSLEMMA2`, then 14 sections, each a `u32` byte length and its bytes:
+//! Layout (little-endian): the magic `DSLEMMA3`, then 15 sections, each a `u32` byte length and its bytes:
 //!
 //! | # | section | content |
 //! |---|---|---|
@@ -16,10 +16,11 @@
 //! | 11 | known prefixes | UTF-8, `\n`-separated, pymorphy3's order |
 //! | 12 | particles after a hyphen | UTF-8, `\n`-separated |
 //! | 13 | Unicode classes | UTF-8 lines `C first last` (hex code points) for C in P (punctuation), A (isalpha), L (Latin letter), S (isspace), D (isdecimal) |
+//! | 14 | overrides | UTF-8 lines `word<TAB>normal form`: words outside the dictionary whose parses P(t|w) re-orders |
 //!
 //! A ё mask has bit i set when the i-th character of the query is `е` and the dictionary spells it `ё`.
 
-pub const MAGIC: &[u8; 8] = b"DSLEMMA2";
+pub const MAGIC: &[u8; 8] = b"DSLEMMA3";
 
 /// The byte form of a key in the `fst` maps: lower-case Cyrillic а–я as 0x80–0x9F and ё as 0xA0 (one byte a
 /// letter instead of UTF-8's two: half the transitions per lookup), ASCII as itself, any other character as
@@ -46,7 +47,7 @@ pub fn encode_key(word: &str, out: &mut Vec<u8>) -> bool {
 
 /// No dictionary key or suffix is anywhere near this long (bytes of UTF-8).
 pub const MAX_KEY: usize = 256;
-pub const SECTIONS: usize = 14;
+pub const SECTIONS: usize = 15;
 
 /// Splits the asset into its sections (borrowed).
 pub fn sections(data: &[u8]) -> Result<Vec<&[u8]>, String> {

@@ -125,7 +125,12 @@ pub fn build(dir: &Path) -> Result<Vec<u8>, String> {
         let name = format!("pred{n}.txt");
         sections.push(fst_map(&read(dir, &name)?, &name, &|_| 0)?);
     }
-    for name in ["known_prefixes.txt", "particles.txt", "unicode.txt"] {
+    for name in [
+        "known_prefixes.txt",
+        "particles.txt",
+        "unicode.txt",
+        "overrides.txt",
+    ] {
         let t = read(dir, name)?;
         sections.push(lines_of(&t).join("\n").into_bytes());
     }

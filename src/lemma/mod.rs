@@ -74,6 +74,8 @@ pub struct Lemmatizer {
     known_prefixes: Vec<String>,
     particles: Vec<String>,
     uni: shapes::Unicode,
+    /// first normal forms of the words outside the dictionary that P(t|w) re-orders
+    overrides: std::collections::HashMap<String, String>,
     /// ids of the shape tags, after the dictionary's tags
     tag_numb_intg: u16,
     tag_numb_real: u16,
@@ -159,6 +161,13 @@ impl Lemmatizer {
         let known_prefixes = lines(sec(11), "known prefixes")?;
         let particles = lines(sec(12), "particles")?;
         let uni = shapes::Unicode::parse(&lines(sec(13), "Unicode classes")?)?;
+        let overrides = lines(sec(14), "overrides")?
+            .into_iter()
+            .filter_map(|l| {
+                l.split_once('\t')
+                    .map(|(w, n)| (w.to_string(), n.to_string()))
+            })
+            .collect();
 
         let lem = Lemmatizer {
             meta,
@@ -176,6 +185,7 @@ impl Lemmatizer {
             known_prefixes,
             particles,
             uni,
+            overrides,
             tag_numb_intg: shape0,
             tag_numb_real: shape0 + 1,
             tag_pnct: shape0 + 2,
@@ -242,6 +252,13 @@ impl Lemmatizer {
                     Cow::Owned(nf)
                 };
             }
+        }
+        if let Some(nf) = self.overrides.get(word) {
+            return if nf == word {
+                Cow::Borrowed(word)
+            } else {
+                Cow::Owned(nf.clone())
+            };
         }
         let nf = analyze::first_normal_form(self, word);
         if nf == word {

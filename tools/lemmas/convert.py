@@ -18,6 +18,8 @@ Written to OUT_DIR (all UTF-8, one record a line):
   raw_lists.txt   "word<TAB>list_id": the dictionary-order list of the words whose order P(t|w) changed
   predN.txt       prediction suffixes for paradigm prefix N: "suffix<TAB>plist_id", sorted by UTF-8 bytes
   plists.txt      per plist id: "mask,count,para,idx" separated by ';'
+  overrides.txt   "word<TAB>normal form" for the words outside the dictionary that P(t|w) knows (MorphAnalyzer
+                  re-orders their predicted parses by corpus probability), as pymorphy3 gives them
   known_prefixes.txt, particles.txt   pymorphy3.lang.ru.KNOWN_PREFIXES, PARTICLES_AFTER_HYPHEN
   unicode.txt     code point ranges "class first last" (hex) for the shape analyzers: P (category P*),
                   A (str.isalpha), L (alphabetic with LATIN in its name), S (str.isspace), D (str.isdecimal)
@@ -162,6 +164,12 @@ def main():
             raw_order[word] = lst
         entries[word] = [lst[i] for i in order]
     print(f"convert: {len(prob_words)} P(t|w) words, {reordered} re-ordered", file=sys.stderr)
+    overrides = []
+    for word in sorted(prob_words, key=utf8_key):
+        if word not in entries and "\n" not in word and "\t" not in word:
+            overrides.append(f"{word}\t{morph.parse(word)[0].normal_form}")
+    w("overrides.txt", overrides)
+    print(f"convert: {len(overrides)} P(t|w) words outside the dictionary", file=sys.stderr)
 
     list_ids = {}
     list_lines = []
