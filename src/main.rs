@@ -190,6 +190,7 @@ mod cli {
         {
             return usage(&e);
         }
+        option_files(&a.protocol, &set, &mut inputs);
         let files = FileSet::build(inputs, &Limits::default());
         let lemmatizer = if a.protocol == "aij2022" {
             match load_lemmatizer(a.lemmas.as_deref()) {
@@ -236,6 +237,34 @@ mod cli {
             1
         } else {
             0
+        }
+    }
+
+    /// Options of type `file`/`files` name files; a value that is a path on disk and not already an input is
+    /// added as an input without a role (the protocol finds it by name).
+    fn option_files(protocol: &str, set: &[(String, String)], inputs: &mut Vec<Input>) {
+        let Some(info) = protocols::info(protocol) else {
+            return;
+        };
+        for (k, v) in set {
+            let Some(spec) = info.options.iter().find(|o| o.name == k) else {
+                continue;
+            };
+            if spec.kind != "file" && spec.kind != "files" {
+                continue;
+            }
+            for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                if inputs.iter().any(|i| i.path == p) || !Path::new(p).is_file() {
+                    continue;
+                }
+                if let Ok(blob) = DiskFile::open(Path::new(p)) {
+                    inputs.push(Input {
+                        path: p.to_string(),
+                        role: None,
+                        blob: Rc::new(blob),
+                    });
+                }
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! Readers: bytes in, typed data out, every problem a located [`crate::Diagnostic`].
 
+pub mod aij_json;
 pub mod chalearn;
 pub mod falsid_labels;
 pub mod falsid_matrix;
@@ -7,6 +8,7 @@ pub mod fxhash;
 pub mod kws_xml;
 pub mod kws_xml_lines;
 pub mod lines;
+pub mod npy;
 pub mod png_mask;
 pub mod pyfloat;
 pub mod trec;

@@ -1,6 +1,7 @@
 //! Pure metric functions: no I/O, no parsing. Each function's doc comment gives its formula and the source it
 //! reproduces (trec_eval's one-file-per-measure layout, scikit-learn-style documentation).
 
+pub mod aij;
 pub mod assignment;
 pub mod falsid;
 pub mod fest;

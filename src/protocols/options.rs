@@ -8,7 +8,8 @@ use serde_json::{Map, Value};
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionSpec {
     pub name: &'static str,
-    /// `bool`, `int`, `number`, `list`, `text`, or the allowed values joined by `|`.
+    /// `bool`, `int`, `number`, `list`, `text`, `file` (a dropped file or, on the CLI, a path), `files` (comma-separated
+    /// `file`s), or the allowed values joined by `|`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub default_official: &'static str,
@@ -161,7 +162,7 @@ fn check(spec: &OptionSpec, v: &str) -> Result<String, String> {
             Ok(x) if x.is_finite() => Ok(v.to_string()),
             _ => bad("a number"),
         },
-        "list" | "text" => Ok(v.to_string()),
+        "list" | "text" | "file" | "files" => Ok(v.to_string()),
         allowed => {
             if allowed.split('|').any(|a| a == v) {
                 Ok(v.to_string())

@@ -1,0 +1,251 @@
+//! The AI Journey 2022 contest JSON (specs/aij2022.md 2.1): `{ "<id>": [ {"type": …, "content": …}, … ], … }`.
+//! Parsed with serde_json (syntax errors with line and column); object key order is kept; a duplicate key in
+//! any object is an error (`aij.json.duplicate_key`), located where the repeated key ends. Each top-level
+//! key's line and column are recorded so later diagnostics can point at the id.
+
+use crate::diag::Diagnostic;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// One parsed file: ids in file order with their values and the position of each id's key.
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    pub file: String,
+    pub entries: Vec<(String, Value)>,
+    pub pos: Vec<(u64, u64)>,
+}
+
+impl Doc {
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+    pub fn index(&self, id: &str) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| k == id)
+    }
+    /// A diagnostic located at id `id`'s key.
+    pub fn at(&self, id: &str, d: Diagnostic) -> Diagnostic {
+        let d = d.file(&self.file);
+        match self.index(id).and_then(|i| self.pos.get(i)) {
+            Some((l, c)) => d.at(*l, *c),
+            None => d,
+        }
+    }
+}
+
+struct Strict;
+
+impl<'de> DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some(x) = seq.next_element_seed(Strict)? {
+            v.push(x);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut m = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if m.contains_key(&k) {
+                return Err(de::Error::custom(format!("duplicate key `{k}`")));
+            }
+            let v = map.next_value_seed(Strict)?;
+            m.insert(k, v);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// Parses `bytes` (UTF-8, BOM accepted). On failure returns the located diagnostic.
+pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = Strict
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v));
+    let value = match value {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = e.to_string();
+            let dup = msg.starts_with("duplicate key");
+            let code = if dup {
+                "aij.json.duplicate_key"
+            } else {
+                "aij.json.syntax"
+            };
+            let text = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+            let mut d = Diagnostic::error(code, text).file(file).hint(if dup {
+                "Remove the repeated key: Python's json keeps only the last value silently."
+            } else {
+                "Fix the JSON syntax at this position (a UTF-8 JSON object of ids)."
+            });
+            if e.line() > 0 {
+                // serde_json columns count bytes; convert to code points on that line.
+                d = d.at(e.line() as u64, char_column(body, e.line(), e.column()));
+            }
+            if !dup {
+                d = d.official("crashes (json.decoder.JSONDecodeError)");
+            }
+            return Err(Box::new(d));
+        }
+    };
+    let Value::Object(map) = value else {
+        return Err(Box::new(
+            Diagnostic::error(
+                "aij.json.not_object",
+                "the file is not a JSON object of ids",
+            )
+            .file(file)
+            .at(1, 1)
+            .expected("{\"<id>\": [ {\"type\": …, \"content\": …} ], …}")
+            .found(crate::diag::excerpt(&String::from_utf8_lossy(
+                &body[..body.len().min(60)],
+            )))
+            .hint("The contest files map each id to a list of {type, content} elements."),
+        ));
+    };
+    let pos = top_level_key_positions(body);
+    let entries: Vec<(String, Value)> = map.into_iter().collect();
+    let pos = if pos.len() == entries.len() {
+        pos
+    } else {
+        vec![(1, 1); entries.len()]
+    };
+    Ok(Doc {
+        file: file.to_string(),
+        entries,
+        pos,
+    })
+}
+
+/// 1-based code-point column from serde_json's 1-based byte column.
+fn char_column(body: &[u8], line: usize, col: usize) -> u64 {
+    let mut start = 0;
+    let mut l = 1;
+    for (i, &b) in body.iter().enumerate() {
+        if l == line {
+            start = i;
+            break;
+        }
+        if b == b'\n' {
+            l += 1;
+            start = i + 1;
+        }
+    }
+    let end = (start + col).min(body.len());
+    let seg = &body[start.min(end)..end];
+    String::from_utf8_lossy(seg).chars().count().max(1) as u64
+}
+
+/// Line and column (1-based, code points) of each key of the top-level object, in file order.
+fn top_level_key_positions(body: &[u8]) -> Vec<(u64, u64)> {
+    let text = String::from_utf8_lossy(body);
+    let mut out = Vec::new();
+    let (mut line, mut col) = (1u64, 0u64);
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut esc = false;
+    // At depth 1, a string that starts after `{` or `,` is a key.
+    let mut expect_key = false;
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+            col = 0;
+        } else {
+            col += 1;
+        }
+        if in_str {
+            if esc {
+                esc = false;
+            } else if c == '\\' {
+                esc = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                if depth == 1 && expect_key {
+                    out.push((line, col));
+                    expect_key = false;
+                }
+                in_str = true;
+            }
+            '{' | '[' => {
+                depth += 1;
+                if depth == 1 && c == '{' {
+                    expect_key = true;
+                }
+            }
+            '}' | ']' => depth -= 1,
+            ',' if depth == 1 => expect_key = true,
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_positions() {
+        let d = parse(
+            "a.json",
+            "\u{feff}{\"b\": [1],\n \"a\": {\"x\": \"}\"}}".as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(d.entries[0].0, "b");
+        assert_eq!(d.entries[1].0, "a");
+        assert_eq!(d.pos, vec![(1, 2), (2, 2)]);
+    }
+
+    #[test]
+    fn duplicate_and_syntax() {
+        let e = parse("a.json", b"{\"a\": 1,\n \"a\": 2}").unwrap_err();
+        assert_eq!(e.code, "aij.json.duplicate_key");
+        assert_eq!(e.line, Some(2));
+        let e = parse("a.json", b"{\"a\": [1,}").unwrap_err();
+        assert_eq!(e.code, "aij.json.syntax");
+        assert_eq!(e.line, Some(1));
+    }
+}

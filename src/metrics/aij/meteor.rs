@@ -1,0 +1,212 @@
+//! METEOR as the contest computes it (specs/aij2022.md 3.7): ai-forever/fbc2_aij2022
+//! `evaluation/{vqa,captioning}/metric(s)/rumeteor.py`, which is NLTK's `single_meteor_score` with a RuWordNet
+//! synonym stage. Greedy alignment (exact, then stem, then synonym), no crossing minimisation:
+//!
+//! P = m/|H|, R = m/|R|, Fmean = PR / (αP + (1−α)R), pen = γ·(chunks/m)^β, score = (1 − pen)·Fmean.
+
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Match stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    Exact,
+    Stem,
+    Synonym,
+}
+
+/// One aligned pair: hypothesis index, reference index, stage.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Link {
+    pub h: usize,
+    pub r: usize,
+    pub stage: Stage,
+}
+
+/// The METEOR value and everything the alignment view shows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Alignment {
+    pub links: Vec<Link>,
+    pub chunks: usize,
+    pub precision: f64,
+    pub recall: f64,
+    pub fmean: f64,
+    pub penalty: f64,
+    pub score: f64,
+}
+
+/// Parameters: α, β, γ. VQA: (0.9, 3, 0); captioning: (0.9, 3, 0.5).
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+/// Synonym candidates of a (lower-cased) hypothesis token: RuWordNet hypernym titles and derivations, lower-cased
+/// (the `ruwordnet_table` option). The token itself is always a candidate (it cannot match at this stage).
+pub type Synonyms = HashMap<String, Vec<String>>;
+
+/// `_match_enums`: for i from the last remaining hypothesis token down, the highest-index remaining
+/// reference token with an equal key; both are removed.
+fn match_stage(
+    hyp: &mut Vec<(usize, String)>,
+    refs: &mut Vec<(usize, String)>,
+    key: &dyn Fn(&str) -> String,
+    stage: Stage,
+    links: &mut Vec<Link>,
+) {
+    let hk: Vec<String> = hyp.iter().map(|(_, w)| key(w)).collect();
+    let mut rk: Vec<String> = refs.iter().map(|(_, w)| key(w)).collect();
+    let mut i = hyp.len();
+    while i > 0 {
+        i -= 1;
+        if let Some(j) = (0..rk.len()).rev().find(|&j| rk[j] == hk[i]) {
+            links.push(Link {
+                h: hyp[i].0,
+                r: refs[j].0,
+                stage,
+            });
+            hyp.remove(i);
+            refs.remove(j);
+            rk.remove(j);
+        }
+    }
+}
+
+/// `_enum_wordnetsyn_match` with a synonym table: a reference token in S(w) = {w} ∪ syn(w) matches w.
+fn synonym_stage(
+    hyp: &mut Vec<(usize, String)>,
+    refs: &mut Vec<(usize, String)>,
+    syn: &Synonyms,
+    links: &mut Vec<Link>,
+) {
+    let mut i = hyp.len();
+    while i > 0 {
+        i -= 1;
+        let Some(cands) = syn.get(hyp[i].1.as_str()) else {
+            continue;
+        };
+        let w = &hyp[i].1;
+        if let Some(j) = (0..refs.len())
+            .rev()
+            .find(|&j| refs[j].1 == *w || cands.iter().any(|c| *c == refs[j].1))
+        {
+            links.push(Link {
+                h: hyp[i].0,
+                r: refs[j].0,
+                stage: Stage::Synonym,
+            });
+            hyp.remove(i);
+            refs.remove(j);
+        }
+    }
+}
+
+/// `_count_chunks` over matches sorted by hypothesis index.
+pub fn count_chunks(links: &[Link]) -> usize {
+    let mut chunks = 1;
+    for w in links.windows(2) {
+        if !(w[1].h == w[0].h + 1 && w[1].r == w[0].r + 1) {
+            chunks += 1;
+        }
+    }
+    chunks
+}
+
+/// `single_meteor_score(reference, hypothesis, stemmer, alpha, beta, gamma)`; tokens are lower-cased first
+/// (`preprocess=str.lower`). `synonyms = None` skips the synonym stage.
+pub fn meteor(
+    hyp: &[String],
+    reference: &[String],
+    stem: &dyn Fn(&str) -> String,
+    synonyms: Option<&Synonyms>,
+    p: Params,
+) -> Alignment {
+    let mut h: Vec<(usize, String)> = hyp.iter().map(|w| w.to_lowercase()).enumerate().collect();
+    let mut r: Vec<(usize, String)> = reference
+        .iter()
+        .map(|w| w.to_lowercase())
+        .enumerate()
+        .collect();
+    let mut links = Vec::new();
+    match_stage(&mut h, &mut r, &|w| w.to_string(), Stage::Exact, &mut links);
+    match_stage(&mut h, &mut r, stem, Stage::Stem, &mut links);
+    if let Some(s) = synonyms {
+        synonym_stage(&mut h, &mut r, s, &mut links);
+    }
+    // Python's sort is stable: equal hypothesis indices cannot occur (each token matches once).
+    links.sort_by_key(|l| l.h);
+    let m = links.len();
+    let zero = |links: Vec<Link>| Alignment {
+        links,
+        chunks: 0,
+        precision: 0.0,
+        recall: 0.0,
+        fmean: 0.0,
+        penalty: 0.0,
+        score: 0.0,
+    };
+    if hyp.is_empty() || reference.is_empty() || m == 0 {
+        // ZeroDivisionError → 0.0 (translation_length, reference_length or matches_count is 0).
+        return zero(links);
+    }
+    let precision = m as f64 / hyp.len() as f64;
+    let recall = m as f64 / reference.len() as f64;
+    let denom = p.alpha * precision + (1.0 - p.alpha) * recall;
+    let fmean = (precision * recall) / denom;
+    let chunks = count_chunks(&links);
+    let frag = chunks as f64 / m as f64;
+    let penalty = p.gamma * libm::pow(frag, p.beta);
+    Alignment {
+        links,
+        chunks,
+        precision,
+        recall,
+        fmean,
+        penalty,
+        score: (1.0 - penalty) * fmean,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn perfect_four_tokens() {
+        let p = Params {
+            alpha: 0.9,
+            beta: 3.0,
+            gamma: 0.5,
+        };
+        let a = meteor(
+            &toks("a b c d"),
+            &toks("a b c d"),
+            &|w| w.to_string(),
+            None,
+            p,
+        );
+        assert_eq!(a.score, 0.9921875);
+    }
+
+    #[test]
+    fn nltk_doc_example() {
+        // nltk.translate.meteor_score doctest sentences; NLTK gives 0.7398 with WordNet and
+        // 0.6944444444444445 with an empty WordNet (nltk 3.10.4), the value here (no synonym stage).
+        let p = Params {
+            alpha: 0.9,
+            beta: 3.0,
+            gamma: 0.5,
+        };
+        let h = toks("It is a guide to action which ensures that the military always obeys the commands of the party");
+        let r = toks("It is a guide to action that ensures that the military will forever heed Party commands");
+        let a = meteor(&h, &r, &|w| crate::metrics::aij::porter::stem(w), None, p);
+        assert_eq!(a.score, 0.6944444444444445);
+    }
+}

@@ -1,0 +1,205 @@
+//! Text normalisation and the TextQA / MathQA / TRitW per-answer scores of the AI Journey 2022 contest
+//! (specs/aij2022.md 3.0–3.3; ai-forever/fbc2_aij2022 `evaluation/textqa/metric/calculate_f1.py`,
+//! `mathqa/metric/calculate_exact_score.py`, `text_recognition/metric/calculate_NED.py`).
+
+use std::collections::HashMap;
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+/// Python's `string.punctuation`: the 32 ASCII punctuation characters.
+pub const ASCII_PUNCT: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+
+/// The contest's `manualMap_ru`: a lemma that is a number word becomes its digits.
+pub fn number_word(lemma: &str) -> Option<&'static str> {
+    Some(match lemma {
+        "ноль" | "нисколько" | "никакой" => "0",
+        "один" => "1",
+        "два" => "2",
+        "три" => "3",
+        "четыре" => "4",
+        "пять" => "5",
+        "шесть" => "6",
+        "семь" => "7",
+        "восемь" => "8",
+        "девять" => "9",
+        "десять" => "10",
+        _ => return None,
+    })
+}
+
+/// Python `str.isspace()`: Unicode White_Space plus U+001C..U+001F (the separators Python counts).
+pub fn py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Python `str.split()` (no argument): runs of whitespace, no empty pieces.
+pub fn py_split(s: &str) -> impl Iterator<Item = &str> {
+    s.split(py_space).filter(|t| !t.is_empty())
+}
+
+/// Python `str.strip()` (no argument).
+pub fn py_strip(s: &str) -> &str {
+    s.trim_matches(py_space)
+}
+
+/// Python `str.lower()`: the full Unicode lower-case mapping (final sigma included), as Rust's `to_lowercase`.
+pub fn py_lower(s: &str) -> String {
+    s.to_lowercase()
+}
+
+/// Deletes the characters of Python's `string.punctuation`; `keep_minus` keeps `-` (MathQA).
+pub fn remove_ascii_punct(s: &str, keep_minus: bool) -> String {
+    s.chars()
+        .filter(|&c| !(ASCII_PUNCT.contains(c) && !(keep_minus && c == '-')))
+        .collect()
+}
+
+/// Corrected-mode punctuation removal (specs/aij2022.md 4 #6): every character of general category P goes,
+/// except a `,` or `.` between two digits (kept as `.`) and, with `keep_minus`, a `-` or U+2212 directly
+/// before a digit (kept as `-`).
+pub fn remove_unicode_punct(s: &str, keep_minus: bool) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let digit = |i: Option<usize>| i.and_then(|i| cs.get(i)).is_some_and(|c| c.is_numeric());
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in cs.iter().enumerate() {
+        let prev = i.checked_sub(1);
+        if (c == ',' || c == '.') && digit(prev) && digit(Some(i + 1)) {
+            out.push('.');
+        } else if keep_minus && (c == '-' || c == '\u{2212}') && digit(Some(i + 1)) {
+            out.push('-');
+        } else if !is_punct(c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Unicode general category P (Pc, Pd, Ps, Pe, Pi, Pf, Po).
+pub fn is_punct(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        G::ConnectorPunctuation
+            | G::DashPunctuation
+            | G::OpenPunctuation
+            | G::ClosePunctuation
+            | G::InitialPunctuation
+            | G::FinalPunctuation
+            | G::OtherPunctuation
+    )
+}
+
+/// True if the word needs the Russian lemmatiser: pymorphy returns every word without a Cyrillic letter
+/// unchanged (its Latin, number, Roman-numeral and punctuation analysers keep the form).
+pub fn needs_lemmatiser(w: &str) -> bool {
+    w.chars()
+        .any(|c| matches!(c, '\u{400}'..='\u{52f}' | '\u{1c80}'..='\u{1c8f}' | '\u{2de0}'..='\u{2dff}' | '\u{a640}'..='\u{a69f}'))
+}
+
+/// `normalize_answer(s)`: lower → punctuation removal → split → lemma per word (then the number table) → join.
+/// `lemma` gets each lower-cased word and returns pymorphy's normal form.
+pub fn normalize(
+    s: &str,
+    punct: impl Fn(&str) -> String,
+    lemma: &mut dyn FnMut(&str) -> String,
+) -> String {
+    let cleaned = punct(&py_lower(s));
+    let mut out: Vec<String> = Vec::new();
+    for w in py_split(&cleaned) {
+        let l = lemma(w);
+        let l = match number_word(&l) {
+            Some(d) => d.to_string(),
+            None => l,
+        };
+        out.push(l);
+    }
+    // white_space_fix: a lemma may itself contain whitespace only if the lemmatiser returned it.
+    let joined = out.join(" ");
+    py_split(&joined).collect::<Vec<_>>().join(" ")
+}
+
+/// `get_tokens(s)`: `[]` for `""`, else the normalised string split on whitespace.
+pub fn tokens(norm: &str) -> Vec<&str> {
+    py_split(norm).collect()
+}
+
+/// SQuAD token F1 as `compute_f1` computes it: both empty → 1, one empty → 0 (integers), no common token → 0,
+/// else 2PR/(P+R) with P = same/|pred|, R = same/|gold|.
+pub fn f1(gold: &[&str], pred: &[&str]) -> f64 {
+    if gold.is_empty() || pred.is_empty() {
+        return if gold == pred { 1.0 } else { 0.0 };
+    }
+    let mut counts: HashMap<&str, (usize, usize)> = HashMap::new();
+    for g in gold {
+        counts.entry(g).or_default().0 += 1;
+    }
+    for p in pred {
+        counts.entry(p).or_default().1 += 1;
+    }
+    let same: usize = counts.values().map(|(a, b)| *a.min(b)).sum();
+    if same == 0 {
+        return 0.0;
+    }
+    let precision = 1.0 * same as f64 / pred.len() as f64;
+    let recall = 1.0 * same as f64 / gold.len() as f64;
+    (2.0 * precision * recall) / (precision + recall)
+}
+
+/// The official letter fallback: the first character of `[abcde]` anywhere in the original prediction
+/// (`re.search('[abcde]', prediction)`), as a one-character string.
+pub fn fallback_letter_official(pred: &str) -> Option<char> {
+    pred.chars().find(|c| matches!(c, 'a'..='e'))
+}
+
+/// Corrected letter fallback (specs/aij2022.md 4 #5): the first whitespace token that is a single a–e
+/// (either case), alone or followed by `)`, `.` or `:`; returned lower-case.
+pub fn fallback_letter_corrected(pred: &str) -> Option<char> {
+    py_split(pred).find_map(|t| {
+        let mut cs = t.chars();
+        let c = cs.next()?.to_ascii_lowercase();
+        let rest: String = cs.collect();
+        (matches!(c, 'a'..='e') && matches!(rest.as_str(), "" | ")" | "." | ":")).then_some(c)
+    })
+}
+
+/// `compute_NED(gt, pred)`: 0 if either string is empty, else 1 − lev(pred, gt) / max(len) on code points.
+/// `both_empty_one` (corrected #8) scores two empty strings 1.
+pub fn ned(gt: &str, pred: &str, both_empty_one: bool) -> f64 {
+    let (lg, lp) = (gt.chars().count(), pred.chars().count());
+    if lg == 0 || lp == 0 {
+        return if both_empty_one && lg == 0 && lp == 0 {
+            1.0
+        } else {
+            0.0
+        };
+    }
+    let d = strsim::levenshtein(pred, gt);
+    1.0 - d as f64 / lg.max(lp) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punctuation() {
+        assert_eq!(remove_ascii_punct("a) на 0,3!", false), "a на 03");
+        assert_eq!(remove_ascii_punct("-0,5", true), "-05");
+        assert_eq!(remove_unicode_punct("«0,3» — да…", false), "0.3  да");
+        assert_eq!(remove_unicode_punct("ответ: −5", true), "ответ -5");
+    }
+
+    #[test]
+    fn ned_examples() {
+        assert_eq!(ned("хор", "Хор", false), 0.6666666666666667);
+        assert_eq!(ned("Sale 50%", "sale 50 %", false), 0.7777777777777778);
+        assert_eq!(ned("", "", false), 0.0);
+        assert_eq!(ned("", "", true), 1.0);
+    }
+
+    #[test]
+    fn letters() {
+        assert_eq!(fallback_letter_official("The answer is c"), Some('e'));
+        assert_eq!(fallback_letter_corrected("The answer is c"), Some('c'));
+        assert_eq!(fallback_letter_corrected("B) 5"), Some('b'));
+        assert_eq!(fallback_letter_corrected("Bee"), None);
+    }
+}

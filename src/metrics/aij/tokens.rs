@@ -1,0 +1,259 @@
+//! Tokenisers and converters of the contest's METEOR pipelines (specs/aij2022.md 3.4, 3.5, 3.9):
+//! `wordtodigits.convert` 1.0.2, NLTK `word_tokenize` and `razdel.tokenize` for the cases the spec covers,
+//! the captioning `postprocess`, and NLTK's Snowball Russian stemmer.
+
+use super::text::{py_split, py_strip};
+
+const STARTING: [&str; 20] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+const HIGHER: [&str; 3] = ["hundred", "thousand", "million"];
+
+fn starting(w: &str) -> Option<u128> {
+    STARTING.iter().position(|s| *s == w).map(|i| i as u128)
+}
+fn tens(w: &str) -> Option<u128> {
+    TENS.iter()
+        .position(|s| *s == w)
+        .map(|i| (i as u128 + 2) * 10)
+}
+fn is_number_word(w: &str) -> bool {
+    starting(w).is_some() || tens(w).is_some() || HIGHER.contains(&w)
+}
+
+/// `wordtodigits.convert(text)` 1.0.2, line for line (Python ints are unbounded; here they saturate at 2¹²⁸).
+pub fn w2d(text: &str) -> String {
+    let padded = text
+        .replace('.', " . ")
+        .replace('?', " ? ")
+        .replace('!', " ! ");
+    let mut tokens: Vec<&str> = py_split(&padded).collect();
+    tokens.push("");
+    let (mut temp, mut fin): (u128, u128) = (0, 0);
+    let (mut point, mut number) = (false, false);
+    let mut out = String::new();
+    let term = |w: &str| matches!(w, "." | "?" | "!");
+    for i in 0..tokens.len() {
+        let word = tokens[i];
+        let lw = word.to_lowercase();
+        let next = tokens.get(i + 1).copied().unwrap_or("");
+        if is_number_word(&lw) && !point {
+            number = true;
+            if let Some(v) = starting(&lw) {
+                temp = temp.saturating_add(v);
+            } else if let Some(v) = tens(&lw) {
+                temp = temp.saturating_add(v);
+            } else if lw == "hundred" {
+                temp = temp.saturating_mul(100);
+            } else {
+                let k = if lw == "thousand" { 1000 } else { 1_000_000 };
+                fin = fin.saturating_add(temp.saturating_mul(k));
+                temp = 0;
+            }
+        } else if point && starting(&lw).is_some() {
+            out.push_str(&starting(&lw).unwrap_or(0).to_string());
+        } else if word == "and" && is_number_word(next) {
+            continue;
+        } else if lw == "point" && is_number_word(next) {
+            fin = fin.saturating_add(temp);
+            point = true;
+            number = false;
+            out.push(' ');
+            out.push_str(&fin.to_string());
+            out.push('.');
+            continue;
+        } else {
+            point = false;
+            if number {
+                fin = fin.saturating_add(temp);
+                out.push(' ');
+                out.push_str(&fin.to_string());
+                if !term(word) {
+                    out.push(' ');
+                }
+                out.push_str(word);
+                number = false;
+            } else {
+                if !term(word) {
+                    out.push(' ');
+                }
+                out.push_str(word);
+            }
+            fin = 0;
+            temp = 0;
+        }
+    }
+    // final_string[1:-1]
+    let mut cs = out.chars();
+    cs.next();
+    cs.next_back();
+    cs.as_str().to_string()
+}
+
+/// True if `word_tokenize` splits exactly on whitespace for this text: no quotes, brackets, sentence or clause
+/// punctuation, apostrophes or other symbols the Treebank rules separate. The contest's METEOR inputs are
+/// punctuation-free in practice; other texts are tokenised on whitespace and flagged approximate.
+pub fn word_tokenize_is_split(text: &str) -> bool {
+    !text.chars().any(|c| {
+        !(c.is_alphanumeric() || super::text::py_space(c) || c == '-' || c == '_')
+            || c == '\u{ab}'
+            || c == '\u{bb}'
+    })
+}
+
+/// NLTK `word_tokenize` for the texts the spec covers (whitespace-separable): Python `str.split()`.
+pub fn word_tokenize(text: &str) -> Vec<String> {
+    py_split(text).map(String::from).collect()
+}
+
+/// `razdel.tokenize` joined with single spaces, for the cases the spec covers: words (letters and digits,
+/// with inner hyphens as in `светло-бежевой`) and every other non-space character as its own token.
+pub fn razdel_join(text: &str) -> String {
+    let mut toks: Vec<String> = Vec::new();
+    for chunk in py_split(text) {
+        let cs: Vec<char> = chunk.chars().collect();
+        let mut cur = String::new();
+        for (i, &c) in cs.iter().enumerate() {
+            let inner_hyphen =
+                c == '-' && !cur.is_empty() && cs.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+            if c.is_alphanumeric() || c == '_' || inner_hyphen {
+                cur.push(c);
+            } else {
+                if !cur.is_empty() {
+                    toks.push(std::mem::take(&mut cur));
+                }
+                toks.push(c.to_string());
+            }
+        }
+        if !cur.is_empty() {
+            toks.push(cur);
+        }
+    }
+    toks.join(" ")
+}
+
+/// True if [`razdel_join`] is exact for this text (letters, digits, inner hyphens and spaces only).
+pub fn razdel_is_exact(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_alphanumeric() || super::text::py_space(c) || c == '-' || c == '_')
+}
+
+/// `punct_detokenize` of captioning `metrics/utils.py`.
+fn punct_detokenize(text: &str) -> String {
+    let mut t: String = py_strip(text)
+        .chars()
+        .filter(|c| !",.!?:;%)]}([}".contains(*c))
+        .collect();
+    for q in ['"', '\''] {
+        t = collapse_quoted(&t, q);
+    }
+    t = t.replace("' s", "'s").replace(" 's", "'s");
+    py_strip(&t).to_string()
+}
+
+/// `for f in re.findall(r'"\s[^"]+\s"', text): text = text.replace(f, f[0] + f[2:-2] + f[-1])`.
+fn collapse_quoted(text: &str, q: char) -> String {
+    let cs: Vec<char> = text.chars().collect();
+    let mut found: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cs.len() {
+        if cs[i] == q && cs.get(i + 1).is_some_and(|c| c.is_whitespace()) {
+            // [^q]+ greedy, then backtrack to a whitespace followed by q.
+            let mut end = i + 2;
+            while end < cs.len() && cs[end] != q {
+                end += 1;
+            }
+            // cs[i+2..end] are non-quote chars; need some k in (i+2..end) with cs[k] whitespace, cs[k+1] == q
+            // and k+1 == end (greedy [^q]+ stops at the first quote).
+            if end < cs.len() && end >= i + 4 && cs[end - 1].is_whitespace() {
+                found.push(cs[i..=end].iter().collect());
+                i = end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    let mut t = text.to_string();
+    for f in found {
+        let fc: Vec<char> = f.chars().collect();
+        let n = fc.len();
+        let mut r = String::new();
+        r.push(fc[0]);
+        r.extend(&fc[2..n - 2]);
+        r.push(fc[n - 1]);
+        t = t.replace(&f, &r);
+    }
+    t
+}
+
+/// `postprocess(ref, hyp, "ru", detokenize_after=True, tokenize_after=True, lower=True)` → (ref, hyp).
+pub fn caption_postprocess(reference: &str, hyp: &str) -> (String, String) {
+    let r = punct_detokenize(py_strip(reference));
+    let h = punct_detokenize(py_strip(hyp)).replace("@@UNKNOWN@@", "<unk>");
+    (
+        razdel_join(&r).to_lowercase(),
+        razdel_join(&h).to_lowercase(),
+    )
+}
+
+/// NLTK `SnowballStemmer("russian").stem(word)`: a word without a character above U+00FF comes back
+/// unchanged; otherwise the Snowball Russian algorithm on the lower-cased word with ё folded to е.
+pub fn stem_ru(stemmer: &rust_stemmers::Stemmer, word: &str) -> String {
+    if word.chars().all(|c| (c as u32) <= 255) {
+        return word.to_string();
+    }
+    let folded: String = word
+        .to_lowercase()
+        .chars()
+        .map(|c| if c == 'ё' { 'е' } else { c })
+        .collect();
+    stemmer.stem(&folded).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn w2d_examples() {
+        assert_eq!(w2d("two birds"), "2 birds");
+        assert_eq!(w2d("one hundred and five"), "105");
+        assert_eq!(w2d("three point five"), "3.5");
+        assert_eq!(w2d("0.5"), "0. 5");
+        assert_eq!(w2d(""), "");
+        assert_eq!(w2d("две птицы"), "две птицы");
+        assert_eq!(w2d("one thousand?"), "1000?");
+    }
+
+    #[test]
+    fn captions() {
+        let (r, h) = caption_postprocess(
+            "торт со светло-бежевой глазурью",
+            "Торт со светло-бежевой глазурью!",
+        );
+        assert_eq!(h, "торт со светло-бежевой глазурью");
+        assert_eq!(r, h);
+    }
+}

@@ -1,0 +1,345 @@
+//! Which dropped file is what (specs/aij2022.md 2.2, 2.3): per-task files by name prefix or folder, the
+//! combined layout (`predictions.json` + GT JSON + `ids.json`), FID sides, CLIP scores and option tables.
+
+use super::generation::{read_clip, Side};
+use super::Task;
+use crate::diag::Diagnostic;
+use crate::formats::aij_json::{self, Doc};
+use crate::formats::npy;
+use crate::input::{Entry, FileSet, Role};
+use crate::protocols::Options;
+use std::collections::HashMap;
+
+#[derive(Default)]
+pub struct Found {
+    pub gt: HashMap<Task, Doc>,
+    pub pred: HashMap<Task, Doc>,
+    pub input: HashMap<Task, Doc>,
+    pub ids: Option<Doc>,
+    pub combined_gt: Option<Doc>,
+    pub combined_pred: Option<Doc>,
+    pub combined_input: Option<Doc>,
+    pub fid_ref: Option<Side>,
+    pub fid_gen: Option<Side>,
+    pub clip: Option<HashMap<String, f64>>,
+    pub ref_images: Vec<String>,
+    pub gen_images: Vec<String>,
+    pub lemma_table: Option<(String, Vec<u8>)>,
+    pub ruwordnet: Option<(String, Vec<u8>)>,
+}
+
+const IMAGE_EXT: [&str; 11] = [
+    "bmp", "jpg", "JPG", "jpeg", "JPEG", "pgm", "png", "ppm", "tif", "tiff", "webp",
+];
+
+fn task_of(prefix: &str) -> Option<Task> {
+    Some(match prefix {
+        "textqa" => Task::TextQa,
+        "mathqa" => Task::MathQa,
+        "generation" => Task::Generation,
+        "captioning" => Task::Captioning,
+        "vqa" => Task::Vqa,
+        "titw" | "text_recognition" => Task::Titw,
+        _ => return None,
+    })
+}
+
+fn matches_option(e: &Entry, value: &str) -> bool {
+    if value.is_empty() || value == "none" {
+        return false;
+    }
+    let base = value.rsplit(['/', '\\']).next().unwrap_or(value);
+    e.path == value || e.path.ends_with(&format!("/{value}")) || e.name() == base
+}
+
+fn read(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Vec<u8>> {
+    match e.read_all() {
+        Ok(b) => Some(b),
+        Err(err) => {
+            diags.push(Diagnostic::read_error(&e.path, err));
+            None
+        }
+    }
+}
+
+fn json(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Doc> {
+    let b = read(e, diags)?;
+    match aij_json::parse(&e.path, &b) {
+        Ok(d) => Some(d),
+        Err(d) => {
+            diags.push(*d);
+            None
+        }
+    }
+}
+
+/// Reads an FID side from an `.npy` entry or the members of one `.npz`.
+fn side_npy(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Side> {
+    let b = read(e, diags)?;
+    match npy::parse(&e.path, &b) {
+        Ok(arr) => Some(Side::Acts {
+            file: e.path.clone(),
+            arr,
+        }),
+        Err(d) => {
+            diags.push(*d);
+            None
+        }
+    }
+}
+
+fn side_npz(archive: &str, members: &[&Entry], diags: &mut Vec<Diagnostic>) -> Option<Side> {
+    let get = |k: &str| members.iter().find(|m| m.name() == format!("{k}.npy"));
+    let (Some(mu), Some(sigma)) = (get("mu"), get("sigma")) else {
+        let keys: Vec<String> = members
+            .iter()
+            .map(|m| m.name().trim_end_matches(".npy").to_string())
+            .collect();
+        diags.push(
+            Diagnostic::error("aij.gen.npz_keys", "the .npz has no `mu` and `sigma` arrays")
+                .file(archive)
+                .expected("keys mu, sigma")
+                .found(keys.join(", "))
+                .hint("Write the statistics with pytorch-fid --save-stats or numpy.savez(path, mu=mu, sigma=sigma).")
+                .official("crashes (KeyError)"),
+        );
+        return None;
+    };
+    let a = npy::parse(&mu.path, &read(mu, diags)?)
+        .map_err(|d| diags.push(*d))
+        .ok()?;
+    let s = npy::parse(&sigma.path, &read(sigma, diags)?)
+        .map_err(|d| diags.push(*d))
+        .ok()?;
+    Some(Side::Stats {
+        file: archive.to_string(),
+        mu: a,
+        sigma: s,
+    })
+}
+
+pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Found {
+    let mut f = Found::default();
+    let lemma_opt = opts.get("lemma_table").to_string();
+    let wn_opt = opts.get("ruwordnet_table").to_string();
+    let clip_opt = opts.get("clip_scores").to_string();
+    let fid_opt = opts.list("fid_inputs");
+    let mut npz: Vec<(String, Vec<&Entry>, Option<Role>)> = Vec::new();
+    let mut npys: Vec<&Entry> = Vec::new();
+    let mut clip_files: Vec<&Entry> = Vec::new();
+    let mut generic: Vec<&Entry> = Vec::new();
+    for e in &files.entries {
+        let auto = |opt: &str, names: &[&str]| {
+            (opt.is_empty() || opt == "none") && names.contains(&e.name())
+        };
+        if matches_option(e, &lemma_opt) || auto(&lemma_opt, &["lemmas.tsv", "lemma_table.tsv"]) {
+            f.lemma_table = read(e, diags).map(|b| (e.path.clone(), b));
+            continue;
+        }
+        if matches_option(e, &wn_opt) || auto(&wn_opt, &["ruwordnet.tsv", "ruwordnet_table.tsv"]) {
+            f.ruwordnet = read(e, diags).map(|b| (e.path.clone(), b));
+            continue;
+        }
+        if matches_option(e, &clip_opt) {
+            clip_files.push(e);
+            continue;
+        }
+        let name = e.name().to_string();
+        let lower = name.to_ascii_lowercase();
+        let dirs: Vec<&str> = e.path.split(['/', '\\', '!']).collect();
+        let ext = name.rsplit('.').next().unwrap_or("");
+        if IMAGE_EXT.contains(&ext) {
+            if dirs.contains(&"output_pr_images") {
+                f.gen_images.push(e.path.clone());
+            } else if dirs.contains(&"output_images") {
+                f.ref_images.push(e.path.clone());
+            }
+            continue;
+        }
+        if let Some((archive, _)) = e
+            .path
+            .rsplit_once('!')
+            .filter(|(a, _)| a.to_ascii_lowercase().ends_with(".npz"))
+        {
+            match npz.iter_mut().find(|(a, _, _)| a == archive) {
+                Some(g) => g.1.push(e),
+                None => npz.push((archive.to_string(), vec![e], e.role)),
+            }
+            continue;
+        }
+        if lower.ends_with(".npy") {
+            npys.push(e);
+            continue;
+        }
+        if lower == "clip_scores.json" || lower == "clip_scores.csv" {
+            clip_files.push(e);
+            continue;
+        }
+        if !lower.ends_with(".json") {
+            continue;
+        }
+        let stem = &name[..name.len() - 5];
+        if lower == "ids.json" {
+            f.ids = json(e, diags);
+            continue;
+        }
+        if lower == "predictions.json" {
+            f.combined_pred = json(e, diags);
+            continue;
+        }
+        let (prefix, kind) = match stem.rsplit_once('_') {
+            Some((p, k)) if matches!(k, "gt" | "pred" | "input") => (p.to_string(), k),
+            _ => match stem {
+                "gt" | "pred" | "input" => (
+                    dirs.iter().rev().nth(1).copied().unwrap_or("").to_string(),
+                    stem,
+                ),
+                _ => (String::new(), ""),
+            },
+        };
+        match task_of(&prefix.to_ascii_lowercase()) {
+            Some(t) => {
+                if let Some(doc) = json(e, diags) {
+                    match kind {
+                        "gt" => f.gt.insert(t, doc),
+                        "pred" => f.pred.insert(t, doc),
+                        _ => f.input.insert(t, doc),
+                    };
+                }
+            }
+            None => generic.push(e),
+        }
+    }
+    // Generic JSON files: the combined layout's GT / input, or a single task's pair by role.
+    for e in generic {
+        let lower = e.name().to_ascii_lowercase();
+        let Some(doc) = json(e, diags) else { continue };
+        match (lower.as_str(), e.role) {
+            ("input.json", _) => f.combined_input = Some(doc),
+            (_, Some(Role::Pred)) if f.combined_pred.is_none() => f.combined_pred = Some(doc),
+            (_, Some(Role::Gt)) | (_, None) if f.combined_gt.is_none() => f.combined_gt = Some(doc),
+            _ => diags.push(
+                Diagnostic::warning("aij.input.unused", "this JSON file was not recognised and is not scored")
+                    .file(&e.path)
+                    .hint("Name files <task>_gt.json / <task>_pred.json / <task>_input.json, or predictions.json + ids.json."),
+            ),
+        }
+    }
+    // FID sides: by the fid_inputs option, else by role.
+    let mut sides: Vec<(String, Option<Role>, Side)> = Vec::new();
+    for e in npys {
+        if let Some(s) = side_npy(e, diags) {
+            sides.push((e.path.clone(), e.role, s));
+        }
+    }
+    for (archive, members, role) in npz {
+        if let Some(s) = side_npz(&archive, &members, diags) {
+            sides.push((archive, role, s));
+        }
+    }
+    if fid_opt.len() == 2 {
+        for (want, slot) in [(&fid_opt[0], 0), (&fid_opt[1], 1)] {
+            let base = want.rsplit(['/', '\\']).next().unwrap_or(want);
+            if let Some(i) = sides.iter().position(|(p, _, _)| {
+                p == want
+                    || p.ends_with(&format!("/{want}"))
+                    || p.rsplit(['/', '\\', '!']).next() == Some(base)
+            }) {
+                let s = sides.remove(i).2;
+                if slot == 0 {
+                    f.fid_ref = Some(s)
+                } else {
+                    f.fid_gen = Some(s)
+                }
+            }
+        }
+    } else {
+        for (_, role, s) in sides {
+            match role {
+                Some(Role::Gt) if f.fid_ref.is_none() => f.fid_ref = Some(s),
+                Some(Role::Pred) if f.fid_gen.is_none() => f.fid_gen = Some(s),
+                _ => diags.push(
+                    Diagnostic::warning("aij.gen.fid_side_unknown", "this array is not used: drop one FID input as GT (reference) and one as prediction (generated), or set fid_inputs=ref,gen")
+                        .file(s.file()),
+                ),
+            }
+        }
+    }
+    for e in clip_files {
+        if let Some(b) = read(e, diags) {
+            let m = read_clip(&e.path, &b, diags);
+            f.clip.get_or_insert_with(HashMap::new).extend(m);
+        }
+    }
+    f
+}
+
+/// `split_tasks.py`: split the combined GT / predictions / input by `ids.json`, in ids order.
+pub fn split_combined(f: &mut Found, diags: &mut Vec<Diagnostic>) {
+    let Some(ids) = f.ids.take() else { return };
+    let mut unknown = Vec::new();
+    for doc in [&f.combined_gt, &f.combined_pred].into_iter().flatten() {
+        for (k, _) in &doc.entries {
+            if ids.get(k).is_none() {
+                unknown.push((doc.at(k, Diagnostic::error("aij.ids.unknown", format!("id {k} is not in ids.json: split_tasks.py drops it"))
+                    .hint("Every id of the predictions and the GT needs a task number in ids.json.")
+                    .official("silently dropped by split_tasks.py")), k.clone()));
+            }
+        }
+    }
+    diags.extend(unknown.into_iter().map(|(d, _)| d));
+    for (k, v) in &ids.entries {
+        let n = match v {
+            serde_json::Value::Number(n) => n.as_u64(),
+            serde_json::Value::String(s) => s
+                .parse::<u64>()
+                .ok()
+                .filter(|_| !s.starts_with('+') && (s.len() == 1)),
+            _ => None,
+        };
+        let Some(task) = n.and_then(Task::from_num) else {
+            diags.push(
+                ids.at(
+                    k,
+                    Diagnostic::error(
+                        "aij.ids.bad_task",
+                        format!("id {k}: task must be 0…5, found {v}"),
+                    )
+                    .official("crashes (KeyError in split_tasks.py)"),
+                ),
+            );
+            continue;
+        };
+        for (src, dst) in [
+            (&f.combined_gt, &mut f.gt),
+            (&f.combined_pred, &mut f.pred),
+            (&f.combined_input, &mut f.input),
+        ] {
+            let Some(src) = src else { continue };
+            let Some(i) = src.index(k) else { continue };
+            let d = dst.entry(task).or_insert_with(|| Doc {
+                file: src.file.clone(),
+                ..Doc::default()
+            });
+            d.entries.push(src.entries[i].clone());
+            d.pos.push(src.pos.get(i).copied().unwrap_or((1, 1)));
+        }
+    }
+    // Tasks whose ids are all absent from one side still need an (empty) document on the other.
+    let tasks: Vec<Task> = f.gt.keys().chain(f.pred.keys()).copied().collect();
+    for t in tasks {
+        if f.combined_pred.is_some() {
+            f.pred.entry(t).or_insert_with(|| Doc {
+                file: "predictions.json".into(),
+                ..Doc::default()
+            });
+        }
+        if let Some(g) = &f.combined_gt {
+            let file = g.file.clone();
+            f.gt.entry(t).or_insert_with(|| Doc {
+                file,
+                ..Doc::default()
+            });
+        }
+    }
+}

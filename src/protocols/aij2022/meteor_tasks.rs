@@ -1,0 +1,274 @@
+//! VisualQA and the ImageCaptioning METEOR part: the loops of `vqa/metric/calc_meteor.py` and
+//! `captioning/metrics/calc_meteor.py` (specs/aij2022.md 3.4, 3.5).
+
+use super::pyjson::{as_str, index, iterate, key, PyErr};
+use super::{Ctx, Task, TaskResult};
+use crate::diag::Diagnostic;
+use crate::formats::aij_json::Doc;
+use crate::metrics::aij::meteor::{meteor, Alignment, Params};
+use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct};
+use crate::metrics::aij::{porter, tokens as tk};
+use crate::metrics::mean::numpy_mean;
+use crate::report::{Item, Mode, Scores};
+use serde_json::{json, Value};
+
+const VQA: Params = Params {
+    alpha: 0.9,
+    beta: 3.0,
+    gamma: 0.0,
+};
+const CAP: Params = Params {
+    alpha: 0.9,
+    beta: 3.0,
+    gamma: 0.5,
+};
+
+/// Python `float(s)` for a token (sign, digits with `_` between them, one `.`, exponent; inf/nan).
+pub fn py_float(s: &str) -> Option<f64> {
+    let t = s.trim_matches(crate::metrics::aij::text::py_space);
+    let low = t.to_ascii_lowercase();
+    let body = low.trim_start_matches(['+', '-']);
+    if low.len() - body.len() > 1 {
+        return None;
+    }
+    if matches!(body, "inf" | "infinity" | "nan") {
+        return low.parse::<f64>().ok().or(Some(if body == "nan" {
+            f64::NAN
+        } else if low.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }));
+    }
+    let ok_chars = body
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-' | '_'));
+    if !ok_chars
+        || body.is_empty()
+        || body.contains("__")
+        || body.starts_with('_')
+        || body.ends_with('_')
+    {
+        return None;
+    }
+    low.replace('_', "").parse::<f64>().ok()
+}
+
+/// `distance(x, y)`: 1.0 if both are 0, else min/max (Python comparisons, so NaN stays NaN).
+fn distance(x: f64, y: f64) -> f64 {
+    if x == 0.0 && y == 0.0 {
+        return 1.0;
+    }
+    let (a, b) = if x > y { (y, x) } else { (x, y) };
+    a / b
+}
+
+struct One {
+    score: f64,
+    hyp: Vec<String>,
+    reference: Vec<String>,
+    alignment: Option<Alignment>,
+    numeric: bool,
+}
+
+/// `get_meteor(pred, [true])` of the VQA or captioning script.
+fn get_meteor(task: Task, h: &str, o: &str, ctx: &mut Ctx) -> One {
+    let hyp = tk::word_tokenize(&tk::w2d(h));
+    let reference = tk::word_tokenize(o);
+    if !tk::word_tokenize_is_split(h) || !tk::word_tokenize_is_split(o) {
+        ctx.tokenizer_approx += 1;
+    }
+    if task == Task::Vqa
+        && reference.len() == 1
+        && reference[0].chars().all(char::is_numeric)
+        && !reference[0].is_empty()
+    {
+        ctx.numeric_used += 1;
+        let y = py_float(&reference[0]);
+        for tok in &hyp {
+            if let (Some(x), Some(y)) = (py_float(tok), y) {
+                return One {
+                    score: distance(x, y),
+                    hyp,
+                    reference,
+                    alignment: None,
+                    numeric: true,
+                };
+            }
+        }
+        return One {
+            score: 0.0,
+            hyp,
+            reference,
+            alignment: None,
+            numeric: true,
+        };
+    }
+    let a = match task {
+        Task::Vqa => meteor(
+            &hyp,
+            &reference,
+            &|w| porter::stem(w),
+            ctx.synonyms.as_ref(),
+            VQA,
+        ),
+        _ => {
+            let st = &ctx.ru_stemmer;
+            meteor(
+                &hyp,
+                &reference,
+                &|w| tk::stem_ru(st, w),
+                ctx.synonyms.as_ref(),
+                CAP,
+            )
+        }
+    };
+    One {
+        score: a.score,
+        hyp,
+        reference,
+        alignment: Some(a),
+        numeric: false,
+    }
+}
+
+fn prep_vqa(s: &str, mode: Mode, ctx: &mut Ctx) -> String {
+    match mode {
+        // get_lemma(remove_punc(x)): the whole string is one pymorphy "word".
+        Mode::Official => {
+            let x = py_lower(&remove_ascii_punct(s, false));
+            let l = ctx.lemmas.normal_form(&x);
+            crate::metrics::aij::text::number_word(&l).map_or(l, str::to_string)
+        }
+        Mode::Corrected => {
+            let x = py_lower(&remove_unicode_punct(s, false));
+            let lem = &mut ctx.lemmas;
+            crate::metrics::aij::text::normalize(&x, |y| y.to_string(), &mut |w| lem.normal_form(w))
+        }
+    }
+}
+
+fn id_score(
+    task: Task,
+    gv: &Value,
+    pv: &Value,
+    mode: Mode,
+    ctx: &mut Ctx,
+    detail: &mut serde_json::Map<String, Value>,
+) -> Result<f64, PyErr> {
+    let mut best = 0.0;
+    let hyp_raw = match mode {
+        Mode::Official => {
+            let mut found = None;
+            for el in iterate(pv)? {
+                if key(&el, "type")?.as_str() == Some("text") {
+                    found = Some(key(&el, "content")?.clone());
+                    break;
+                }
+            }
+            found
+        }
+        Mode::Corrected => super::pyjson::first_of_type(pv, "text").map(|(v, _)| v),
+    };
+    let Some(hv) = hyp_raw else {
+        detail.insert("answer".into(), Value::Null);
+        return Ok(0.0);
+    };
+    let h = as_str(&hv)?.to_string();
+    detail.insert("answer".into(), json!(h));
+    let opts = iterate(key(index(gv, 0)?, "content")?)?;
+    let hp = if task == Task::Vqa {
+        Some(prep_vqa(&h, mode, ctx))
+    } else {
+        None
+    };
+    let mut rows = Vec::new();
+    let mut best_row = Value::Null;
+    for o in &opts {
+        let o = as_str(o)?;
+        let (hh, oo) = match &hp {
+            Some(hp) => (hp.clone(), prep_vqa(o, mode, ctx)),
+            None => {
+                let (r, h2) = tk::caption_postprocess(o, &h);
+                (h2, r)
+            }
+        };
+        let one = get_meteor(task, &hh, &oo, ctx);
+        let row = json!({
+            "option": o, "hyp": hh, "ref": oo, "hyp_tokens": one.hyp, "ref_tokens": one.reference,
+            "score": one.score, "numeric": one.numeric, "alignment": one.alignment,
+        });
+        if one.score > best {
+            best = one.score;
+            best_row = row.clone();
+        }
+        rows.push(row);
+    }
+    detail.insert("options".into(), json!(rows));
+    detail.insert("best".into(), best_row);
+    Ok(best)
+}
+
+/// METEOR per prediction id; returns the per-id scores in prediction key order.
+pub fn score(
+    task: Task,
+    gt: &Doc,
+    pred: &Doc,
+    ctx: &mut Ctx,
+    out: &mut TaskResult,
+) -> Vec<(String, f64)> {
+    let mode = ctx.mode;
+    let mut scores = Vec::new();
+    let mut crashed = false;
+    for (id, pv) in &pred.entries {
+        let mut detail = serde_json::Map::new();
+        let Some(gv) = gt.get(id) else {
+            continue; // extra id (corrected mode; official stopped before)
+        };
+        let s = match id_score(task, gv, pv, mode, ctx, &mut detail) {
+            Ok(s) => s,
+            Err(e) => {
+                detail.insert("error".into(), json!(e));
+                let official = mode == Mode::Official;
+                out.diags.push(pred.at(
+                    id,
+                    Diagnostic::error(
+                        if official { if task == Task::Vqa { "aij.vqa.crash" } else { "aij.cap.crash" } } else { "aij.item.exception" },
+                        if official { format!("the official scorer crashes here ({e})") } else { format!("{e}: this item scores 0") },
+                    )
+                    .hint("Each id needs a list of {\"type\", \"content\"} elements; text content is a string.")
+                    .official("crashes (uncaught exception)"),
+                ));
+                if official {
+                    crashed = true;
+                }
+                0.0
+            }
+        };
+        out.items.push(Item {
+            id: format!("{}/{id}", task.id()),
+            group: Some(task.id().to_string()),
+            scores: Scores::new().with(if task == Task::Vqa { "score" } else { "meteor" }, Some(s)),
+            detail,
+        });
+        if crashed {
+            break;
+        }
+        scores.push((id.clone(), s));
+    }
+    if mode == Mode::Corrected {
+        for (id, _) in &gt.entries {
+            if pred.get(id).is_none() {
+                scores.push((id.clone(), 0.0));
+            }
+        }
+    }
+    let vals: Vec<f64> = scores.iter().map(|(_, s)| *s).collect();
+    let m = if crashed { None } else { numpy_mean(&vals) };
+    out.official_fails |= crashed;
+    out.parts.push(("meteor", m));
+    if task == Task::Vqa {
+        out.score = m;
+    }
+    scores
+}

@@ -1,0 +1,534 @@
+//! Protocol `aij2022`: AI Journey 2022 FusionBrain Challenge 2.0 (specs/aij2022.md). Six open tasks —
+//! TextQA F1, MathQA EM, ImageGeneration (FID + CLIP), ImageCaptioning (METEOR + CLIP), VisualQA METEOR,
+//! TRitW 1 − NED — each as the contest's `evaluation/` scripts compute it, and the integral score.
+
+mod detect;
+mod generation;
+mod lemmas;
+mod meteor_tasks;
+mod options;
+mod pyjson;
+mod render;
+mod text;
+
+pub use options::OPTIONS;
+
+use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use crate::diag::Diagnostic;
+use crate::formats::aij_json::Doc;
+use crate::input::FileSet;
+use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
+use crate::metrics::aij::meteor::Synonyms;
+use crate::metrics::mean::numpy_mean;
+use crate::report::{natural_cmp, Group, Item, Mode, Report, Scores};
+use std::collections::HashMap;
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: "aij2022",
+    name: "AI Journey 2022 FusionBrain",
+    built: true,
+    summary: "The six open tasks of the FusionBrain Challenge 2.0 as the contest's scorer computes them: TextQA token F1 and \
+              MathQA exact match (with lemmas and the letter fallback), VisualQA and captioning METEOR, TRitW 1 − NED, FID \
+              and CLIP from precomputed features, and the integral score.",
+    gt_files: "Per task: <task>_gt.json (and captioning/generation _input.json), or the combined GT JSON with ids.json; \
+               for generation the reference .npy activations or .npz statistics.",
+    pred_files: "Per task: <task>_pred.json, or the combined predictions.json; for generation the generated side's .npy/.npz; \
+                 CLIP scores as clip_scores.json / .csv.",
+    options: OPTIONS,
+    examples: &[
+        Example {
+            id: "text",
+            label: "Text tasks (TextQA, MathQA, VQA, TRitW, captioning)",
+            gt: &[
+                "examples/aij2022/textqa_gt.json",
+                "examples/aij2022/mathqa_gt.json",
+                "examples/aij2022/vqa_gt.json",
+                "examples/aij2022/text_recognition_gt.json",
+                "examples/aij2022/captioning_gt.json",
+                "examples/aij2022/lemmas.tsv",
+            ],
+            pred: &[
+                "examples/aij2022/textqa_pred.json",
+                "examples/aij2022/mathqa_pred.json",
+                "examples/aij2022/vqa_pred.json",
+                "examples/aij2022/text_recognition_pred.json",
+                "examples/aij2022/captioning_pred.json",
+            ],
+        },
+        Example {
+            id: "fid",
+            label: "FID from two .npz statistics files",
+            gt: &["examples/aij2022/fid_A_gt_stats.npz"],
+            pred: &["examples/aij2022/fid_A_pred_stats_uncompressed.npz"],
+        },
+    ],
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Task {
+    TextQa,
+    MathQa,
+    Generation,
+    Captioning,
+    Vqa,
+    Titw,
+}
+
+impl Task {
+    pub const ALL: [Task; 6] = [
+        Task::TextQa,
+        Task::MathQa,
+        Task::Generation,
+        Task::Captioning,
+        Task::Vqa,
+        Task::Titw,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            Task::TextQa => "textqa",
+            Task::MathQa => "mathqa",
+            Task::Generation => "generation",
+            Task::Captioning => "captioning",
+            Task::Vqa => "vqa",
+            Task::Titw => "titw",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Task::TextQa => "TextQA",
+            Task::MathQa => "MathQA",
+            Task::Generation => "ImageGeneration",
+            Task::Captioning => "ImageCaptioning",
+            Task::Vqa => "VisualQA",
+            Task::Titw => "TRitW",
+        }
+    }
+    /// `split_tasks.py`'s task numbers.
+    pub fn from_num(n: u64) -> Option<Task> {
+        Task::ALL.get(n as usize).copied()
+    }
+    /// Prize-eligibility threshold (75 % of the baseline; specs/aij2022.md 3.8).
+    pub fn threshold(self) -> f64 {
+        match self {
+            Task::TextQa => 0.2,
+            Task::MathQa => 0.25,
+            Task::Generation => 0.21,
+            Task::Captioning => 0.15,
+            Task::Vqa => 0.24,
+            Task::Titw => 0.13,
+        }
+    }
+}
+
+/// Shared state of one run.
+pub struct Ctx {
+    pub mode: Mode,
+    pub readme: bool,
+    pub lemmas: lemmas::Lemmas,
+    pub synonyms: Option<Synonyms>,
+    pub ru_stemmer: rust_stemmers::Stemmer,
+    pub tokenizer_approx: usize,
+    pub numeric_used: usize,
+}
+
+/// One task's outcome.
+pub struct TaskResult {
+    pub task: Task,
+    pub score: Option<f64>,
+    pub parts: Vec<(&'static str, Option<f64>)>,
+    pub items: Vec<Item>,
+    pub diags: Vec<Diagnostic>,
+    pub official_fails: bool,
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl TaskResult {
+    fn new(task: Task) -> Self {
+        TaskResult {
+            task,
+            score: None,
+            parts: Vec::new(),
+            items: Vec::new(),
+            diags: Vec::new(),
+            official_fails: false,
+            extra: Default::default(),
+        }
+    }
+    fn part(&self, id: &str) -> Option<f64> {
+        self.parts
+            .iter()
+            .find(|(k, _)| *k == id)
+            .and_then(|(_, v)| *v)
+    }
+}
+
+/// The evaluate_*.py assertion: GT ids and prediction ids form the same set.
+fn check_ids(task: Task, gt: &Doc, pred: &Doc, mode: Mode, out: &mut TaskResult) -> bool {
+    let missing: Vec<&str> = gt
+        .entries
+        .iter()
+        .filter(|(k, _)| pred.get(k).is_none())
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let extra: Vec<&str> = pred
+        .entries
+        .iter()
+        .filter(|(k, _)| gt.get(k).is_none())
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if missing.is_empty() && extra.is_empty() {
+        return true;
+    }
+    let list = |v: &[&str]| {
+        let s: Vec<&str> = v.iter().take(20).copied().collect();
+        format!("{}{}", s.join(", "), if v.len() > 20 { ", …" } else { "" })
+    };
+    let msg = format!(
+        "{}: the GT and prediction ids differ: {} missing from the predictions [{}], {} extra [{}]",
+        task.name(),
+        missing.len(),
+        list(&missing),
+        extra.len(),
+        list(&extra)
+    );
+    let d = match mode {
+        Mode::Official => Diagnostic::error("aij.ids.mismatch", msg),
+        Mode::Corrected => Diagnostic::warning(
+            "aij.ids.mismatch",
+            format!("{msg}; missing ids score 0, extra ids are ignored"),
+        ),
+    };
+    out.diags.push(
+        d.file(&pred.file)
+            .expected(format!("{} ids as in the GT", gt.entries.len()))
+            .found(format!("{} ids", pred.entries.len()))
+            .hint("Predict every GT id exactly once.")
+            .official("crashes (AssertionError: Not all questions have predicted answers!)"),
+    );
+    if mode == Mode::Official {
+        out.official_fails = true;
+        return false;
+    }
+    true
+}
+
+/// Wraps bare-object GT entries (README snippet form) into a list, with a warning.
+fn wrap_bare(doc: &mut Doc, task: Task, diags: &mut Vec<Diagnostic>, fails: &mut bool) {
+    let mut n = 0;
+    let mut first = None;
+    for (k, v) in doc.entries.iter_mut() {
+        if v.is_object() {
+            *v = serde_json::Value::Array(vec![v.take()]);
+            n += 1;
+            first.get_or_insert(k.clone());
+        }
+    }
+    if let Some(k) = first {
+        let official = if matches!(task, Task::TextQa | Task::MathQa) {
+            "scores the task 0 (KeyError caught)"
+        } else {
+            "crashes (KeyError: 0)"
+        };
+        diags.push(doc.at(&k, Diagnostic::warning("aij.gt.bare_object", format!("{n} GT entr(ies) are a bare {{type, content}} object, read as a one-element list"))
+            .expected("[{\"type\": \"text\", \"content\": [...]}]")
+            .found("{\"type\": …, \"content\": …}")
+            .hint("Wrap each GT entry in a list, as the scorer indexes gt[id][0].")
+            .official(official)));
+        *fails = true;
+    }
+}
+
+fn hidden(opts: &Options) -> Result<Option<[f64; 6]>, UsageError> {
+    let v = opts.list("hidden_scores");
+    if v.is_empty() || v == ["none"] {
+        return Ok(None);
+    }
+    let nums: Vec<f64> = v
+        .iter()
+        .filter_map(|s| s.parse::<f64>().ok().filter(|x| x.is_finite()))
+        .collect();
+    if nums.len() != 6 || v.len() != 6 {
+        return Err(UsageError(format!(
+            "option `hidden_scores`: expected six numbers, found `{}`",
+            opts.get("hidden_scores")
+        )));
+    }
+    Ok(Some([nums[0], nums[1], nums[2], nums[3], nums[4], nums[5]]))
+}
+
+fn read_synonyms(file: &str, bytes: &[u8]) -> Synonyms {
+    let mut m = Synonyms::new();
+    for line in String::from_utf8_lossy(bytes).lines() {
+        if let Some((k, v)) = line.trim_end_matches('\r').split_once('\t') {
+            m.insert(
+                k.to_lowercase(),
+                v.split('|')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_lowercase)
+                    .collect(),
+            );
+        }
+    }
+    let _ = file;
+    m
+}
+
+pub fn score(
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+    let hidden = hidden(&opts)?;
+    progress.update(0.0, "reading files");
+    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
+    let mut found = detect::find(files, &opts, &mut diags);
+    detect::split_combined(&mut found, &mut diags);
+    let mode = req.mode;
+    let mut ctx = Ctx {
+        mode,
+        readme: opts.get("extraction") == "readme",
+        lemmas: lemmas::Lemmas {
+            lemmatizer: req.lemmatizer.clone(),
+            ..Default::default()
+        },
+        synonyms: None,
+        ru_stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::Russian),
+        tokenizer_approx: 0,
+        numeric_used: 0,
+    };
+    if let Some((name, bytes)) = &found.lemma_table {
+        ctx.lemmas.load_table(name, bytes, &mut diags);
+    }
+    if let Some((name, bytes)) = &found.ruwordnet {
+        ctx.synonyms = Some(read_synonyms(name, bytes));
+    }
+    let want = opts.get("task").to_string();
+    let mut results: Vec<TaskResult> = Vec::new();
+    let mut any_official_fail = false;
+    for task in Task::ALL {
+        if want != "auto" && want != task.id() {
+            continue;
+        }
+        let mut out = TaskResult::new(task);
+        let gt = found.gt.remove(&task);
+        let pred = found.pred.remove(&task);
+        if task == Task::Generation {
+            score_generation(
+                &mut found,
+                gt.as_ref(),
+                pred.as_ref(),
+                &ctx,
+                &mut out,
+                progress,
+            );
+            if out.parts.is_empty() && out.items.is_empty() && out.diags.is_empty() {
+                continue;
+            }
+            results.push(out);
+            continue;
+        }
+        let (Some(mut gt), Some(pred)) = (gt, pred) else {
+            if want == task.id() {
+                diags.push(Diagnostic::error("aij.input.missing", format!("task {}: no GT and prediction files found", task.name()))
+                    .hint("Drop <task>_gt.json and <task>_pred.json (or predictions.json, the GT JSON and ids.json)."));
+            }
+            continue;
+        };
+        progress.update(0.05, &format!("scoring {}", task.name()));
+        wrap_bare(&mut gt, task, &mut out.diags, &mut out.official_fails);
+        if check_ids(task, &gt, &pred, mode, &mut out) {
+            match task {
+                Task::TextQa | Task::MathQa | Task::Titw => {
+                    text::score(task, &gt, &pred, &mut ctx, &mut out)
+                }
+                Task::Vqa => {
+                    meteor_tasks::score(task, &gt, &pred, &mut ctx, &mut out);
+                }
+                Task::Captioning => score_captioning(
+                    &gt,
+                    &pred,
+                    found.input.get(&task),
+                    &found.clip,
+                    &mut ctx,
+                    &mut out,
+                ),
+                Task::Generation => {}
+            }
+        }
+        results.push(out);
+    }
+    let mut report = Report::new("aij2022", mode);
+    let mut deviations = opts.deviations();
+    ctx.lemmas.finish(&mut diags, &mut deviations);
+    let uses_meteor = results
+        .iter()
+        .any(|r| matches!(r.task, Task::Vqa | Task::Captioning) && !r.items.is_empty());
+    if uses_meteor && ctx.synonyms.is_none() {
+        diags.push(Diagnostic::warning("aij.meteor.no_synonyms", "no ruwordnet_table: the METEOR synonym stage is skipped (scores may differ from official)")
+            .hint("Give ruwordnet_table (TSV lemma<TAB>candidate|candidate…) exported from ruwordnet 0.0.6 to include the synonym stage.")
+            .official("matches RuWordNet hypernym titles and derivations as a third stage"));
+        deviations.push(
+            "METEOR synonym stage skipped (no ruwordnet_table): may differ from official".into(),
+        );
+    }
+    if ctx.numeric_used > 0 {
+        diags.push(Diagnostic::warning("aij.vqa.numeric_approx", format!("{} VQA answer(s) took the numeric path: the first float token stands in for NLTK's CD tag (approximate)", ctx.numeric_used))
+            .official("compares the first token NLTK's perceptron tagger tags CD"));
+        if opts.get("numeric_path") == "tagger" {
+            deviations.push(
+                "numeric_path = tagger approximated by first_float (no tagger model ships)".into(),
+            );
+        }
+    }
+    if ctx.tokenizer_approx > 0 {
+        diags.push(Diagnostic::info("aij.meteor.tokenizer_approx", format!("{} METEOR text(s) contain punctuation that NLTK's word_tokenize / razdel would split differently; tokenised on whitespace and punctuation (approximate)", ctx.tokenizer_approx)));
+    }
+    for r in &results {
+        any_official_fail |= r.official_fails;
+    }
+    render::fill(&mut report, &mut results, hidden);
+    report.options = opts.to_json();
+    report.deviations = deviations;
+    for r in &mut results {
+        diags.append(&mut r.diags);
+    }
+    if results.is_empty() && !diags.iter().any(|d| d.is_error()) {
+        diags.push(Diagnostic::error("aij.input.nothing", "no task could be scored: no GT/prediction pair was recognised")
+            .hint("Drop <task>_gt.json + <task>_pred.json, or predictions.json + the GT JSON + ids.json, or FID .npy/.npz files."));
+    }
+    report.diagnostics = diags;
+    report.official_fails = any_official_fail || (mode == Mode::Official && report.has_errors());
+    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    Ok(report)
+}
+
+fn score_captioning(
+    gt: &Doc,
+    pred: &Doc,
+    input: Option<&Doc>,
+    clip: &Option<HashMap<String, f64>>,
+    ctx: &mut Ctx,
+    out: &mut TaskResult,
+) {
+    let per = meteor_tasks::score(Task::Captioning, gt, pred, ctx, out);
+    let meteor = out.part("meteor");
+    let clip_per = clip
+        .as_ref()
+        .and_then(|c| generation::captioning_clip(input, pred, c, ctx, out));
+    let clip_mean = clip_per.as_ref().and_then(|m| {
+        let vals: Vec<f64> = pred
+            .entries
+            .iter()
+            .filter_map(|(k, _)| m.get(k).copied())
+            .collect();
+        numpy_mean(&vals)
+    });
+    if let Some(m) = &clip_per {
+        for it in &mut out.items {
+            let id = it.id.trim_start_matches("captioning/");
+            if let Some(c) = m.get(id) {
+                let me = it.scores.get("meteor");
+                it.scores.set("clip", Some(*c));
+                it.scores.set("score", me.map(|x| captioning_score(x, *c)));
+            }
+        }
+    }
+    for it in &mut out.items {
+        if !it.scores.contains("score") {
+            it.scores.set("score", None);
+        }
+    }
+    let _ = per;
+    out.parts.push(("clip", clip_mean));
+    out.score = match (meteor, clip_mean) {
+        (Some(m), Some(c)) => Some(captioning_score(m, c)),
+        _ => None,
+    };
+}
+
+fn score_generation(
+    found: &mut detect::Found,
+    _gt: Option<&Doc>,
+    pred: Option<&Doc>,
+    ctx: &Ctx,
+    out: &mut TaskResult,
+    progress: &mut dyn Progress,
+) {
+    let (r, g) = (found.fid_ref.take(), found.fid_gen.take());
+    let n_ref = found.ref_images.len();
+    let n_gen = found.gen_images.len();
+    if (n_ref > 0 || n_gen > 0) && n_ref != n_gen {
+        let d = Diagnostic::new(
+            if ctx.mode == Mode::Official { crate::diag::Severity::Error } else { crate::diag::Severity::Warning },
+            "aij.gen.count_mismatch",
+            format!("the image folders hold {n_ref} (output_images) and {n_gen} (output_pr_images) entries"),
+        )
+        .official("crashes (AssertionError: Not all captions have predicted images!)");
+        out.diags.push(d);
+        if ctx.mode == Mode::Official {
+            out.official_fails = true;
+        }
+    }
+    let fid = match (&r, &g) {
+        (Some(a), Some(b)) => {
+            let mut p = |f: f64, phase: &str| progress.update(f, phase);
+            generation::fid_part(a, b, out, &mut p)
+        }
+        (None, None) if n_ref + n_gen > 0 => {
+            out.diags.push(Diagnostic::error("aij.gen.needs_features", format!("{n_ref} reference and {n_gen} generated images were dropped, but no activations: FID needs Inception features"))
+                .hint("Export pool3 activations with pytorch-fid (python -m pytorch_fid --save-stats DIR stats.npz) or numpy.save of the N×2048 activations, and drop the .npz/.npy files instead."));
+            None
+        }
+        (None, None) => None,
+        _ => {
+            out.diags.push(Diagnostic::error("aij.gen.fid_side_missing", "FID needs two inputs: the reference side (GT) and the generated side (prediction)")
+                .hint("Drop one .npy/.npz as GT and one as prediction, or set fid_inputs=ref,gen."));
+            None
+        }
+    };
+    let input = found.input.remove(&Task::Generation);
+    let clip = match (&found.clip, input.as_ref().or(_gt), pred) {
+        (Some(c), Some(i), Some(p)) => generation::generation_clip(i, p, c, ctx, out),
+        _ => None,
+    };
+    if r.is_none()
+        && g.is_none()
+        && clip.is_none()
+        && out.diags.is_empty()
+        && input.is_none()
+        && pred.is_none()
+    {
+        return;
+    }
+    out.parts.push(("fid", fid));
+    out.parts.push(("clip", clip));
+    out.score = match (fid, clip) {
+        (Some(f), Some(c)) => Some(generation_score(f, c)),
+        _ => None,
+    };
+}
+
+/// The integral S (only when all six open tasks are scored and the hidden values are given).
+pub fn integral_of(results: &[TaskResult], hidden: Option<[f64; 6]>) -> Option<f64> {
+    let h = hidden?;
+    let mut open = [0.0; 6];
+    for (i, t) in Task::ALL.iter().enumerate() {
+        open[i] = results.iter().find(|r| r.task == *t)?.score?;
+    }
+    Some(integral(&open, &h))
+}
+
+pub use render::{explain, render_text};
+
+/// Groups of a report, one per task (used by the renderer).
+pub fn group(r: &TaskResult) -> Group {
+    let mut s = Scores::new().with("score", r.score);
+    for (k, v) in &r.parts {
+        s.set(k, *v);
+    }
+    Group {
+        id: r.task.id().to_string(),
+        scores: s,
+    }
+}

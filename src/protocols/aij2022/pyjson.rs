@@ -1,0 +1,99 @@
+//! The contest scripts' element access, with the exception Python would raise (specs/aij2022.md 3.0).
+
+use serde_json::Value;
+
+/// A Python exception the official loop would raise, as text (`TypeError: …`).
+pub type PyErr = String;
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    }
+}
+
+/// `x[key]` for a string key.
+pub fn key<'a>(x: &'a Value, k: &str) -> Result<&'a Value, PyErr> {
+    match x {
+        Value::Object(m) => m.get(k).ok_or_else(|| format!("KeyError: '{k}'")),
+        Value::Array(_) => {
+            Err("TypeError: list indices must be integers or slices, not str".into())
+        }
+        Value::String(_) => Err("TypeError: string indices must be integers, not 'str'".into()),
+        v => Err(format!(
+            "TypeError: '{}' object is not subscriptable",
+            kind(v)
+        )),
+    }
+}
+
+/// `x[i]` for an integer index.
+pub fn index(x: &Value, i: usize) -> Result<&Value, PyErr> {
+    match x {
+        Value::Array(a) => a
+            .get(i)
+            .ok_or_else(|| "IndexError: list index out of range".into()),
+        Value::Object(_) => Err(format!("KeyError: {i}")),
+        Value::String(_) => Err("TypeError: the element is a string".into()),
+        v => Err(format!(
+            "TypeError: '{}' object is not subscriptable",
+            kind(v)
+        )),
+    }
+}
+
+/// `for el in x`: the elements Python would iterate (a dict iterates its keys, a string its characters).
+pub fn iterate(x: &Value) -> Result<Vec<Value>, PyErr> {
+    match x {
+        Value::Array(a) => Ok(a.clone()),
+        Value::Object(m) => Ok(m.keys().map(|k| Value::String(k.clone())).collect()),
+        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        v => Err(format!("TypeError: '{}' object is not iterable", kind(v))),
+    }
+}
+
+/// The text loops of TextQA / MathQA / TRitW:
+/// `for element in preds[key]: prediction = ""; if element['type'] == 'text': prediction = element['content']; break`.
+/// `Ok(None)`: the list is empty (the variable keeps its previous value). `Ok(Some((value, index)))`: the
+/// prediction (`""` when no text element) and the index of the element it came from.
+pub fn first_text_official(pred: &Value) -> Result<Option<(Value, Option<usize>)>, PyErr> {
+    let els = iterate(pred)?;
+    if els.is_empty() {
+        return Ok(None);
+    }
+    for (i, el) in els.iter().enumerate() {
+        if key(el, "type")?.as_str() == Some("text") {
+            return Ok(Some((key(el, "content")?.clone(), Some(i))));
+        }
+    }
+    Ok(Some((Value::String(String::new()), None)))
+}
+
+/// `gt[key][0]['content']`, iterated as options (strings). A non-string option raises later in the scorer.
+pub fn gt_options(gt: &Value) -> Result<Vec<Value>, PyErr> {
+    iterate(key(index(gt, 0)?, "content")?)
+}
+
+/// The string in `v`, or the exception `.lower()` / `len()` raises on it.
+pub fn as_str(v: &Value) -> Result<&str, PyErr> {
+    v.as_str().ok_or_else(|| {
+        format!(
+            "AttributeError: '{}' object has no attribute 'lower'",
+            kind(v)
+        )
+    })
+}
+
+/// Corrected extraction (README rule): the first element whose type is `text` (`want = "text"`) or `image`.
+pub fn first_of_type(pred: &Value, want: &str) -> Option<(Value, usize)> {
+    pred.as_array()?.iter().enumerate().find_map(|(i, el)| {
+        (el.get("type").and_then(Value::as_str) == Some(want))
+            .then(|| el.get("content").cloned().map(|c| (c, i)))
+            .flatten()
+    })
+}

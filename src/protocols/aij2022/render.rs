@@ -1,0 +1,260 @@
+//! The report of specs/aij2022.md 8–9: headline ids, per-task groups, items, official print lines, the
+//! integral bar chart and eligibility; the CLI's text output; official-vs-corrected explanations.
+
+use super::{group, integral_of, Task, TaskResult};
+use crate::report::{Column, Display, Label, Plot, Reading, Report, Scores};
+
+/// Python's `repr(float)` / `str(float)`: shortest round-trip digits; scientific below 1e-4 or from 1e16.
+pub fn py_float(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
+    }
+    let e = format!("{v:e}"); // shortest digits: d.ddde±x
+    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..16).contains(&exp) {
+        return format!("{mant}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+    let s = format!("{v}");
+    if s.contains('.') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or("n/a".into(), py_float)
+}
+
+/// The lines the official scripts print for one task.
+fn print_lines(r: &TaskResult) -> Vec<String> {
+    let crashed_zero =
+        r.official_fails && r.score == Some(0.0) && matches!(r.task, Task::TextQa | Task::MathQa);
+    let main = if crashed_zero {
+        "0".to_string()
+    } else {
+        opt(r.score)
+    };
+    match r.task {
+        Task::TextQa => vec![format!("f1 score: {main}")],
+        Task::MathQa => vec![format!("Exact Match {main}")],
+        Task::Titw => vec![format!("Exact NED {main}")],
+        Task::Vqa => vec![format!("meteor: {}", opt(r.part("meteor")))],
+        Task::Captioning => vec![
+            format!("meteor: {}", opt(r.part("meteor"))),
+            format!("ruCLIP score:  {}", opt(r.part("clip"))),
+            format!("caption metric:  {main}"),
+        ],
+        Task::Generation => vec![
+            format!("FID:  {}", opt(r.part("fid"))),
+            format!("ruCLIP score:  {}", opt(r.part("clip"))),
+            format!("generation metric:  {main}"),
+        ],
+    }
+}
+
+pub fn fill(report: &mut Report, results: &mut [TaskResult], hidden: Option<[f64; 6]>) {
+    let get = |t: Task| results.iter().find(|r| r.task == t);
+    let score = |t: Task| get(t).and_then(|r| r.score);
+    let part = |t: Task, p: &str| get(t).and_then(|r| r.part(p));
+    let integral = integral_of(results, hidden);
+    report.scores = Scores::new()
+        .with("textqa", score(Task::TextQa))
+        .with("mathqa", score(Task::MathQa))
+        .with("generation", score(Task::Generation))
+        .with("captioning", score(Task::Captioning))
+        .with("vqa", score(Task::Vqa))
+        .with("titw", score(Task::Titw))
+        .with("integral", integral)
+        .with("generation_fid", part(Task::Generation, "fid"))
+        .with("generation_clip", part(Task::Generation, "clip"))
+        .with("captioning_meteor", part(Task::Captioning, "meteor"))
+        .with("captioning_clip", part(Task::Captioning, "clip"));
+    report.groups = results.iter().map(group).collect();
+    let mut lines = Vec::new();
+    for r in results.iter() {
+        lines.extend(print_lines(r));
+    }
+    if let Some(s) = integral {
+        lines.push(format!("integral S: {}", py_float(s)));
+    }
+    let mut headline = Vec::new();
+    for t in Task::ALL {
+        if get(t).is_some() {
+            headline.push(Label {
+                id: t.id().into(),
+                label: t.name().into(),
+                decimals: 4,
+            });
+        }
+    }
+    headline.push(Label {
+        id: "integral".into(),
+        label: "Integral S".into(),
+        decimals: 4,
+    });
+    for (id, label, t) in [
+        ("generation_fid", "FID", Task::Generation),
+        ("generation_clip", "Generation CLIP", Task::Generation),
+        ("captioning_meteor", "Captioning METEOR", Task::Captioning),
+        ("captioning_clip", "Captioning CLIP", Task::Captioning),
+    ] {
+        if get(t).is_some() {
+            headline.push(Label {
+                id: id.into(),
+                label: label.into(),
+                decimals: 4,
+            });
+        }
+    }
+    report.display = Display {
+        title: "AI Journey 2022 FusionBrain: open tasks".into(),
+        headline,
+        item_label: "task/id".into(),
+        columns: vec![
+            Column::score("score", "score", 4),
+            Column::score("meteor", "METEOR", 4),
+            Column::score("clip", "CLIP", 4),
+            Column::detail("answer", "answer"),
+            Column::detail("normalised_prediction", "normalised"),
+        ],
+        footer: format!("Official scorer output:\n{}", lines.join("\n")),
+    };
+    let mut elig = Scores::new();
+    for t in Task::ALL {
+        if let Some(s) = score(t) {
+            elig.set(t.id(), Some(if s >= t.threshold() { 1.0 } else { 0.0 }));
+        }
+    }
+    report.readings.push(Reading {
+        id: "eligibility".into(),
+        label: "Prize eligibility: 1 = at or above the task's threshold (TextQA 0.2, MathQA 0.25, ImageGeneration 0.21, ImageCaptioning 0.15, VisualQA 0.24, TRitW 0.13)".into(),
+        scores: elig,
+    });
+    if let Some(fid) = get(Task::Generation).and_then(|r| r.extra.get("fid")) {
+        let mut s = Scores::new();
+        for k in ["fid", "mean_term", "trace_ref", "trace_gen", "tr_covmean"] {
+            s.set(k, fid.get(k).and_then(|v| v.as_f64()));
+        }
+        for k in ["d", "n_ref", "n_gen"] {
+            s.set(k, fid.get(k).and_then(|v| v.as_f64()));
+        }
+        report.readings.push(Reading {
+            id: "fid_terms".into(),
+            label: format!(
+                "FID terms ({} route)",
+                fid.get("route").and_then(|v| v.as_str()).unwrap_or("")
+            ),
+            scores: s,
+        });
+    }
+    let mut labels = Vec::new();
+    let mut values = Vec::new();
+    for t in Task::ALL {
+        labels.push(format!("{} (weight 1/15)", t.name()));
+        values.push(score(t));
+    }
+    if let Some(h) = hidden {
+        for (i, v) in h.iter().enumerate() {
+            labels.push(format!("Hidden{} (weight 1/10)", i + 1));
+            values.push(Some(*v));
+        }
+    }
+    report.plots.push(Plot {
+        id: "tasks".into(),
+        kind: "bars".into(),
+        title: "Task scores in the integral S = Σ open/15 + Σ hidden/10".into(),
+        x_label: "task".into(),
+        y_label: "score".into(),
+        labels,
+        values,
+        series: Vec::new(),
+    });
+    for r in results.iter_mut() {
+        report.items.append(&mut r.items);
+    }
+}
+
+/// The official print lines (the footer), then the diagnostics are printed by the CLI.
+pub fn render_text(report: &Report) -> String {
+    let body = report
+        .display
+        .footer
+        .strip_prefix("Official scorer output:\n")
+        .unwrap_or(&report.display.footer);
+    let mut s = String::new();
+    for line in body.lines() {
+        s.push_str(line);
+        s.push('\n');
+    }
+    if s.is_empty() {
+        s.push_str("no task scored\n");
+    }
+    s
+}
+
+pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    if official.official_fails {
+        if let Some(d) = official.diagnostics.iter().find(|d| d.is_error()) {
+            lines.push(format!(
+                "The official scorer fails on this input ({}: {}).",
+                d.code, d.message
+            ));
+        } else {
+            lines.push("The official scorer fails on this input (see the warnings).".into());
+        }
+    }
+    for (k, a) in official.scores.iter() {
+        let b = corrected.scores.get(k);
+        if a != b {
+            lines.push(format!("{k}: official {} vs corrected {}", opt(a), opt(b)));
+        }
+    }
+    for code in [
+        "aij.pred.carry_over",
+        "aij.gt.bare_object",
+        "aij.ids.mismatch",
+    ] {
+        let n = official
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .count();
+        if n > 0 {
+            lines.push(format!(
+                "{n}× {code} in official mode (corrected mode fixes it, specs/aij2022.md 4)."
+            ));
+        }
+    }
+    if lines.is_empty() {
+        lines.push("Both modes agree on this input.".into());
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::py_float;
+
+    #[test]
+    fn python_float_repr() {
+        assert_eq!(py_float(0.6444444444444444), "0.6444444444444444");
+        assert_eq!(py_float(1.0), "1.0");
+        assert_eq!(py_float(1e-5), "1e-05");
+        assert_eq!(py_float(-1.7763568394002505e-15), "-1.7763568394002505e-15");
+        assert_eq!(py_float(1e16), "1e+16");
+        assert_eq!(py_float(123.5), "123.5");
+    }
+}

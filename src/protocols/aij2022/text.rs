@@ -1,0 +1,247 @@
+//! TextQA (token F1), MathQA (exact match) and TRitW (1 − NED): the loops of `calculate_f1.py`,
+//! `calculate_exact_score.py` and `calculate_NED.py` (specs/aij2022.md 3.1–3.3, 4, 6).
+
+use super::pyjson::{as_str, first_text_official, gt_options, PyErr};
+use super::{Ctx, Task, TaskResult};
+use crate::diag::Diagnostic;
+use crate::formats::aij_json::Doc;
+use crate::metrics::aij::text as t;
+use crate::report::{Item, Mode, Scores};
+use serde_json::{json, Value};
+
+/// Normalised form of `s` for TextQA/MathQA in the given mode.
+fn norm(task: Task, mode: Mode, s: &str, ctx: &mut Ctx) -> String {
+    let minus = task == Task::MathQa;
+    let lem = &mut ctx.lemmas;
+    t::normalize(
+        s,
+        |x| match mode {
+            Mode::Official => t::remove_ascii_punct(x, minus),
+            Mode::Corrected => t::remove_unicode_punct(x, minus),
+        },
+        &mut |w| lem.normal_form(w),
+    )
+}
+
+/// Score of one answer against one option, with the normalised forms used.
+fn one(task: Task, mode: Mode, opt: &str, pred: &str, ctx: &mut Ctx) -> (f64, String, String) {
+    match task {
+        Task::Titw => (
+            t::ned(opt, pred, mode == Mode::Corrected),
+            opt.to_string(),
+            pred.to_string(),
+        ),
+        Task::MathQa => {
+            let (a, b) = (norm(task, mode, opt, ctx), norm(task, mode, pred, ctx));
+            ((a == b) as u8 as f64, a, b)
+        }
+        _ => {
+            // get_tokens: [] for "" (before normalisation), else normalize_answer(s).split()
+            let a = if opt.is_empty() {
+                String::new()
+            } else {
+                norm(task, mode, opt, ctx)
+            };
+            let b = if pred.is_empty() {
+                String::new()
+            } else {
+                norm(task, mode, pred, ctx)
+            };
+            (t::f1(&t::tokens(&a), &t::tokens(&b)), a, b)
+        }
+    }
+}
+
+struct Scored {
+    score: f64,
+    answer: String,
+    detail: serde_json::Map<String, Value>,
+}
+
+/// max over options, then (TextQA/MathQA) the letter fallback. Errors are Python exceptions.
+fn score_id(
+    task: Task,
+    mode: Mode,
+    opts: &[Value],
+    pred: &str,
+    ctx: &mut Ctx,
+) -> Result<Scored, PyErr> {
+    let mut strs = Vec::new();
+    for o in opts {
+        strs.push(as_str(o)?.to_string());
+    }
+    if strs.is_empty() {
+        return Err("ValueError: max() arg is an empty sequence".into());
+    }
+    let mut best = f64::NEG_INFINITY;
+    let mut best_i = 0;
+    let mut per = Vec::new();
+    let mut onorms = Vec::new();
+    let mut pnorm = String::new();
+    for (i, o) in strs.iter().enumerate() {
+        let (s, on, pn) = one(task, mode, o, pred, ctx);
+        if s > best {
+            best = s;
+            best_i = i;
+        }
+        per.push(s);
+        onorms.push(on);
+        pnorm = pn;
+    }
+    let mut detail = serde_json::Map::new();
+    let mut answer = pred.to_string();
+    let mut fallback = Value::Null;
+    if task != Task::Titw && best <= 0.5 {
+        let letter = match mode {
+            Mode::Official => t::fallback_letter_official(pred),
+            Mode::Corrected => t::fallback_letter_corrected(pred),
+        };
+        if let Some(c) = letter {
+            answer = c.to_string();
+            let mut fb = Vec::new();
+            best = f64::NEG_INFINITY;
+            for (i, o) in strs.iter().enumerate() {
+                let s = one(task, mode, o, &answer, ctx).0;
+                if s > best {
+                    best = s;
+                    best_i = i;
+                }
+                fb.push(s);
+            }
+            fallback = json!({ "letter": answer, "option_scores": fb, "score": best });
+        }
+    }
+    detail.insert("options".into(), json!(strs));
+    detail.insert("normalised_options".into(), json!(onorms));
+    detail.insert("normalised_prediction".into(), json!(pnorm));
+    detail.insert("option_scores".into(), json!(per));
+    detail.insert("best_option".into(), json!(best_i));
+    detail.insert("fallback".into(), fallback);
+    Ok(Scored {
+        score: best,
+        answer,
+        detail,
+    })
+}
+
+fn fail_code(task: Task) -> &'static str {
+    match task {
+        Task::TextQa => "aij.textqa.unsupported_format",
+        Task::MathQa => "aij.mathqa.unsupported_format",
+        _ => "aij.titw.crash",
+    }
+}
+
+pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResult) {
+    let mode = ctx.mode;
+    let mut prev: Option<(String, String)> = None; // (id, final prediction) — Python's `prediction`
+    let mut total = 0.0;
+    let mut crashed = false;
+    for (id, gv) in &gt.entries {
+        let mut detail = serde_json::Map::new();
+        let result: Result<Scored, PyErr> = (|| {
+            let opts = gt_options(gv)?;
+            let Some(pv) = pred.get(id) else {
+                detail.insert("missing".into(), json!(true));
+                return Ok(Scored {
+                    score: 0.0,
+                    answer: String::new(),
+                    detail: serde_json::Map::new(),
+                });
+            };
+            detail.insert("prediction".into(), pv.clone());
+            let got = match mode {
+                Mode::Official => first_text_official(pv)?,
+                Mode::Corrected => Some(
+                    super::pyjson::first_of_type(pv, "text")
+                        .map(|(v, i)| (v, Some(i)))
+                        .unwrap_or((Value::String(String::new()), None)),
+                ),
+            };
+            let answer = match got {
+                Some((v, i)) => {
+                    detail.insert("element".into(), json!(i));
+                    as_str(&v)?.to_string()
+                }
+                None => match &prev {
+                    Some((pid, p)) => {
+                        out.diags.push(pred.at(
+                            id,
+                            Diagnostic::warning(
+                                "aij.pred.carry_over",
+                                format!("empty element list: the official loop reuses the answer of id {pid} (`{}`)", crate::diag::excerpt(p)),
+                            )
+                            .hint("Give every id at least one {\"type\": \"text\"} element.")
+                            .official("silently scores the previous id's answer"),
+                        ));
+                        detail.insert("carry_over_from".into(), json!(pid));
+                        p.clone()
+                    }
+                    None => {
+                        return Err("UnboundLocalError: prediction referenced before assignment (empty list on the first id)".into())
+                    }
+                },
+            };
+            detail.insert("answer".into(), json!(answer));
+            score_id(task, mode, &opts, &answer, ctx)
+        })();
+        let (score, ok) = match result {
+            Ok(s) => {
+                detail.extend(s.detail);
+                prev = Some((id.clone(), s.answer));
+                (s.score, true)
+            }
+            Err(e) => {
+                detail.insert("error".into(), json!(e));
+                let msg = match (mode, task) {
+                    (Mode::Official, Task::Titw) => format!("the official scorer crashes here ({e})"),
+                    (Mode::Official, _) => format!("{e}: the official scorer prints `Unsupported data format` and scores the whole task 0"),
+                    _ => format!("{e}: this item scores 0"),
+                };
+                let code = if mode == Mode::Official {
+                    fail_code(task)
+                } else {
+                    "aij.item.exception"
+                };
+                let file_doc = if gt_options(gv).is_err() { gt } else { pred };
+                out.diags.push(file_doc.at(
+                    id,
+                    Diagnostic::error(code, msg)
+                        .hint("Each id needs a list of {\"type\", \"content\"} elements; GT content is a non-empty list of strings, predicted text content a string.")
+                        .official(if task == Task::Titw { "crashes (uncaught exception)" } else { "prints `Unsupported data format`, task score 0" }),
+                ));
+                (0.0, false)
+            }
+        };
+        out.items.push(Item {
+            id: format!("{}/{id}", task.id()),
+            group: Some(task.id().to_string()),
+            scores: Scores::new().with("score", Some(score)),
+            detail,
+        });
+        if !ok && mode == Mode::Official {
+            crashed = true;
+            break;
+        }
+        total += score;
+    }
+    out.official_fails |= crashed;
+    let n = gt.entries.len();
+    out.score = if crashed {
+        if task == Task::Titw {
+            None
+        } else {
+            Some(0.0)
+        }
+    } else if n == 0 {
+        out.diags.push(
+            Diagnostic::error("aij.gt.empty", "the GT file has no ids")
+                .file(&gt.file)
+                .official("crashes (ZeroDivisionError)"),
+        );
+        out.official_fails = true;
+        None
+    } else {
+        Some(total / n as f64)
+    };
+}
