@@ -11,6 +11,7 @@
 //                                               run as given to the engine, set/mode: the options of this report
 // It must not modify the report, and everything it draws comes from the report or from the engine.
 export const VIEWS = {
+  aij2022: () => import('./aij2022.js'),
   falsid: () => import('./falsid.js'),
   fest: () => import('./fest.js'),
 };

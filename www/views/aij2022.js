@@ -1,0 +1,187 @@
+// aij2022 view (specs/aij2022.md 8): the official print lines, the tasks with their eligibility thresholds and
+// weights, a per-id table of the text tasks (normalised forms, per-option scores, the letter fallback, carry-over),
+// the METEOR alignment of one id (links coloured by stage, chunks, P/R/Fmean/penalty), the TRitW character diff
+// and the FID terms. Everything comes from the report (items[].detail, readings, display.footer).
+
+import { h, auto, naturalCompare, uniqueId } from '../util.js';
+
+const MAX_ROWS = 300;
+const TASKS = [
+  ['textqa', 'TextQA', 0.2], ['mathqa', 'MathQA', 0.25], ['generation', 'ImageGeneration', 0.21],
+  ['captioning', 'ImageCaptioning', 0.15], ['vqa', 'VisualQA', 0.24], ['titw', 'TRitW', 0.13],
+];
+
+const txt = (v) => (v == null ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+const num = (v) => (v == null ? '—' : auto(v));
+
+function officialOutput(report) {
+  const f = report.display?.footer ?? '';
+  const body = f.replace(/^Official scorer output:\n/, '');
+  if (!body) return null;
+  return h('div', { class: 'aij-print' },
+    h('h4', {}, 'What the official scripts print'),
+    h('pre', { class: 'aij-pre' }, body));
+}
+
+function tasksTable(report) {
+  const rows = TASKS.filter(([id]) => report.groups?.some((g) => g.id === id) || report.scores?.[id] != null).map(([id, name, thr]) => {
+    const v = report.scores?.[id];
+    const pass = v == null ? null : v >= thr;
+    return h('tr', { dataset: { task: id } },
+      h('th', { scope: 'row' }, name),
+      h('td', { class: 'num' }, num(v)),
+      h('td', { class: 'num' }, String(thr)),
+      h('td', { class: pass == null ? '' : pass ? 'aij-pass' : 'aij-fail' }, pass == null ? 'not available' : pass ? 'pass' : 'below'),
+      h('td', { class: 'num' }, '1/15'));
+  });
+  const integral = report.scores?.integral;
+  return h('div', {},
+    h('h4', {}, 'Tasks, eligibility thresholds and weights'),
+    h('table', { class: 'data aij-tasks' },
+      h('thead', {}, h('tr', {}, ['task', 'score', 'threshold', 'eligibility', 'weight in S'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rows)),
+    h('p', { class: 'muted small' }, integral == null
+      ? 'Integral S: not available (it needs all six open tasks and the six hidden values, option hidden_scores).'
+      : `Integral S = Σ open / 15 + Σ hidden / 10 = ${auto(integral)}`));
+}
+
+function textTable(items) {
+  const rows0 = items.filter((it) => ['textqa', 'mathqa', 'titw', 'vqa', 'captioning'].includes(it.group));
+  if (!rows0.length) return null;
+  const st = { below: false };
+  const id = uniqueId('aij-below');
+  const tbody = h('tbody');
+  const count = h('span', { class: 'muted small', 'aria-live': 'polite' });
+  const draw = () => {
+    const rows = rows0.filter((it) => !st.below || (it.scores?.score ?? it.scores?.meteor ?? 0) < 1);
+    count.textContent = `${rows.length} of ${rows0.length} ids${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ''}`;
+    tbody.replaceChildren(...rows.slice(0, MAX_ROWS).map((it) => {
+      const d = it.detail ?? {};
+      const opts = Array.isArray(d.options) ? d.options.map((o) => (typeof o === 'string' ? o : o.option)) : [];
+      const optScores = d.option_scores ?? (Array.isArray(d.options) ? d.options.map((o) => o?.score) : []);
+      const fb = d.fallback;
+      return h('tr', { dataset: { item: it.id } },
+        h('th', { scope: 'row' }, it.id),
+        h('td', {}, h('ol', { class: 'aij-opts' }, opts.map((o, i) => h('li', {}, txt(o), ' ', h('span', { class: 'muted num' }, num(optScores[i])), d.normalised_options ? h('div', { class: 'muted small' }, '→ ', txt(d.normalised_options[i])) : null)))),
+        h('td', {}, txt(d.answer), d.element != null ? h('span', { class: 'muted small' }, ` [element ${d.element}]`) : null,
+          d.carry_over_from != null ? h('div', { class: 'aij-warn small' }, `carried over from id ${d.carry_over_from}`) : null,
+          d.error ? h('div', { class: 'aij-warn small' }, d.error) : null),
+        h('td', {}, txt(d.normalised_prediction ?? d.best?.hyp)),
+        h('td', {}, fb ? `“${fb.letter}” → ${num(fb.score)}` : '—'),
+        h('td', { class: 'num' }, num(it.scores?.score ?? it.scores?.meteor)));
+    }));
+  };
+  draw();
+  return h('div', {},
+    h('h4', {}, 'Text tasks per id'),
+    h('div', { class: 'table-tools' },
+      h('label', { for: id }, h('input', { type: 'checkbox', id, onchange: (e) => { st.below = e.target.checked; draw(); } }), ' below 1 only'),
+      count),
+    h('div', { class: 'table-scroll table-tall' },
+      h('table', { class: 'data aij-items' },
+        h('thead', {}, h('tr', {}, ['id', 'GT options (score, normalised)', 'answer used', 'normalised answer', 'letter fallback', 'score'].map((c) => h('th', { scope: 'col' }, c)))),
+        tbody)));
+}
+
+function alignmentView(items) {
+  const cands = items.filter((it) => (it.group === 'vqa' || it.group === 'captioning') && it.detail?.best?.alignment);
+  if (!cands.length) return null;
+  const selId = uniqueId('aij-align');
+  const box = h('div', { class: 'aij-align' });
+  const draw = (itemId) => {
+    const it = cands.find((c) => c.id === itemId) ?? cands[0];
+    const b = it.detail.best;
+    const a = b.alignment;
+    const hStage = new Map(a.links.map((l) => [l.h, l.stage]));
+    const rStage = new Map(a.links.map((l) => [l.r, l.stage]));
+    // chunk boxes on the hypothesis: a new chunk starts where the next link is not (h+1, r+1)
+    const chunkOf = new Map();
+    let c = 0;
+    a.links.forEach((l, i) => {
+      if (i > 0 && !(l.h === a.links[i - 1].h + 1 && l.r === a.links[i - 1].r + 1)) c++;
+      chunkOf.set(l.h, c);
+    });
+    const tok = (t, stage, chunk) => h('span', { class: ['aij-tok', stage ? `aij-${stage}` : 'aij-none'], title: stage ? `${stage} match${chunk != null ? `, chunk ${chunk + 1}` : ''}` : 'unmatched' }, t);
+    box.replaceChildren(
+      h('p', {}, h('strong', {}, 'hypothesis '), ...b.hyp_tokens.map((t, i) => tok(t, hStage.get(i), chunkOf.get(i)))),
+      h('p', {}, h('strong', {}, 'reference '), ...b.ref_tokens.map((t, i) => tok(t, rStage.get(i)))),
+      h('p', { class: 'small' }, `links: ${a.links.map((l) => `${l.h}→${l.r} (${l.stage})`).join(', ') || 'none'}`),
+      h('p', { class: 'small' }, `m = ${a.links.length}, chunks = ${a.chunks}, P = ${auto(a.precision)}, R = ${auto(a.recall)}, Fmean = ${auto(a.fmean)}, penalty = ${auto(a.penalty)}, METEOR = ${auto(a.score)}`),
+      h('p', { class: 'muted small' }, 'Green: exact, blue: stem, purple: synonym; greedy alignment from the last token backwards, as NLTK aligns.'));
+  };
+  draw(cands[0].id);
+  return h('div', {},
+    h('h4', {}, 'METEOR alignment'),
+    h('label', { for: selId }, 'id '),
+    h('select', { id: selId, onchange: (e) => draw(e.target.value) }, cands.sort((x, y) => naturalCompare(x.id, y.id)).map((it) => h('option', { value: it.id }, it.id))),
+    box);
+}
+
+/** Levenshtein alignment of two code-point arrays as ops: ['=', a, b] | ['~', a, b] | ['-', a, ''] | ['+', '', b]. */
+export function charDiff(a, b) {
+  const A = [...a];
+  const B = [...b];
+  const D = Array.from({ length: A.length + 1 }, (_, i) => Array.from({ length: B.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= A.length; i++) {
+    for (let j = 1; j <= B.length; j++) {
+      D[i][j] = Math.min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (A[i - 1] === B[j - 1] ? 0 : 1));
+    }
+  }
+  const ops = [];
+  let i = A.length;
+  let j = B.length;
+  while (i > 0 || j > 0) {
+    if (i > 0 && j > 0 && D[i][j] === D[i - 1][j - 1] + (A[i - 1] === B[j - 1] ? 0 : 1)) {
+      ops.push([A[i - 1] === B[j - 1] ? '=' : '~', A[i - 1], B[j - 1]]);
+      i--; j--;
+    } else if (i > 0 && D[i][j] === D[i - 1][j] + 1) {
+      ops.push(['-', A[i - 1], '']); i--;
+    } else {
+      ops.push(['+', '', B[j - 1]]); j--;
+    }
+  }
+  return ops.reverse();
+}
+
+function titwView(items) {
+  const rows = items.filter((it) => it.group === 'titw' && typeof it.detail?.answer === 'string' && Array.isArray(it.detail?.options));
+  if (!rows.length) return null;
+  const cls = { '=': 'aij-same', '~': 'aij-sub', '-': 'aij-del', '+': 'aij-ins' };
+  return h('div', {},
+    h('h4', {}, 'TRitW: prediction vs best option, character by character'),
+    h('table', { class: 'data aij-diff' },
+      h('thead', {}, h('tr', {}, ['id', 'best option (GT)', 'prediction', '1 − NED'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rows.slice(0, MAX_ROWS).map((it) => {
+        const d = it.detail;
+        const gt = d.options[d.best_option ?? 0] ?? '';
+        const ops = charDiff(gt, d.answer);
+        return h('tr', { dataset: { item: it.id } },
+          h('th', { scope: 'row' }, it.id),
+          h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '+').map((o) => h('span', { class: cls[o[0]] }, o[1]))),
+          h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '-').map((o) => h('span', { class: cls[o[0]] }, o[2]))),
+          h('td', { class: 'num' }, num(it.scores?.score)));
+      }))),
+    h('p', { class: 'muted small' }, 'Red: substituted, struck: deleted from the GT, underlined: inserted by the prediction. Case, ё/е, spaces and punctuation all count.'));
+}
+
+function fidView(report) {
+  const r = (report.readings ?? []).find((x) => x.id === 'fid_terms');
+  if (!r) return null;
+  const s = r.scores;
+  const singular = (s.n_ref != null && s.n_ref <= s.d) || (s.n_gen != null && s.n_gen <= s.d);
+  return h('div', {},
+    h('h4', {}, `FID (${r.label})`),
+    h('p', {}, `FID = ‖μ₁ − μ₂‖² + tr Σ₁ + tr Σ₂ − 2·tr √(Σ₁Σ₂) = ${num(s.mean_term)} + ${num(s.trace_ref)} + ${num(s.trace_gen)} − 2·${num(s.tr_covmean)} = ${num(s.fid)}`),
+    h('p', { class: 'small' }, `d = ${num(s.d)}; N reference = ${s.n_ref ?? 'statistics'}; N generated = ${s.n_gen ?? 'statistics'}`),
+    singular ? h('p', { class: 'aij-warn' }, 'Fewer samples than dimensions: the covariance is singular (rank < d); FID is then large and the FID term of S_gen is often 0.') : null);
+}
+
+export function render(entry) {
+  const report = entry.report;
+  const items = report.items ?? [];
+  const parts = [officialOutput(report), tasksTable(report), fidView(report), alignmentView(items), titwView(items), textTable(items)].filter(Boolean);
+  if (!parts.length) return null;
+  return h('section', { class: 'aij-view', 'aria-labelledby': 'aij-view-title' },
+    h('h3', { id: 'aij-view-title' }, 'AI Journey 2022: how each number was computed'),
+    parts);
+}
