@@ -430,3 +430,37 @@ fn npz_errors() {
     );
     assert!(has(&r, "aij.npy.invalid"));
 }
+
+/// With the built-in lemmatiser (its asset www/assets/ru-lemmas.bin, built by scripts/ensure-tools) and no
+/// lemma table, the text tasks give the fixture totals too. Skipped when the asset has not been built.
+#[test]
+fn builtin_lemmatiser_gives_fixture_totals() {
+    let asset = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin");
+    let Ok(bytes) = std::fs::read(&asset) else {
+        eprintln!("skipped: {} not built", asset.display());
+        return;
+    };
+    let lem = std::sync::Arc::new(dropscore::lemma::Lemmatizer::from_bytes(&bytes).unwrap());
+    let files = dropscore::input::FileSet::build(
+        ["textqa", "mathqa", "vqa"]
+            .iter()
+            .flat_map(|t| {
+                [
+                    input(&format!("{D}/{t}_gt.json"), Some(Role::Gt)),
+                    input(&format!("{D}/{t}_pred.json"), Some(Role::Pred)),
+                ]
+            })
+            .collect(),
+        &dropscore::input::Limits::default(),
+    );
+    let req = dropscore::protocols::Request {
+        lemmatizer: Some(lem),
+        ..dropscore::protocols::Request::new(Mode::Official)
+    };
+    let r = dropscore::protocols::score("aij2022", &files, &req, &mut dropscore::protocols::Quiet)
+        .unwrap();
+    assert_eq!(r.scores.get("textqa"), Some(0.6444444444444444));
+    assert_eq!(r.scores.get("mathqa"), Some(0.7142857142857143));
+    assert_eq!(r.scores.get("vqa"), Some(0.881578947368421));
+    assert!(!has(&r, "aij.lemma.unknown"));
+}
