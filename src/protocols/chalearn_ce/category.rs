@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::chalearn::{read_gt, read_submission, Label};
-use crate::formats::fxhash::Fx;
+use crate::formats::fxhash::FxBuild;
 use crate::input::Entry;
 use crate::metrics::voc_ap::{area_of_envelope_into, envelope_into, pr_points, Integration, Step};
 use std::collections::HashMap;
@@ -44,34 +44,12 @@ pub struct ReadSettings {
     pub stem: bool,
 }
 
-/// [`Fx`] with a final avalanche (MurmurHash3's fmix64): image ids such as `002234.jpg` differ only in a few
-/// middle bytes, which plain Fx leaves out of the low bits the table indexes by (30,000 ids fell into about a
-/// thousand buckets).
-#[derive(Default)]
-pub struct FxMix(Fx);
-
-impl std::hash::Hasher for FxMix {
-    fn finish(&self) -> u64 {
-        let mut h = self.0.finish();
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes)
-    }
-}
-
-type FxMixBuild = std::hash::BuildHasherDefault<FxMix>;
-
 /// Image ids of all GT files, interned once; `slot[gid]` is the id's position in the current category's GT.
 #[derive(Default)]
 pub struct Interner {
     /// Ids of up to 15 bytes, packed with their length into one `u128` (no pointer to follow per probe).
-    small: HashMap<u128, u32, FxMixBuild>,
-    long: HashMap<Box<[u8]>, u32, FxMixBuild>,
+    small: HashMap<u128, u32, FxBuild>,
+    long: HashMap<Box<[u8]>, u32, FxBuild>,
     slot: Vec<u32>,
     /// The packed key of each id (`LONG` for long ids), to check a guess without probing the table.
     keys: Vec<u128>,
