@@ -159,3 +159,42 @@ fn aij2022_mathqa_fixture_with_builtin_lemmatiser() {
 fn aij2022_vqa_fixture_with_builtin_lemmatiser() {
     check_aij("vqa");
 }
+
+/// The small dictionary cut by tools/lemmas/mini.py (tests/data/lemma/mini): packed by the same builder as the
+/// full asset, it must give pymorphy3's normal forms for its own words (expected.tsv, written by pymorphy3),
+/// and must not panic on words it does not know. Needs no built asset.
+#[test]
+fn mini_dictionary_builds_and_matches_pymorphy3() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/lemma/mini");
+    let bytes = dropscore::lemma::build::build(&dir).expect("mini dictionary packs");
+    let lem = Lemmatizer::from_bytes(&bytes).expect("mini asset loads");
+    let text = std::fs::read_to_string(dir.join("expected.tsv")).expect("expected.tsv");
+    let mut n = 0;
+    for line in text.lines() {
+        let (w, want) = line.split_once('\t').expect("word<TAB>normal form");
+        assert_eq!(lem.normal_form(w), want, "normal form of {w:?}");
+        assert!(lem.is_known(w), "{w:?} is in the mini dictionary");
+        n += 1;
+    }
+    assert_eq!(n, 52);
+    for w in [
+        "",
+        "кошками",
+        "наикрасивейший",
+        "по-кошачьи",
+        "xiv",
+        "3,5",
+        "ёёё",
+        "-",
+        "не-кот",
+    ] {
+        let _ = lem.normal_form(w);
+    }
+    // Every truncation of the asset is refused, none panics.
+    for cut in (0..bytes.len()).step_by(97) {
+        assert!(
+            Lemmatizer::from_bytes(&bytes[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
+}

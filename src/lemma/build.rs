@@ -82,19 +82,25 @@ fn fst_map(text: &str, what: &str, extra: &dyn Fn(&str) -> u64) -> Result<Vec<u8
 
 /// Builds the asset from the converter's output folder.
 pub fn build(dir: &Path) -> Result<Vec<u8>, String> {
+    build_with(&|name| read(dir, name))
+}
+
+/// Builds the asset from the converter's tables, `read(file name)` giving each file's text (the fuzz target
+/// feeds them from memory).
+pub fn build_with(read: &dyn Fn(&str) -> Result<String, String>) -> Result<Vec<u8>, String> {
     let mut sections: Vec<Vec<u8>> = Vec::with_capacity(SECTIONS);
-    sections.push(read(dir, "meta.txt")?.trim_end().as_bytes().to_vec());
+    sections.push(read("meta.txt")?.trim_end().as_bytes().to_vec());
     for name in ["prefixes.txt", "suffixes.txt"] {
-        let t = read(dir, name)?;
+        let t = read(name)?;
         sections.push(lines_of(&t).join("\n").into_bytes());
     }
     sections.push(table(
-        &read(dir, "paradigms.txt")?,
+        &read("paradigms.txt")?,
         &[2, 2, 2],
         "paradigms",
         ' ',
     )?);
-    let tags = read(dir, "tags.txt")?;
+    let tags = read("tags.txt")?;
     let mut tag_bytes = Vec::new();
     let tag_rows = lines_of(&tags);
     put_u32(&mut tag_bytes, tag_rows.len() as u32);
@@ -104,9 +110,9 @@ pub fn build(dir: &Path) -> Result<Vec<u8>, String> {
         tag_bytes.extend_from_slice(&num::<u64>(feats, "tags")?.to_le_bytes());
     }
     sections.push(tag_bytes);
-    sections.push(table(&read(dir, "lists.txt")?, &[2, 2, 4], "lists", ';')?);
+    sections.push(table(&read("lists.txt")?, &[2, 2, 4], "lists", ';')?);
     // Raw (dictionary-order) lists of the words whose order P(t|w) changed: "word<TAB>list id".
-    let raw_text = read(dir, "raw_lists.txt")?;
+    let raw_text = read("raw_lists.txt")?;
     let mut raw = std::collections::HashMap::new();
     for line in lines_of(&raw_text) {
         if let Some((k, v)) = line.split_once('\t') {
@@ -114,16 +120,11 @@ pub fn build(dir: &Path) -> Result<Vec<u8>, String> {
         }
     }
     let extra = |k: &str| raw.get(k).map_or(0, |v| v << 32);
-    sections.push(fst_map(&read(dir, "words.txt")?, "words", &extra)?);
-    sections.push(table(
-        &read(dir, "plists.txt")?,
-        &[4, 4, 2, 2],
-        "plists",
-        ';',
-    )?);
+    sections.push(fst_map(&read("words.txt")?, "words", &extra)?);
+    sections.push(table(&read("plists.txt")?, &[4, 4, 2, 2], "plists", ';')?);
     for n in 0..3 {
         let name = format!("pred{n}.txt");
-        sections.push(fst_map(&read(dir, &name)?, &name, &|_| 0)?);
+        sections.push(fst_map(&read(&name)?, &name, &|_| 0)?);
     }
     for name in [
         "known_prefixes.txt",
@@ -131,7 +132,7 @@ pub fn build(dir: &Path) -> Result<Vec<u8>, String> {
         "unicode.txt",
         "overrides.txt",
     ] {
-        let t = read(dir, name)?;
+        let t = read(name)?;
         sections.push(lines_of(&t).join("\n").into_bytes());
     }
     debug_assert_eq!(sections.len(), SECTIONS);
