@@ -225,26 +225,11 @@ fn items(o: &mut String, report: &Report) {
         report.display.item_label.as_str()
     };
     let _ = writeln!(o, "<h2>Per {} ({})</h2>", escape(label), report.items.len());
-    let cols: Vec<(String, String, String, Option<u32>)> = if report.display.columns.is_empty() {
-        let mut keys: Vec<String> = Vec::new();
-        for it in &report.items {
-            for (k, _) in it.scores.iter() {
-                if !keys.iter().any(|x| x == k) {
-                    keys.push(k.to_string());
-                }
-            }
-        }
-        keys.into_iter()
-            .map(|k| (k.clone(), k, "scores".into(), None))
-            .collect()
-    } else {
-        report
-            .display
-            .columns
-            .iter()
-            .map(|c| (c.id.clone(), c.label.clone(), c.from.clone(), c.decimals))
-            .collect()
-    };
+    let cols: Vec<(String, String, String, Option<u32>)> = report
+        .item_columns()
+        .into_iter()
+        .map(|c| (c.id, c.label, c.from, c.decimals))
+        .collect();
     let has_group = report.items.iter().any(|i| i.group.is_some());
     let _ = write!(o, "<table><thead><tr><th>{}</th>", escape(label));
     if has_group {

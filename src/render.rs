@@ -38,26 +38,11 @@ pub fn fmt_opt(v: Option<f64>, decimals: u32) -> String {
 /// The per-item table: id, group, then the display columns (or every score key when there are none).
 fn table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
     let mut head = vec!["id".to_string(), "group".to_string()];
-    let cols: Vec<(String, String)> = if report.display.columns.is_empty() {
-        let mut keys: Vec<String> = Vec::new();
-        for it in &report.items {
-            for (k, _) in it.scores.iter() {
-                if !keys.iter().any(|x| x == k) {
-                    keys.push(k.to_string());
-                }
-            }
-        }
-        keys.into_iter()
-            .map(|k| (k, "scores".to_string()))
-            .collect()
-    } else {
-        report
-            .display
-            .columns
-            .iter()
-            .map(|c| (c.id.clone(), c.from.clone()))
-            .collect()
-    };
+    let cols: Vec<(String, String)> = report
+        .item_columns()
+        .into_iter()
+        .map(|c| (c.id, c.from))
+        .collect();
     head.extend(cols.iter().map(|c| c.0.clone()));
     let rows = report
         .items

@@ -203,6 +203,30 @@ pub struct Report {
 }
 
 impl Report {
+    /// The per-item table's columns: `display.columns`, or every score key of the items (first seen first,
+    /// no decimals) when the protocol declares none. The CLI's TSV and the HTML results page share it.
+    pub fn item_columns(&self) -> Vec<Column> {
+        if !self.display.columns.is_empty() {
+            return self.display.columns.clone();
+        }
+        let mut keys: Vec<&str> = Vec::new();
+        for it in &self.items {
+            for (k, _) in it.scores.iter() {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        keys.into_iter()
+            .map(|k| Column {
+                id: k.into(),
+                label: k.into(),
+                from: "scores".into(),
+                decimals: None,
+            })
+            .collect()
+    }
+
     pub fn new(protocol: &str, mode: Mode) -> Self {
         Report {
             schema: 1,

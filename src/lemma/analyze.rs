@@ -27,6 +27,18 @@ struct Parse {
     para: ParaKey,
 }
 
+impl Parse {
+    /// The parse of `prefix` + this word: pymorphy's prefix analyzers glue the prefix to word and normal form.
+    fn prefixed(&self, prefix: &str) -> Parse {
+        Parse {
+            word: format!("{prefix}{}", self.word),
+            tag: self.tag,
+            nf: format!("{prefix}{}", self.nf),
+            para: self.para,
+        }
+    }
+}
+
 type Seen = HashSet<(String, u16, ParaKey)>;
 
 /// `add_parse_if_not_seen`
@@ -287,16 +299,9 @@ impl Ctx<'_> {
                 continue;
             }
             for p in self.parse(rest).iter() {
-                if lem.flags(p.tag) & PRODUCTIVE == 0 {
-                    continue;
+                if lem.flags(p.tag) & PRODUCTIVE != 0 {
+                    add_if_not_seen(p.prefixed(prefix), &mut out, seen);
                 }
-                let q = Parse {
-                    word: format!("{prefix}{}", p.word),
-                    tag: p.tag,
-                    nf: format!("{prefix}{}", p.nf),
-                    para: p.para,
-                };
-                add_if_not_seen(q, &mut out, seen);
             }
         }
         out
@@ -313,16 +318,9 @@ impl Ctx<'_> {
             let at = byte_at(word, i);
             let (prefix, rest) = word.split_at(at);
             for p in self.dictionary(rest, true) {
-                if lem.flags(p.tag) & PRODUCTIVE == 0 {
-                    continue;
+                if lem.flags(p.tag) & PRODUCTIVE != 0 {
+                    add_if_not_seen(p.prefixed(prefix), &mut out, seen);
                 }
-                let q = Parse {
-                    word: format!("{prefix}{}", p.word),
-                    tag: p.tag,
-                    nf: format!("{prefix}{}", p.nf),
-                    para: p.para,
-                };
-                add_if_not_seen(q, &mut out, seen);
             }
         }
         out
