@@ -224,10 +224,63 @@ for (k, n, d, dt, _, want_fid), rep in zip(cases, reps):
     if err > tol * abs(want_fid) + 1e-9:
         fails.append(f"FID case {k} (N={n}, d={d}, {dt.__name__}): dropscore {got_fid} vs pytorch-fid {want_fid} (rel {rel:.2e})")
 
+
+# ---------------------------------------------------------------- CLIP from embedding matrices (spec 2.3 b)
+# Per-id cosine dot(u/|u|, v/|v|) through the captioning task: must equal a plain Python loop in the spec's order
+# bit for bit, and NumPy's (u/np.linalg.norm(u)) @ (v/np.linalg.norm(v)) to 1e-14.
+import math
+n_clip, clip_bits, worst_clip = 0, 0, 0.0
+clip_cases = []
+for k in range(120):
+    n = 1 + k % 17
+    d = [2, 6, 7, 8, 9, 33, 64, 768][k % 8]
+    g = np.random.default_rng(50_000 + k)
+    img = g.normal(size=(n, d)).astype(np.float32 if k % 2 else np.float64)
+    txt = (g.normal(size=(n, d)) + (img if k % 3 == 0 else 0)).astype(np.float64 if k % 4 else np.float32)
+    ids = [f"c{k}_{i}" for i in range(n)]
+    case = tmp / f"clip{k}"
+    case.mkdir()
+    np.save(case / "clip_image.npy", img)
+    np.save(case / "clip_text.npy", txt)
+    (case / "clip_ids.json").write_text(json.dumps(ids))
+    (case / "captioning_gt.json").write_text(json.dumps({i: [{"type": "text", "content": ["a b"]}] for i in ids}))
+    (case / "captioning_pred.json").write_text(json.dumps({i: [{"type": "text", "content": "a b"}] for i in ids}))
+    clip_cases.append((k, case, img.astype(np.float64), txt.astype(np.float64), ids))
+
+
+def clip_loop(u, v):
+    nu = math.sqrt(sum(x * x for x in u))
+    nv = math.sqrt(sum(x * x for x in v))
+    s = 0.0
+    for a, b in zip(u, v):
+        s += (a / nu) * (b / nv)
+    return s
+
+
+with ThreadPoolExecutor(max_workers=2) as pool:
+    reps = list(pool.map(lambda c: run([str(c[1] / "captioning_gt.json")],
+                                        [str(c[1] / f) for f in ("captioning_pred.json", "clip_image.npy", "clip_text.npy", "clip_ids.json")]),
+                         clip_cases))
+for (k, _, img, txt, ids), rep in zip(clip_cases, reps):
+    got = items(rep, "captioning")
+    for i, key in enumerate(ids):
+        n_clip += 1
+        g = got.get(key, {}).get("scores", {}).get("clip")
+        want = clip_loop([float(x) for x in img[i]], [float(x) for x in txt[i]])
+        ref = float((img[i] / np.linalg.norm(img[i])) @ (txt[i] / np.linalg.norm(txt[i])))
+        if g is None or g != want:
+            fails.append(f"CLIP case {k} id {key}: dropscore {g} vs loop {want}")
+            continue
+        clip_bits += 1
+        worst_clip = max(worst_clip, abs(g - ref))
+        if abs(g - ref) > 1e-14:
+            fails.append(f"CLIP case {k} id {key}: dropscore {g} vs numpy {ref}")
+
 for f in fails[:20]:
     print(f)
 status = "FAILED" if fails else "ok"
 print(f"aij2022 diff {status}: NED {n_ned} cases (rapidfuzz/editdistance), METEOR {n_met} cases (nltk 3.10 single_meteor_score: "
       f"captioning Snowball-ru γ=0.5, VQA Porter γ=0), FID {n_fid} cases vs pytorch-fid/SciPy sqrtm ({skipped} skipped: "
-      f"sqrtm raises); worst relative FID error {worst_full:.1e} full rank, {worst_sing:.1e} singular; {len(fails)} mismatches")
+      f"sqrtm raises); worst relative FID error {worst_full:.1e} full rank, {worst_sing:.1e} singular; CLIP {n_clip} ids from "
+      f"embeddings ({clip_bits} bit-identical to the loop, worst |Δ| vs NumPy {worst_clip:.1e}); {len(fails)} mismatches")
 sys.exit(1 if fails else 0)

@@ -66,3 +66,14 @@ test('aij2022 edge cases', async () => {
   await check('aij2022', [out, ids], pr, 'official');
   await check('aij2022', D('textqa_gt.json'), D('textqa_pred.json'), 'official', { hidden_scores: '1,2' });
 });
+
+test('aij2022 CLIP from embedding matrices', async () => {
+  const C = (f) => D(`clip/${f}`);
+  const clip = [C('clip_image.npy'), C('clip_text.npy'), C('clip_ids.json')];
+  for (const mode of ['official', 'corrected']) {
+    const r = await check('aij2022', D('captioning_gt.json'), [D('captioning_pred.json'), ...clip], mode);
+    if (mode === 'official') assert.equal(r.scores.captioning_clip, 0.3374085578945554);
+  }
+  const ids3 = write('clip3/clip_ids.json', '["0", "1", "2"]');
+  await check('aij2022', D('captioning_gt.json'), [D('captioning_pred.json'), C('clip_image.npy'), C('clip_text.npy'), ids3], 'official', {}, 'shape mismatch');
+});

@@ -1,6 +1,7 @@
 //! Which dropped file is what (specs/aij2022.md 2.2, 2.3): per-task files by name prefix or folder, the
 //! combined layout (`predictions.json` + GT JSON + `ids.json`), FID sides, CLIP scores and option tables.
 
+use super::clip::{self, Embeddings};
 use super::generation::{read_clip, Side};
 use super::Task;
 use crate::diag::Diagnostic;
@@ -128,6 +129,7 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
     let mut npys: Vec<&Entry> = Vec::new();
     let mut clip_files: Vec<&Entry> = Vec::new();
     let mut generic: Vec<&Entry> = Vec::new();
+    let mut emb = Embeddings::default();
     for e in &files.entries {
         let auto = |opt: &str, names: &[&str]| {
             (opt.is_empty() || opt == "none") && names.contains(&e.name())
@@ -161,9 +163,32 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
             .rsplit_once('!')
             .filter(|(a, _)| a.to_ascii_lowercase().ends_with(".npz"))
         {
+            if archive.to_ascii_lowercase().contains("clip") {
+                match (clip::kind(&name), read(e, diags)) {
+                    (Some(k), Some(b)) => emb.add(k, &e.path, &b, diags),
+                    (None, _) => diags.push(
+                        Diagnostic::warning("aij.clip.embedding_kind", "this member of a CLIP archive is not used: name it image.npy or text.npy")
+                            .file(&e.path),
+                    ),
+                    _ => {}
+                }
+                continue;
+            }
             match npz.iter_mut().find(|(a, _, _)| a == archive) {
                 Some(g) => g.1.push(e),
                 None => npz.push((archive.to_string(), vec![e], e.role)),
+            }
+            continue;
+        }
+        if lower.ends_with(".npy") && lower.contains("clip") {
+            match (clip::kind(&name), read(e, diags)) {
+                (Some(k), Some(b)) => emb.add(k, &e.path, &b, diags),
+                (None, _) => diags.push(
+                    Diagnostic::warning("aij.clip.embedding_kind", "a CLIP .npy is used only when its name says image (or img) or text (or txt)")
+                        .file(&e.path)
+                        .hint("Name the matrices clip_image.npy and clip_text.npy, with the ids in clip_ids.json."),
+                ),
+                _ => {}
             }
             continue;
         }
@@ -179,6 +204,22 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
             continue;
         }
         let stem = &name[..name.len() - 5];
+        if clip::is_ids_name(&lower) {
+            if let Some(b) = read(e, diags) {
+                if emb.ids.is_some() {
+                    diags.push(
+                        Diagnostic::warning(
+                            "aij.clip.embeddings_extra",
+                            "a second CLIP ids file is not used",
+                        )
+                        .file(&e.path),
+                    );
+                } else {
+                    emb.ids = Some((e.path.clone(), b));
+                }
+            }
+            continue;
+        }
         if lower == "ids.json" {
             f.ids = json(e, diags);
             continue;
@@ -270,6 +311,9 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
             let m = read_clip(&e.path, &b, diags);
             f.clip.get_or_insert_with(HashMap::new).extend(m);
         }
+    }
+    if let Some(m) = emb.scores(diags) {
+        f.clip.get_or_insert_with(HashMap::new).extend(m);
     }
     f
 }

@@ -2,6 +2,7 @@
 //! TextQA F1, MathQA EM, ImageGeneration (FID + CLIP), ImageCaptioning (METEOR + CLIP), VisualQA METEOR,
 //! TRitW 1 − NED — each as the contest's `evaluation/` scripts compute it, and the integral score.
 
+mod clip;
 mod detect;
 mod generation;
 mod lemmas;
@@ -33,7 +34,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     gt_files: "Per task: <task>_gt.json (and captioning/generation _input.json), or the combined GT JSON with ids.json; \
                for generation the reference .npy activations or .npz statistics.",
     pred_files: "Per task: <task>_pred.json, or the combined predictions.json; for generation the generated side's .npy/.npz; \
-                 CLIP scores as clip_scores.json / .csv.",
+                 CLIP scores as clip_scores.json / .csv, or embeddings clip_image.npy + clip_text.npy + clip_ids.json.",
     options: OPTIONS,
     examples: &[
         Example {

@@ -8,7 +8,7 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "lemma_table", kind: "file", default_official: "none", default_corrected: "none", help: "TSV form<TAB>normal_form (pymorphy2 first parse); entries take precedence over the built-in lemmatiser" },
     OptionSpec { name: "ruwordnet_table", kind: "file", default_official: "none", default_corrected: "none", help: "TSV lemma<TAB>candidate|candidate… for the METEOR synonym stage; absent: the stage is skipped" },
     OptionSpec { name: "numeric_path", kind: "tagger|first_float", default_official: "tagger", default_corrected: "tagger", help: "VQA numeric answers: NLTK's CD tags (approximated by the first float token: no tagger model ships) or the first float token" },
-    OptionSpec { name: "clip_scores", kind: "file", default_official: "none", default_corrected: "none", help: "per-id CLIP scores (JSON {id: score} or CSV id,score); default: clip_scores.json/.csv among the predictions" },
+    OptionSpec { name: "clip_scores", kind: "file", default_official: "none", default_corrected: "none", help: "per-id CLIP scores (JSON {id: score} or CSV id,score); default: clip_scores.json/.csv among the predictions, or the embeddings clip_image.npy + clip_text.npy (or a clip*.npz with image.npy, text.npy) + clip_ids.json" },
     OptionSpec { name: "fid_inputs", kind: "files", default_official: "none", default_corrected: "none", help: "two files, reference first, generated second: .npy activations or .npz statistics" },
     OptionSpec { name: "hidden_scores", kind: "list", default_official: "none", default_corrected: "none", help: "six numbers, Hidden1..6, for the integral score" },
 ];
