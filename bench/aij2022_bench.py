@@ -8,9 +8,11 @@
 
 for (a) two 10,000 × 2048 float32 .npy activation files, (b) two .npz statistics files, and (c) 100,000 captioning
 pairs (dropscore only; target < 2 s in the browser). Prints one table with ratios and checks the FID values agree
-to 1e-8 relative.
+to 1e-8 relative. CPU s = user + system time of the run's processes (native: the CLI; Chromium: node and the whole
+browser it started, start-up and page load included, over all runs divided by the run count; SciPy: the timed part
+of its process), next to the load average, as the machine is shared.
 """
-import json, os, re, statistics, subprocess, sys, time
+import json, os, re, resource, statistics, subprocess, sys, time
 
 import numpy as np
 
@@ -50,9 +52,15 @@ def generate():
     open(stamp, "w").write("ok\n")
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def native(gt, pred, key):
-    walls, rss, val = [], 0, None
+    walls, rss, val, cpus = [], 0, None, []
     for _ in range(RUNS):
+        c0 = children_cpu()
         cmd = ["/usr/bin/time", "-v", BIN, "aij2022", "--gt", gt, "--pred", pred, "--format", "json", "--quiet"]
         t0 = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -60,19 +68,22 @@ def native(gt, pred, key):
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", out.stderr)
         rss = max(rss, int(m.group(1)) if m else 0)
         val = json.loads(out.stdout)["scores"][key]
-    return statistics.median(walls), rss, val
+        cpus.append(children_cpu() - c0)
+    return statistics.median(walls), rss, val, statistics.median(cpus)
 
 
 def browser(gt, pred, key):
     if os.environ.get("BENCH_SKIP_BROWSER") == "1":
         return None
+    c0 = children_cpu()
     out = subprocess.run(["node", os.path.join(ROOT, "bench", "browser_bench.mjs"), "--protocol", "aij2022", "--gt", gt,
                           "--pred", pred, "--runs", str(RUNS)], capture_output=True, text=True)
     rows = [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
     if not rows or any("error" in r for r in rows):
         print("browser bench failed:", out.stderr[-2000:], rows, file=sys.stderr)
         return None
-    return statistics.median(r["score_ms"] for r in rows) / 1000, max(r["renderer_hwm_kb"] for r in rows), rows[-1]["scores"][key]
+    cpu = (children_cpu() - c0) / RUNS
+    return statistics.median(r["score_ms"] for r in rows) / 1000, max(r["renderer_hwm_kb"] for r in rows), rows[-1]["scores"][key], cpu
 
 
 SCIPY_CODE = r'''
@@ -91,6 +102,7 @@ def frechet(mu1, sigma1, mu2, sigma2, eps=1e-6):  # pytorch-fid calculate_freche
         covmean = covmean.real
     return diff.dot(diff) + np.trace(sigma1) + np.trace(sigma2) - 2 * np.trace(covmean)
 t0 = time.perf_counter()
+r0 = resource.getrusage(resource.RUSAGE_SELF)
 a, b = sys.argv[1], sys.argv[2]
 def stats(p):
     if p.endswith(".npz"):
@@ -100,33 +112,36 @@ def stats(p):
     return np.mean(x, axis=0), np.cov(x, rowvar=False)
 m1, s1 = stats(a); m2, s2 = stats(b)
 fid = frechet(m1, s1, m2, s2)
-print(json.dumps({"seconds": time.perf_counter() - t0, "rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "fid": float(fid)}))
+r1 = resource.getrusage(resource.RUSAGE_SELF)
+cpu = r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
+print(json.dumps({"seconds": time.perf_counter() - t0, "rss_kb": r1.ru_maxrss, "fid": float(fid), "cpu": cpu}))
 '''
 
 
 def scipy_peer(gt, pred):
-    walls, rss, val = [], 0, None
+    walls, rss, val, cpus = [], 0, None, []
     for _ in range(RUNS):
         out = subprocess.run([sys.executable, "-c", SCIPY_CODE, gt, pred], capture_output=True, text=True, check=True)
         r = json.loads(out.stdout)
         walls.append(r["seconds"])
         rss = max(rss, r["rss_kb"])
         val = r["fid"]
-    return statistics.median(walls), rss, val
+        cpus.append(r["cpu"])
+    return statistics.median(walls), rss, val, statistics.median(cpus)
 
 
 def table(title, rows, peer_name):
-    print(f"\n{title}")
+    print(f"\n{title}   [load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}]")
     nat = rows[0][1][0]
     peer = next((r[1][0] for r in rows if r[0] == peer_name and r[1]), None)
-    print(f"{'tool':<44} {'time s':>8} {'peak RSS MB':>12} {'vs native':>10} {'vs SciPy':>9}  value")
+    print(f"{'tool':<44} {'time s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'vs native':>10} {'vs SciPy':>9}  value")
     for name, r in rows:
         if r is None:
             print(f"{name:<44} {'skipped':>8}")
             continue
-        t, rss, v = r
+        t, rss, v, cpu = r
         vs = f"{t / peer:8.2f}×" if peer else "       —"
-        print(f"{name:<44} {t:8.3f} {rss / 1024:12.0f} {t / nat:9.2f}× {vs}  {v!r}")
+        print(f"{name:<44} {t:8.3f} {cpu:8.2f} {rss / 1024:12.0f} {t / nat:9.2f}× {vs}  {v!r}", flush=True)
     return rows
 
 
