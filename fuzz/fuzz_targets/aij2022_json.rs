@@ -8,11 +8,31 @@ use dropscore::{render, Mode};
 use libfuzzer_sys::fuzz_target;
 
 const TASKS: &[(&str, &[u8], &[u8])] = &[
-    ("textqa", include_bytes!("../../tests/data/aij2022/textqa_gt.json"), include_bytes!("../../tests/data/aij2022/textqa_pred.json")),
-    ("mathqa", include_bytes!("../../tests/data/aij2022/mathqa_gt.json"), include_bytes!("../../tests/data/aij2022/mathqa_pred.json")),
-    ("vqa", include_bytes!("../../tests/data/aij2022/vqa_gt.json"), include_bytes!("../../tests/data/aij2022/vqa_pred.json")),
-    ("captioning", include_bytes!("../../tests/data/aij2022/captioning_gt.json"), include_bytes!("../../tests/data/aij2022/captioning_pred.json")),
-    ("titw", include_bytes!("../../tests/data/aij2022/text_recognition_gt.json"), include_bytes!("../../tests/data/aij2022/text_recognition_pred.json")),
+    (
+        "textqa",
+        include_bytes!("../../tests/data/aij2022/textqa_gt.json"),
+        include_bytes!("../../tests/data/aij2022/textqa_pred.json"),
+    ),
+    (
+        "mathqa",
+        include_bytes!("../../tests/data/aij2022/mathqa_gt.json"),
+        include_bytes!("../../tests/data/aij2022/mathqa_pred.json"),
+    ),
+    (
+        "vqa",
+        include_bytes!("../../tests/data/aij2022/vqa_gt.json"),
+        include_bytes!("../../tests/data/aij2022/vqa_pred.json"),
+    ),
+    (
+        "captioning",
+        include_bytes!("../../tests/data/aij2022/captioning_gt.json"),
+        include_bytes!("../../tests/data/aij2022/captioning_pred.json"),
+    ),
+    (
+        "titw",
+        include_bytes!("../../tests/data/aij2022/text_recognition_gt.json"),
+        include_bytes!("../../tests/data/aij2022/text_recognition_pred.json"),
+    ),
 ];
 const LEMMAS: &[u8] = include_bytes!("../../tests/data/aij2022/lemmas.tsv");
 

@@ -23,8 +23,16 @@ fuzz_target!(|data: &[u8]| {
     }
     let files = FileSet::build(
         vec![
-            Input { path: "gt.npz".into(), role: Some(Role::Gt), blob: Rc::new(GT.to_vec()) },
-            Input { path: "pred.npz".into(), role: Some(Role::Pred), blob: Rc::new(bytes) },
+            Input {
+                path: "gt.npz".into(),
+                role: Some(Role::Gt),
+                blob: Rc::new(GT.to_vec()),
+            },
+            Input {
+                path: "pred.npz".into(),
+                role: Some(Role::Pred),
+                blob: Rc::new(bytes),
+            },
         ],
         &Limits::default(),
     );
