@@ -25,7 +25,7 @@ PY_PAGES = int(os.environ.get("BENCH_FEST_PY_PAGES", "3"))
 
 def native(gt, pred):
     """Best wall time (s) and peak RSS (KB) of BENCH_RUNS runs, and the report."""
-    best, rss, report = None, 0, None
+    best, rss, report, cpu = None, 0, None, None
     for _ in range(RUNS):
         out = os.path.join(OUT, "native.json")
         t0 = time.perf_counter()
@@ -36,10 +36,14 @@ def native(gt, pred):
             raise RuntimeError(p.stderr)
         m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
         rss = max(rss, int(m.group(1)) if m else 0)
+        u = re.search(r"User time \(seconds\): ([\d.]+)", p.stderr)
+        s_ = re.search(r"System time \(seconds\): ([\d.]+)", p.stderr)
+        c = float(u.group(1)) + float(s_.group(1)) if u and s_ else float("nan")
+        cpu = c if cpu is None else min(cpu, c)
         best = dt if best is None else min(best, dt)
         with open(out) as f:
             report = json.load(f)
-    return best, rss, report
+    return best, rss, report, cpu
 
 
 def browser(gt, pred):
@@ -62,23 +66,24 @@ def python_pages(gt_root, pred_root):
         d = os.path.join(gt_root, ms, f"text-line-gt-{ms}", "test")
         name = sorted(os.listdir(d))[i // len(mss)]
         pages.append((ms, name, os.path.join(d, name), os.path.join(pred_root, ms, name)))
-    times, values = [], {}
+    times, cpus, values = [], [], {}
     for ms, name, g, p in pages:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         v, _ = ref.evaluate(g, p)
         times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
         values[f"{ms}/{os.path.splitext(name)[0]}"] = [float(x) for x in v]
-    return times, values
+    return times, cpus, values
 
 
 def main():
     gt, pred = os.path.join(OUT, "set", "gt"), os.path.join(OUT, "set", "pred")
     n_pages = sum(len(os.listdir(os.path.join(pred, m))) for m in os.listdir(pred))
-    t_nat, rss_nat, rep = native(gt, pred)
-    t_big, rss_big, rep_big = native(os.path.join(OUT, "big", "gt"), os.path.join(OUT, "big", "pred"))
+    t_nat, rss_nat, rep, cpu_nat = native(gt, pred)
+    t_big, rss_big, rep_big, cpu_big = native(os.path.join(OUT, "big", "gt"), os.path.join(OUT, "big", "pred"))
     br = browser(gt, pred)
     br_big = browser(os.path.join(OUT, "big", "gt"), os.path.join(OUT, "big", "pred"))
-    py_times, py_values = python_pages(gt, pred)
+    py_times, py_cpus, py_values = python_pages(gt, pred)
     mismatches = 0
     items = {it["id"]: it for it in rep["items"]}
     for k, v in py_values.items():
@@ -88,6 +93,7 @@ def main():
             print(f"MISMATCH {k}: dropscore {got} python {v}")
     py_page = sum(py_times) / len(py_times)
     py_set = py_page * n_pages
+    py_cpu_set = sum(py_cpus) / len(py_cpus) * n_pages
     print(f"fest bench: {n_pages} pages of 1344x2016 in 3 manuscripts (+ one 6000x8000 page); best of {RUNS} runs")
     print(f"  leaderboard Line IU: {rep['scores']['line_iu']}  (wasm: {br[2]['scores']['line_iu'] if br else 'n/a'})")
     print(f"  {'':38s} {'45-page set':>12s} {'per page':>10s} {'peak memory':>12s} {'6000x8000 page':>15s} {'peak memory':>12s}")
@@ -98,7 +104,10 @@ def main():
     print(f"  {'python official-style (OpenCV+NumPy)':38s} {py_set:10.1f}s* {1000 * py_page:8.0f}ms {'':>12s} {'not run':>15s}")
     print(f"  * extrapolated from {len(py_times)} pages ({', '.join(f'{t:.1f}s' for t in py_times)}); "
           f"per-image values equal on those pages: {len(py_values) - mismatches}/{len(py_values)}")
-    print(f"  ratios: python / native = {py_set / t_nat:.0f}x" + (f", wasm / native = {br[0] / t_nat:.2f}x" if br else "")
+    print(f"  CPU time (user+sys): native {cpu_nat:.2f}s for the set, {cpu_big:.2f}s for the big page; "
+          f"python {py_cpu_set:.0f}s* for the set -> python / native = {py_cpu_set / cpu_nat:.0f}x; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"  ratios (wall): python / native = {py_set / t_nat:.0f}x" + (f", wasm / native = {br[0] / t_nat:.2f}x" if br else "")
           + (f"; browser 45 pages {'<' if br and br[0] < 3 else '>='} 3 s target" if br else ""))
     sys.exit(1 if mismatches else 0)
 
