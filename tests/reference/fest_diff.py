@@ -28,8 +28,12 @@ BIN = os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "d
 IDS = ["pixel_iu", "line_iu", "dr", "ra", "fm"]
 
 
+KINDS = collections.Counter()  # PNG kinds written (colour type + bit depth), printed in the summary
+
+
 def write_png(path, arr, kind, depth=8, palette=None):
     """arr: HxW (gray / palette indices) or HxWxC samples. kind: gray, graya, rgb, rgba, palette."""
+    KINDS[f"{kind}{depth}"] += 1
     ct, ch = {"gray": (0, 1), "rgb": (2, 3), "palette": (3, 1), "graya": (4, 2), "rgba": (6, 4)}[kind]
     h, w = arr.shape[:2]
     a = arr.reshape(h, w * ch).astype(np.uint32)
@@ -224,6 +228,7 @@ def main():
     got = [rep["groups"][0]["scores"][k] for k in IDS]
     if got != want:
         failures.append(f"manuscript means {got} != reference {want}")
+    print("PNGs by kind:", ", ".join(f"{k} {v}" for k, v in sorted(KINDS.items())))
     print("cases by diagnostic:", ", ".join(f"{k.removeprefix('fest.')} {v}" for k, v in sorted(seen.items())))
     for f in failures[:20]:
         print("MISMATCH", f)
