@@ -212,8 +212,20 @@ impl Config {
                 .map_or(Value::Null, Value::Number)
         };
         if self.leaderboard.columns.is_empty() {
+            // A protocol with a `scores_key` option (chalearn-ce: `mAP`, specs/chalearn-ce.md 2.3) names its
+            // headline score so in scores.txt / scores.json; the other scores keep their ids.
+            let renamed = report
+                .options
+                .get("scores_key")
+                .and_then(Value::as_str)
+                .filter(|k| !k.is_empty())
+                .zip(report.display.headline.first().map(|l| l.id.as_str()));
             for (k, v) in report.scores.iter() {
-                out.insert(k.to_string(), num(v));
+                let key = match renamed {
+                    Some((to, headline)) if headline == k => to,
+                    _ => k,
+                };
+                out.insert(key.to_string(), num(v));
             }
             return Ok(out);
         }

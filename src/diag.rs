@@ -158,6 +158,31 @@ impl Diags {
             self.push(d);
         }
     }
+    /// Takes over another collector's diagnostics as if each had been pushed here in its order: the listed
+    /// ones go through [`Diags::push`], the ones `other` left out for its cap only count (had they been pushed
+    /// here, this collector would be at its cap for that code too). Lets parts of the work collect apart.
+    pub fn absorb(&mut self, other: Diags) {
+        let mut listed: std::collections::HashMap<&str, usize> = Default::default();
+        for d in &other.list {
+            *listed.entry(d.code.as_str()).or_insert(0) += 1;
+        }
+        let unlisted: Vec<(String, usize, Severity)> = other
+            .counts
+            .iter()
+            .filter_map(|(code, (n, sev))| {
+                let shown = listed.get(code.as_str()).copied().unwrap_or(0);
+                (*n > shown).then(|| (code.clone(), n - shown, *sev))
+            })
+            .collect();
+        for d in other.list {
+            self.push(d);
+        }
+        for (code, extra, sev) in unlisted {
+            let e = self.counts.entry(code).or_insert((0, sev));
+            e.0 += extra;
+            e.1 = e.1.min(sev);
+        }
+    }
     pub fn finish(mut self) -> Vec<Diagnostic> {
         let mut over: Vec<_> = self
             .counts
@@ -177,5 +202,46 @@ impl Diags {
             ));
         }
         self.list
+    }
+}
+
+#[cfg(test)]
+mod absorb_tests {
+    use super::*;
+
+    /// Pushing into parts and absorbing them in order gives what pushing everything into one collector gives,
+    /// with and without the cap overflowing inside a part.
+    #[test]
+    fn absorbing_parts_equals_one_pass() {
+        let mk =
+            |code: &str, i: usize, sev: Severity| Diagnostic::new(sev, code, format!("{code} {i}"));
+        let parts: Vec<Vec<Diagnostic>> = vec![
+            (0..30).map(|i| mk("a.x", i, Severity::Warning)).collect(),
+            (0..70)
+                .map(|i| mk(if i % 2 == 0 { "a.x" } else { "b.y" }, i, Severity::Warning))
+                .collect(),
+            vec![
+                mk("a.x", 999, Severity::Error),
+                mk("c.z", 1, Severity::Info),
+            ],
+            (0..120).map(|i| mk("b.y", i, Severity::Info)).collect(),
+        ];
+        let mut one = Diags::new();
+        let mut merged = Diags::new();
+        for p in &parts {
+            let mut part = Diags::new();
+            for d in p {
+                one.push(d.clone());
+                part.push(d.clone());
+            }
+            merged.absorb(part);
+        }
+        assert_eq!(one.has_errors(), merged.has_errors());
+        let key = |v: Vec<Diagnostic>| {
+            v.into_iter()
+                .map(|d| (d.code, d.message, d.severity))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(key(one.finish()), key(merged.finish()));
     }
 }

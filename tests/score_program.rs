@@ -461,3 +461,44 @@ fn fest_synthetic_fixture_in_a_codabench_folder() {
         "scores.json = the CLI's JSON report"
     );
 }
+
+#[test]
+fn chalearn_ce_without_a_config_writes_the_scores_key() {
+    if protocols::info("chalearn-ce").is_none_or(|p| !p.built) {
+        return;
+    }
+    // specs/chalearn-ce.md 2.3: with no leaderboard configured, scores.txt says `mAP: <value>` (option
+    // `scores_key`); `--set scores_key=…` renames it. 0.7222222222222223 is the worked example's AP (0.722222 in the
+    // spec) as NumPy's trapezoid gives it, bit for bit (tests/reference/chalearn_ce_diff.py).
+    let base = fresh("ce-scores-key");
+    let input = base.join("input");
+    copy(
+        &data("chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt"),
+        &input.join("ref"),
+    );
+    copy(
+        &data("chalearn-ce/ap_example/input/res/La_Tomatina.txt"),
+        &input.join("res"),
+    );
+    for (set, key) in [(None, "mAP"), (Some("scores_key=set1_score"), "set1_score")] {
+        let out = base.join(format!("output-{key}"));
+        let mut args = vec![
+            "score",
+            input.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--protocol",
+            "chalearn-ce",
+        ];
+        if let Some(s) = set {
+            args.extend(["--set", s]);
+        }
+        let (code, _, err) = run(&args, &root());
+        assert_eq!(code, 0, "{err}");
+        let txt = std::fs::read_to_string(out.join("scores.txt")).unwrap();
+        assert_eq!(txt, format!("{key}: 0.7222222222222223\n"));
+        let json: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap())
+                .unwrap();
+        assert_eq!(json[key].as_f64(), Some(0.7222222222222223));
+    }
+}

@@ -5,7 +5,7 @@
 //! located diagnostic; reading goes on after it.
 
 use crate::diag::{excerpt, Diagnostic, Diags};
-use crate::formats::lines::{column_of, strip_bom, Lines};
+use crate::formats::lines::{column_of, strip_bom, Lines, SliceLines};
 use crate::formats::pyfloat::{parse_float, parse_int};
 use crate::input::Entry;
 
@@ -59,6 +59,21 @@ impl Ctx<'_> {
     }
 }
 
+/// Where the lines come from.
+enum Source<'a> {
+    Slice(SliceLines<'a>),
+    Stream(Lines<Box<dyn std::io::BufRead + 'a>>),
+}
+
+impl Source<'_> {
+    fn next_line(&mut self) -> std::io::Result<Option<&[u8]>> {
+        match self {
+            Source::Slice(s) => Ok(s.next_line()),
+            Source::Stream(s) => s.next_line(),
+        }
+    }
+}
+
 /// Reads lines, checks UTF-8, splits the first two fields, and hands `(id, value, line number, value column)`
 /// to `each`; a line with one field is an error here. Returns the stats and how many lines had extra fields.
 fn read_pairs(
@@ -69,15 +84,18 @@ fn read_pairs(
 ) -> (FileStats, u64, u64) {
     let mut stats = FileStats::default();
     let (mut extra, mut first_extra) = (0u64, 0u64);
-    let reader = match entry.buffered() {
-        Ok(r) => r,
-        Err(e) => {
-            diags.push(Diagnostic::read_error(&entry.path, e));
-            stats.bad += 1;
-            return (stats, 0, 0);
-        }
+    // In-memory content is split in place; anything else (inflated on the fly) is streamed.
+    let mut lines = match entry.bytes() {
+        Some(b) => Source::Slice(SliceLines::new(b)),
+        None => match entry.buffered() {
+            Ok(r) => Source::Stream(Lines::new(r)),
+            Err(e) => {
+                diags.push(Diagnostic::read_error(&entry.path, e));
+                stats.bad += 1;
+                return (stats, 0, 0);
+            }
+        },
     };
-    let mut lines = Lines::new(reader);
     let mut no = 0u64;
     loop {
         let line = match lines.next_line() {

@@ -110,6 +110,37 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// The lines of an in-memory buffer, split as [`Lines::new`] splits them (at `\n`, `\r\n` or a lone `\r`; a
+/// last line without an end counts), but borrowed from the buffer instead of copied.
+pub struct SliceLines<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> SliceLines<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        SliceLines { data, pos: 0 }
+    }
+    /// The next line, or `None` at the end.
+    pub fn next_line(&mut self) -> Option<&'a [u8]> {
+        let rest = self.data.get(self.pos..).filter(|r| !r.is_empty())?;
+        match memchr::memchr2(b'\n', b'\r', rest) {
+            Some(i) => {
+                let mut used = i + 1;
+                if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
+                    used += 1;
+                }
+                self.pos += used;
+                Some(&rest[..i])
+            }
+            None => {
+                self.pos = self.data.len();
+                Some(rest)
+            }
+        }
+    }
+}
+
 /// Strips a UTF-8 byte-order mark.
 pub fn strip_bom(b: &[u8]) -> &[u8] {
     b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b)
@@ -150,5 +181,32 @@ mod tests {
         assert_eq!(all(b"a\rb\r\nc", true), vec!["a\rb", "c"]);
         assert_eq!(all(b"", false), Vec::<String>::new());
         assert_eq!(all(b"\n", false), vec![""]);
+    }
+
+    #[test]
+    fn slice_lines_split_as_lines_does() {
+        let cases: [&[u8]; 9] = [
+            b"",
+            b"a",
+            b"a\nb\n",
+            b"a\r\nb\rc\n\n",
+            b"\r\r\n\n",
+            b"x\r",
+            b"\n",
+            b"a b\t1\r\n\r\nlast",
+            b"\xEF\xBB\xBFid 0.5\r",
+        ];
+        for data in cases {
+            let mut a = Lines::new(data);
+            let mut b = SliceLines::new(data);
+            loop {
+                let x = a.next_line().unwrap().map(|l| l.to_vec());
+                let y = b.next_line().map(|l| l.to_vec());
+                assert_eq!(x, y, "{data:?}");
+                if x.is_none() {
+                    break;
+                }
+            }
+        }
     }
 }

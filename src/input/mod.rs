@@ -192,6 +192,10 @@ impl Entry {
     pub fn open(&self) -> io::Result<Box<dyn Read>> {
         self.source.open()
     }
+    /// The content, when it is already in memory uncompressed (a plain file or a stored zip member).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.source.as_slice()
+    }
     /// A buffered stream of the content, its buffer sized to the file (8 KiB to 1 MiB): large files are read
     /// in few calls, small ones (and fuzz inputs) allocate little.
     /// Addressable content (in memory, memory-mapped, or a stored zip member of such) is read in place.
@@ -226,6 +230,23 @@ impl Entry {
             .next()
             .unwrap_or(&self.path);
         last.strip_suffix(".gz").unwrap_or(last)
+    }
+    /// A file whose (decompressed) content is already in memory, taken as it is: no archive or gzip detection.
+    /// Entries are not `Send` (their blobs may be the browser's); paths and bytes are, so a native caller can
+    /// read an entry on one thread (`read_all`) and parse it on another as `Entry::plain(path, role, …, bytes)`.
+    pub fn plain(
+        path: String,
+        role: Option<Role>,
+        role_from: Option<RoleFrom>,
+        bytes: Vec<u8>,
+    ) -> Entry {
+        Entry {
+            path,
+            role,
+            role_from,
+            size: bytes.len() as u64,
+            source: Source::Plain(Rc::new(bytes)),
+        }
     }
     /// An in-memory entry (tests, fuzzing, examples).
     pub fn from_bytes(path: &str, role: Option<Role>, bytes: Vec<u8>) -> Entry {

@@ -7,6 +7,7 @@ mod category;
 mod options;
 mod pairing;
 mod plots;
+mod run;
 
 pub use category::{stem_of, steps, TieOrder};
 pub use options::OPTIONS;
@@ -17,9 +18,9 @@ use crate::diag::{Diagnostic, Diags};
 use crate::input::FileSet;
 use crate::metrics::mean::plain_mean;
 use crate::metrics::voc_ap::Integration;
-use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Report, Scores};
-use category::{Aps, Buffers, Interner, ReadSettings, Reading};
-use serde_json::{json, Map, Value};
+use crate::report::{natural_cmp, Column, Display, Label, Mode, Report, Scores};
+use category::{ReadSettings, Reading};
+use serde_json::Value;
 
 pub const ID: &str = "chalearn-ce";
 
@@ -176,144 +177,36 @@ pub fn score(
             .hint("Drop every GT category file (or set expected_categories)."),
         );
     }
-    let mut ids = Interner::default();
-    let mut bufs = Buffers::default();
     let n = paired.gts.len();
-    // Per category: (name, AP active, APs of the other readings), in ascending byte order.
+    let ctx = run::Ctx {
+        set,
+        active,
+        others,
+    };
+    let results = run::all(&paired, &ctx, progress);
+    let others = ctx.others;
+    // Per category, in ascending byte order: AP under the active reading and under the other readings.
     let mut aps: Vec<Option<f64>> = Vec::with_capacity(n);
     let mut other_aps: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); others.len()];
     let mut excluded = Vec::new();
     let mut blocked = false;
     let mut mode_diffs: Vec<(usize, f64)> = Vec::new();
-    for (k, (gt, sub)) in paired.gts.iter().zip(&paired.preds).enumerate() {
-        progress.update(k as f64 / n as f64, "scoring categories");
-        let o = category::read(
-            &gt.entry,
-            sub.as_ref(),
-            set,
-            &mut ids,
-            &mut diags,
-            &mut bufs,
-        );
-        blocked |= o.blocked;
-        if sub.is_none() {
-            diags.push(
-                Diagnostic::warning(
-                    "chalearn.res.missing_category",
-                    format!("no submission file for category `{}`: AP = 0", gt.category),
-                )
-                .file(&gt.entry.path)
-                .expected(format!("{}.txt in the submission", gt.category))
-                .hint(format!(
-                    "Add {}.txt to the submission zip (at its root).",
-                    gt.category
-                ))
-                .official("not published (probably crashes); dropscore counts AP = 0"),
-            );
+    for (k, r) in results.into_iter().enumerate() {
+        diags.absorb(r.diags);
+        blocked |= r.blocked;
+        if r.no_positives {
+            excluded.push(r.item.id.clone());
         }
-        if o.npos == 0 && !o.blocked {
-            excluded.push(gt.category.clone());
-            diags.push(
-                Diagnostic::warning(
-                    "chalearn.gt.no_positives",
-                    format!(
-                        "category `{}` has no positive image: AP undefined, left out of mAP",
-                        gt.category
-                    ),
-                )
-                .file(&gt.entry.path)
-                .expected("at least one line labelled 1")
-                .hint("Check the GT labels (1 = positive).")
-                .official("AP is NaN (division by zero)"),
-            );
-        }
-        if let Some(s) = sub {
-            if o.missing_pos > 0 || (o.missing_neg > 0 && o.npos > 0) {
-                let sev_warn = o.missing_pos > 0;
-                let msg = format!(
-                    "{} GT image(s) missing from this file ({} positive, {} negative): {}",
-                    o.missing_pos + o.missing_neg,
-                    o.missing_pos,
-                    o.missing_neg,
-                    if active.append_missing {
-                        "appended as one last tie group"
-                    } else {
-                        "not ranked; recall stays below 1"
-                    }
-                );
-                let d = if sev_warn {
-                    Diagnostic::warning("chalearn.res.missing_images", msg)
-                } else {
-                    Diagnostic::info("chalearn.res.missing_images", msg)
-                };
-                diags.push(
-                    d.file(&s.path)
-                        .expected(format!("{} lines", o.npos + o.nneg))
-                        .found(format!("{} matched", o.matched))
-                        .hint("Give a confidence for every test image in every category file.")
-                        .official(
-                            "not published; the official reading does not rank them [default]",
-                        ),
-                );
-            }
-        }
-        let mut a = Aps::new(&o, &mut bufs.ap);
-        let ap = a.ap(active);
-        let row: Vec<Option<f64>> = others.iter().map(|(_, r)| a.ap(*r)).collect();
-        let (pf, nf) = (row[3], row[4]);
-        let (ofr, cor) = (row[7], row[8]);
-        if let (Some(x), Some(y)) = (ofr, cor) {
+        if let (Some(x), Some(y)) = (r.row[7], r.row[8]) {
             if x != y {
                 mode_diffs.push((k, y - x));
             }
         }
-        let mut detail = Map::new();
-        detail.insert("npos".into(), json!(o.npos));
-        detail.insert("submitted".into(), json!(o.submitted));
-        detail.insert("matched".into(), json!(o.matched));
-        detail.insert("unknown".into(), json!(o.unknown));
-        detail.insert("duplicates".into(), json!(o.duplicates));
-        detail.insert("missing_positives".into(), json!(o.missing_pos));
-        detail.insert("missing_negatives".into(), json!(o.missing_neg));
-        if o.ignored > 0 {
-            detail.insert("ignored".into(), json!(o.ignored));
-        }
-        detail.insert("ap_step".into(), num(row[0]));
-        detail.insert("ap_grouped".into(), num(row[2]));
-        detail.insert(
-            "tie_spread".into(),
-            num(match (pf, nf) {
-                (Some(p), Some(q)) => Some(p - q),
-                _ => None,
-            }),
-        );
-        detail.insert("gt_file".into(), json!(gt.entry.path));
-        detail.insert(
-            "file".into(),
-            sub.as_ref().map_or(Value::Null, |s| json!(s.path)),
-        );
-        if ap.is_some() && o.has_file {
-            let pts = a.points(active).to_vec();
-            detail.insert(
-                "pr_curve".into(),
-                plots::pr_curve(&gt.category, &pts, active.integration, active.sentinels),
-            );
-            if let Some(h) = plots::confidence_hist(&gt.category, &o.ranked) {
-                detail.insert("confidence_hist".into(), h);
-            }
-        }
-        report.items.push(Item {
-            id: gt.category.clone(),
-            group: None,
-            scores: Scores::new().with("ap", ap),
-            detail,
-        });
-        aps.push(ap);
-        for (j, v) in row.into_iter().enumerate() {
+        report.items.push(r.item);
+        aps.push(r.ap);
+        for (j, v) in r.row.into_iter().enumerate() {
             other_aps[j].push(v);
         }
-        drop(a);
-        bufs.recycle(o);
     }
     let map_of = |v: &[Option<f64>], npos_ok: &dyn Fn(usize) -> bool| -> Option<f64> {
         if blocked {
@@ -361,11 +254,6 @@ pub fn score(
     }
     let _ = &paired.imgset;
     Ok(report)
-}
-
-fn num(v: Option<f64>) -> Value {
-    v.and_then(serde_json::Number::from_f64)
-        .map_or(Value::Null, Value::Number)
 }
 
 fn display() -> Display {
