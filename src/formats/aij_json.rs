@@ -14,14 +14,30 @@ pub struct Doc {
     pub file: String,
     pub entries: Vec<(String, Value)>,
     pub pos: Vec<(u64, u64)>,
+    /// id → first index, built on the first look-up and rebuilt when `entries` grew (a linear search per id
+    /// made 100,000-id files quadratic: minutes).
+    pub lookup: std::cell::RefCell<(usize, std::collections::HashMap<String, usize>)>,
 }
 
 impl Doc {
     pub fn get(&self, id: &str) -> Option<&Value> {
-        self.entries.iter().find(|(k, _)| k == id).map(|(_, v)| v)
+        self.index(id)
+            .and_then(|i| self.entries.get(i))
+            .map(|(_, v)| v)
     }
     pub fn index(&self, id: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == id)
+        if self.entries.len() < 16 {
+            return self.entries.iter().position(|(k, _)| k == id);
+        }
+        let mut l = self.lookup.borrow_mut();
+        if l.0 != self.entries.len() || l.1.is_empty() {
+            let mut m = std::collections::HashMap::with_capacity(self.entries.len());
+            for (i, (k, _)) in self.entries.iter().enumerate() {
+                m.entry(k.clone()).or_insert(i);
+            }
+            *l = (self.entries.len(), m);
+        }
+        l.1.get(id).copied()
     }
     /// A diagnostic located at id `id`'s key.
     pub fn at(&self, id: &str, d: Diagnostic) -> Diagnostic {
@@ -152,6 +168,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
         file: file.to_string(),
         entries,
         pos,
+        ..Doc::default()
     })
 }
 
