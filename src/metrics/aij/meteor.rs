@@ -124,10 +124,14 @@ pub fn meteor(
     synonyms: Option<&Synonyms>,
     p: Params,
 ) -> Alignment {
-    let mut h: Vec<(usize, String)> = hyp.iter().map(|w| w.to_lowercase()).enumerate().collect();
+    let mut h: Vec<(usize, String)> = hyp
+        .iter()
+        .map(|w| super::text::py_lower(w))
+        .enumerate()
+        .collect();
     let mut r: Vec<(usize, String)> = reference
         .iter()
-        .map(|w| w.to_lowercase())
+        .map(|w| super::text::py_lower(w))
         .enumerate()
         .collect();
     let mut links = Vec::new();

@@ -42,8 +42,32 @@ pub fn py_strip(s: &str) -> &str {
 }
 
 /// Python `str.lower()`: the full Unicode lower-case mapping (final sigma included), as Rust's `to_lowercase`.
+/// Text of ASCII and the basic Cyrillic letters (the contest's Russian) is mapped directly, without the
+/// general Unicode table search; the result is the same.
 pub fn py_lower(s: &str) -> String {
-    s.to_lowercase()
+    if !s
+        .chars()
+        .all(|c| c.is_ascii() || matches!(c, 'А'..='я' | 'Ё' | 'ё'))
+    {
+        return s.to_lowercase();
+    }
+    s.chars()
+        .map(|c| match c {
+            'А'..='Я' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
+            'Ё' => 'ё',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// `c.is_alphanumeric()` (Python's `str.isalnum` for one character), with ASCII and the basic Cyrillic
+/// letters answered without the Unicode table search.
+pub fn is_alnum(c: char) -> bool {
+    match c {
+        c if c.is_ascii() => c.is_ascii_alphanumeric(),
+        'А'..='я' | 'Ё' | 'ё' => true,
+        c => c.is_alphanumeric(),
+    }
 }
 
 /// Deletes the characters of Python's `string.punctuation`; `keep_minus` keeps `-` (MathQA).
@@ -201,5 +225,24 @@ mod tests {
         assert_eq!(fallback_letter_corrected("The answer is c"), Some('c'));
         assert_eq!(fallback_letter_corrected("B) 5"), Some('b'));
         assert_eq!(fallback_letter_corrected("Bee"), None);
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+
+    #[test]
+    fn fast_paths_equal_the_unicode_tables() {
+        for u in 0..0x800u32 {
+            if let Some(c) = char::from_u32(u) {
+                assert_eq!(is_alnum(c), c.is_alphanumeric(), "{c:?}");
+                let s = format!("a{c}Я");
+                assert_eq!(py_lower(&s), s.to_lowercase(), "{c:?}");
+            }
+        }
+        for s in ["ΣΑΣ", "ОДИСΣ", "Ёлка ИДЁТ", "ǅ", "İ"] {
+            assert_eq!(py_lower(s), s.to_lowercase());
+        }
     }
 }

@@ -57,7 +57,7 @@ pub fn w2d(text: &str) -> String {
     let term = |w: &str| matches!(w, "." | "?" | "!");
     for i in 0..tokens.len() {
         let word = tokens[i];
-        let lw = word.to_lowercase();
+        let lw = super::text::py_lower(word);
         let next = tokens.get(i + 1).copied().unwrap_or("");
         if is_number_word(&lw) && !point {
             number = true;
@@ -120,7 +120,7 @@ pub fn w2d(text: &str) -> String {
 pub fn word_tokenize_is_split(text: &str) -> bool {
     !text.contains("--")
         && !text.chars().any(|c| {
-            !(c.is_alphanumeric() || super::text::py_space(c) || c == '-' || c == '_')
+            !(super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
                 || c == '\u{ab}'
                 || c == '\u{bb}'
         })
@@ -139,9 +139,10 @@ pub fn razdel_join(text: &str) -> String {
         let cs: Vec<char> = chunk.chars().collect();
         let mut cur = String::new();
         for (i, &c) in cs.iter().enumerate() {
-            let inner_hyphen =
-                c == '-' && !cur.is_empty() && cs.get(i + 1).is_some_and(|n| n.is_alphanumeric());
-            if c.is_alphanumeric() || c == '_' || inner_hyphen {
+            let inner_hyphen = c == '-'
+                && !cur.is_empty()
+                && cs.get(i + 1).is_some_and(|n| super::text::is_alnum(*n));
+            if super::text::is_alnum(c) || c == '_' || inner_hyphen {
                 cur.push(c);
             } else {
                 if !cur.is_empty() {
@@ -166,7 +167,7 @@ pub fn razdel_is_exact(text: &str) -> bool {
         && py_split(text).all(|w| !w.starts_with('-') && !w.ends_with('-'))
         && text
             .chars()
-            .all(|c| c.is_alphanumeric() || super::text::py_space(c) || c == '-' || c == '_')
+            .all(|c| super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
 }
 
 /// True if the captioning `postprocess` + razdel stand-in is exact for this pair (checked on the texts razdel
@@ -179,17 +180,27 @@ pub fn caption_is_exact(reference: &str, hyp: &str) -> bool {
 fn punct_detokenize(text: &str) -> String {
     let mut t: String = py_strip(text)
         .chars()
-        .filter(|c| !",.!?:;%)]}([}".contains(*c))
+        .filter(|c| {
+            !matches!(
+                c,
+                ',' | '.' | '!' | '?' | ':' | ';' | '%' | ')' | ']' | '}' | '(' | '['
+            )
+        })
         .collect();
     for q in ['"', '\''] {
         t = collapse_quoted(&t, q);
     }
-    t = t.replace("' s", "'s").replace(" 's", "'s");
+    if t.contains('\'') {
+        t = t.replace("' s", "'s").replace(" 's", "'s");
+    }
     py_strip(&t).to_string()
 }
 
 /// `for f in re.findall(r'"\s[^"]+\s"', text): text = text.replace(f, f[0] + f[2:-2] + f[-1])`.
 fn collapse_quoted(text: &str, q: char) -> String {
+    if !text.contains(q) {
+        return text.to_string();
+    }
     let cs: Vec<char> = text.chars().collect();
     let mut found: Vec<String> = Vec::new();
     let mut i = 0;
@@ -228,8 +239,8 @@ pub fn caption_postprocess(reference: &str, hyp: &str) -> (String, String) {
     let r = punct_detokenize(py_strip(reference));
     let h = punct_detokenize(py_strip(hyp)).replace("@@UNKNOWN@@", "<unk>");
     (
-        razdel_join(&r).to_lowercase(),
-        razdel_join(&h).to_lowercase(),
+        super::text::py_lower(&razdel_join(&r)),
+        super::text::py_lower(&razdel_join(&h)),
     )
 }
 
