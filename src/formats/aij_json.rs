@@ -4,6 +4,7 @@
 //! key's line and column are recorded so later diagnostics can point at the id.
 
 use crate::diag::Diagnostic;
+use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -16,7 +17,7 @@ pub struct Doc {
     pub pos: Vec<(u64, u64)>,
     /// id → first index, built on the first look-up and rebuilt when `entries` grew (a linear search per id
     /// made 100,000-id files quadratic: minutes).
-    pub lookup: std::cell::RefCell<(usize, std::collections::HashMap<String, usize>)>,
+    pub lookup: std::cell::RefCell<(usize, FxHashMap<String, usize>)>,
 }
 
 impl Doc {
@@ -31,7 +32,7 @@ impl Doc {
         }
         let mut l = self.lookup.borrow_mut();
         if l.0 != self.entries.len() || l.1.is_empty() {
-            let mut m = std::collections::HashMap::with_capacity(self.entries.len());
+            let mut m = FxHashMap::with_capacity_and_hasher(self.entries.len(), Default::default());
             for (i, (k, _)) in self.entries.iter().enumerate() {
                 m.entry(k.clone()).or_insert(i);
             }
@@ -99,13 +100,93 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut m = Map::new();
         while let Some(k) = map.next_key::<String>()? {
-            if m.contains_key(&k) {
+            let v = map.next_value_seed(Strict)?;
+            if let Some((k, _)) = m.insert_full_dup(k, v) {
                 return Err(de::Error::custom(format!("duplicate key `{k}`")));
             }
-            let v = map.next_value_seed(Strict)?;
-            m.insert(k, v);
         }
         Ok(Value::Object(m))
+    }
+}
+
+/// `Map::insert` that hands back the key when it was already present (one hash per key).
+trait InsertDup {
+    fn insert_full_dup(&mut self, k: String, v: Value) -> Option<(String, Value)>;
+}
+
+impl InsertDup for Map<String, Value> {
+    fn insert_full_dup(&mut self, k: String, v: Value) -> Option<(String, Value)> {
+        match self.entry(k) {
+            serde_json::map::Entry::Occupied(o) => Some((o.key().clone(), v)),
+            serde_json::map::Entry::Vacant(e) => {
+                e.insert(v);
+                None
+            }
+        }
+    }
+}
+
+/// The top level: an object read straight into entries and their index (no map of 100,000 ids built and then
+/// copied), or any other value (an error later).
+enum Top {
+    Object(Vec<(String, Value)>, FxHashMap<String, usize>),
+    Other,
+}
+
+struct TopSeed;
+
+impl<'de> DeserializeSeed<'de> for TopSeed {
+    type Value = Top;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
+        d.deserialize_any(TopVisitor)
+    }
+}
+
+struct TopVisitor;
+
+impl<'de> Visitor<'de> for TopVisitor {
+    type Value = Top;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object of ids")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        let mut entries = Vec::new();
+        let mut index = FxHashMap::default();
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(Strict)?;
+            match index.entry(k) {
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    return Err(de::Error::custom(format!("duplicate key `{}`", o.key())));
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    entries.push((e.key().clone(), v));
+                    e.insert(entries.len() - 1);
+                }
+            }
+        }
+        Ok(Top::Object(entries, index))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+        while seq.next_element_seed(Strict)?.is_some() {}
+        Ok(Top::Other)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Top, E> {
+        Ok(Top::Other)
     }
 }
 
@@ -113,7 +194,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let mut de = serde_json::Deserializer::from_slice(body);
-    let value = Strict
+    let value = TopSeed
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|_| v));
     let value = match value {
@@ -142,7 +223,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
             return Err(Box::new(d));
         }
     };
-    let Value::Object(map) = value else {
+    let Top::Object(entries, index) = value else {
         return Err(Box::new(
             Diagnostic::error(
                 "aij.json.not_object",
@@ -158,7 +239,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
         ));
     };
     let pos = top_level_key_positions(body);
-    let entries: Vec<(String, Value)> = map.into_iter().collect();
+    let n = entries.len();
     let pos = if pos.len() == entries.len() {
         pos
     } else {
@@ -168,7 +249,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
         file: file.to_string(),
         entries,
         pos,
-        ..Doc::default()
+        lookup: std::cell::RefCell::new((n, index)),
     })
 }
 
@@ -193,16 +274,19 @@ fn char_column(body: &[u8], line: usize, col: usize) -> u64 {
 
 /// Line and column (1-based, code points) of each key of the top-level object, in file order.
 fn top_level_key_positions(body: &[u8]) -> Vec<(u64, u64)> {
-    let text = String::from_utf8_lossy(body);
     let mut out = Vec::new();
     let (mut line, mut col) = (1u64, 0u64);
-    let mut depth = 0i32;
+    let mut depth = 0i64;
     let mut in_str = false;
     let mut esc = false;
     // At depth 1, a string that starts after `{` or `,` is a key.
     let mut expect_key = false;
-    for c in text.chars() {
-        if c == '\n' {
+    for &c in body {
+        // Columns count code points: UTF-8 continuation bytes do not start one.
+        if c & 0xC0 == 0x80 {
+            continue;
+        }
+        if c == b'\n' {
             line += 1;
             col = 0;
         } else {
@@ -211,29 +295,29 @@ fn top_level_key_positions(body: &[u8]) -> Vec<(u64, u64)> {
         if in_str {
             if esc {
                 esc = false;
-            } else if c == '\\' {
+            } else if c == b'\\' {
                 esc = true;
-            } else if c == '"' {
+            } else if c == b'"' {
                 in_str = false;
             }
             continue;
         }
         match c {
-            '"' => {
+            b'"' => {
                 if depth == 1 && expect_key {
                     out.push((line, col));
                     expect_key = false;
                 }
                 in_str = true;
             }
-            '{' | '[' => {
+            b'{' | b'[' => {
                 depth += 1;
-                if depth == 1 && c == '{' {
+                if depth == 1 && c == b'{' {
                     expect_key = true;
                 }
             }
-            '}' | ']' => depth -= 1,
-            ',' if depth == 1 => expect_key = true,
+            b'}' | b']' => depth -= 1,
+            b',' if depth == 1 => expect_key = true,
             _ => {}
         }
     }

@@ -5,6 +5,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setup, openPage, runOf, headline, score, shot, dropFiles, compareWithCli, repoRoot } from './harness.mjs';
 
@@ -60,4 +62,37 @@ test('aij2022: dropped TextQA files and an .npy/.npz FID pair score as the CLI d
   await compareWithCli(second.page, D('fid_A_gt_acts.npy'), D('fid_A_pred_stats_uncompressed.npz'), 'aij2022');
   second.check();
   await second.context.close();
+});
+
+test('aij2022: 2,500 captioning ids carry light detail; the alignment of one id is computed on demand', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aij-light-'));
+  const gt = {};
+  const pred = {};
+  for (let i = 0; i < 2500; i++) {
+    gt[i] = [{ type: 'text', content: ['кошка спит на диване', 'собака бежит по траве'] }];
+    pred[i] = [{ type: 'text', content: i % 2 ? 'кошка спит' : 'собаки бегут' }];
+  }
+  const g = path.join(dir, 'captioning_gt.json');
+  const p = path.join(dir, 'captioning_pred.json');
+  fs.writeFileSync(g, JSON.stringify(gt));
+  fs.writeFileSync(p, JSON.stringify(pred));
+  const { page, context, check } = await openPage('#/p/aij2022');
+  await dropFiles(page, '#zone-gt', [g]);
+  await dropFiles(page, '#zone-pred', [p]);
+  await score(page);
+  await compareWithCli(page, [g], [p], 'aij2022');
+  // A typed id (no 2,500-entry list); the first id is aligned on demand by the worker (option explain).
+  const input = page.locator('.aij-view input[type="search"]');
+  assert.equal(await input.count(), 1);
+  await page.waitForSelector('.aij-view .aij-align .aij-tok');
+  await input.fill('captioning/7');
+  await page.click('.aij-view .aij-align ~ * button, .aij-view button:has-text("Show")');
+  await page.waitForFunction(() => document.querySelector('.aij-view .aij-align')?.textContent.includes('captioning/7'));
+  const text = await page.textContent('.aij-view .aij-align');
+  // "кошка спит" vs "кошка спит на диване": P = 1, R = 1/2, one chunk: METEOR = 0.9375 · 0.5/0.95
+  assert.ok(text.includes('m = 2, chunks = 1'), text);
+  assert.ok(text.includes(`METEOR = ${(0.9375 * 0.5 / 0.95).toFixed(6)}`), text);
+  check();
+  await context.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -77,3 +77,15 @@ test('aij2022 CLIP from embedding matrices', async () => {
   const ids3 = write('clip3/clip_ids.json', '["0", "1", "2"]');
   await check('aij2022', D('captioning_gt.json'), [D('captioning_pred.json'), C('clip_image.npy'), C('clip_text.npy'), ids3], 'official', {}, 'shape mismatch');
 });
+
+// Options details and explain (the page's on-demand alignment of a large file): the same bytes in wasm.
+test('aij2022 light detail and one explained id', async () => {
+  const gt = [D('captioning_gt.json'), D('vqa_gt.json'), D('lemmas.tsv')];
+  const pred = [D('captioning_pred.json'), D('vqa_pred.json')];
+  const light = await check('aij2022', gt, pred, 'official', { lemma_table: 'lemmas.tsv', details: 'light' });
+  assert.equal(light.scores.captioning_meteor, 0.666359375);
+  assert.ok(light.items.every((it) => it.detail.best === undefined && Array.isArray(it.detail.option_scores)));
+  const one = await check('aij2022', gt, pred, 'official', { lemma_table: 'lemmas.tsv', details: 'light', explain: 'captioning/3' });
+  assert.equal(one.items.length, 1);
+  assert.ok(one.items[0].detail.best.alignment.links.length > 0);
+});

@@ -45,7 +45,7 @@ function tasksTable(report) {
       : `Integral S = Σ open / 15 + Σ hidden / 10 = ${auto(integral)}`));
 }
 
-function textTable(items) {
+function textTable(items, onAlign) {
   const rows0 = items.filter((it) => ['textqa', 'mathqa', 'titw', 'vqa', 'captioning'].includes(it.group));
   if (!rows0.length) return null;
   const st = { below: false };
@@ -57,16 +57,18 @@ function textTable(items) {
     count.textContent = `${rows.length} of ${rows0.length} ids${rows.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ''}`;
     tbody.replaceChildren(...rows.slice(0, MAX_ROWS).map((it) => {
       const d = it.detail ?? {};
-      const opts = Array.isArray(d.options) ? d.options.map((o) => (typeof o === 'string' ? o : o.option)) : [];
+      const opts = Array.isArray(d.options) ? d.options.map((o) => (typeof o === 'string' ? o : o.option))
+        : Array.isArray(d.option_scores) ? d.option_scores.map((_, i) => `option ${i + 1}`) : [];
       const optScores = d.option_scores ?? (Array.isArray(d.options) ? d.options.map((o) => o?.score) : []);
       const fb = d.fallback;
+      const alignable = onAlign && (it.group === 'vqa' || it.group === 'captioning');
       return h('tr', { dataset: { item: it.id } },
-        h('th', { scope: 'row' }, it.id),
+        h('th', { scope: 'row' }, it.id, alignable ? h('button', { type: 'button', class: 'btn btn-small aij-align-btn', title: 'Show the METEOR alignment', onclick: () => onAlign(it.id) }, 'align') : null),
         h('td', {}, h('ol', { class: 'aij-opts' }, opts.map((o, i) => h('li', {}, txt(o), ' ', h('span', { class: 'muted num' }, num(optScores[i])), d.normalised_options ? h('div', { class: 'muted small' }, '→ ', txt(d.normalised_options[i])) : null)))),
         h('td', {}, txt(d.answer), d.element != null ? h('span', { class: 'muted small' }, ` [element ${d.element}]`) : null,
           d.carry_over_from != null ? h('div', { class: 'aij-warn small' }, `carried over from id ${d.carry_over_from}`) : null,
           d.error ? h('div', { class: 'aij-warn small' }, d.error) : null),
-        h('td', {}, txt(d.normalised_prediction ?? d.best?.hyp)),
+        h('td', {}, d.best === undefined && d.option_scores ? h('span', { class: 'muted small' }, 'align to see it') : txt(d.normalised_prediction ?? d.best?.hyp)),
         h('td', {}, fb ? `“${fb.letter}” → ${num(fb.score)}` : '—'),
         h('td', { class: 'num' }, num(it.scores?.score ?? it.scores?.meteor)));
     }));
@@ -83,15 +85,22 @@ function textTable(items) {
         tbody)));
 }
 
-function alignmentView(items) {
-  const cands = items.filter((it) => (it.group === 'vqa' || it.group === 'captioning') && it.detail?.best?.alignment);
+// Above this many METEOR ids the alignment view takes a typed id instead of a list.
+const MAX_SELECT = 300;
+
+function alignmentView(items, ctx, report) {
+  const cands = items.filter((it) => (it.group === 'vqa' || it.group === 'captioning') && (it.detail?.best?.alignment || it.detail?.option_scores));
   if (!cands.length) return null;
+  const byId = new Map(cands.map((it) => [it.id, it]));
   const selId = uniqueId('aij-align');
-  const box = h('div', { class: 'aij-align' });
-  const draw = (itemId) => {
-    const it = cands.find((c) => c.id === itemId) ?? cands[0];
-    const b = it.detail.best;
-    const a = b.alignment;
+  const box = h('div', { class: 'aij-align', 'aria-live': 'polite' });
+  const show = (it) => {
+    const b = it.detail?.best;
+    const a = b?.alignment;
+    if (!a) {
+      box.replaceChildren(h('p', { class: 'small' }, `${it.id}: no option scores above 0${b?.numeric ? ' (numeric answer)' : ''}, so there is no alignment to draw.`));
+      return;
+    }
     const hStage = new Map(a.links.map((l) => [l.h, l.stage]));
     const rStage = new Map(a.links.map((l) => [l.r, l.stage]));
     // chunk boxes on the hypothesis: a new chunk starts where the next link is not (h+1, r+1)
@@ -103,18 +112,61 @@ function alignmentView(items) {
     });
     const tok = (t, stage, chunk) => h('span', { class: ['aij-tok', stage ? `aij-${stage}` : 'aij-none'], title: stage ? `${stage} match${chunk != null ? `, chunk ${chunk + 1}` : ''}` : 'unmatched' }, t);
     box.replaceChildren(
+      h('p', { class: 'small' }, h('strong', {}, it.id), ` best option: ${txt(b.option)}`),
       h('p', {}, h('strong', {}, 'hypothesis '), ...b.hyp_tokens.map((t, i) => tok(t, hStage.get(i), chunkOf.get(i)))),
       h('p', {}, h('strong', {}, 'reference '), ...b.ref_tokens.map((t, i) => tok(t, rStage.get(i)))),
       h('p', { class: 'small' }, `links: ${a.links.map((l) => `${l.h}→${l.r} (${l.stage})`).join(', ') || 'none'}`),
       h('p', { class: 'small' }, `m = ${a.links.length}, chunks = ${a.chunks}, P = ${auto(a.precision)}, R = ${auto(a.recall)}, Fmean = ${auto(a.fmean)}, penalty = ${auto(a.penalty)}, METEOR = ${auto(a.score)}`),
       h('p', { class: 'muted small' }, 'Green: exact, blue: stem, purple: synonym; greedy alignment from the last token backwards, as NLTK aligns.'));
   };
-  draw(cands[0].id);
-  return h('div', {},
+  let asked = 0;
+  const draw = async (itemId) => {
+    const it = byId.get(itemId);
+    if (!it) {
+      box.replaceChildren(h('p', { class: 'small aij-warn' }, `No VisualQA or captioning id “${itemId}” in this report (ids look like ${cands[0].id}).`));
+      return;
+    }
+    if (it.detail?.best !== undefined || !ctx?.engine || !ctx?.files) {
+      show(it);
+      return;
+    }
+    // Light detail (a large file): the worker scores this one id again with its full detail (option explain).
+    const ticket = ++asked;
+    box.replaceChildren(h('p', { class: 'muted small' }, `Computing the alignment of ${it.id}…`));
+    try {
+      const mode = ctx.mode ?? report.mode;
+      const { report: one } = await ctx.engine.score('aij2022', ctx.files, { mode, set: { ...(ctx.set ?? {}), explain: it.id } });
+      const full = one.items?.find((x) => x.id === it.id);
+      if (ticket !== asked) return;
+      if (!full) throw new Error('the id was not scored');
+      it.detail = full.detail;
+      show(it);
+    } catch (e) {
+      if (ticket === asked) box.replaceChildren(h('p', { class: 'small aij-warn' }, `The alignment could not be computed: ${e?.message ?? e}`));
+    }
+  };
+  const sorted = cands.slice().sort((x, y) => naturalCompare(x.id, y.id));
+  let picker;
+  if (sorted.length <= MAX_SELECT) {
+    picker = h('select', { id: selId, onchange: (e) => draw(e.target.value) }, sorted.map((it) => h('option', { value: it.id }, it.id)));
+  } else {
+    const input = h('input', { type: 'search', id: selId, value: sorted[0].id, placeholder: sorted[0].id, autocomplete: 'off', spellcheck: 'false', onkeydown: (e) => { if (e.key === 'Enter') draw(input.value.trim()); } });
+    picker = h('span', {}, input, ' ', h('button', { type: 'button', class: 'btn btn-small', onclick: () => draw(input.value.trim()) }, 'Show'),
+      h('span', { class: 'muted small' }, ` ${sorted.length} ids; each is aligned on demand`));
+  }
+  draw(sorted[0].id);
+  const section = h('div', {},
     h('h4', {}, 'METEOR alignment'),
     h('label', { for: selId }, 'id '),
-    h('select', { id: selId, onchange: (e) => draw(e.target.value) }, cands.sort((x, y) => naturalCompare(x.id, y.id)).map((it) => h('option', { value: it.id }, it.id))),
+    picker,
     box);
+  section.showId = (id) => {
+    const el = section.querySelector(`#${selId}`);
+    if (el) el.value = id;
+    draw(id);
+    section.scrollIntoView?.({ block: 'nearest' });
+  };
+  return section;
 }
 
 /** Levenshtein alignment of two code-point arrays as ops: ['=', a, b] | ['~', a, b] | ['-', a, ''] | ['+', '', b]. */
@@ -176,10 +228,11 @@ function fidView(report) {
     singular ? h('p', { class: 'aij-warn' }, 'Fewer samples than dimensions: the covariance is singular (rank < d); FID is then large and the FID term of S_gen is often 0.') : null);
 }
 
-export function render(entry) {
+export function render(entry, ctx) {
   const report = entry.report;
   const items = report.items ?? [];
-  const parts = [officialOutput(report), tasksTable(report), fidView(report), alignmentView(items), titwView(items), textTable(items)].filter(Boolean);
+  const align = alignmentView(items, ctx, report);
+  const parts = [officialOutput(report), tasksTable(report), fidView(report), align, titwView(items), textTable(items, align?.showId)].filter(Boolean);
   if (!parts.length) return null;
   return h('section', { class: 'aij-view', 'aria-labelledby': 'aij-view-title' },
     h('h3', { id: 'aij-view-title' }, 'AI Journey 2022: how each number was computed'),

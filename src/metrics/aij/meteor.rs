@@ -5,7 +5,9 @@
 //! P = m/|H|, R = m/|R|, Fmean = PR / (αP + (1−α)R), pen = γ·(chunks/m)^β, score = (1 − pen)·Fmean.
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Match stages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -50,19 +52,28 @@ pub type Synonyms = HashMap<String, Vec<String>>;
 
 /// `_match_enums`: for i from the last remaining hypothesis token down, the highest-index remaining
 /// reference token with an equal key; both are removed.
-fn match_stage(
-    hyp: &mut Vec<(usize, String)>,
-    refs: &mut Vec<(usize, String)>,
-    key: &dyn Fn(&str) -> String,
+fn match_stage<'a>(
+    hyp: &mut Vec<(usize, Cow<'a, str>)>,
+    refs: &mut Vec<(usize, Cow<'a, str>)>,
+    key: Option<StemFn>,
     stage: Stage,
     links: &mut Vec<Link>,
 ) {
-    let hk: Vec<String> = hyp.iter().map(|(_, w)| key(w)).collect();
-    let mut rk: Vec<String> = refs.iter().map(|(_, w)| key(w)).collect();
+    // Keys: the tokens themselves (exact stage; borrowed tokens stay borrowed) or their stems.
+    let keys = |v: &[(usize, Cow<'a, str>)]| -> Vec<Key<'a>> {
+        v.iter()
+            .map(|(_, w)| match key {
+                Some(k) => Key::Stem(k(w)),
+                None => Key::Token(w.clone()),
+            })
+            .collect()
+    };
+    let hk = keys(hyp);
+    let mut rk = keys(refs);
     let mut i = hyp.len();
     while i > 0 {
         i -= 1;
-        if let Some(j) = (0..rk.len()).rev().find(|&j| rk[j] == hk[i]) {
+        if let Some(j) = (0..rk.len()).rev().find(|&j| *rk[j] == *hk[i]) {
             links.push(Link {
                 h: hyp[i].0,
                 r: refs[j].0,
@@ -75,17 +86,37 @@ fn match_stage(
     }
 }
 
+/// A stemmer as `meteor` takes it: stems are shared (the captioning stemmer memoises them).
+type StemFn<'s> = &'s dyn Fn(&str) -> Rc<str>;
+
+/// A match key: a token or its stem (shared, from the stemmer's memo).
+#[derive(PartialEq)]
+enum Key<'a> {
+    Token(Cow<'a, str>),
+    Stem(Rc<str>),
+}
+
+impl std::ops::Deref for Key<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Key::Token(t) => t,
+            Key::Stem(s) => s,
+        }
+    }
+}
+
 /// `_enum_wordnetsyn_match` with a synonym table: a reference token in S(w) = {w} ∪ syn(w) matches w.
 fn synonym_stage(
-    hyp: &mut Vec<(usize, String)>,
-    refs: &mut Vec<(usize, String)>,
+    hyp: &mut Vec<(usize, Cow<str>)>,
+    refs: &mut Vec<(usize, Cow<str>)>,
     syn: &Synonyms,
     links: &mut Vec<Link>,
 ) {
     let mut i = hyp.len();
     while i > 0 {
         i -= 1;
-        let Some(cands) = syn.get(hyp[i].1.as_str()) else {
+        let Some(cands) = syn.get(&*hyp[i].1) else {
             continue;
         };
         let w = &hyp[i].1;
@@ -120,23 +151,23 @@ pub fn count_chunks(links: &[Link]) -> usize {
 pub fn meteor(
     hyp: &[String],
     reference: &[String],
-    stem: &dyn Fn(&str) -> String,
+    stem: &dyn Fn(&str) -> Rc<str>,
     synonyms: Option<&Synonyms>,
     p: Params,
 ) -> Alignment {
-    let mut h: Vec<(usize, String)> = hyp
+    let mut h: Vec<(usize, Cow<str>)> = hyp
         .iter()
-        .map(|w| super::text::py_lower(w))
+        .map(|w| super::text::py_lower_cow(w))
         .enumerate()
         .collect();
-    let mut r: Vec<(usize, String)> = reference
+    let mut r: Vec<(usize, Cow<str>)> = reference
         .iter()
-        .map(|w| super::text::py_lower(w))
+        .map(|w| super::text::py_lower_cow(w))
         .enumerate()
         .collect();
     let mut links = Vec::new();
-    match_stage(&mut h, &mut r, &|w| w.to_string(), Stage::Exact, &mut links);
-    match_stage(&mut h, &mut r, stem, Stage::Stem, &mut links);
+    match_stage(&mut h, &mut r, None, Stage::Exact, &mut links);
+    match_stage(&mut h, &mut r, Some(stem), Stage::Stem, &mut links);
     if let Some(s) = synonyms {
         synonym_stage(&mut h, &mut r, s, &mut links);
     }
@@ -189,13 +220,7 @@ mod tests {
             beta: 3.0,
             gamma: 0.5,
         };
-        let a = meteor(
-            &toks("a b c d"),
-            &toks("a b c d"),
-            &|w| w.to_string(),
-            None,
-            p,
-        );
+        let a = meteor(&toks("a b c d"), &toks("a b c d"), &|w| w.into(), None, p);
         assert_eq!(a.score, 0.9921875);
     }
 
@@ -210,7 +235,13 @@ mod tests {
         };
         let h = toks("It is a guide to action which ensures that the military always obeys the commands of the party");
         let r = toks("It is a guide to action that ensures that the military will forever heed Party commands");
-        let a = meteor(&h, &r, &|w| crate::metrics::aij::porter::stem(w), None, p);
+        let a = meteor(
+            &h,
+            &r,
+            &|w| crate::metrics::aij::porter::stem(w).into(),
+            None,
+            p,
+        );
         assert_eq!(a.score, 0.6944444444444445);
     }
 }

@@ -45,19 +45,35 @@ pub fn py_strip(s: &str) -> &str {
 /// Text of ASCII and the basic Cyrillic letters (the contest's Russian) is mapped directly, without the
 /// general Unicode table search; the result is the same.
 pub fn py_lower(s: &str) -> String {
-    if !s
-        .chars()
-        .all(|c| c.is_ascii() || matches!(c, 'А'..='я' | 'Ё' | 'ё'))
-    {
+    if !s.chars().all(is_simple_case) {
         return s.to_lowercase();
     }
-    s.chars()
-        .map(|c| match c {
-            'А'..='Я' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
-            'Ё' => 'ё',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect()
+    s.chars().map(simple_lower).collect()
+}
+
+/// True for the characters [`py_lower`] maps directly: ASCII and the basic Cyrillic letters.
+pub fn is_simple_case(c: char) -> bool {
+    c.is_ascii() || matches!(c, 'А'..='я' | 'Ё' | 'ё')
+}
+
+/// [`py_lower`] of one character for which [`is_simple_case`] holds.
+pub fn simple_lower(c: char) -> char {
+    match c {
+        'А'..='Я' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
+        'Ё' => 'ё',
+        c => c.to_ascii_lowercase(),
+    }
+}
+
+/// [`py_lower`], borrowing the text when it is already lower case (ASCII and basic Cyrillic checked directly).
+pub fn py_lower_cow(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars()
+        .all(|c| (c.is_ascii() && !c.is_ascii_uppercase()) || matches!(c, 'а'..='я' | 'ё'))
+    {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        std::borrow::Cow::Owned(py_lower(s))
+    }
 }
 
 /// `c.is_alphanumeric()` (Python's `str.isalnum` for one character), with ASCII and the basic Cyrillic

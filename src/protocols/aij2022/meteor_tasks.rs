@@ -2,7 +2,7 @@
 //! `captioning/metrics/calc_meteor.py` (specs/aij2022.md 3.4, 3.5).
 
 use super::pyjson::{as_str, index, iterate, key, PyErr};
-use super::{Ctx, Task, TaskResult};
+use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::Doc;
 use crate::metrics::aij::meteor::{meteor, Alignment, Params};
@@ -65,17 +65,33 @@ fn distance(x: f64, y: f64) -> f64 {
 
 struct One {
     score: f64,
-    hyp: Vec<String>,
     reference: Vec<String>,
     alignment: Option<Alignment>,
     numeric: bool,
 }
 
+/// The hypothesis side of `get_meteor`, the same for every option of an id: `word_tokenize(w2d(h))` and
+/// whether the whitespace split is exact for it.
+struct Hyp {
+    text: String,
+    tokens: Vec<String>,
+    split_ok: bool,
+}
+
+impl Hyp {
+    fn new(h: String) -> Hyp {
+        Hyp {
+            tokens: tk::word_tokenize(&tk::w2d(&h)),
+            split_ok: tk::word_tokenize_is_split(&h),
+            text: h,
+        }
+    }
+}
+
 /// `get_meteor(pred, [true])` of the VQA or captioning script.
-fn get_meteor(task: Task, h: &str, o: &str, ctx: &mut Ctx) -> One {
-    let hyp = tk::word_tokenize(&tk::w2d(h));
+fn get_meteor(task: Task, hyp: &Hyp, o: &str, ctx: &mut Ctx) -> One {
     let reference = tk::word_tokenize(o);
-    if !tk::word_tokenize_is_split(h) || !tk::word_tokenize_is_split(o) {
+    if !hyp.split_ok || !tk::word_tokenize_is_split(o) {
         ctx.tokenizer_approx += 1;
     }
     if task == Task::Vqa
@@ -85,20 +101,13 @@ fn get_meteor(task: Task, h: &str, o: &str, ctx: &mut Ctx) -> One {
     {
         ctx.numeric_used += 1;
         let y = py_float(&reference[0]);
-        for tok in &hyp {
-            if let (Some(x), Some(y)) = (py_float(tok), y) {
-                return One {
-                    score: distance(x, y),
-                    hyp,
-                    reference,
-                    alignment: None,
-                    numeric: true,
-                };
-            }
-        }
+        let score = hyp
+            .tokens
+            .iter()
+            .find_map(|tok| Some(distance(py_float(tok)?, y?)))
+            .unwrap_or(0.0);
         return One {
-            score: 0.0,
-            hyp,
+            score,
             reference,
             alignment: None,
             numeric: true,
@@ -106,26 +115,22 @@ fn get_meteor(task: Task, h: &str, o: &str, ctx: &mut Ctx) -> One {
     }
     let a = match task {
         Task::Vqa => meteor(
-            &hyp,
+            &hyp.tokens,
             &reference,
-            &|w| porter::stem(w),
+            &|w| porter::stem(w).into(),
             ctx.synonyms.as_ref(),
             VQA,
         ),
-        _ => {
-            let st = &ctx.ru_stemmer;
-            meteor(
-                &hyp,
-                &reference,
-                &|w| tk::stem_ru(st, w),
-                ctx.synonyms.as_ref(),
-                CAP,
-            )
-        }
+        _ => meteor(
+            &hyp.tokens,
+            &reference,
+            &|w| ctx.stem_ru(w),
+            ctx.synonyms.as_ref(),
+            CAP,
+        ),
     };
     One {
         score: a.score,
-        hyp,
         reference,
         alignment: Some(a),
         numeric: false,
@@ -154,15 +159,16 @@ fn id_score(
     pv: &Value,
     mode: Mode,
     ctx: &mut Ctx,
+    full: bool,
     detail: &mut serde_json::Map<String, Value>,
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
     let hyp_raw = match mode {
         Mode::Official => {
             let mut found = None;
-            for el in iterate(pv)? {
-                if key(&el, "type")?.as_str() == Some("text") {
-                    found = Some(key(&el, "content")?.clone());
+            for el in iterate(pv)?.iter() {
+                if key(el, "type")?.as_str() == Some("text") {
+                    found = Some(key(el, "content")?.clone());
                     break;
                 }
             }
@@ -174,37 +180,44 @@ fn id_score(
         detail.insert("answer".into(), Value::Null);
         return Ok(0.0);
     };
-    let h = as_str(&hv)?.to_string();
+    let h = as_str(&hv)?;
     detail.insert("answer".into(), json!(h));
     let opts = iterate(key(index(gv, 0)?, "content")?)?;
-    let hp = if task == Task::Vqa {
-        Some(prep_vqa(&h, mode, ctx))
-    } else {
-        None
+    // The hypothesis is processed once per id (the scripts redo it per option, with the same result).
+    let (hyp, hyp_exact) = match task {
+        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx)), true),
+        _ => {
+            let (t, exact) = tk::caption_side(h, true);
+            (Hyp::new(t), exact)
+        }
     };
     let mut rows = Vec::new();
+    let mut scores = Vec::new();
     let mut best_row = Value::Null;
-    for o in &opts {
+    for o in opts.iter() {
         let o = as_str(o)?;
-        let (hh, oo) = match &hp {
-            Some(hp) => (hp.clone(), prep_vqa(o, mode, ctx)),
-            None => {
-                let (r, h2) = tk::caption_postprocess(o, &h);
-                (h2, r)
-            }
+        let (oo, ref_exact) = match task {
+            Task::Vqa => (prep_vqa(o, mode, ctx), true),
+            _ => tk::caption_side(o, false),
         };
         let flagged = ctx.tokenizer_approx;
-        let one = get_meteor(task, &hh, &oo, ctx);
-        if hp.is_none() && ctx.tokenizer_approx == flagged && !tk::caption_is_exact(o, &h) {
+        let one = get_meteor(task, &hyp, &oo, ctx);
+        if ctx.tokenizer_approx == flagged && !(hyp_exact && ref_exact) {
             ctx.tokenizer_approx += 1;
         }
+        if !full {
+            // Light detail: the option scores (the page asks for one id's full detail on demand).
+            scores.push(one.score);
+            best = if one.score > best { one.score } else { best };
+            continue;
+        }
         // Every option: its text, normalised form and score; the best one also carries the hypothesis and the
-        // alignment the page draws (100,000 captioning ids would otherwise make a report of ~190 MB).
+        // alignment the page draws.
         let ref_tokens = json!(one.reference);
         if one.score > best {
             best = one.score;
             best_row = json!({
-                "option": o, "hyp": hh, "ref": oo, "hyp_tokens": one.hyp, "ref_tokens": ref_tokens.clone(),
+                "option": o, "hyp": hyp.text, "ref": oo, "hyp_tokens": hyp.tokens, "ref_tokens": ref_tokens.clone(),
                 "score": one.score, "numeric": one.numeric, "alignment": one.alignment,
             });
         }
@@ -212,8 +225,12 @@ fn id_score(
             "option": o, "ref": oo, "ref_tokens": ref_tokens, "score": one.score, "numeric": one.numeric,
         }));
     }
-    detail.insert("options".into(), json!(rows));
-    detail.insert("best".into(), best_row);
+    if full {
+        detail.insert("options".into(), json!(rows));
+        detail.insert("best".into(), best_row);
+    } else {
+        detail.insert("option_scores".into(), json!(scores));
+    }
     Ok(best)
 }
 
@@ -228,12 +245,19 @@ pub fn score(
     let mode = ctx.mode;
     let mut scores = Vec::new();
     let mut crashed = false;
+    let full = ctx
+        .full_details
+        .unwrap_or(pred.entries.len() <= DETAIL_LIMIT)
+        || ctx.explain.is_some();
     for (id, pv) in &pred.entries {
+        if ctx.explain.as_ref().is_some_and(|x| x != id) {
+            continue;
+        }
         let mut detail = serde_json::Map::new();
         let Some(gv) = gt.get(id) else {
             continue; // extra id (corrected mode; official stopped before)
         };
-        let s = match id_score(task, gv, pv, mode, ctx, &mut detail) {
+        let s = match id_score(task, gv, pv, mode, ctx, full, &mut detail) {
             Ok(s) => s,
             Err(e) => {
                 detail.insert("error".into(), json!(e));
@@ -264,7 +288,18 @@ pub fn score(
         }
         scores.push((id.clone(), s));
     }
-    if mode == Mode::Corrected {
+    if let Some(x) = &ctx.explain {
+        if pred.get(x).is_none() {
+            out.diags.push(
+                Diagnostic::error(
+                    "aij.explain.unknown_id",
+                    format!("option explain: {} has no prediction id {x}", task.name()),
+                )
+                .file(&pred.file),
+            );
+        }
+    }
+    if mode == Mode::Corrected && ctx.explain.is_none() {
         for (id, _) in &gt.entries {
             if pred.get(id).is_none() {
                 scores.push((id.clone(), 0.0));

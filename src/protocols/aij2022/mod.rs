@@ -20,9 +20,11 @@ use crate::formats::aij_json::Doc;
 use crate::input::FileSet;
 use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
 use crate::metrics::aij::meteor::Synonyms;
+use crate::metrics::aij::tokens as metrics_tokens;
 use crate::metrics::mean::numpy_mean;
 use crate::report::{natural_cmp, Group, Item, Mode, Report, Scores};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: "aij2022",
@@ -130,6 +132,28 @@ pub struct Ctx {
     pub ru_stemmer: rust_stemmers::Stemmer,
     pub tokenizer_approx: usize,
     pub numeric_used: usize,
+    /// Option `details`: `Some(true)` full, `Some(false)` light, `None` auto (full up to [`DETAIL_LIMIT`] ids).
+    pub full_details: Option<bool>,
+    /// Option `explain`: the one id (within its task) to score, with full detail.
+    pub explain: Option<String>,
+    /// Snowball stems by (lower-cased) token: the captioning METEOR stems each token once per option.
+    pub stems: std::cell::RefCell<rustc_hash::FxHashMap<String, Rc<str>>>,
+}
+
+/// Option `details = auto`: METEOR tasks with more ids than this carry the light per-id detail (100,000 captioning
+/// ids with alignments make a report of ~130 MB, too much to hand to a page).
+pub const DETAIL_LIMIT: usize = 2000;
+
+impl Ctx {
+    /// NLTK's Snowball Russian stem of a token, memoised.
+    pub fn stem_ru(&self, w: &str) -> Rc<str> {
+        if let Some(s) = self.stems.borrow().get(w) {
+            return s.clone();
+        }
+        let s: Rc<str> = metrics_tokens::stem_ru(&self.ru_stemmer, w).into();
+        self.stems.borrow_mut().insert(w.to_string(), s.clone());
+        s
+    }
 }
 
 /// One task's outcome.
@@ -281,6 +305,18 @@ pub fn score(
 ) -> Result<Report, UsageError> {
     let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
     let hidden = hidden(&opts)?;
+    let explain = match opts.get("explain") {
+        "" | "none" => None,
+        x => match x.split_once('/') {
+            Some(("captioning", id)) => Some((Task::Captioning, id.to_string())),
+            Some(("vqa", id)) => Some((Task::Vqa, id.to_string())),
+            _ => {
+                return Err(UsageError(format!(
+                    "option `explain`: expected a METEOR-task id such as captioning/17 or vqa/3, found `{x}`"
+                )))
+            }
+        },
+    };
     progress.update(0.0, "reading files");
     let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
     let mut found = detect::find(files, &opts, &mut diags);
@@ -297,6 +333,13 @@ pub fn score(
         ru_stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::Russian),
         tokenizer_approx: 0,
         numeric_used: 0,
+        full_details: match opts.get("details") {
+            "full" => Some(true),
+            "light" => Some(false),
+            _ => None,
+        },
+        explain: explain.as_ref().map(|(_, id)| id.clone()),
+        stems: Default::default(),
     };
     if let Some((name, bytes)) = &found.lemma_table {
         ctx.lemmas.load_table(name, bytes, &mut diags);
@@ -304,7 +347,10 @@ pub fn score(
     if let Some((name, bytes)) = &found.ruwordnet {
         ctx.synonyms = Some(read_synonyms(name, bytes));
     }
-    let want = opts.get("task").to_string();
+    let want = match &explain {
+        Some((task, _)) => task.id().to_string(),
+        None => opts.get("task").to_string(),
+    };
     let mut results: Vec<TaskResult> = Vec::new();
     let mut any_official_fail = false;
     for task in Task::ALL {
@@ -360,7 +406,25 @@ pub fn score(
         results.push(out);
     }
     let mut report = Report::new("aij2022", mode);
-    let mut deviations = opts.deviations();
+    let mut deviations = opts.deviations_among(
+        &OPTIONS
+            .iter()
+            .map(|o| o.name)
+            .filter(|n| !matches!(*n, "details" | "explain"))
+            .collect::<Vec<_>>(),
+    );
+    if let Some((task, id)) = &explain {
+        diags.push(
+            Diagnostic::warning(
+                "aij.explain",
+                format!(
+                    "option explain: only {} id {id} was scored; the task score is that id's",
+                    task.name()
+                ),
+            )
+            .hint("Leave explain unset to score every id."),
+        );
+    }
     ctx.lemmas.finish(&mut diags, &mut deviations);
     let uses_meteor = results
         .iter()

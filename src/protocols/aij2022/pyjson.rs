@@ -1,6 +1,7 @@
 //! The contest scripts' element access, with the exception Python would raise (specs/aij2022.md 3.0).
 
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// A Python exception the official loop would raise, as text (`TypeError: …`).
 pub type PyErr = String;
@@ -47,12 +48,17 @@ pub fn index(x: &Value, i: usize) -> Result<&Value, PyErr> {
     }
 }
 
-/// `for el in x`: the elements Python would iterate (a dict iterates its keys, a string its characters).
-pub fn iterate(x: &Value) -> Result<Vec<Value>, PyErr> {
+/// `for el in x`: the elements Python would iterate (a dict iterates its keys, a string its characters); a list is
+/// borrowed, not copied.
+pub fn iterate(x: &Value) -> Result<Cow<'_, [Value]>, PyErr> {
     match x {
-        Value::Array(a) => Ok(a.clone()),
-        Value::Object(m) => Ok(m.keys().map(|k| Value::String(k.clone())).collect()),
-        Value::String(s) => Ok(s.chars().map(|c| Value::String(c.to_string())).collect()),
+        Value::Array(a) => Ok(Cow::Borrowed(a)),
+        Value::Object(m) => Ok(Cow::Owned(
+            m.keys().map(|k| Value::String(k.clone())).collect(),
+        )),
+        Value::String(s) => Ok(Cow::Owned(
+            s.chars().map(|c| Value::String(c.to_string())).collect(),
+        )),
         v => Err(format!("TypeError: '{}' object is not iterable", kind(v))),
     }
 }
@@ -75,7 +81,7 @@ pub fn first_text_official(pred: &Value) -> Result<Option<(Value, Option<usize>)
 }
 
 /// `gt[key][0]['content']`, iterated as options (strings). A non-string option raises later in the scorer.
-pub fn gt_options(gt: &Value) -> Result<Vec<Value>, PyErr> {
+pub fn gt_options(gt: &Value) -> Result<Cow<'_, [Value]>, PyErr> {
     iterate(key(index(gt, 0)?, "content")?)
 }
 
