@@ -152,8 +152,9 @@ def main():
                 add(tool=f"dropscore wasm, Chromium {res[0].get('browser', '')} (fetch → Blob → worker)", input=key,
                     wall=None, inner=t, rss_kb=max(x["renderer_hwm_kb"] for x in res), map=score_of(res[-1], "map"),
                     kind="wasm",
-                    note=f"score() in the worker; fetch → Blob {statistics.median(x['fetch_ms'] for x in res) / 1000:.2f} s "
-                         f"not included; wasm memory {res[-1]['wasm_memory_bytes'] / 2**20:.0f} MB; RSS = renderer VmHWM")
+                    note=f"request to the page's worker → report in the page; fetch → Blob "
+                         f"{statistics.median(x['fetch_ms'] for x in res) / 1000:.2f} s not included; "
+                         f"report {res[-1]['report_bytes'] / 1e6:.1f} MB; RSS = renderer VmHWM")
 
         # peers
         if key == "xml":
