@@ -185,7 +185,7 @@ def main():
     for label, g, p in (("(a) FID from two %d × %d float32 .npy activation files" % (N, D), P("ref_acts.npy"), P("gen_acts.npy")),
                         ("(b) FID from two .npz statistics files (d = %d)" % D, P("ref_stats.npz"), P("gen_stats.npz"))):
         rows = table(label, [("dropscore native", native(g, p, "generation_fid")),
-                             ("dropscore wasm, headless Chromium (score only)", browser(g, p, "generation_fid")),
+                             ("dropscore wasm, headless Chromium (page worker)", browser(g, p, "generation_fid")),
                              ("pytorch-fid recipe, NumPy/SciPy sqrtm", scipy_peer(g, p))], "pytorch-fid recipe, NumPy/SciPy sqrtm")
         vals = [r[1][2] for r in rows if r[1]]
         agree = all(abs(v - vals[-1]) <= 1e-8 * abs(vals[-1]) + 1e-9 for v in vals)
@@ -195,7 +195,7 @@ def main():
         ok &= agree
     table(f"(c) captioning METEOR, {PAIRS} pairs (2 options each)", [
         ("dropscore native", native(P("captioning_gt.json"), P("captioning_pred.json"), "captioning_meteor")),
-        ("dropscore wasm, headless Chromium (score only)", browser(P("captioning_gt.json"), P("captioning_pred.json"), "captioning_meteor"))], "")
+        ("dropscore wasm, headless Chromium (page worker)", browser(P("captioning_gt.json"), P("captioning_pred.json"), "captioning_meteor"))], "")
     sys.exit(0 if ok else 1)
 
 

@@ -138,7 +138,7 @@ def main():
     rows = [
         ("dropscore native (input/ref + input/res)", native(REF, RES)),
         ("dropscore native (ref.zip + submission.zip)", native(REFZIP, SUBZIP)),
-        ("dropscore wasm, headless Chromium (zips, score only)", browser()),
+        ("dropscore wasm, headless Chromium (zips, page worker)", browser()),
         ("NumPy (input/ref + input/res)", numpy_peer()),
     ]
     nat, npy = rows[0][1][0], rows[3][1][0]

@@ -131,7 +131,7 @@ def main():
     generate()
     mb = sum(os.path.getsize(f) for f in files()[1]) / 1e6
     print(f"falsid bench: 3 subsets of {N}×{N} distances ({mb:.0f} MB of text) + labels, {RUNS} runs each (median)")
-    rows = [("dropscore native", native()), ("dropscore wasm, headless Chromium (score only)", browser()), ("NumPy loadtxt + argsort", numpy_peer())]
+    rows = [("dropscore native", native()), ("dropscore wasm, headless Chromium (page worker)", browser()), ("NumPy loadtxt + argsort", numpy_peer())]
     nat = rows[0][1][0]
     npy = rows[2][1][0]
     print(f"{'tool':<48} {'time s':>8} {'CPU s':>7} {'peak RSS MB':>12} {'vs native':>10} {'vs NumPy':>9}  top1 / top3 / top5 / accuracy")
