@@ -115,12 +115,16 @@ try {
           type: 'score',
           id: 1,
           protocol,
+          parseInPage: true, // as www/engine.js asks
           options: { mode, set: {} },
           files: names.map((name, i) => ({ path: name, role: i === 0 ? 'gt' : 'pred', data: blobs[i] })),
         });
         const out = await answer;
-        const scoreMs = performance.now() - t1;
         const handOverMs = performance.timeOrigin + performance.now() - out.timing.posted_at;
+        const t2 = performance.now();
+        out.report = JSON.parse(out.reportJson);
+        const pageParseMs = performance.now() - t2;
+        const scoreMs = performance.now() - t1;
         worker.terminate();
         return {
           fetch_ms: fetchMs,
@@ -129,6 +133,7 @@ try {
           worker_score_ms: out.timing.score_ms,
           worker_parse_ms: out.timing.parse_ms,
           hand_over_ms: handOverMs,
+          page_parse_ms: pageParseMs,
           scores: out.report.scores,
           errors: out.report.diagnostics.filter((d) => d.severity === 'error').length,
         };

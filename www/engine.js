@@ -81,7 +81,13 @@ export class Engine {
       }
       case 'result': {
         const p = this.take(msg.id);
-        p?.resolve({ report: msg.report, reportJson: msg.reportJson });
+        if (p) {
+          try {
+            p.resolve({ report: msg.report ?? JSON.parse(msg.reportJson), reportJson: msg.reportJson });
+          } catch (e) {
+            p.reject(e);
+          }
+        }
         break;
       }
       case 'reply': { // protocol-specific worker messages (www/views/): the value as the worker sent it
@@ -141,7 +147,7 @@ export class Engine {
    * @returns {Promise<{report: object, reportJson: string}>}
    */
   score(protocol, files, options, onProgress) {
-    return this.request({ type: 'score', protocol, files, options }, onProgress);
+    return this.request({ type: 'score', protocol, files, options, parseInPage: true }, onProgress);
   }
 
   /** @returns {Promise<string[]>} */

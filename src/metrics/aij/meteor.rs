@@ -148,21 +148,21 @@ pub fn count_chunks(links: &[Link]) -> usize {
 
 /// `single_meteor_score(reference, hypothesis, stemmer, alpha, beta, gamma)`; tokens are lower-cased first
 /// (`preprocess=str.lower`). `synonyms = None` skips the synonym stage.
-pub fn meteor(
-    hyp: &[String],
-    reference: &[String],
+pub fn meteor<H: AsRef<str>, R: AsRef<str>>(
+    hyp: &[H],
+    reference: &[R],
     stem: &dyn Fn(&str) -> Rc<str>,
     synonyms: Option<&Synonyms>,
     p: Params,
 ) -> Alignment {
     let mut h: Vec<(usize, Cow<str>)> = hyp
         .iter()
-        .map(|w| super::text::py_lower_cow(w))
+        .map(|w| super::text::py_lower_cow(w.as_ref()))
         .enumerate()
         .collect();
     let mut r: Vec<(usize, Cow<str>)> = reference
         .iter()
-        .map(|w| super::text::py_lower_cow(w))
+        .map(|w| super::text::py_lower_cow(w.as_ref()))
         .enumerate()
         .collect();
     let mut links = Vec::new();

@@ -63,9 +63,9 @@ fn distance(x: f64, y: f64) -> f64 {
     a / b
 }
 
-struct One {
+struct One<'a> {
     score: f64,
-    reference: Vec<String>,
+    reference: Vec<&'a str>,
     alignment: Option<Alignment>,
     numeric: bool,
 }
@@ -89,8 +89,8 @@ impl Hyp {
 }
 
 /// `get_meteor(pred, [true])` of the VQA or captioning script.
-fn get_meteor(task: Task, hyp: &Hyp, o: &str, ctx: &mut Ctx) -> One {
-    let reference = tk::word_tokenize(o);
+fn get_meteor<'a>(task: Task, hyp: &Hyp, o: &'a str, ctx: &mut Ctx) -> One<'a> {
+    let reference: Vec<&str> = crate::metrics::aij::text::py_split(o).collect();
     if !hyp.split_ok || !tk::word_tokenize_is_split(o) {
         ctx.tokenizer_approx += 1;
     }
@@ -100,7 +100,7 @@ fn get_meteor(task: Task, hyp: &Hyp, o: &str, ctx: &mut Ctx) -> One {
         && !reference[0].is_empty()
     {
         ctx.numeric_used += 1;
-        let y = py_float(&reference[0]);
+        let y = py_float(reference[0]);
         let score = hyp
             .tokens
             .iter()
@@ -163,18 +163,21 @@ fn id_score(
     detail: &mut serde_json::Map<String, Value>,
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
-    let hyp_raw = match mode {
+    let els = iterate(pv)?;
+    let hyp_raw: Option<std::borrow::Cow<Value>> = match mode {
         Mode::Official => {
             let mut found = None;
-            for el in iterate(pv)?.iter() {
+            for el in els.iter() {
                 if key(el, "type")?.as_str() == Some("text") {
-                    found = Some(key(el, "content")?.clone());
+                    found = Some(std::borrow::Cow::Borrowed(key(el, "content")?));
                     break;
                 }
             }
             found
         }
-        Mode::Corrected => super::pyjson::first_of_type(pv, "text").map(|(v, _)| v),
+        Mode::Corrected => {
+            super::pyjson::first_of_type(pv, "text").map(|(v, _)| std::borrow::Cow::Owned(v))
+        }
     };
     let Some(hv) = hyp_raw else {
         detail.insert("answer".into(), Value::Null);
