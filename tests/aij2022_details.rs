@@ -128,3 +128,31 @@ fn auto_detail_turns_light_above_2000_ids() {
         assert!((it.scores.get("meteor").unwrap() - want).abs() < 1e-15);
     }
 }
+
+#[test]
+fn corrected_mode_reads_a_non_list_prediction_as_no_answer() {
+    // The README rule (first text element) finds none in `5`: the id scores 0 with no answer; only the official
+    // loop iterates the prediction and raises (TypeError), as the contest's script does.
+    let gt = r#"{"0": [{"type": "text", "content": ["кошка спит"]}], "1": [{"type": "text", "content": ["собака"]}]}"#;
+    let pred = r#"{"0": 5, "1": [{"type": "text", "content": "собака"}]}"#;
+    let run = |mode| {
+        score_inputs(
+            "aij2022",
+            vec![
+                bytes_input("captioning_gt.json", Some(Role::Gt), gt.as_bytes().to_vec()),
+                bytes_input(
+                    "captioning_pred.json",
+                    Some(Role::Pred),
+                    pred.as_bytes().to_vec(),
+                ),
+            ],
+            mode,
+            &[],
+        )
+    };
+    let c = run(Mode::Corrected);
+    assert!(!has(&c, "aij.item.exception"), "{:?}", c.diagnostics);
+    assert_eq!(item(&c, "captioning/0").scores.get("meteor"), Some(0.0));
+    assert!(item(&c, "captioning/0").detail["answer"].is_null());
+    assert!(has(&run(Mode::Official), "aij.cap.crash"));
+}

@@ -163,9 +163,10 @@ fn id_score(
     detail: &mut serde_json::Map<String, Value>,
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
-    let els = iterate(pv)?;
+    let els; // the official loop's `for element in preds[key]` (corrected mode does not iterate)
     let hyp_raw: Option<std::borrow::Cow<Value>> = match mode {
         Mode::Official => {
+            els = iterate(pv)?;
             let mut found = None;
             for el in els.iter() {
                 if key(el, "type")?.as_str() == Some("text") {
