@@ -97,33 +97,30 @@ impl<'de> Visitor<'de> for StrictVisitor {
         }
         Ok(Value::Array(v))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
         let mut m = Map::new();
-        while let Some(k) = map.next_key::<String>()? {
-            let v = map.next_value_seed(Strict)?;
-            if let Some((k, _)) = m.insert_full_dup(k, v) {
-                return Err(de::Error::custom(format!("duplicate key `{k}`")));
+        read_entries(map, |k, v| match m.entry(k) {
+            serde_json::map::Entry::Occupied(o) => Err(o.key().clone()),
+            serde_json::map::Entry::Vacant(e) => {
+                e.insert(v);
+                Ok(())
             }
-        }
+        })?;
         Ok(Value::Object(m))
     }
 }
 
-/// `Map::insert` that hands back the key when it was already present (one hash per key).
-trait InsertDup {
-    fn insert_full_dup(&mut self, k: String, v: Value) -> Option<(String, Value)>;
-}
-
-impl InsertDup for Map<String, Value> {
-    fn insert_full_dup(&mut self, k: String, v: Value) -> Option<(String, Value)> {
-        match self.entry(k) {
-            serde_json::map::Entry::Occupied(o) => Some((o.key().clone(), v)),
-            serde_json::map::Entry::Vacant(e) => {
-                e.insert(v);
-                None
-            }
-        }
+/// Reads an object's entries in file order into `put`, which refuses a repeated key by handing it back: the parse
+/// then fails (Python's json would silently keep the last value).
+fn read_entries<'de, A: MapAccess<'de>>(
+    mut map: A,
+    mut put: impl FnMut(String, Value) -> Result<(), String>,
+) -> Result<(), A::Error> {
+    while let Some(k) = map.next_key::<String>()? {
+        let v = map.next_value_seed(Strict)?;
+        put(k, v).map_err(|k| de::Error::custom(format!("duplicate key `{k}`")))?;
     }
+    Ok(())
 }
 
 /// The top level: an object read straight into entries and their index (no map of 100,000 ids built and then
@@ -149,21 +146,17 @@ impl<'de> Visitor<'de> for TopVisitor {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object of ids")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
         let mut entries = Vec::new();
         let mut index = FxHashMap::default();
-        while let Some(k) = map.next_key::<String>()? {
-            let v = map.next_value_seed(Strict)?;
-            match index.entry(k) {
-                std::collections::hash_map::Entry::Occupied(o) => {
-                    return Err(de::Error::custom(format!("duplicate key `{}`", o.key())));
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    entries.push((e.key().clone(), v));
-                    e.insert(entries.len() - 1);
-                }
+        read_entries(map, |k, v| match index.entry(k) {
+            std::collections::hash_map::Entry::Occupied(o) => Err(o.key().clone()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                entries.push((e.key().clone(), v));
+                e.insert(entries.len() - 1);
+                Ok(())
             }
-        }
+        })?;
         Ok(Top::Object(entries, index))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
