@@ -183,7 +183,7 @@ fn reserve_heap(input_bytes: u64) {
 
 /// Runs the FID linear algebra once on small matrices (d = 300, ~0.2 s) so that V8 has compiled it with its
 /// optimising tier before a 2048-d input arrives (see `metrics::aij::fid::exercise`). The worker calls it once,
-/// when idle after start-up.
+/// before its first aij2022 score with `.npy`/`.npz` inputs.
 #[wasm_bindgen]
 pub fn warm_up() -> f64 {
     crate::metrics::aij::fid::exercise(300)
