@@ -6,22 +6,40 @@
 use crate::diag::Diagnostic;
 use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
 use std::fmt;
 
-/// One parsed file: ids in file order with their values and the position of each id's key.
+/// One parsed file: ids in file order with their values; each id's key position is found when a diagnostic
+/// first asks for one (scanning a 100,000-id file for them on every run cost more than the diagnostics need).
 #[derive(Clone, Debug, Default)]
 pub struct Doc {
     pub file: String,
-    pub entries: Vec<(String, Value)>,
-    pub pos: Vec<(u64, u64)>,
+    pub entries: Vec<(String, Val)>,
+    keys: KeyPos,
     /// id → first index, built on the first look-up and rebuilt when `entries` grew (a linear search per id
     /// made 100,000-id files quadratic: minutes).
     pub lookup: std::cell::RefCell<(usize, FxHashMap<String, usize>)>,
 }
 
+/// Where the keys of a document's entries are: the file's text and, for entries picked from another document
+/// (the combined layout split by task), each entry's index there.
+#[derive(Clone, Debug, Default)]
+struct KeyPos {
+    body: std::rc::Rc<[u8]>,
+    /// The number of entries of the file (the key scan must find as many, else every position is 1:1).
+    count: usize,
+    picks: Option<Vec<usize>>,
+    found: std::cell::OnceCell<Vec<(u64, u64)>>,
+}
+
 impl Doc {
-    pub fn get(&self, id: &str) -> Option<&Value> {
+    /// An empty document of `file`.
+    pub fn empty(file: &str) -> Doc {
+        Doc {
+            file: file.to_string(),
+            ..Doc::default()
+        }
+    }
+    pub fn get(&self, id: &str) -> Option<&Val> {
         self.index(id)
             .and_then(|i| self.entries.get(i))
             .map(|(_, v)| v)
@@ -40,21 +58,147 @@ impl Doc {
         }
         l.1.get(id).copied()
     }
+    /// Line and column (1-based, code points) of entry `i`'s key; `None` when it is not known.
+    pub fn pos(&self, i: usize) -> Option<(u64, u64)> {
+        let k = &self.keys;
+        let j = match &k.picks {
+            Some(p) => *p.get(i)?,
+            None => i,
+        };
+        let found = k.found.get_or_init(|| top_level_key_positions(&k.body));
+        if found.len() != k.count {
+            return (j < k.count).then_some((1, 1));
+        }
+        found.get(j).copied()
+    }
+    /// Appends entry `i` of `src` (same file), keeping its key position.
+    pub fn push_from(&mut self, src: &Doc, i: usize) {
+        let Some(e) = src.entries.get(i) else { return };
+        if self.entries.is_empty() {
+            self.keys = KeyPos {
+                body: src.keys.body.clone(),
+                count: src.keys.count,
+                picks: Some(Vec::new()),
+                found: std::cell::OnceCell::new(),
+            };
+        }
+        let j = match &src.keys.picks {
+            Some(p) => p.get(i).copied().unwrap_or(usize::MAX),
+            None => i,
+        };
+        if let Some(p) = &mut self.keys.picks {
+            p.push(j);
+        }
+        self.entries.push(e.clone());
+    }
     /// A diagnostic located at id `id`'s key.
     pub fn at(&self, id: &str, d: Diagnostic) -> Diagnostic {
         let d = d.file(&self.file);
-        match self.index(id).and_then(|i| self.pos.get(i)) {
-            Some((l, c)) => d.at(*l, *c),
+        match self.index(id).and_then(|i| self.pos(i)) {
+            Some((l, c)) => d.at(l, c),
             None => d,
         }
+    }
+}
+
+/// A JSON value as Python's `json.load` hands it to the contest scripts. Objects keep their key order (Python
+/// dicts) in a plain list, as they are small; strings that are common keys or types (`type`, `content`, `text`,
+/// `image`) are shared, not allocated. A 100,000-id file made of `serde_json::Value`s cost more in allocating,
+/// hashing and freeing than the scoring itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Val {
+    #[default]
+    Null,
+    Bool(bool),
+    Num(serde_json::Number),
+    Str(Text),
+    List(Vec<Val>),
+    Dict(Vec<(Text, Val)>),
+}
+
+/// A string of a [`Val`].
+pub type Text = std::borrow::Cow<'static, str>;
+
+impl Val {
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Val::Num(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+    pub fn as_array(&self) -> Option<&Vec<Val>> {
+        match self {
+            Val::List(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn is_object(&self) -> bool {
+        matches!(self, Val::Dict(_))
+    }
+    /// `self[k]` of a dict (the only entry: keys are unique).
+    pub fn get(&self, k: &str) -> Option<&Val> {
+        match self {
+            Val::Dict(m) => m.iter().find(|(x, _)| x == k).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+impl serde::Serialize for Val {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self {
+            Val::Null => s.serialize_unit(),
+            Val::Bool(b) => s.serialize_bool(*b),
+            Val::Num(n) => n.serialize(s),
+            Val::Str(t) => s.serialize_str(t),
+            Val::List(v) => {
+                let mut q = s.serialize_seq(Some(v.len()))?;
+                for x in v {
+                    q.serialize_element(x)?;
+                }
+                q.end()
+            }
+            Val::Dict(m) => {
+                let mut q = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    q.serialize_entry(k.as_ref(), v)?;
+                }
+                q.end()
+            }
+        }
+    }
+}
+
+impl fmt::Display for Val {
+    /// The value as compact JSON.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&serde_json::to_string(self).map_err(|_| fmt::Error)?)
+    }
+}
+
+/// A string, shared when it is one of the common keys and types.
+fn text(v: &str) -> Text {
+    match v {
+        "type" => Text::Borrowed("type"),
+        "content" => Text::Borrowed("content"),
+        "text" => Text::Borrowed("text"),
+        "image" => Text::Borrowed("image"),
+        _ => Text::Owned(v.to_string()),
     }
 }
 
 struct Strict;
 
 impl<'de> DeserializeSeed<'de> for Strict {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+    type Value = Val;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
         d.deserialize_any(StrictVisitor)
     }
 }
@@ -62,51 +206,83 @@ impl<'de> DeserializeSeed<'de> for Strict {
 struct StrictVisitor;
 
 impl<'de> Visitor<'de> for StrictVisitor {
-    type Value = Value;
+    type Value = Val;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<Val, E> {
+        Ok(Val::Bool(v))
     }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_i64<E>(self, v: i64) -> Result<Val, E> {
+        Ok(Val::Num(v.into()))
     }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_u64<E>(self, v: u64) -> Result<Val, E> {
+        Ok(Val::Num(v.into()))
     }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    fn visit_f64<E>(self, v: f64) -> Result<Val, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Val::Null, Val::Num))
     }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_string()))
+    fn visit_str<E>(self, v: &str) -> Result<Val, E> {
+        Ok(Val::Str(text(v)))
     }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+    fn visit_string<E>(self, v: String) -> Result<Val, E> {
+        Ok(Val::Str(Text::Owned(v)))
     }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<Val, E> {
+        Ok(Val::Null)
     }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_none<E>(self) -> Result<Val, E> {
+        Ok(Val::Null)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
         let mut v = Vec::new();
         while let Some(x) = seq.next_element_seed(Strict)? {
             v.push(x);
         }
-        Ok(Value::Array(v))
+        Ok(Val::List(v))
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        let mut m = Map::new();
-        read_entries(map, |k, v| match m.entry(k) {
-            serde_json::map::Entry::Occupied(o) => Err(o.key().clone()),
-            serde_json::map::Entry::Vacant(e) => {
-                e.insert(v);
-                Ok(())
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Val, A::Error> {
+        let mut m: Vec<(Text, Val)> = Vec::new();
+        // Repeated keys: compared directly while the object is small, through a set of its keys above that.
+        let mut seen: Option<rustc_hash::FxHashSet<Text>> = None;
+        read_entries(map, |k, v| {
+            if m.len() >= 16 {
+                let set = seen.get_or_insert_with(|| m.iter().map(|(x, _)| x.clone()).collect());
+                if !set.insert(k.clone()) {
+                    return Err(k.into_owned());
+                }
+            } else if m.iter().any(|(x, _)| *x == k) {
+                return Err(k.into_owned());
             }
+            m.push((k, v));
+            Ok(())
         })?;
-        Ok(Value::Object(m))
+        Ok(Val::Dict(m))
+    }
+}
+
+/// A key, read without allocating when it is a common one.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Text;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Text;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string key")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Text, E> {
+        Ok(text(v))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Text, E> {
+        Ok(Text::Owned(v))
     }
 }
 
@@ -114,19 +290,29 @@ impl<'de> Visitor<'de> for StrictVisitor {
 /// then fails (Python's json would silently keep the last value).
 fn read_entries<'de, A: MapAccess<'de>>(
     mut map: A,
-    mut put: impl FnMut(String, Value) -> Result<(), String>,
+    mut put: impl FnMut(Text, Val) -> Result<(), String>,
 ) -> Result<(), A::Error> {
-    while let Some(k) = map.next_key::<String>()? {
-        let v = map.next_value_seed(Strict)?;
+    while let Some((k, v)) = next_entry(&mut map)? {
         put(k, v).map_err(|k| de::Error::custom(format!("duplicate key `{k}`")))?;
     }
     Ok(())
 }
 
+/// One key and its value. Not inlined: the loop over a 100,000-id object runs once, and V8 keeps a function it
+/// entered once in its baseline compiler, so the work is kept in a function that is called per entry and
+/// optimised.
+#[inline(never)]
+fn next_entry<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<(Text, Val)>, A::Error> {
+    let Some(k) = map.next_key_seed(KeySeed)? else {
+        return Ok(None);
+    };
+    Ok(Some((k, map.next_value_seed(Strict)?)))
+}
+
 /// The top level: an object read straight into entries and their index (no map of 100,000 ids built and then
 /// copied), or any other value (an error later).
 enum Top {
-    Object(Vec<(String, Value)>, FxHashMap<String, usize>),
+    Object(Vec<(String, Val)>, FxHashMap<String, usize>),
     Other,
 }
 
@@ -149,7 +335,7 @@ impl<'de> Visitor<'de> for TopVisitor {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
         let mut entries = Vec::new();
         let mut index = FxHashMap::default();
-        read_entries(map, |k, v| match index.entry(k) {
+        read_entries(map, |k, v| match index.entry(k.into_owned()) {
             std::collections::hash_map::Entry::Occupied(o) => Err(o.key().clone()),
             std::collections::hash_map::Entry::Vacant(e) => {
                 entries.push((e.key().clone(), v));
@@ -231,17 +417,16 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
             .hint("The contest files map each id to a list of {type, content} elements."),
         ));
     };
-    let pos = top_level_key_positions(body);
     let n = entries.len();
-    let pos = if pos.len() == entries.len() {
-        pos
-    } else {
-        vec![(1, 1); entries.len()]
-    };
     Ok(Doc {
         file: file.to_string(),
         entries,
-        pos,
+        keys: KeyPos {
+            body: body.into(),
+            count: n,
+            picks: None,
+            found: std::cell::OnceCell::new(),
+        },
         lookup: std::cell::RefCell::new((n, index)),
     })
 }
@@ -330,7 +515,18 @@ mod tests {
         .unwrap();
         assert_eq!(d.entries[0].0, "b");
         assert_eq!(d.entries[1].0, "a");
-        assert_eq!(d.pos, vec![(1, 2), (2, 2)]);
+        assert_eq!(
+            (d.pos(0), d.pos(1), d.pos(2)),
+            (Some((1, 2)), Some((2, 2)), None)
+        );
+        let mut picked = Doc::empty("a.json");
+        picked.push_from(&d, 1);
+        let mut again = Doc::empty("a.json");
+        again.push_from(&picked, 0);
+        assert_eq!(
+            (again.entries[0].0.as_str(), again.pos(0)),
+            ("a", Some((2, 2)))
+        );
     }
 
     #[test]

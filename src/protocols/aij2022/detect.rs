@@ -334,8 +334,8 @@ pub fn split_combined(f: &mut Found, diags: &mut Vec<Diagnostic>) {
     diags.extend(unknown.into_iter().map(|(d, _)| d));
     for (k, v) in &ids.entries {
         let n = match v {
-            serde_json::Value::Number(n) => n.as_u64(),
-            serde_json::Value::String(s) => s
+            aij_json::Val::Num(n) => n.as_u64(),
+            aij_json::Val::Str(s) => s
                 .parse::<u64>()
                 .ok()
                 .filter(|_| !s.starts_with('+') && (s.len() == 1)),
@@ -361,29 +361,21 @@ pub fn split_combined(f: &mut Found, diags: &mut Vec<Diagnostic>) {
         ] {
             let Some(src) = src else { continue };
             let Some(i) = src.index(k) else { continue };
-            let d = dst.entry(task).or_insert_with(|| Doc {
-                file: src.file.clone(),
-                ..Doc::default()
-            });
-            d.entries.push(src.entries[i].clone());
-            d.pos.push(src.pos.get(i).copied().unwrap_or((1, 1)));
+            dst.entry(task)
+                .or_insert_with(|| Doc::empty(&src.file))
+                .push_from(src, i);
         }
     }
     // Tasks whose ids are all absent from one side still need an (empty) document on the other.
     let tasks: Vec<Task> = f.gt.keys().chain(f.pred.keys()).copied().collect();
     for t in tasks {
         if f.combined_pred.is_some() {
-            f.pred.entry(t).or_insert_with(|| Doc {
-                file: "predictions.json".into(),
-                ..Doc::default()
-            });
+            f.pred
+                .entry(t)
+                .or_insert_with(|| Doc::empty("predictions.json"));
         }
         if let Some(g) = &f.combined_gt {
-            let file = g.file.clone();
-            f.gt.entry(t).or_insert_with(|| Doc {
-                file,
-                ..Doc::default()
-            });
+            f.gt.entry(t).or_insert_with(|| Doc::empty(&g.file));
         }
     }
 }

@@ -5,12 +5,12 @@
 use super::pyjson::{index, key};
 use super::{Ctx, TaskResult};
 use crate::diag::Diagnostic;
-use crate::formats::aij_json::Doc;
+use crate::formats::aij_json::{Doc, Val};
 use crate::formats::npy::Array;
 use crate::metrics::aij::fid::{self, Stats};
 use crate::metrics::mean::numpy_mean;
 use crate::report::{Item, Mode, Scores};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// One FID side as read.
@@ -185,7 +185,7 @@ pub fn read_clip(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> HashM
     }
     match crate::formats::aij_json::parse(file, bytes) {
         Ok(doc) => {
-            for ((k, v), (l, c)) in doc.entries.iter().zip(&doc.pos) {
+            for (i, (k, v)) in doc.entries.iter().enumerate() {
                 match v.as_f64() {
                     Some(x) => {
                         m.insert(k.clone(), x);
@@ -196,7 +196,10 @@ pub fn read_clip(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> HashM
                             format!("the CLIP score of id {k} is not a number"),
                         )
                         .file(file)
-                        .at(*l, *c),
+                        .at(
+                            doc.pos(i).unwrap_or((1, 1)).0,
+                            doc.pos(i).unwrap_or((1, 1)).1,
+                        ),
                     ),
                 }
             }
@@ -315,14 +318,14 @@ pub fn captioning_clip(
             index(pv, 0)
                 .ok()
                 .and_then(|e| e.get("type"))
-                .and_then(Value::as_str)
+                .and_then(Val::as_str)
                 == Some("text")
         };
         let img_ok = input.is_none_or(|inp| {
             inp.get(id)
                 .and_then(|v| index(v, 1).ok())
                 .and_then(|e| e.get("type"))
-                .and_then(Value::as_str)
+                .and_then(Val::as_str)
                 == Some("image")
         });
         let v = if !cap_ok || !img_ok {

@@ -4,7 +4,7 @@
 use super::pyjson::{as_str, index, iterate, key, PyErr};
 use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
-use crate::formats::aij_json::Doc;
+use crate::formats::aij_json::{Doc, Val};
 use crate::metrics::aij::meteor::{meteor, Alignment, Params};
 use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct};
 use crate::metrics::aij::{porter, tokens as tk};
@@ -74,22 +74,33 @@ struct One<'a> {
 /// whether the whitespace split is exact for it.
 struct Hyp {
     text: String,
-    tokens: Vec<String>,
+    /// `w2d(text)` when it differs from the text's words rejoined with single spaces.
+    w2d: Option<String>,
     split_ok: bool,
 }
 
 impl Hyp {
     fn new(h: String) -> Hyp {
         Hyp {
-            tokens: tk::word_tokenize(&tk::w2d(&h)),
+            w2d: (!tk::w2d_is_rejoin(&h)).then(|| tk::w2d(&h)),
             split_ok: tk::word_tokenize_is_split(&h),
             text: h,
         }
     }
+    /// `word_tokenize(w2d(text))`.
+    fn tokens(&self) -> Vec<&str> {
+        crate::metrics::aij::text::py_split(self.w2d.as_deref().unwrap_or(&self.text)).collect()
+    }
 }
 
 /// `get_meteor(pred, [true])` of the VQA or captioning script.
-fn get_meteor<'a>(task: Task, hyp: &Hyp, o: &'a str, ctx: &mut Ctx) -> One<'a> {
+fn get_meteor<'a>(
+    task: Task,
+    hyp: &Hyp,
+    hyp_tokens: &[&str],
+    o: &'a str,
+    ctx: &mut Ctx,
+) -> One<'a> {
     let reference: Vec<&str> = crate::metrics::aij::text::py_split(o).collect();
     if !hyp.split_ok || !tk::word_tokenize_is_split(o) {
         ctx.tokenizer_approx += 1;
@@ -101,8 +112,7 @@ fn get_meteor<'a>(task: Task, hyp: &Hyp, o: &'a str, ctx: &mut Ctx) -> One<'a> {
     {
         ctx.numeric_used += 1;
         let y = py_float(reference[0]);
-        let score = hyp
-            .tokens
+        let score = hyp_tokens
             .iter()
             .find_map(|tok| Some(distance(py_float(tok)?, y?)))
             .unwrap_or(0.0);
@@ -115,14 +125,14 @@ fn get_meteor<'a>(task: Task, hyp: &Hyp, o: &'a str, ctx: &mut Ctx) -> One<'a> {
     }
     let a = match task {
         Task::Vqa => meteor(
-            &hyp.tokens,
+            hyp_tokens,
             &reference,
             &|w| porter::stem(w).into(),
             ctx.synonyms.as_ref(),
             VQA,
         ),
         _ => meteor(
-            &hyp.tokens,
+            hyp_tokens,
             &reference,
             &|w| ctx.stem_ru(w),
             ctx.synonyms.as_ref(),
@@ -153,10 +163,13 @@ fn prep_vqa(s: &str, mode: Mode, ctx: &mut Ctx) -> String {
     }
 }
 
+/// One id's score and detail. Not inlined: it runs in the loop over the ids, which V8 runs in its baseline
+/// compiler (a function entered once is not re-optimised), while a function called per id is.
+#[inline(never)]
 fn id_score(
     task: Task,
-    gv: &Value,
-    pv: &Value,
+    gv: &Val,
+    pv: &Val,
     mode: Mode,
     ctx: &mut Ctx,
     full: bool,
@@ -164,7 +177,7 @@ fn id_score(
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
     let els; // the official loop's `for element in preds[key]` (corrected mode does not iterate)
-    let hyp_raw: Option<std::borrow::Cow<Value>> = match mode {
+    let hyp_raw: Option<std::borrow::Cow<Val>> = match mode {
         Mode::Official => {
             els = iterate(pv)?;
             let mut found = None;
@@ -195,6 +208,7 @@ fn id_score(
             (Hyp::new(t), exact)
         }
     };
+    let hyp_tokens = hyp.tokens();
     let mut rows = Vec::new();
     let mut scores = Vec::new();
     let mut best_row = Value::Null;
@@ -205,7 +219,7 @@ fn id_score(
             _ => tk::caption_side(o, false),
         };
         let flagged = ctx.tokenizer_approx;
-        let one = get_meteor(task, &hyp, &oo, ctx);
+        let one = get_meteor(task, &hyp, &hyp_tokens, &oo, ctx);
         if ctx.tokenizer_approx == flagged && !(hyp_exact && ref_exact) {
             ctx.tokenizer_approx += 1;
         }
@@ -221,7 +235,7 @@ fn id_score(
         if one.score > best {
             best = one.score;
             best_row = json!({
-                "option": o, "hyp": hyp.text, "ref": oo, "hyp_tokens": hyp.tokens, "ref_tokens": ref_tokens.clone(),
+                "option": o, "hyp": hyp.text, "ref": oo, "hyp_tokens": hyp_tokens, "ref_tokens": ref_tokens.clone(),
                 "score": one.score, "numeric": one.numeric, "alignment": one.alignment,
             });
         }

@@ -16,7 +16,7 @@ pub use options::OPTIONS;
 
 use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
 use crate::diag::Diagnostic;
-use crate::formats::aij_json::Doc;
+use crate::formats::aij_json::{Doc, Val};
 use crate::input::FileSet;
 use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
 use crate::metrics::aij::meteor::Synonyms;
@@ -243,7 +243,7 @@ fn wrap_bare(doc: &mut Doc, task: Task, diags: &mut Vec<Diagnostic>, fails: &mut
     let mut first = None;
     for (k, v) in doc.entries.iter_mut() {
         if v.is_object() {
-            *v = serde_json::Value::Array(vec![v.take()]);
+            *v = Val::List(vec![std::mem::take(v)]);
             n += 1;
             first.get_or_insert(k.clone());
         }

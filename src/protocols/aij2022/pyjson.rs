@@ -1,6 +1,6 @@
 //! The contest scripts' element access, with the exception Python would raise (specs/aij2022.md 3.0).
 
-use serde_json::Value;
+use crate::formats::aij_json::{Text, Val as Value};
 use std::borrow::Cow;
 
 /// A Python exception the official loop would raise, as text (`TypeError: …`).
@@ -10,22 +10,20 @@ fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "NoneType",
         Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
+        Value::Num(n) if n.is_f64() => "float",
+        Value::Num(_) => "int",
+        Value::Str(_) => "str",
+        Value::List(_) => "list",
+        Value::Dict(_) => "dict",
     }
 }
 
 /// `x[key]` for a string key.
 pub fn key<'a>(x: &'a Value, k: &str) -> Result<&'a Value, PyErr> {
     match x {
-        Value::Object(m) => m.get(k).ok_or_else(|| format!("KeyError: '{k}'")),
-        Value::Array(_) => {
-            Err("TypeError: list indices must be integers or slices, not str".into())
-        }
-        Value::String(_) => Err("TypeError: string indices must be integers, not 'str'".into()),
+        Value::Dict(_) => x.get(k).ok_or_else(|| format!("KeyError: '{k}'")),
+        Value::List(_) => Err("TypeError: list indices must be integers or slices, not str".into()),
+        Value::Str(_) => Err("TypeError: string indices must be integers, not 'str'".into()),
         v => Err(format!(
             "TypeError: '{}' object is not subscriptable",
             kind(v)
@@ -36,11 +34,11 @@ pub fn key<'a>(x: &'a Value, k: &str) -> Result<&'a Value, PyErr> {
 /// `x[i]` for an integer index.
 pub fn index(x: &Value, i: usize) -> Result<&Value, PyErr> {
     match x {
-        Value::Array(a) => a
+        Value::List(a) => a
             .get(i)
             .ok_or_else(|| "IndexError: list index out of range".into()),
-        Value::Object(_) => Err(format!("KeyError: {i}")),
-        Value::String(_) => Err("TypeError: the element is a string".into()),
+        Value::Dict(_) => Err(format!("KeyError: {i}")),
+        Value::Str(_) => Err("TypeError: the element is a string".into()),
         v => Err(format!(
             "TypeError: '{}' object is not subscriptable",
             kind(v)
@@ -52,12 +50,14 @@ pub fn index(x: &Value, i: usize) -> Result<&Value, PyErr> {
 /// borrowed, not copied.
 pub fn iterate(x: &Value) -> Result<Cow<'_, [Value]>, PyErr> {
     match x {
-        Value::Array(a) => Ok(Cow::Borrowed(a)),
-        Value::Object(m) => Ok(Cow::Owned(
-            m.keys().map(|k| Value::String(k.clone())).collect(),
+        Value::List(a) => Ok(Cow::Borrowed(a)),
+        Value::Dict(m) => Ok(Cow::Owned(
+            m.iter().map(|(k, _)| Value::Str(k.clone())).collect(),
         )),
-        Value::String(s) => Ok(Cow::Owned(
-            s.chars().map(|c| Value::String(c.to_string())).collect(),
+        Value::Str(s) => Ok(Cow::Owned(
+            s.chars()
+                .map(|c| Value::Str(Text::Owned(c.to_string())))
+                .collect(),
         )),
         v => Err(format!("TypeError: '{}' object is not iterable", kind(v))),
     }
@@ -77,7 +77,7 @@ pub fn first_text_official(pred: &Value) -> Result<Option<(Value, Option<usize>)
             return Ok(Some((key(el, "content")?.clone(), Some(i))));
         }
     }
-    Ok(Some((Value::String(String::new()), None)))
+    Ok(Some((Value::Str(Text::Borrowed("")), None)))
 }
 
 /// `gt[key][0]['content']`, iterated as options (strings). A non-string option raises later in the scorer.

@@ -4,7 +4,7 @@
 use super::pyjson::{as_str, first_text_official, gt_options, PyErr};
 use super::{Ctx, Task, TaskResult};
 use crate::diag::Diagnostic;
-use crate::formats::aij_json::Doc;
+use crate::formats::aij_json::{Doc, Text, Val};
 use crate::metrics::aij::text as t;
 use crate::report::{Item, Mode, Scores};
 use serde_json::{json, Value};
@@ -62,7 +62,7 @@ struct Scored {
 fn score_id(
     task: Task,
     mode: Mode,
-    opts: &[Value],
+    opts: &[Val],
     pred: &str,
     ctx: &mut Ctx,
 ) -> Result<Scored, PyErr> {
@@ -149,13 +149,13 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
                     detail: serde_json::Map::new(),
                 });
             };
-            detail.insert("prediction".into(), pv.clone());
+            detail.insert("prediction".into(), json!(pv));
             let got = match mode {
                 Mode::Official => first_text_official(pv)?,
                 Mode::Corrected => Some(
                     super::pyjson::first_of_type(pv, "text")
                         .map(|(v, i)| (v, Some(i)))
-                        .unwrap_or((Value::String(String::new()), None)),
+                        .unwrap_or((Val::Str(Text::Borrowed("")), None)),
                 ),
             };
             let answer = match got {
