@@ -35,7 +35,7 @@ struct WebBlob {
 const CHUNK: u64 = 4 << 20;
 
 impl WebBlob {
-    fn fetch(&self, offset: u64, n: u64) -> io::Result<Vec<u8>> {
+    fn fetch_array(&self, offset: u64, n: u64) -> io::Result<Uint8Array> {
         let part = self
             .blob
             .slice_with_f64_and_f64(offset as f64, (offset + n) as f64)
@@ -44,7 +44,10 @@ impl WebBlob {
             .reader
             .read_as_array_buffer(&part)
             .map_err(|e| io::Error::other(format!("{e:?}")))?;
-        Ok(Uint8Array::new(&ab).to_vec())
+        Ok(Uint8Array::new(&ab))
+    }
+    fn fetch(&self, offset: u64, n: u64) -> io::Result<Vec<u8>> {
+        Ok(self.fetch_array(offset, n)?.to_vec())
     }
 }
 
@@ -58,6 +61,14 @@ impl Blob for WebBlob {
         }
         let mut chunk = self.chunk.borrow_mut();
         let inside = offset >= chunk.0 && offset < chunk.0 + chunk.1.len() as u64;
+        if !inside && buf.len() as u64 >= CHUNK {
+            // A large read (a whole file read at once): straight into the caller's buffer, in one trip.
+            let n = (buf.len() as u64).min(self.len - offset);
+            let arr = self.fetch_array(offset, n)?;
+            let got = (arr.length() as usize).min(buf.len());
+            arr.subarray(0, got as u32).copy_to(&mut buf[..got]);
+            return Ok(got);
+        }
         if !inside {
             let n = CHUNK.max(buf.len() as u64).min(self.len - offset);
             *chunk = (offset, self.fetch(offset, n)?);

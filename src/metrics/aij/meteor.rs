@@ -51,29 +51,23 @@ pub struct Params {
 pub type Synonyms = HashMap<String, Vec<String>>;
 
 /// `_match_enums`: for i from the last remaining hypothesis token down, the highest-index remaining
-/// reference token with an equal key; both are removed.
-fn match_stage<'a>(
-    hyp: &mut Vec<(usize, Cow<'a, str>)>,
-    refs: &mut Vec<(usize, Cow<'a, str>)>,
-    key: Option<StemFn>,
+/// reference token with an equal key; both are removed. `hk` and `rk` are the keys of `hyp` and `refs` (the
+/// tokens themselves when `None`: the exact stage).
+fn match_stage<K: PartialEq>(
+    hyp: &mut Vec<(usize, Cow<'_, str>)>,
+    refs: &mut Vec<(usize, Cow<'_, str>)>,
+    mut keys: Option<(Vec<K>, Vec<K>)>,
     stage: Stage,
     links: &mut Vec<Link>,
 ) {
-    // Keys: the tokens themselves (exact stage; borrowed tokens stay borrowed) or their stems.
-    let keys = |v: &[(usize, Cow<'a, str>)]| -> Vec<Key<'a>> {
-        v.iter()
-            .map(|(_, w)| match key {
-                Some(k) => Key::Stem(k(w)),
-                None => Key::Token(w.clone()),
-            })
-            .collect()
-    };
-    let hk = keys(hyp);
-    let mut rk = keys(refs);
     let mut i = hyp.len();
     while i > 0 {
         i -= 1;
-        if let Some(j) = (0..rk.len()).rev().find(|&j| *rk[j] == *hk[i]) {
+        let found = match &keys {
+            Some((hk, rk)) => (0..rk.len()).rev().find(|&j| rk[j] == hk[i]),
+            None => (0..refs.len()).rev().find(|&j| refs[j].1 == hyp[i].1),
+        };
+        if let Some(j) = found {
             links.push(Link {
                 h: hyp[i].0,
                 r: refs[j].0,
@@ -81,30 +75,30 @@ fn match_stage<'a>(
             });
             hyp.remove(i);
             refs.remove(j);
-            rk.remove(j);
+            if let Some((_, rk)) = &mut keys {
+                rk.remove(j);
+            }
         }
     }
+}
+
+/// The stem stage: [`match_stage`] on the stems of the remaining tokens.
+fn stem_stage(
+    hyp: &mut Vec<(usize, Cow<'_, str>)>,
+    refs: &mut Vec<(usize, Cow<'_, str>)>,
+    stem: StemFn,
+    links: &mut Vec<Link>,
+) {
+    if hyp.is_empty() || refs.is_empty() {
+        return;
+    }
+    let hk: Vec<Rc<str>> = hyp.iter().map(|(_, w)| stem(w)).collect();
+    let rk: Vec<Rc<str>> = refs.iter().map(|(_, w)| stem(w)).collect();
+    match_stage(hyp, refs, Some((hk, rk)), Stage::Stem, links);
 }
 
 /// A stemmer as `meteor` takes it: stems are shared (the captioning stemmer memoises them).
 type StemFn<'s> = &'s dyn Fn(&str) -> Rc<str>;
-
-/// A match key: a token or its stem (shared, from the stemmer's memo).
-#[derive(PartialEq)]
-enum Key<'a> {
-    Token(Cow<'a, str>),
-    Stem(Rc<str>),
-}
-
-impl std::ops::Deref for Key<'_> {
-    type Target = str;
-    fn deref(&self) -> &str {
-        match self {
-            Key::Token(t) => t,
-            Key::Stem(s) => s,
-        }
-    }
-}
 
 /// `_enum_wordnetsyn_match` with a synonym table: a reference token in S(w) = {w} ∪ syn(w) matches w.
 fn synonym_stage(
@@ -166,8 +160,8 @@ pub fn meteor<H: AsRef<str>, R: AsRef<str>>(
         .enumerate()
         .collect();
     let mut links = Vec::new();
-    match_stage(&mut h, &mut r, None, Stage::Exact, &mut links);
-    match_stage(&mut h, &mut r, Some(stem), Stage::Stem, &mut links);
+    match_stage::<Rc<str>>(&mut h, &mut r, None, Stage::Exact, &mut links);
+    stem_stage(&mut h, &mut r, stem, &mut links);
     if let Some(s) = synonyms {
         synonym_stage(&mut h, &mut r, s, &mut links);
     }

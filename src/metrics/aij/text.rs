@@ -43,23 +43,32 @@ pub struct PySplit<'a> {
     pos: usize,
 }
 
+/// Bytes that can start a whitespace character: ASCII whitespace and the lead bytes C2, E1, E2 and E3.
+const WS_START: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = matches!(i as u8, b'\t'..=b'\r' | 0x1c..=b' ' | 0xc2 | 0xe1..=0xe3);
+        i += 1;
+    }
+    t
+};
+
 /// The length in bytes of the whitespace character (as [`py_space`]) starting at byte `i`, if one does.
 #[inline]
 fn space_len(b: &[u8], i: usize) -> Option<usize> {
-    match b[i] {
-        b'\t'..=b'\r' | 0x1c..=b' ' => Some(1),
-        0..=0x7f => None,
+    let x = b[i];
+    if !WS_START[x as usize] {
+        return None;
+    }
+    match x {
+        0..=0x7f => Some(1),
         0xc2 => matches!(b.get(i + 1), Some(0x85 | 0xa0)).then_some(2),
-        0xe1..=0xe3 => {
+        _ => {
             let c = b.get(i..i + 3)?;
-            let u = (u32::from(c[0] & 0x0f) << 12)
-                | (u32::from(c[1] & 0x3f) << 6)
-                | u32::from(c[2] & 0x3f);
-            char::from_u32(u)
-                .is_some_and(char::is_whitespace)
-                .then_some(3)
+            let u = (u32::from(c[0] & 0x0f) << 12) | (u32::from(c[1] & 0x3f) << 6) | u32::from(c[2] & 0x3f);
+            char::from_u32(u).is_some_and(char::is_whitespace).then_some(3)
         }
-        _ => None,
     }
 }
 
@@ -81,7 +90,7 @@ impl<'a> Iterator for PySplit<'a> {
         let start = i;
         // Continuation bytes (0x80..0xBF) never start whitespace, so stepping one byte at a time stays on
         // character boundaries wherever a piece ends.
-        while i < b.len() && space_len(b, i).is_none() {
+        while i < b.len() && !(WS_START[b[i] as usize] && space_len(b, i).is_some()) {
             i += 1;
         }
         self.pos = i;

@@ -135,12 +135,31 @@ pub fn w2d(text: &str) -> String {
 /// hyphen `--` is split off by the Treebank rules (`водой--` → `водой`, `--`), so it is flagged too
 /// (tests/reference/aij2022_tokenizer_count.py: 0 of 8,772 texts accepted here differ from NLTKWordTokenizer).
 pub fn word_tokenize_is_split(text: &str) -> bool {
-    !has_double_hyphen(text)
-        && !text.chars().any(|c| {
-            !(super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
-                || c == '\u{ab}'
-                || c == '\u{bb}'
-        })
+    if has_double_hyphen(text) {
+        return false;
+    }
+    let ok = |c: char| {
+        (super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
+            && c != '\u{ab}'
+            && c != '\u{bb}'
+    };
+    // Bytes first: ASCII, and Cyrillic letters (lead byte D0 or D1: U+0400..U+047F, all letters); from the first
+    // other character on, character by character.
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            x @ 0..=0x7f => {
+                if !(x.is_ascii_alphanumeric() || matches!(x, b'\t'..=b'\r' | 0x1c..=b' ' | b'-' | b'_')) {
+                    return false;
+                }
+                i += 1;
+            }
+            0xd0 | 0xd1 => i += 2,
+            _ => return text.get(i..).is_some_and(|rest| rest.chars().all(ok)),
+        }
+    }
+    true
 }
 
 fn has_double_hyphen(text: &str) -> bool {
@@ -283,95 +302,97 @@ fn is_detok_punct(c: char) -> bool {
 /// [`caption_side`] in one pass for a text without quotes or `@@UNKNOWN@@` whose characters are ASCII or basic
 /// Cyrillic (`None` otherwise): punctuation deleted, the razdel tokens joined and lower-cased, and the
 /// [`razdel_is_exact`] conditions checked on the way. Stripping is implicit: the tokens come from
-/// whitespace-separated chunks. It reads UTF-8 bytes directly (ASCII, and Cyrillic letters as two bytes).
+/// whitespace-separated chunks. It reads and writes UTF-8 bytes directly (ASCII, and Cyrillic letters as two
+/// bytes).
 fn caption_side_plain(text: &str) -> Option<(String, bool)> {
     let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 8);
+    let mut out: Vec<u8> = Vec::with_capacity(b.len() + 8);
     let mut exact = true;
     let mut in_word = false; // inside a razdel word token
-    let mut last: Option<char> = None; // previous character of the current chunk
+    let mut last = 0u32; // previous character of the current chunk (0: none)
     let mut i = 0;
-    let mut next = plain_char(b, &mut i)?;
-    while let Some(c) = next {
-        next = plain_char(b, &mut i)?;
-        if c.space {
-            exact &= last != Some('-'); // a chunk ending in `-`
-            last = None;
-            in_word = false;
-            continue;
-        }
-        if c.c == '-' && matches!(last, None | Some('-')) {
-            exact = false; // a chunk starting with `-`, or `--`
-        }
-        exact &= c.alnum || c.c == '-' || c.c == '_';
-        let inner_hyphen = c.c == '-' && in_word && next.is_some_and(|n| n.alnum);
-        if c.alnum || c.c == '_' || inner_hyphen {
-            if !in_word && !out.is_empty() {
-                out.push(' ');
-            }
-            in_word = true;
-        } else {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            in_word = false;
-        }
-        out.push(c.lower);
-        last = Some(c.c);
-    }
-    exact &= last != Some('-');
-    Some((out, exact))
-}
-
-/// One character of [`caption_side_plain`]'s text, classified.
-#[derive(Clone, Copy)]
-struct PlainChar {
-    c: char,
-    lower: char,
-    alnum: bool,
-    space: bool,
-}
-
-/// The next character at byte `*i` that `punct_detokenize` keeps: `Some(None)` at the end, `None` for a character
-/// outside ASCII and the basic Cyrillic letters.
-#[inline]
-fn plain_char(b: &[u8], i: &mut usize) -> Option<Option<PlainChar>> {
-    loop {
-        let Some(&x) = b.get(*i) else {
-            return Some(None);
-        };
+    while i < b.len() {
+        let x = b[i];
         if x < 0x80 {
-            *i += 1;
+            i += 1;
             let c = x as char;
             if is_detok_punct(c) {
                 continue;
             }
-            return Some(Some(PlainChar {
-                c,
-                lower: c.to_ascii_lowercase(),
-                alnum: c.is_ascii_alphanumeric(),
-                space: matches!(x, b'\t'..=b'\r' | 0x1c..=b' '),
-            }));
+            if matches!(x, b'\t'..=b'\r' | 0x1c..=b' ') {
+                exact &= last != u32::from(b'-'); // a chunk ending in `-`
+                last = 0;
+                in_word = false;
+                continue;
+            }
+            let alnum = x.is_ascii_alphanumeric();
+            if x == b'-' && (last == 0 || last == u32::from(b'-')) {
+                exact = false; // a chunk starting with `-`, or `--`
+            }
+            exact &= alnum || x == b'-' || x == b'_';
+            let inner_hyphen = x == b'-' && in_word && next_kept_is_alnum(&b[i..]);
+            if alnum || x == b'_' || inner_hyphen {
+                if !in_word && !out.is_empty() {
+                    out.push(b' ');
+                }
+                in_word = true;
+            } else {
+                if !out.is_empty() {
+                    out.push(b' ');
+                }
+                in_word = false;
+            }
+            out.push(x.to_ascii_lowercase());
+            last = u32::from(x);
+            continue;
         }
-        let y = *b.get(*i + 1)?;
-        if !(0xd0..=0xd1).contains(&x) || y & 0xc0 != 0x80 {
-            return None;
-        }
-        *i += 2;
-        let u = (u32::from(x & 0x1f) << 6) | u32::from(y & 0x3f);
+        let u = cyrillic_at(b, i)?;
+        i += 2;
         let lower = match u {
             0x410..=0x42f => u + 0x20,
             0x401 => 0x451,
             0x430..=0x44f | 0x451 => u,
             _ => return None,
         };
-        return Some(Some(PlainChar {
-            c: char::from_u32(u)?,
-            lower: char::from_u32(lower)?,
-            alnum: true,
-            space: false,
-        }));
+        // A letter: alphanumeric.
+        if !in_word && !out.is_empty() {
+            out.push(b' ');
+        }
+        in_word = true;
+        out.push(0xc0 | (lower >> 6) as u8);
+        out.push(0x80 | (lower & 0x3f) as u8);
+        last = u;
     }
+    exact &= last != u32::from(b'-');
+    Some((String::from_utf8(out).ok()?, exact))
+}
+
+/// The code point of the two-byte character at `b[i]` when it is in U+0400..U+047F (lead byte D0 or D1).
+#[inline]
+fn cyrillic_at(b: &[u8], i: usize) -> Option<u32> {
+    let (x, y) = (b[i], *b.get(i + 1)?);
+    ((0xd0..=0xd1).contains(&x) && y & 0xc0 == 0x80)
+        .then(|| (u32::from(x & 0x1f) << 6) | u32::from(y & 0x3f))
+}
+
+/// Whether the next character `punct_detokenize` keeps in `rest` is alphanumeric (the inner-hyphen test).
+fn next_kept_is_alnum(rest: &[u8]) -> bool {
+    let mut i = 0;
+    while i < rest.len() {
+        let x = rest[i];
+        if x >= 0x80 {
+            return cyrillic_at(rest, i).is_some_and(|u| matches!(u, 0x410..=0x44f | 0x401 | 0x451))
+                || std::str::from_utf8(&rest[i..])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .is_some_and(super::text::is_alnum);
+        }
+        if !is_detok_punct(x as char) {
+            return x.is_ascii_alphanumeric();
+        }
+        i += 1;
+    }
+    false
 }
 
 /// [`caption_side`] step by step, for any text.
@@ -445,6 +466,24 @@ mod tests {
         // a caption pair is exact when both sides are
         assert!(caption_side("две птицы.", false).1 && caption_side("кошка, спит", true).1);
         assert!(caption_side("две птицы", false).1 && !caption_side("кошка -3", true).1);
+    }
+
+    #[test]
+    fn word_tokenize_is_split_reads_bytes_as_characters() {
+        for (t, want) in [
+            ("кошка спит", true),
+            ("ѿ Ѡ-x_1\tz", true),
+            ("кошка, спит", false),
+            ("«кошка»", false),
+            ("кошка é", true),
+            ("é «", false),
+            ("a--b", false),
+            ("日本 語", true),
+            ("x\u{a0}y", true),
+            ("x\u{200b}y", false),
+        ] {
+            assert_eq!(word_tokenize_is_split(t), want, "{t:?}");
+        }
     }
 
     #[test]

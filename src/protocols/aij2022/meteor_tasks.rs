@@ -252,14 +252,8 @@ fn id_score(
     Ok(best)
 }
 
-/// METEOR per prediction id; returns the per-id scores in prediction key order.
-pub fn score(
-    task: Task,
-    gt: &Doc,
-    pred: &Doc,
-    ctx: &mut Ctx,
-    out: &mut TaskResult,
-) -> Vec<(String, f64)> {
+/// METEOR per prediction id (items in prediction key order) and their mean.
+pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResult) {
     let mode = ctx.mode;
     let mut scores = Vec::new();
     let mut crashed = false;
@@ -267,12 +261,13 @@ pub fn score(
         .full_details
         .unwrap_or(pred.entries.len() <= DETAIL_LIMIT)
         || ctx.explain.is_some();
-    for (id, pv) in &pred.entries {
+    out.items.reserve(pred.entries.len());
+    for (i, (id, pv)) in pred.entries.iter().enumerate() {
         if ctx.explain.as_ref().is_some_and(|x| x != id) {
             continue;
         }
         let mut detail = serde_json::Map::new();
-        let Some(gv) = gt.get(id) else {
+        let Some(gv) = gt.get_near(id, i) else {
             continue; // extra id (corrected mode; official stopped before)
         };
         let s = match id_score(task, gv, pv, mode, ctx, full, &mut detail) {
@@ -304,7 +299,7 @@ pub fn score(
         if crashed {
             break;
         }
-        scores.push((id.clone(), s));
+        scores.push(s);
     }
     if let Some(x) = &ctx.explain {
         if pred.get(x).is_none() {
@@ -318,18 +313,16 @@ pub fn score(
         }
     }
     if mode == Mode::Corrected && ctx.explain.is_none() {
-        for (id, _) in &gt.entries {
-            if pred.get(id).is_none() {
-                scores.push((id.clone(), 0.0));
+        for (i, (id, _)) in gt.entries.iter().enumerate() {
+            if pred.get_near(id, i).is_none() {
+                scores.push(0.0);
             }
         }
     }
-    let vals: Vec<f64> = scores.iter().map(|(_, s)| *s).collect();
-    let m = if crashed { None } else { numpy_mean(&vals) };
+    let m = if crashed { None } else { numpy_mean(&scores) };
     out.official_fails |= crashed;
     out.parts.push(("meteor", m));
     if task == Task::Vqa {
         out.score = m;
     }
-    scores
 }

@@ -192,13 +192,17 @@ fn check_ids(task: Task, gt: &Doc, pred: &Doc, mode: Mode, out: &mut TaskResult)
     let missing: Vec<&str> = gt
         .entries
         .iter()
-        .filter(|(k, _)| pred.get(k).is_none())
+        .enumerate()
+        .filter(|(i, (k, _))| pred.get_near(k, *i).is_none())
+        .map(|(_, e)| e)
         .map(|(k, _)| k.as_str())
         .collect();
     let extra: Vec<&str> = pred
         .entries
         .iter()
-        .filter(|(k, _)| gt.get(k).is_none())
+        .enumerate()
+        .filter(|(i, (k, _))| gt.get_near(k, *i).is_none())
+        .map(|(_, e)| e)
         .map(|(k, _)| k.as_str())
         .collect();
     if missing.is_empty() && extra.is_empty() {
@@ -476,7 +480,7 @@ fn score_captioning(
     ctx: &mut Ctx,
     out: &mut TaskResult,
 ) {
-    let per = meteor_tasks::score(Task::Captioning, gt, pred, ctx, out);
+    meteor_tasks::score(Task::Captioning, gt, pred, ctx, out);
     let meteor = out.part("meteor");
     let clip_per = clip
         .as_ref()
@@ -504,7 +508,6 @@ fn score_captioning(
             it.scores.set("score", None);
         }
     }
-    let _ = per;
     out.parts.push(("clip", clip_mean));
     out.score = match (meteor, clip_mean) {
         (Some(m), Some(c)) => Some(captioning_score(m, c)),

@@ -137,11 +137,11 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
     let mut prev: Option<(String, String)> = None; // (id, final prediction) — Python's `prediction`
     let mut total = 0.0;
     let mut crashed = false;
-    for (id, gv) in &gt.entries {
+    for (i, (id, gv)) in gt.entries.iter().enumerate() {
         let mut detail = serde_json::Map::new();
         let result: Result<Scored, PyErr> = (|| {
             let opts = gt_options(gv)?;
-            let Some(pv) = pred.get(id) else {
+            let Some(pv) = pred.get_near(id, i) else {
                 detail.insert("missing".into(), json!(true));
                 return Ok(Scored {
                     score: 0.0,
