@@ -360,11 +360,17 @@ mod tests {
         for _ in 0..50_000 {
             let (n, m) = (next(), next());
             let mk = |r: u64| -> String {
-                (0..r % 7).map(|k| alphabet[(r.rotate_left(7 * k as u32) % 7) as usize] as char).collect()
+                (0..r % 7)
+                    .map(|k| alphabet[(r.rotate_left(7 * k as u32) % 7) as usize] as char)
+                    .collect()
             };
             let (a, b) = (mk(n), mk(m));
             let b = if m % 3 == 0 { format!("{a}{b}") } else { b };
-            assert_eq!(natural_cmp(&a, &b), natural_cmp_plain(&a, &b), "{a:?} {b:?}");
+            assert_eq!(
+                natural_cmp(&a, &b),
+                natural_cmp_plain(&a, &b),
+                "{a:?} {b:?}"
+            );
         }
     }
 
@@ -373,9 +379,14 @@ mod tests {
         let mut v = vec!["q10", "q2", "q1", "a", "q02"];
         v.sort_by(|a, b| natural_cmp(a, b));
         assert_eq!(v, vec!["a", "q1", "q02", "q2", "q10"]);
-        let mut w = vec!["c/12346", "c/12345", "c/1234", "c/012345", "c/12345a", "c/9", "c/123x45"];
+        let mut w = vec![
+            "c/12346", "c/12345", "c/1234", "c/012345", "c/12345a", "c/9", "c/123x45",
+        ];
         w.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(w, vec!["c/9", "c/123x45", "c/1234", "c/012345", "c/12345", "c/12345a", "c/12346"]);
+        assert_eq!(
+            w,
+            vec!["c/9", "c/123x45", "c/1234", "c/012345", "c/12345", "c/12345a", "c/12346"]
+        );
     }
 
     #[test]

@@ -66,8 +66,12 @@ fn space_len(b: &[u8], i: usize) -> Option<usize> {
         0xc2 => matches!(b.get(i + 1), Some(0x85 | 0xa0)).then_some(2),
         _ => {
             let c = b.get(i..i + 3)?;
-            let u = (u32::from(c[0] & 0x0f) << 12) | (u32::from(c[1] & 0x3f) << 6) | u32::from(c[2] & 0x3f);
-            char::from_u32(u).is_some_and(char::is_whitespace).then_some(3)
+            let u = (u32::from(c[0] & 0x0f) << 12)
+                | (u32::from(c[1] & 0x3f) << 6)
+                | u32::from(c[2] & 0x3f);
+            char::from_u32(u)
+                .is_some_and(char::is_whitespace)
+                .then_some(3)
         }
     }
 }

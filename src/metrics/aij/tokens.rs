@@ -150,7 +150,9 @@ pub fn word_tokenize_is_split(text: &str) -> bool {
     while i < b.len() {
         match b[i] {
             x @ 0..=0x7f => {
-                if !(x.is_ascii_alphanumeric() || matches!(x, b'\t'..=b'\r' | 0x1c..=b' ' | b'-' | b'_')) {
+                if !(x.is_ascii_alphanumeric()
+                    || matches!(x, b'\t'..=b'\r' | 0x1c..=b' ' | b'-' | b'_'))
+                {
                     return false;
                 }
                 i += 1;
@@ -381,7 +383,8 @@ fn next_kept_is_alnum(rest: &[u8]) -> bool {
     while i < rest.len() {
         let x = rest[i];
         if x >= 0x80 {
-            return cyrillic_at(rest, i).is_some_and(|u| matches!(u, 0x410..=0x44f | 0x401 | 0x451))
+            return cyrillic_at(rest, i)
+                .is_some_and(|u| matches!(u, 0x410..=0x44f | 0x401 | 0x451))
                 || std::str::from_utf8(&rest[i..])
                     .ok()
                     .and_then(|s| s.chars().next())
