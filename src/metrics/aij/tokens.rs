@@ -285,12 +285,24 @@ pub fn caption_postprocess(reference: &str, hyp: &str) -> (String, String) {
 /// One side of the captioning `postprocess` (each side is processed on its own): the processed text and whether
 /// the razdel stand-in is exact for it ([`razdel_is_exact`] on the text razdel sees).
 pub fn caption_side(text: &str, hyp: bool) -> (String, bool) {
+    let (t, exact, _) = caption_side_split(text, hyp);
+    (t, exact)
+}
+
+/// [`caption_side`] and a third flag, [`word_tokenize_is_split`] of the processed text (METEOR tokenises it
+/// again). The one-pass path knows it without a scan when the text is exact: then it holds only letters, digits,
+/// `_`, single hyphens and single spaces.
+pub fn caption_side_split(text: &str, hyp: bool) -> (String, bool, bool) {
     let quoted = text.bytes().any(|b| b == b'"' || b == b'\'');
-    let plain = !(quoted || hyp && text.contains("@@UNKNOWN@@"));
-    match plain.then(|| caption_side_plain(text)).flatten() {
-        Some(r) => r,
-        None => caption_side_general(text, hyp),
+    if !(quoted || hyp && text.contains("@@UNKNOWN@@")) {
+        if let Some((t, exact)) = caption_side_plain(text) {
+            let split = exact || word_tokenize_is_split(&t);
+            return (t, exact, split);
+        }
     }
+    let (t, exact) = caption_side_general(text, hyp);
+    let split = word_tokenize_is_split(&t);
+    (t, exact, split)
 }
 
 /// Characters `punct_detokenize` deletes.
@@ -527,6 +539,7 @@ mod tests {
             for hyp in [false, true] {
                 if let Some(fast) = caption_side_plain(&s) {
                     assert_eq!(fast, caption_side_general(&s, hyp), "{s:?}");
+                    assert!(!fast.1 || word_tokenize_is_split(&fast.0), "{s:?}");
                     checked += 1;
                     inexact += usize::from(!fast.1);
                 }

@@ -80,10 +80,11 @@ struct Hyp {
 }
 
 impl Hyp {
-    fn new(h: String) -> Hyp {
+    /// `split_ok`: [`tk::word_tokenize_is_split`] of `h`, when already known.
+    fn new(h: String, split_ok: Option<bool>) -> Hyp {
         Hyp {
             w2d: (!tk::w2d_is_rejoin(&h)).then(|| tk::w2d(&h)),
-            split_ok: tk::word_tokenize_is_split(&h),
+            split_ok: split_ok.unwrap_or_else(|| tk::word_tokenize_is_split(&h)),
             text: h,
         }
     }
@@ -93,16 +94,18 @@ impl Hyp {
     }
 }
 
-/// `get_meteor(pred, [true])` of the VQA or captioning script.
+/// `get_meteor(pred, [true])` of the VQA or captioning script. `o_split`: [`tk::word_tokenize_is_split`] of
+/// `o`, when already known.
 fn get_meteor<'a>(
     task: Task,
     hyp: &Hyp,
     hyp_tokens: &[&str],
     o: &'a str,
+    o_split: Option<bool>,
     ctx: &mut Ctx,
 ) -> One<'a> {
     let reference: Vec<&str> = crate::metrics::aij::text::py_split(o).collect();
-    if !hyp.split_ok || !tk::word_tokenize_is_split(o) {
+    if !hyp.split_ok || !o_split.unwrap_or_else(|| tk::word_tokenize_is_split(o)) {
         ctx.tokenizer_approx += 1;
     }
     if task == Task::Vqa
@@ -202,10 +205,10 @@ fn id_score(
     let opts = iterate(key(index(gv, 0)?, "content")?)?;
     // The hypothesis is processed once per id (the scripts redo it per option, with the same result).
     let (hyp, hyp_exact) = match task {
-        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx)), true),
+        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx), None), true),
         _ => {
-            let (t, exact) = tk::caption_side(h, true);
-            (Hyp::new(t), exact)
+            let (t, exact, split) = tk::caption_side_split(h, true);
+            (Hyp::new(t, Some(split)), exact)
         }
     };
     let hyp_tokens = hyp.tokens();
@@ -214,12 +217,15 @@ fn id_score(
     let mut best_row = Value::Null;
     for o in opts.iter() {
         let o = as_str(o)?;
-        let (oo, ref_exact) = match task {
-            Task::Vqa => (prep_vqa(o, mode, ctx), true),
-            _ => tk::caption_side(o, false),
+        let (oo, ref_exact, ref_split) = match task {
+            Task::Vqa => (prep_vqa(o, mode, ctx), true, None),
+            _ => {
+                let (t, exact, split) = tk::caption_side_split(o, false);
+                (t, exact, Some(split))
+            }
         };
         let flagged = ctx.tokenizer_approx;
-        let one = get_meteor(task, &hyp, &hyp_tokens, &oo, ctx);
+        let one = get_meteor(task, &hyp, &hyp_tokens, &oo, ref_split, ctx);
         if ctx.tokenizer_approx == flagged && !(hyp_exact && ref_exact) {
             ctx.tokenizer_approx += 1;
         }
