@@ -24,6 +24,15 @@ pub mod report;
 pub mod wasm;
 
 pub use diag::{Diagnostic, Severity};
+
+/// Marsaglia's xorshift64 (13, 7, 17): the tests' deterministic random inputs. Advances `x` and returns it.
+#[cfg(test)]
+pub(crate) fn xorshift64(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
 pub use report::{Mode, Report};
 
 /// The wasm heap: Talc instead of Rust's default dlmalloc. Scoring allocates many small strings (100,000

@@ -269,7 +269,6 @@ impl Report {
 
 /// Natural order for ids: digit runs compare by value ("q2" < "q10"), everything else by code point.
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
     // Skip the common prefix, back to the start of a digit run it ends in ("captioning/1234|5" vs "…/1234|6"
     // resumes at "12345"): an identical prefix compares equal either way.
     let p = a.bytes().zip(b.bytes()).take_while(|(c, d)| c == d).count();
@@ -277,6 +276,13 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
         .iter()
         .rposition(|c| !c.is_ascii_digit())
         .map_or(0, |k| k + 1);
+    natural_cmp_from(a, b, s)
+}
+
+/// [`natural_cmp`] of `a` and `b` compared from byte `s` on (both share the bytes before it, which end outside a
+/// digit run); ties fall back to the whole strings.
+fn natural_cmp_from(a: &str, b: &str, s: usize) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
     let (mut x, mut y) = (&a.as_bytes()[s..], &b.as_bytes()[s..]);
     loop {
         match (x.first(), y.first()) {
@@ -316,47 +322,11 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
-    /// The comparison without the common-prefix skip.
-    fn natural_cmp_plain(a: &str, b: &str) -> std::cmp::Ordering {
-        use std::cmp::Ordering;
-        let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
-        loop {
-            match (x.first(), y.first()) {
-                (None, None) => return a.cmp(b),
-                (None, Some(_)) => return Ordering::Less,
-                (Some(_), None) => return Ordering::Greater,
-                (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                    let nx = x.iter().take_while(|c| c.is_ascii_digit()).count();
-                    let ny = y.iter().take_while(|c| c.is_ascii_digit()).count();
-                    let (tx, ty) = (trim_zeros(&x[..nx]), trim_zeros(&y[..ny]));
-                    let o = tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty));
-                    if o != Ordering::Equal {
-                        return o;
-                    }
-                    x = &x[nx..];
-                    y = &y[ny..];
-                }
-                (Some(c), Some(d)) => {
-                    if c != d {
-                        return c.cmp(d);
-                    }
-                    x = &x[1..];
-                    y = &y[1..];
-                }
-            }
-        }
-    }
-
     #[test]
     fn prefix_skip_keeps_the_order() {
         let alphabet = b"c/0019x";
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = || crate::xorshift64(&mut seed);
         for _ in 0..50_000 {
             let (n, m) = (next(), next());
             let mk = |r: u64| -> String {
@@ -368,7 +338,7 @@ mod tests {
             let b = if m % 3 == 0 { format!("{a}{b}") } else { b };
             assert_eq!(
                 natural_cmp(&a, &b),
-                natural_cmp_plain(&a, &b),
+                natural_cmp_from(&a, &b, 0), // from the first byte: no common-prefix skip
                 "{a:?} {b:?}"
             );
         }

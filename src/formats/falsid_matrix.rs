@@ -748,12 +748,7 @@ mod tests {
     #[test]
     fn fast_path_equals_correct_rounding() {
         let mut x: u64 = 88172645463325252;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = || crate::xorshift64(&mut x);
         for _ in 0..200_000 {
             let int = next() % 10u64.pow((next() % 12) as u32 + 1);
             let frac_digits = (next() % 20) as usize;

@@ -167,9 +167,7 @@ mod tests {
     fn fast_path_equals_the_full_parser() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for i in 0..200_000u64 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::xorshift64(&mut x);
             let digits = (x % 16) as usize;
             let point = (x >> 8) as usize % (digits + 2);
             let mut t = String::new();

@@ -293,9 +293,7 @@ mod tests {
             .collect();
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::xorshift64(&mut seed);
             let s: String = (0..seed % 10)
                 .map(|k| {
                     alphabet[(seed.rotate_left(6 * k as u32) % alphabet.len() as u64) as usize]

@@ -529,9 +529,7 @@ mod tests {
         let (mut checked, mut inexact) = (0, 0);
         for _ in 0..20_000 {
             let mut s = String::new();
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            crate::xorshift64(&mut seed);
             for k in 0..(seed % 12) {
                 let x = seed.rotate_left(5 * k as u32) ^ k.wrapping_mul(0x2545_F491_4F6C_DD1D);
                 s.push(alphabet[(x % alphabet.len() as u64) as usize]);

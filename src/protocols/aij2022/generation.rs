@@ -185,22 +185,18 @@ pub fn read_clip(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> HashM
     }
     match crate::formats::aij_json::parse(file, bytes) {
         Ok(doc) => {
-            for (i, (k, v)) in doc.entries.iter().enumerate() {
+            for (k, v) in &doc.entries {
                 match v.as_f64() {
                     Some(x) => {
                         m.insert(k.clone(), x);
                     }
-                    None => diags.push(
+                    None => diags.push(doc.at(
+                        k,
                         Diagnostic::error(
                             "aij.clip.format",
                             format!("the CLIP score of id {k} is not a number"),
-                        )
-                        .file(file)
-                        .at(
-                            doc.pos(i).unwrap_or((1, 1)).0,
-                            doc.pos(i).unwrap_or((1, 1)).1,
                         ),
-                    ),
+                    )),
                 }
             }
         }

@@ -194,16 +194,14 @@ fn check_ids(task: Task, gt: &Doc, pred: &Doc, mode: Mode, out: &mut TaskResult)
         .iter()
         .enumerate()
         .filter(|(i, (k, _))| pred.get_near(k, *i).is_none())
-        .map(|(_, e)| e)
-        .map(|(k, _)| k.as_str())
+        .map(|(_, (k, _))| k.as_str())
         .collect();
     let extra: Vec<&str> = pred
         .entries
         .iter()
         .enumerate()
         .filter(|(i, (k, _))| gt.get_near(k, *i).is_none())
-        .map(|(_, e)| e)
-        .map(|(k, _)| k.as_str())
+        .map(|(_, (k, _))| k.as_str())
         .collect();
     if missing.is_empty() && extra.is_empty() {
         return true;

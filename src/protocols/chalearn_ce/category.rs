@@ -584,12 +584,7 @@ mod tests {
     #[test]
     fn radix_sort_equals_the_stable_comparison_sort() {
         let mut seed = 0x2015u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = move || crate::xorshift64(&mut seed);
         let specials = [
             0.0,
             1.0,
