@@ -51,12 +51,12 @@ pub struct Params {
 pub type Synonyms = HashMap<String, Vec<String>>;
 
 /// `_match_enums`: for i from the last remaining hypothesis token down, the highest-index remaining
-/// reference token with an equal key; both are removed. `hk` and `rk` are the keys of `hyp` and `refs` (the
-/// tokens themselves when `None`: the exact stage).
+/// reference token with an equal key; both are removed. `keys` are the keys of `hyp` and `refs` (the tokens
+/// themselves when `None`: the exact stage).
 fn match_stage<K: PartialEq>(
     hyp: &mut Vec<(usize, Cow<'_, str>)>,
     refs: &mut Vec<(usize, Cow<'_, str>)>,
-    mut keys: Option<(Vec<K>, Vec<K>)>,
+    mut keys: Option<(&[K], &mut Vec<K>)>,
     stage: Stage,
     links: &mut Vec<Link>,
 ) {
@@ -82,19 +82,22 @@ fn match_stage<K: PartialEq>(
     }
 }
 
-/// The stem stage: [`match_stage`] on the stems of the remaining tokens.
+/// The stem stage: [`match_stage`] on the stems of the remaining tokens (`hk`, `rk`: buffers for them).
 fn stem_stage(
     hyp: &mut Vec<(usize, Cow<'_, str>)>,
     refs: &mut Vec<(usize, Cow<'_, str>)>,
     stem: StemFn,
+    (hk, rk): (&mut Vec<Rc<str>>, &mut Vec<Rc<str>>),
     links: &mut Vec<Link>,
 ) {
     if hyp.is_empty() || refs.is_empty() {
         return;
     }
-    let hk: Vec<Rc<str>> = hyp.iter().map(|(_, w)| stem(w)).collect();
-    let rk: Vec<Rc<str>> = refs.iter().map(|(_, w)| stem(w)).collect();
-    match_stage(hyp, refs, Some((hk, rk)), Stage::Stem, links);
+    hk.clear();
+    hk.extend(hyp.iter().map(|(_, w)| stem(w)));
+    rk.clear();
+    rk.extend(refs.iter().map(|(_, w)| stem(w)));
+    match_stage(hyp, refs, Some((&hk[..], rk)), Stage::Stem, links);
 }
 
 /// A stemmer as `meteor` takes it: stems are shared (the captioning stemmer memoises them).
@@ -140,6 +143,25 @@ pub fn count_chunks(links: &[Link]) -> usize {
     chunks
 }
 
+/// Buffers [`meteor_in`] reuses from call to call: a 100,000-id captioning run called the allocator ten times
+/// per id for them.
+#[derive(Default)]
+pub struct Scratch {
+    h: Vec<(usize, Cow<'static, str>)>,
+    r: Vec<(usize, Cow<'static, str>)>,
+    hk: Vec<Rc<str>>,
+    rk: Vec<Rc<str>>,
+    /// The links of the last [`meteor_in`] call, sorted by hypothesis index.
+    pub links: Vec<Link>,
+}
+
+/// An empty vector on `v`'s allocation, for tokens of another lifetime (the collect reuses the buffer: same
+/// element layout, and nothing to map).
+fn recycle<'b>(mut v: Vec<(usize, Cow<'_, str>)>) -> Vec<(usize, Cow<'b, str>)> {
+    v.clear();
+    v.into_iter().map(|(i, _)| (i, Cow::Borrowed(""))).collect()
+}
+
 /// `single_meteor_score(reference, hypothesis, stemmer, alpha, beta, gamma)`; tokens are lower-cased first
 /// (`preprocess=str.lower`). `synonyms = None` skips the synonym stage.
 pub fn meteor<H: AsRef<str>, R: AsRef<str>>(
@@ -149,27 +171,50 @@ pub fn meteor<H: AsRef<str>, R: AsRef<str>>(
     synonyms: Option<&Synonyms>,
     p: Params,
 ) -> Alignment {
-    let mut h: Vec<(usize, Cow<str>)> = hyp
-        .iter()
-        .map(|w| super::text::py_lower_cow(w.as_ref()))
-        .enumerate()
-        .collect();
-    let mut r: Vec<(usize, Cow<str>)> = reference
-        .iter()
-        .map(|w| super::text::py_lower_cow(w.as_ref()))
-        .enumerate()
-        .collect();
-    let mut links = Vec::new();
-    match_stage::<Rc<str>>(&mut h, &mut r, None, Stage::Exact, &mut links);
-    stem_stage(&mut h, &mut r, stem, &mut links);
-    if let Some(s) = synonyms {
-        synonym_stage(&mut h, &mut r, s, &mut links);
+    let mut s = Scratch::default();
+    let a = meteor_in(&mut s, hyp, reference, stem, synonyms, p);
+    Alignment {
+        links: s.links,
+        ..a
     }
+}
+
+/// [`meteor`] on reused buffers; the alignment's `links` are left in `s.links` (the returned ones are empty).
+pub fn meteor_in<H: AsRef<str>, R: AsRef<str>>(
+    s: &mut Scratch,
+    hyp: &[H],
+    reference: &[R],
+    stem: &dyn Fn(&str) -> Rc<str>,
+    synonyms: Option<&Synonyms>,
+    p: Params,
+) -> Alignment {
+    let mut h = recycle(std::mem::take(&mut s.h));
+    h.extend(
+        hyp.iter()
+            .map(|w| super::text::py_lower_cow(w.as_ref()))
+            .enumerate(),
+    );
+    let mut r = recycle(std::mem::take(&mut s.r));
+    r.extend(
+        reference
+            .iter()
+            .map(|w| super::text::py_lower_cow(w.as_ref()))
+            .enumerate(),
+    );
+    let links = &mut s.links;
+    links.clear();
+    match_stage::<Rc<str>>(&mut h, &mut r, None, Stage::Exact, links);
+    stem_stage(&mut h, &mut r, stem, (&mut s.hk, &mut s.rk), links);
+    if let Some(syn) = synonyms {
+        synonym_stage(&mut h, &mut r, syn, links);
+    }
+    s.h = recycle(h);
+    s.r = recycle(r);
     // Python's sort is stable: equal hypothesis indices cannot occur (each token matches once).
     links.sort_by_key(|l| l.h);
     let m = links.len();
-    let zero = |links: Vec<Link>| Alignment {
-        links,
+    let zero = Alignment {
+        links: Vec::new(),
         chunks: 0,
         precision: 0.0,
         recall: 0.0,
@@ -179,17 +224,17 @@ pub fn meteor<H: AsRef<str>, R: AsRef<str>>(
     };
     if hyp.is_empty() || reference.is_empty() || m == 0 {
         // ZeroDivisionError → 0.0 (translation_length, reference_length or matches_count is 0).
-        return zero(links);
+        return zero;
     }
     let precision = m as f64 / hyp.len() as f64;
     let recall = m as f64 / reference.len() as f64;
     let denom = p.alpha * precision + (1.0 - p.alpha) * recall;
     let fmean = (precision * recall) / denom;
-    let chunks = count_chunks(&links);
+    let chunks = count_chunks(links);
     let frag = chunks as f64 / m as f64;
     let penalty = p.gamma * libm::pow(frag, p.beta);
     Alignment {
-        links,
+        links: Vec::new(),
         chunks,
         precision,
         recall,
@@ -237,5 +282,43 @@ mod tests {
             p,
         );
         assert_eq!(a.score, 0.6944444444444445);
+    }
+
+    #[test]
+    fn reused_buffers_give_the_fresh_result() {
+        // One Scratch across many calls (as the captioning loop uses it) against a fresh one per call.
+        let words = ["кот", "кота", "коты", "спит", "спят", "на", "a", "b"];
+        let p = Params {
+            alpha: 0.9,
+            beta: 3.0,
+            gamma: 0.5,
+        };
+        let stem = |w: &str| -> Rc<str> { w.chars().take(3).collect::<String>().into() };
+        let mut seed = 7u64;
+        let mut pick = |n: u64| {
+            crate::xorshift64(&mut seed);
+            (0..seed % n)
+                .map(|k| words[((seed >> (3 * k)) % words.len() as u64) as usize])
+                .collect::<Vec<_>>()
+        };
+        let mut s = Scratch::default();
+        let ptr = {
+            s.h.reserve(16);
+            s.h.as_ptr() as usize
+        };
+        for _ in 0..2_000 {
+            let (h, r) = (pick(9), pick(9));
+            let fresh = meteor(&h, &r, &stem, None, p);
+            let a = meteor_in(&mut s, &h, &r, &stem, None, p);
+            assert_eq!(
+                Alignment {
+                    links: s.links.clone(),
+                    ..a
+                },
+                fresh,
+                "{h:?} {r:?}"
+            );
+        }
+        assert_eq!(s.h.as_ptr() as usize, ptr, "the token buffer is reused");
     }
 }

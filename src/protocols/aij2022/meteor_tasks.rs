@@ -5,7 +5,7 @@ use super::pyjson::{as_str, index, iterate, key, PyErr};
 use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{Doc, Val};
-use crate::metrics::aij::meteor::{meteor, Alignment, Params};
+use crate::metrics::aij::meteor::{meteor_in, Alignment, Params, Scratch};
 use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct};
 use crate::metrics::aij::{porter, tokens as tk};
 use crate::metrics::mean::numpy_mean;
@@ -88,23 +88,47 @@ impl Hyp {
             text: h,
         }
     }
-    /// `word_tokenize(w2d(text))`.
-    fn tokens(&self) -> Vec<&str> {
-        crate::metrics::aij::text::py_split(self.w2d.as_deref().unwrap_or(&self.text)).collect()
+    /// `word_tokenize(w2d(text))`, into `out`.
+    fn tokens<'a>(&'a self, out: &mut Vec<&'a str>) {
+        out.extend(crate::metrics::aij::text::py_split(
+            self.w2d.as_deref().unwrap_or(&self.text),
+        ));
     }
 }
 
+/// Buffers the loop over the ids reuses (a 100,000-id captioning run called the allocator about twenty times per
+/// id for them).
+#[derive(Default)]
+struct Bufs {
+    meteor: Scratch,
+    hyp: String,
+    reference: String,
+    hyp_tokens: Vec<&'static str>,
+    ref_tokens: Vec<&'static str>,
+}
+
+/// An empty vector on `v`'s allocation, for strings of another lifetime (the collect reuses the buffer: same
+/// element layout, and nothing to map).
+fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
+    v.clear();
+    v.into_iter().map(|_| "").collect()
+}
+
 /// `get_meteor(pred, [true])` of the VQA or captioning script. `o_split`: [`tk::word_tokenize_is_split`] of
-/// `o`, when already known.
+/// `o`, when already known. `reference`: an empty buffer for the reference tokens. The alignment's links are
+/// left in `m.links`.
+#[allow(clippy::too_many_arguments)]
 fn get_meteor<'a>(
     task: Task,
     hyp: &Hyp,
     hyp_tokens: &[&str],
     o: &'a str,
     o_split: Option<bool>,
+    mut reference: Vec<&'a str>,
+    m: &mut Scratch,
     ctx: &mut Ctx,
 ) -> One<'a> {
-    let reference: Vec<&str> = crate::metrics::aij::text::py_split(o).collect();
+    reference.extend(crate::metrics::aij::text::py_split(o));
     if !hyp.split_ok || !o_split.unwrap_or_else(|| tk::word_tokenize_is_split(o)) {
         ctx.tokenizer_approx += 1;
     }
@@ -127,14 +151,16 @@ fn get_meteor<'a>(
         };
     }
     let a = match task {
-        Task::Vqa => meteor(
+        Task::Vqa => meteor_in(
+            m,
             hyp_tokens,
             &reference,
             &|w| porter::stem(w).into(),
             ctx.synonyms.as_ref(),
             VQA,
         ),
-        _ => meteor(
+        _ => meteor_in(
+            m,
             hyp_tokens,
             &reference,
             &|w| ctx.stem_ru(w),
@@ -169,6 +195,7 @@ fn prep_vqa(s: &str, mode: Mode, ctx: &mut Ctx) -> String {
 /// One id's score and detail. Not inlined: it runs in the loop over the ids, which V8 runs in its baseline
 /// compiler (a function entered once is not re-optimised), while a function called per id is.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn id_score(
     task: Task,
     gv: &Val,
@@ -176,6 +203,7 @@ fn id_score(
     mode: Mode,
     ctx: &mut Ctx,
     full: bool,
+    bufs: &mut Bufs,
     detail: &mut serde_json::Map<String, Value>,
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
@@ -207,25 +235,41 @@ fn id_score(
     let (hyp, hyp_exact) = match task {
         Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx), None), true),
         _ => {
-            let (t, exact, split) = tk::caption_side_split(h, true);
+            let mut t = std::mem::take(&mut bufs.hyp);
+            let (exact, split) = tk::caption_side_split_into(h, true, &mut t);
             (Hyp::new(t, Some(split)), exact)
         }
     };
-    let hyp_tokens = hyp.tokens();
+    let mut hyp_tokens = recycle(std::mem::take(&mut bufs.hyp_tokens));
+    hyp.tokens(&mut hyp_tokens);
+    let mut ref_tokens = recycle(std::mem::take(&mut bufs.ref_tokens));
+    let mut oo = std::mem::take(&mut bufs.reference);
     let mut rows = Vec::new();
-    let mut scores = Vec::new();
+    let mut scores = Vec::with_capacity(if full { 0 } else { opts.len() });
     let mut best_row = Value::Null;
     for o in opts.iter() {
         let o = as_str(o)?;
-        let (oo, ref_exact, ref_split) = match task {
-            Task::Vqa => (prep_vqa(o, mode, ctx), true, None),
+        let (ref_exact, ref_split) = match task {
+            Task::Vqa => {
+                oo = prep_vqa(o, mode, ctx);
+                (true, None)
+            }
             _ => {
-                let (t, exact, split) = tk::caption_side_split(o, false);
-                (t, exact, Some(split))
+                let (exact, split) = tk::caption_side_split_into(o, false, &mut oo);
+                (exact, Some(split))
             }
         };
         let flagged = ctx.tokenizer_approx;
-        let one = get_meteor(task, &hyp, &hyp_tokens, &oo, ref_split, ctx);
+        let one = get_meteor(
+            task,
+            &hyp,
+            &hyp_tokens,
+            &oo,
+            ref_split,
+            recycle(ref_tokens),
+            &mut bufs.meteor,
+            ctx,
+        );
         if ctx.tokenizer_approx == flagged && !(hyp_exact && ref_exact) {
             ctx.tokenizer_approx += 1;
         }
@@ -233,28 +277,39 @@ fn id_score(
             // Light detail: the option scores (the page asks for one id's full detail on demand).
             scores.push(one.score);
             best = if one.score > best { one.score } else { best };
+            ref_tokens = recycle(one.reference);
             continue;
         }
         // Every option: its text, normalised form and score; the best one also carries the hypothesis and the
         // alignment the page draws.
-        let ref_tokens = json!(one.reference);
+        let rt = json!(one.reference);
         if one.score > best {
             best = one.score;
+            let alignment = one.alignment.map(|a| Alignment {
+                links: bufs.meteor.links.clone(),
+                ..a
+            });
             best_row = json!({
-                "option": o, "hyp": hyp.text, "ref": oo, "hyp_tokens": hyp_tokens, "ref_tokens": ref_tokens.clone(),
-                "score": one.score, "numeric": one.numeric, "alignment": one.alignment,
+                "option": o, "hyp": hyp.text, "ref": oo, "hyp_tokens": hyp_tokens, "ref_tokens": rt.clone(),
+                "score": one.score, "numeric": one.numeric, "alignment": alignment,
             });
         }
         rows.push(json!({
-            "option": o, "ref": oo, "ref_tokens": ref_tokens, "score": one.score, "numeric": one.numeric,
+            "option": o, "ref": oo, "ref_tokens": rt, "score": one.score, "numeric": one.numeric,
         }));
+        ref_tokens = recycle(one.reference);
     }
     if full {
         detail.insert("options".into(), json!(rows));
         detail.insert("best".into(), best_row);
     } else {
-        detail.insert("option_scores".into(), json!(scores));
+        let scores = scores.into_iter().map(Value::from).collect();
+        detail.insert("option_scores".into(), Value::Array(scores));
     }
+    bufs.hyp_tokens = recycle(hyp_tokens);
+    bufs.ref_tokens = recycle(ref_tokens);
+    bufs.reference = oo;
+    bufs.hyp = hyp.text;
     Ok(best)
 }
 
@@ -268,6 +323,7 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
         .unwrap_or(pred.entries.len() <= DETAIL_LIMIT)
         || ctx.explain.is_some();
     out.items.reserve(pred.entries.len());
+    let mut bufs = Bufs::default();
     for (i, (id, pv)) in pred.entries.iter().enumerate() {
         if ctx.explain.as_ref().is_some_and(|x| x != id) {
             continue;
@@ -276,7 +332,7 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
         let Some(gv) = gt.get_near(id, i) else {
             continue; // extra id (corrected mode; official stopped before)
         };
-        let s = match id_score(task, gv, pv, mode, ctx, full, &mut detail) {
+        let s = match id_score(task, gv, pv, mode, ctx, full, &mut bufs, &mut detail) {
             Ok(s) => s,
             Err(e) => {
                 detail.insert("error".into(), json!(e));
@@ -296,10 +352,15 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
                 0.0
             }
         };
+        let mut name = String::with_capacity(task.id().len() + 1 + id.len());
+        name.extend([task.id(), "/", id]);
+        // Room for the captioning "score" the task adds afterwards.
+        let mut item_scores = Scores(Vec::with_capacity(2));
+        item_scores.set(if task == Task::Vqa { "score" } else { "meteor" }, Some(s));
         out.items.push(Item {
-            id: format!("{}/{id}", task.id()),
+            id: name,
             group: Some(task.id().to_string()),
-            scores: Scores::new().with(if task == Task::Vqa { "score" } else { "meteor" }, Some(s)),
+            scores: item_scores,
             detail,
         });
         if crashed {
