@@ -24,7 +24,9 @@ pub struct Doc {
 /// (the combined layout split by task), each entry's index there.
 #[derive(Clone, Debug, Default)]
 struct KeyPos {
-    body: std::rc::Rc<[u8]>,
+    /// The file's bytes (shared, not copied: a large file is read once) and where its body starts (after a BOM).
+    body: std::rc::Rc<Vec<u8>>,
+    start: usize,
     /// The number of entries of the file (the key scan must find as many, else every position is 1:1).
     count: usize,
     picks: Option<Vec<usize>>,
@@ -73,7 +75,9 @@ impl Doc {
             Some(p) => *p.get(i)?,
             None => i,
         };
-        let found = k.found.get_or_init(|| top_level_key_positions(&k.body));
+        let found = k
+            .found
+            .get_or_init(|| top_level_key_positions(k.body.get(k.start..).unwrap_or(&[])));
         if found.len() != k.count {
             return (j < k.count).then_some((1, 1));
         }
@@ -85,6 +89,7 @@ impl Doc {
         if self.entries.is_empty() {
             self.keys = KeyPos {
                 body: src.keys.body.clone(),
+                start: src.keys.start,
                 count: src.keys.count,
                 picks: Some(Vec::new()),
                 found: std::cell::OnceCell::new(),
@@ -389,7 +394,17 @@ fn top<'de, R: serde_json::de::Read<'de>>(
 
 /// Parses `bytes` (UTF-8, BOM accepted). On failure returns the located diagnostic.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    parse_owned(file, bytes.to_vec())
+}
+
+/// [`parse`], keeping `bytes` for the key positions diagnostics ask for (without a copy).
+pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let body = bytes.get(start..).unwrap_or(&[]);
     // One vectorised UTF-8 check of the whole file lets serde_json skip its check of every string (its slice
     // reader runs `str::from_utf8` per string: about 5% of a large captioning run in the browser). Invalid
     // UTF-8 goes to the slice reader, which reports where.
@@ -443,7 +458,8 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
         file: file.to_string(),
         entries,
         keys: KeyPos {
-            body: body.into(),
+            body: std::rc::Rc::new(bytes),
+            start,
             count: n,
             picks: None,
             found: std::cell::OnceCell::new(),

@@ -65,7 +65,7 @@ fn read(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Vec<u8>> {
 
 fn json(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Doc> {
     let b = read(e, diags)?;
-    match aij_json::parse(&e.path, &b) {
+    match aij_json::parse_owned(&e.path, b) {
         Ok(d) => Some(d),
         Err(d) => {
             diags.push(*d);
