@@ -2,11 +2,16 @@
 // the files are fetched from a local server into Blobs (as a dropped File is a Blob), posted to the page's module
 // worker (www/worker.js), which calls score(); the wasm reads each Blob in slices with FileReaderSync.
 //
-//   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official] [--runs 3] [--chromium /usr/bin/chromium]
+//   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official] [--runs 3] [--warm yes|no]
+//                                [--chromium /usr/bin/chromium]
+//
+// As the page does when a protocol is selected, the worker first gets { type: 'warm' } (www/API.md) and exercises the
+// protocol's scoring code while the files are fetched; --warm no leaves that out (a cold worker).
 //
 // Prints one JSON line per run: fetch_ms (fetch → Blob, outside the timing), score_ms (from posting the request to
 // the page's worker, www/worker.js, to its result arriving: wasm score(), the report parsed and handed over),
-// report_bytes, renderer_hwm_kb (peak RSS, VmHWM, of the renderer process that ran the worker) and scores.
+// warm_ms (the exercise) and warm_in_score_ms (the part of it the score waited for), report_bytes, renderer_hwm_kb
+// (peak RSS, VmHWM, of the renderer process that ran the worker) and scores.
 // A fresh browser per run. Needs npm playwright-core and Debian's chromium.
 
 import http from 'node:http';
@@ -17,7 +22,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const args = { protocol: 'kws', mode: 'official', runs: '3', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.gt || !args.pred) {
   console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
@@ -91,7 +96,7 @@ try {
     try {
       const page = await browser.newPage();
       await page.goto(base);
-      const result = await page.evaluate(async ({ names, mode, protocol }) => {
+      const result = await page.evaluate(async ({ names, mode, protocol, warm }) => {
         // The page's own scoring worker (www/worker.js, protocol in www/API.md), so the time is what a user waits
         // for: score() in wasm, the worker's JSON.parse of the report and the hand-over to the page.
         const worker = new Worker('/www/worker.js', { type: 'module' });
@@ -101,6 +106,13 @@ try {
           onMessage = (m) => (m.type === 'ready' ? resolve() : m.type === 'error' && reject(new Error(m.message)));
           worker.onerror = (e) => reject(new Error(e.message ?? 'worker error'));
         });
+        // As www/engine.js does when the page selects the protocol: the worker exercises the scoring code on a
+        // small built-in input. It runs while the files are fetched; a score posted before it ends waits for it
+        // (and that wait is in score_ms).
+        let warmed = null; // the 'warmed' message and when it arrived
+        const noteWarmed = (m) => m.type === 'warmed' && (warmed = { ...m, at: performance.now() });
+        onMessage = noteWarmed;
+        if (warm) worker.postMessage({ type: 'warm', protocol });
         const t0 = performance.now();
         const blobs = await Promise.all(names.map((_, i) => fetch(`/__input__/${i}`).then((r) => r.blob())));
         const fetchMs = performance.now() - t0;
@@ -108,6 +120,7 @@ try {
           onMessage = (m) => {
             if (m.type === 'result') resolve(m);
             else if (m.type === 'error') reject(new Error(m.message));
+            else noteWarmed(m);
           };
         });
         const t1 = performance.now();
@@ -133,11 +146,13 @@ try {
           worker_score_ms: out.timing.score_ms,
           worker_parse_ms: out.timing.parse_ms,
           hand_over_ms: handOverMs,
+          warm_ms: warmed?.ms ?? null, // the worker's exercise of the protocol
+          warm_in_score_ms: warmed ? Math.max(0, warmed.at - t1) : null, // the part of it score_ms waited for
           page_parse_ms: pageParseMs,
           scores: out.report.scores,
           errors: out.report.diagnostics.filter((d) => d.severity === 'error').length,
         };
-      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol });
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no' });
       result.renderer_hwm_kb = rendererHwmKb();
       result.browser = browser.version();
       console.log(JSON.stringify(result));

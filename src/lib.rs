@@ -25,8 +25,8 @@ pub mod wasm;
 
 pub use diag::{Diagnostic, Severity};
 
-/// Marsaglia's xorshift64 (13, 7, 17): the tests' deterministic random inputs. Advances `x` and returns it.
-#[cfg(test)]
+/// Marsaglia's xorshift64 (13, 7, 17): deterministic random inputs (the tests', and the built-in exercise
+/// input of `protocols::exercise`). Advances `x` and returns it.
 pub(crate) fn xorshift64(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;

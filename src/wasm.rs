@@ -200,6 +200,14 @@ pub fn warm_up() -> f64 {
     crate::metrics::aij::fid::exercise(300)
 }
 
+/// Scores protocol `protocol`'s small built-in input (`protocols::exercise`) so that V8 compiles its scoring
+/// code before a large input arrives; returns the headline value, or `undefined` for a protocol without one.
+/// The worker runs it once per protocol when the page selects one (www/API.md, message `warm`).
+#[wasm_bindgen]
+pub fn exercise(protocol: &str) -> Option<f64> {
+    protocols::exercise(protocol)
+}
+
 /// One line per difference between an official and a corrected report (both JSON texts).
 #[wasm_bindgen]
 pub fn explain(official: &str, corrected: &str) -> Result<String, JsValue> {

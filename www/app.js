@@ -192,6 +192,7 @@ function route() {
 function selectProtocol(p) {
   const changed = state.current?.id !== p.id;
   state.current = p;
+  if (p.built) engine.warm(p.id); // the worker exercises the scoring code while the user picks files
   for (const a of els.protocolList.querySelectorAll('a.protocol-link')) {
     if (a.dataset.protocol === p.id) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');

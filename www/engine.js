@@ -38,6 +38,7 @@ export class Engine {
       this.readyReject = reject;
     });
     this.ready.catch(() => {});
+    if (this.warmProtocol) worker.postMessage({ type: 'warm', protocol: this.warmProtocol });
     worker.addEventListener('message', (e) => this.onMessage(worker, e.data));
     worker.addEventListener('error', (e) => {
       if (worker !== this.worker) return;
@@ -129,6 +130,16 @@ export class Engine {
       this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ ...message, id });
     });
+  }
+
+  /**
+   * Asks the worker to exercise `protocol`'s scoring code while the user picks files (no answer awaited; a
+   * restarted worker is asked again).
+   * @param {string} protocol
+   */
+  warm(protocol) {
+    this.warmProtocol = protocol;
+    this.worker.postMessage({ type: 'warm', protocol });
   }
 
   /** @returns {Promise<Array<object>>} the ProtocolInfo list */

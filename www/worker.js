@@ -1,5 +1,5 @@
 // The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
-import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded, check_config, warm_up } from './pkg/dropscore.js';
+import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded, check_config, warm_up, exercise } from './pkg/dropscore.js';
 
 // dist/ and the single-file build set DROPSCORE_WASM (a hashed URL or the inlined bytes); else the default.
 const ready = init({ module_or_path: globalThis.DROPSCORE_WASM }).then(
@@ -96,6 +96,8 @@ function warmUpFor(protocol, files) {
   }
 }
 
+const exercised = new Set(); // protocols whose built-in input this worker has scored ('warm')
+
 // Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
 // ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
 const EXTRA = {
@@ -133,6 +135,22 @@ async function handle(msg) {
       const report = msg.parseInPage ? undefined : JSON.parse(reportJson);
       const timing = { score_ms: t1 - t0, parse_ms: performance.now() - t1, posted_at: performance.timeOrigin + performance.now() };
       self.postMessage(report === undefined ? { type: 'result', id, reportJson, timing } : { type: 'result', id, report, reportJson, timing });
+      return;
+    }
+    case 'warm': {
+      // The page selected a protocol: score its small built-in input once (src/protocols/mod.rs exercise) while
+      // the user picks files, so that V8 has compiled the scoring code before a large input arrives.
+      const protocol = String(msg.protocol);
+      if (exercised.has(protocol)) return;
+      exercised.add(protocol);
+      const t0 = performance.now();
+      let value;
+      try {
+        value = exercise(protocol);
+      } catch {
+        /* only a speed-up */
+      }
+      self.postMessage({ type: 'warmed', protocol, ms: performance.now() - t0, value: value ?? null });
       return;
     }
     case 'explain': {

@@ -160,6 +160,17 @@ pub fn score(
     Ok(report)
 }
 
+/// Scores a small built-in input of protocol `id` and returns its headline value, keeping nothing: callers
+/// run it while idle so that a JIT compiler (V8's, for the wasm build) has compiled the scoring code before a
+/// large input arrives. `None` for a protocol without one (its inputs are small, or its long-running code has
+/// its own warm-up, as FID has).
+pub fn exercise(id: &str) -> Option<f64> {
+    match id {
+        "aij2022" => aij2022::exercise::exercise(1000),
+        _ => None,
+    }
+}
+
 /// One line per difference between an `official` and a `corrected` report of the same input.
 pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     match official.protocol.as_str() {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setup, repoRoot, check } from './harness.mjs';
+import { setup, repoRoot, check, wasm } from './harness.mjs';
 
 setup();
 const D = (f) => path.join(repoRoot, 'tests', 'data', 'aij2022', f);
@@ -88,4 +88,11 @@ test('aij2022 light detail and one explained id', async () => {
   const one = await check('aij2022', gt, pred, 'official', { lemma_table: 'lemmas.tsv', details: 'light', explain: 'captioning/3' });
   assert.equal(one.items.length, 1);
   assert.ok(one.items[0].detail.best.alignment.links.length > 0);
+});
+
+test('aij2022: exercise() (the worker\'s warm-up) scores the built-in captioning input as the native build does', () => {
+  // The same value as src/protocols/aij2022/exercise.rs asserts natively (where it is checked against score()).
+  assert.equal(wasm.exercise('aij2022'), 0.17382610203909046);
+  assert.equal(wasm.exercise('aij2022'), 0.17382610203909046); // nothing kept from the first call
+  assert.equal(wasm.exercise('kws'), undefined);
 });

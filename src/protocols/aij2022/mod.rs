@@ -4,6 +4,7 @@
 
 mod clip;
 mod detect;
+pub mod exercise;
 mod generation;
 mod lemmas;
 mod meteor_tasks;
