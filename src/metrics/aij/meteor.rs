@@ -4,6 +4,7 @@
 //!
 //! P = m/|H|, R = m/|R|, Fmean = PR / (αP + (1−α)R), pen = γ·(chunks/m)^β, score = (1 − pen)·Fmean.
 
+use super::recycle;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -153,13 +154,6 @@ pub struct Scratch {
     rk: Vec<Rc<str>>,
     /// The links of the last [`meteor_in`] call, sorted by hypothesis index.
     pub links: Vec<Link>,
-}
-
-/// An empty vector on `v`'s allocation, for tokens of another lifetime (the collect reuses the buffer: same
-/// element layout, and nothing to map).
-fn recycle<'b>(mut v: Vec<(usize, Cow<'_, str>)>) -> Vec<(usize, Cow<'b, str>)> {
-    v.clear();
-    v.into_iter().map(|(i, _)| (i, Cow::Borrowed(""))).collect()
 }
 
 /// `single_meteor_score(reference, hypothesis, stemmer, alpha, beta, gamma)`; tokens are lower-cased first

@@ -7,7 +7,7 @@ use crate::diag::Diagnostic;
 use crate::formats::aij_json::{Doc, Val};
 use crate::metrics::aij::meteor::{meteor_in, Alignment, Params, Scratch};
 use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct};
-use crate::metrics::aij::{porter, tokens as tk};
+use crate::metrics::aij::{porter, recycle, tokens as tk};
 use crate::metrics::mean::numpy_mean;
 use crate::report::{Item, Mode, Scores};
 use serde_json::{json, Value};
@@ -105,13 +105,6 @@ struct Bufs {
     reference: String,
     hyp_tokens: Vec<&'static str>,
     ref_tokens: Vec<&'static str>,
-}
-
-/// An empty vector on `v`'s allocation, for strings of another lifetime (the collect reuses the buffer: same
-/// element layout, and nothing to map).
-fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
-    v.clear();
-    v.into_iter().map(|_| "").collect()
 }
 
 /// `get_meteor(pred, [true])` of the VQA or captioning script. `o_split`: [`tk::word_tokenize_is_split`] of
@@ -242,7 +235,7 @@ fn id_score(
     };
     let mut hyp_tokens = recycle(std::mem::take(&mut bufs.hyp_tokens));
     hyp.tokens(&mut hyp_tokens);
-    let mut ref_tokens = recycle(std::mem::take(&mut bufs.ref_tokens));
+    let mut ref_tokens: Vec<&str> = recycle(std::mem::take(&mut bufs.ref_tokens));
     let mut oo = std::mem::take(&mut bufs.reference);
     let mut rows = Vec::new();
     let mut scores = Vec::with_capacity(if full { 0 } else { opts.len() });
