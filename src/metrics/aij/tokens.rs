@@ -50,11 +50,12 @@ fn is_number_word(w: &str) -> bool {
 
 /// True if [`w2d`] only rejoins the words of `text` with single spaces: no `.`, `?` or `!` and no number word (the
 /// `and` and `point` rules need a number word next, so they cannot fire either).
-pub fn w2d_is_rejoin(text: &str) -> bool {
+/// `spaced`: as for [`super::text::words`].
+pub fn w2d_is_rejoin(text: &str, spaced: bool) -> bool {
     // A word with a non-ASCII character is no number word once lower-cased (the one non-ASCII character whose
     // lower case is ASCII is the Kelvin sign, and no number word has a `k`).
     !text.contains(['.', '?', '!'])
-        && py_split(text).all(|w| !w.is_ascii() || !is_number_word_ci(w))
+        && super::text::words(text, spaced).all(|w| !w.is_ascii() || !is_number_word_ci(w))
 }
 
 /// `wordtodigits.convert(text)` 1.0.2, line for line (Python ints are unbounded; here they saturate at 2¹²⁸).
@@ -294,26 +295,45 @@ pub fn caption_side(text: &str, hyp: bool) -> (String, bool) {
 /// `_`, single hyphens and single spaces.
 pub fn caption_side_split(text: &str, hyp: bool) -> (String, bool, bool) {
     let mut out = String::new();
-    let (exact, split) = caption_side_split_into(text, hyp, &mut out);
-    (out, exact, split)
+    let f = caption_side_split_into(text, hyp, &mut out);
+    (out, f.exact, f.split)
+}
+
+/// What [`caption_side_split_into`] knows of the processed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SideFlags {
+    /// The razdel stand-in is exact for it ([`razdel_is_exact`]).
+    pub exact: bool,
+    /// [`word_tokenize_is_split`] of it.
+    pub split: bool,
+    /// Its words are joined by single ASCII spaces ([`super::text::words`]): always, on the one-pass path.
+    pub spaced: bool,
 }
 
 /// [`caption_side_split`] into `out` (cleared first), so that a loop reuses one buffer.
-pub fn caption_side_split_into(text: &str, hyp: bool, out: &mut String) -> (bool, bool) {
+pub fn caption_side_split_into(text: &str, hyp: bool, out: &mut String) -> SideFlags {
     out.clear();
     // Quotes and `@@UNKNOWN@@` take the general path; `@` is rare, so one scan finds all three bytes.
     let special = text.bytes().any(|b| matches!(b, b'"' | b'\'' | b'@'));
     if !(special && (text.contains(['"', '\'']) || hyp && text.contains("@@UNKNOWN@@"))) {
         if let Some(exact) = caption_side_plain(text, out) {
             let split = exact || word_tokenize_is_split(out);
-            return (exact, split);
+            return SideFlags {
+                exact,
+                split,
+                spaced: true,
+            };
         }
         out.clear();
     }
     let (t, exact) = caption_side_general(text, hyp);
     let split = word_tokenize_is_split(&t);
     *out = t;
-    (exact, split)
+    SideFlags {
+        exact,
+        split,
+        spaced: false,
+    }
 }
 
 /// Characters `punct_detokenize` deletes.
@@ -522,11 +542,11 @@ mod tests {
         assert_eq!(w2d("две птицы"), "две птицы");
         assert_eq!(w2d("one thousand?"), "1000?");
         for t in ["две  птицы ", " a and b point c", "Four-legged", "x y"] {
-            assert!(w2d_is_rejoin(t));
+            assert!(w2d_is_rejoin(t, false));
             assert_eq!(w2d(t), py_split(t).collect::<Vec<_>>().join(" "));
         }
         for t in ["две птицы.", "point FOUR", "and two"] {
-            assert!(!w2d_is_rejoin(t));
+            assert!(!w2d_is_rejoin(t, false));
         }
     }
 
@@ -542,7 +562,7 @@ mod tests {
             .chars()
             .collect();
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let (mut checked, mut inexact) = (0, 0);
+        let (mut checked, mut inexact, mut spaced) = (0, 0, 0);
         for _ in 0..20_000 {
             let mut s = String::new();
             crate::xorshift64(&mut seed);
@@ -558,7 +578,19 @@ mod tests {
                 let mut out = String::from("left over");
                 let flags = caption_side_split_into(&s, hyp, &mut out);
                 let split = word_tokenize_is_split(&general.0);
-                assert_eq!((&out, flags), (&general.0, (general.1, split)), "{s:?}");
+                assert_eq!(
+                    (&out, flags.exact, flags.split),
+                    (&general.0, general.1, split),
+                    "{s:?}"
+                );
+                // Spaced text splits on ' ' as Python's split() does.
+                let py: Vec<&str> = py_split(&out).collect();
+                assert_eq!(
+                    crate::metrics::aij::text::words(&out, flags.spaced).collect::<Vec<_>>(),
+                    py,
+                    "{s:?}"
+                );
+                spaced += usize::from(flags.spaced && py.len() > 1);
                 if s.contains(['"', '\'']) || hyp && s.contains("@@UNKNOWN@@") {
                     continue; // the general path only
                 }
@@ -572,8 +604,8 @@ mod tests {
             }
         }
         assert!(
-            checked > 10_000 && inexact > 1_000 && checked - inexact > 1_000,
-            "{checked} {inexact}"
+            checked > 10_000 && inexact > 1_000 && checked - inexact > 1_000 && spaced > 5_000,
+            "{checked} {inexact} {spaced}"
         );
     }
 

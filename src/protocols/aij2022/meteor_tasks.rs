@@ -6,7 +6,7 @@ use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{Doc, Val};
 use crate::metrics::aij::meteor::{meteor_in, Alignment, Params, Scratch};
-use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct};
+use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct, words};
 use crate::metrics::aij::{porter, recycle, tokens as tk};
 use crate::metrics::mean::numpy_mean;
 use crate::report::{Item, Mode, Scores};
@@ -77,22 +77,27 @@ struct Hyp {
     /// `w2d(text)` when it differs from the text's words rejoined with single spaces.
     w2d: Option<String>,
     split_ok: bool,
+    /// The text's words are joined by single spaces ([`crate::metrics::aij::text::words`]).
+    spaced: bool,
 }
 
 impl Hyp {
-    /// `split_ok`: [`tk::word_tokenize_is_split`] of `h`, when already known.
-    fn new(h: String, split_ok: Option<bool>) -> Hyp {
+    /// `split_ok`: [`tk::word_tokenize_is_split`] of `h`, when already known; `spaced`: as for
+    /// [`crate::metrics::aij::text::words`].
+    fn new(h: String, split_ok: Option<bool>, spaced: bool) -> Hyp {
         Hyp {
-            w2d: (!tk::w2d_is_rejoin(&h)).then(|| tk::w2d(&h)),
+            w2d: (!tk::w2d_is_rejoin(&h, spaced)).then(|| tk::w2d(&h)),
             split_ok: split_ok.unwrap_or_else(|| tk::word_tokenize_is_split(&h)),
             text: h,
+            spaced,
         }
     }
     /// `word_tokenize(w2d(text))`, into `out`.
     fn tokens<'a>(&'a self, out: &mut Vec<&'a str>) {
-        out.extend(crate::metrics::aij::text::py_split(
-            self.w2d.as_deref().unwrap_or(&self.text),
-        ));
+        out.extend(match &self.w2d {
+            Some(w) => words(w, false),
+            None => words(&self.text, self.spaced),
+        });
     }
 }
 
@@ -108,20 +113,20 @@ struct Bufs {
 }
 
 /// `get_meteor(pred, [true])` of the VQA or captioning script. `o_split`: [`tk::word_tokenize_is_split`] of
-/// `o`, when already known. `reference`: an empty buffer for the reference tokens. The alignment's links are
-/// left in `m.links`.
+/// `o`, when already known; `o_spaced`: as for [`words`]. `reference`: an empty buffer for the reference tokens.
+/// The alignment's links are left in `m.links`.
 #[allow(clippy::too_many_arguments)]
 fn get_meteor<'a>(
     task: Task,
     hyp: &Hyp,
     hyp_tokens: &[&str],
     o: &'a str,
-    o_split: Option<bool>,
+    (o_split, o_spaced): (Option<bool>, bool),
     mut reference: Vec<&'a str>,
     m: &mut Scratch,
     ctx: &mut Ctx,
 ) -> One<'a> {
-    reference.extend(crate::metrics::aij::text::py_split(o));
+    reference.extend(words(o, o_spaced));
     if !hyp.split_ok || !o_split.unwrap_or_else(|| tk::word_tokenize_is_split(o)) {
         ctx.tokenizer_approx += 1;
     }
@@ -226,11 +231,11 @@ fn id_score(
     let opts = iterate(key(index(gv, 0)?, "content")?)?;
     // The hypothesis is processed once per id (the scripts redo it per option, with the same result).
     let (hyp, hyp_exact) = match task {
-        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx), None), true),
+        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx), None, false), true),
         _ => {
             let mut t = std::mem::take(&mut bufs.hyp);
-            let (exact, split) = tk::caption_side_split_into(h, true, &mut t);
-            (Hyp::new(t, Some(split)), exact)
+            let f = tk::caption_side_split_into(h, true, &mut t);
+            (Hyp::new(t, Some(f.split), f.spaced), f.exact)
         }
     };
     let mut hyp_tokens = recycle(std::mem::take(&mut bufs.hyp_tokens));
@@ -245,11 +250,11 @@ fn id_score(
         let (ref_exact, ref_split) = match task {
             Task::Vqa => {
                 oo = prep_vqa(o, mode, ctx);
-                (true, None)
+                (true, (None, false))
             }
             _ => {
-                let (exact, split) = tk::caption_side_split_into(o, false, &mut oo);
-                (exact, Some(split))
+                let f = tk::caption_side_split_into(o, false, &mut oo);
+                (f.exact, (Some(f.split), f.spaced))
             }
         };
         let flagged = ctx.tokenizer_approx;
