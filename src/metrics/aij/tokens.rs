@@ -393,7 +393,6 @@ fn caption_side_plain(text: &str, out: &mut String) -> Option<bool> {
             continue;
         }
         let u = cyrillic_at(b, i)?;
-        i += 2;
         let lower = match u {
             0x410..=0x42f => u + 0x20,
             0x401 => 0x451,
@@ -405,11 +404,32 @@ fn caption_side_plain(text: &str, out: &mut String) -> Option<bool> {
             out.push(' ');
         }
         in_word = true;
-        out.push(char::from_u32(lower)?);
-        last = u;
+        last = u; // only compared with 0 and `-`
+        if lower == u {
+            // A run of lower-case letters is copied as it is (most of a Russian caption).
+            let start = i;
+            i += 2;
+            while is_lower_cyrillic_at(b, i) {
+                i += 2;
+            }
+            out.push_str(text.get(start..i)?);
+        } else {
+            i += 2;
+            out.push(char::from_u32(lower)?);
+        }
     }
     exact &= last != u32::from(b'-');
     Some(exact)
+}
+
+/// Whether `b[i..]` starts with а..я or ё (UTF-8 D0 B0..BF, D1 80..8F, D1 91).
+#[inline]
+fn is_lower_cyrillic_at(b: &[u8], i: usize) -> bool {
+    match (b.get(i), b.get(i + 1)) {
+        (Some(0xd0), Some(y)) => (0xb0..=0xbf).contains(y),
+        (Some(0xd1), Some(y)) => (0x80..=0x8f).contains(y) || *y == 0x91,
+        _ => false,
+    }
 }
 
 /// The code point of the two-byte character at `b[i]` when it is in U+0400..U+047F (lead byte D0 or D1).
