@@ -312,19 +312,13 @@ pub struct SideFlags {
 
 /// [`caption_side_split`] into `out` (cleared first), so that a loop reuses one buffer.
 pub fn caption_side_split_into(text: &str, hyp: bool, out: &mut String) -> SideFlags {
-    out.clear();
-    // Quotes and `@@UNKNOWN@@` take the general path; `@` is rare, so one scan finds all three bytes.
-    let special = text.bytes().any(|b| matches!(b, b'"' | b'\'' | b'@'));
-    if !(special && (text.contains(['"', '\'']) || hyp && text.contains("@@UNKNOWN@@"))) {
-        if let Some(exact) = caption_side_plain(text, out) {
-            let split = exact || word_tokenize_is_split(out);
-            return SideFlags {
-                exact,
-                split,
-                spaced: true,
-            };
-        }
-        out.clear();
+    if let Some(exact) = caption_side_plain(text, hyp, out) {
+        let split = exact || word_tokenize_is_split(out);
+        return SideFlags {
+            exact,
+            split,
+            spaced: true,
+        };
     }
     let (t, exact) = caption_side_general(text, hyp);
     let split = word_tokenize_is_split(&t);
@@ -344,12 +338,12 @@ fn is_detok_punct(c: char) -> bool {
     )
 }
 
-/// [`caption_side`] in one pass for a text without quotes or `@@UNKNOWN@@` whose characters are ASCII or basic
-/// Cyrillic (`None` otherwise): punctuation deleted, the razdel tokens joined and lower-cased, and the
+/// [`caption_side`] in one pass for a text without quotes (nor `@@UNKNOWN@@`, for a hypothesis) whose characters
+/// are ASCII or basic Cyrillic (`None` otherwise, and `out` is left half-written): punctuation deleted, the razdel tokens joined and lower-cased, and the
 /// [`razdel_is_exact`] conditions checked on the way. Stripping is implicit: the tokens come from
 /// whitespace-separated chunks. It reads and writes UTF-8 bytes directly (ASCII, and Cyrillic letters as two
 /// bytes).
-fn caption_side_plain(text: &str, out: &mut String) -> Option<bool> {
+fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
     let b = text.as_bytes();
     out.clear();
     out.reserve(b.len() + 8);
@@ -364,6 +358,10 @@ fn caption_side_plain(text: &str, out: &mut String) -> Option<bool> {
             let c = x as char;
             if is_detok_punct(c) {
                 continue;
+            }
+            // Quotes, and `@@UNKNOWN@@` in a hypothesis, are for the general path.
+            if x == b'"' || x == b'\'' || x == b'@' && hyp && text.contains("@@UNKNOWN@@") {
+                return None;
             }
             if matches!(x, b'\t'..=b'\r' | 0x1c..=b' ') {
                 exact &= last != u32::from(b'-'); // a chunk ending in `-`
@@ -615,7 +613,7 @@ mod tests {
                     continue; // the general path only
                 }
                 out.push_str("left over");
-                if let Some(exact) = caption_side_plain(&s, &mut out) {
+                if let Some(exact) = caption_side_plain(&s, hyp, &mut out) {
                     assert_eq!((&out, exact), (&general.0, general.1), "{s:?}");
                     assert!(!exact || split, "{s:?}");
                     checked += 1;
