@@ -24,6 +24,7 @@ pub mod report;
 pub mod wasm;
 
 pub use diag::{Diagnostic, Severity};
+pub use report::{Mode, Report};
 
 /// Marsaglia's xorshift64 (13, 7, 17): deterministic random inputs (the tests', and the built-in exercise
 /// input of `protocols::exercise`). Advances `x` and returns it.
@@ -33,7 +34,6 @@ pub(crate) fn xorshift64(x: &mut u64) -> u64 {
     *x ^= *x << 17;
     *x
 }
-pub use report::{Mode, Report};
 
 /// The wasm heap: Talc instead of Rust's default dlmalloc. Scoring allocates many small strings (100,000
 /// captions are ~10 million tokens and keys) and dlmalloc's malloc took a fifth of the captioning time in V8.

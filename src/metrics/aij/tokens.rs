@@ -339,10 +339,10 @@ fn is_detok_punct(c: char) -> bool {
 }
 
 /// [`caption_side`] in one pass for a text without quotes (nor `@@UNKNOWN@@`, for a hypothesis) whose characters
-/// are ASCII or basic Cyrillic (`None` otherwise, and `out` is left half-written): punctuation deleted, the razdel tokens joined and lower-cased, and the
-/// [`razdel_is_exact`] conditions checked on the way. Stripping is implicit: the tokens come from
-/// whitespace-separated chunks. It reads and writes UTF-8 bytes directly (ASCII, and Cyrillic letters as two
-/// bytes).
+/// are ASCII or basic Cyrillic (`None` otherwise, and `out` is left half-written): punctuation deleted, the razdel
+/// tokens joined and lower-cased, and the [`razdel_is_exact`] conditions checked on the way. Stripping is
+/// implicit: the tokens come from whitespace-separated chunks. It reads UTF-8 bytes directly (ASCII, and Cyrillic
+/// letters as two bytes).
 fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
     let b = text.as_bytes();
     out.clear();
@@ -375,17 +375,7 @@ fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
             }
             exact &= alnum || x == b'-' || x == b'_';
             let inner_hyphen = x == b'-' && in_word && next_kept_is_alnum(&b[i..]);
-            if alnum || x == b'_' || inner_hyphen {
-                if !in_word && !out.is_empty() {
-                    out.push(' ');
-                }
-                in_word = true;
-            } else {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                in_word = false;
-            }
+            token_break(out, &mut in_word, alnum || x == b'_' || inner_hyphen);
             out.push(x.to_ascii_lowercase() as char);
             last = u32::from(x);
             continue;
@@ -397,11 +387,7 @@ fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
             0x430..=0x44f | 0x451 => u,
             _ => return None,
         };
-        // A letter: alphanumeric.
-        if !in_word && !out.is_empty() {
-            out.push(' ');
-        }
-        in_word = true;
+        token_break(out, &mut in_word, true); // a letter: alphanumeric
         last = u; // only compared with 0 and `-`
         if lower == u {
             // A run of lower-case letters is copied as it is (most of a Russian caption).
@@ -418,6 +404,16 @@ fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
     }
     exact &= last != u32::from(b'-');
     Some(exact)
+}
+
+/// Before a character of a razdel token: a space in `out` where a new token starts. A word character (`word`)
+/// continues the word `in_word` says is open; any other character is a token of its own.
+#[inline]
+fn token_break(out: &mut String, in_word: &mut bool, word: bool) {
+    if !(out.is_empty() || word && *in_word) {
+        out.push(' ');
+    }
+    *in_word = word;
 }
 
 /// Whether `b[i..]` starts with а..я or ё (UTF-8 D0 B0..BF, D1 80..8F, D1 91).
@@ -484,17 +480,11 @@ fn razdel_join_lower(text: &str) -> String {
         while let Some(c) = cs.next() {
             let inner_hyphen =
                 c == '-' && in_word && cs.peek().is_some_and(|n| super::text::is_alnum(*n));
-            if super::text::is_alnum(c) || c == '_' || inner_hyphen {
-                if !in_word && !out.is_empty() {
-                    out.push(' ');
-                }
-                in_word = true;
-            } else {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                in_word = false;
-            }
+            token_break(
+                &mut out,
+                &mut in_word,
+                super::text::is_alnum(c) || c == '_' || inner_hyphen,
+            );
             out.push(super::text::simple_lower(c));
         }
     }
@@ -568,11 +558,6 @@ mod tests {
         }
     }
 
-    /// One id in 64 gets `@@UNKNOWN@@` (replaced on the hypothesis side only).
-    fn rng_unknown(seed: u64) -> bool {
-        seed >> 58 == 0
-    }
-
     #[test]
     fn plain_path_matches_the_general_one() {
         // Random texts over the characters each rule looks at; the one-pass path must give the same text and flag.
@@ -588,7 +573,8 @@ mod tests {
                 let x = seed.rotate_left(5 * k as u32) ^ k.wrapping_mul(0x2545_F491_4F6C_DD1D);
                 s.push(alphabet[(x % alphabet.len() as u64) as usize]);
             }
-            if rng_unknown(seed) {
+            if seed >> 58 == 0 {
+                // One text in 64 gets `@@UNKNOWN@@` (replaced on the hypothesis side only).
                 s.push_str("@@UNKNOWN@@");
             }
             for hyp in [false, true] {

@@ -11,8 +11,8 @@ use crate::xorshift64 as next;
 use serde_json::{json, Map, Value};
 use std::rc::Rc;
 
-/// Words of the synthetic captions: Cyrillic and Latin, inflected forms (the stem stage), a hyphenated word,
-/// a number word and punctuation (the general tokeniser path).
+/// Words of the synthetic captions: Cyrillic and Latin, inflected forms (the stem stage) and a hyphenated word;
+/// the endings add punctuation.
 const WORDS: [&str; 24] = [
     "кошка",
     "кошки",
@@ -71,28 +71,29 @@ pub fn captioning_files(n: usize) -> (Vec<u8>, Vec<u8>) {
     (bytes(gt), bytes(pred))
 }
 
-/// Scores [`captioning_files`] of `n` ids (official mode) and returns the METEOR mean.
-pub fn exercise(n: usize) -> Option<f64> {
+/// [`captioning_files`] of `n` ids as the input of a score.
+fn file_set(n: usize) -> FileSet {
     let (gt, pred) = captioning_files(n);
     let input = |path: &str, role, bytes: Vec<u8>| Input {
         path: path.into(),
         role: Some(role),
         blob: Rc::new(bytes),
     };
-    let files = FileSet::build(
+    FileSet::build(
         vec![
             input("captioning_gt.json", Role::Gt, gt),
             input("captioning_pred.json", Role::Pred, pred),
         ],
         &Limits::default(),
-    );
-    let report = super::score(&files, &Request::new(Mode::Official), &mut Quiet).ok()?;
+    )
+}
+
+/// Scores [`captioning_files`] of `n` ids (official mode) and returns the METEOR mean.
+pub fn exercise(n: usize) -> Option<f64> {
+    let report = super::score(&file_set(n), &Request::new(Mode::Official), &mut Quiet).ok()?;
     // Serialised as the page gets it, so that code is compiled too.
-    let json = report.to_json();
-    report
-        .scores
-        .get("captioning_meteor")
-        .filter(|_| !json.is_empty())
+    std::hint::black_box(report.to_json());
+    report.scores.get("captioning_meteor")
 }
 
 #[cfg(test)]
@@ -110,25 +111,13 @@ mod tests {
         );
         assert_eq!(crate::protocols::exercise("kws"), None);
         // The same files through the CLI path give the same mean (nothing special-cased).
-        let (gt, pred) = captioning_files(300);
-        let files = FileSet::build(
-            vec![
-                Input {
-                    path: "captioning_gt.json".into(),
-                    role: Some(Role::Gt),
-                    blob: Rc::new(gt),
-                },
-                Input {
-                    path: "captioning_pred.json".into(),
-                    role: Some(Role::Pred),
-                    blob: Rc::new(pred),
-                },
-            ],
-            &Limits::default(),
-        );
-        let r =
-            crate::protocols::score("aij2022", &files, &Request::new(Mode::Official), &mut Quiet)
-                .unwrap();
+        let r = crate::protocols::score(
+            "aij2022",
+            &file_set(300),
+            &Request::new(Mode::Official),
+            &mut Quiet,
+        )
+        .unwrap();
         assert_eq!(r.scores.get("captioning_meteor"), Some(m));
         assert!(r.diagnostics.iter().all(|d| d.code != "aij.cap.crash"));
     }
