@@ -63,9 +63,12 @@ impl Diagnostic {
     }
     /// A file could not be read (I/O error, or a decompression limit refused it): `input.read_error`.
     pub fn read_error(file: &str, e: impl std::fmt::Display) -> Self {
-        Self::error("input.read_error", format!("cannot read the file: {e}"))
-            .file(file)
-            .hint("Check that the file is complete; re-create the archive if it is compressed.")
+        Self::error(
+            "input.read_error",
+            format!("cannot read the file: {}", plain_io(&e.to_string())),
+        )
+        .file(file)
+        .hint("Check that the file is complete; re-create the archive if it is compressed.")
     }
     pub fn file(mut self, file: &str) -> Self {
         self.file = Some(file.to_string());
@@ -99,6 +102,24 @@ impl Diagnostic {
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+}
+
+/// An I/O error's text in plain words: without the OS's "(os error N)" suffix, and with the standard
+/// library's phrasing of a short read replaced.
+pub fn plain_io(text: &str) -> String {
+    let t = match text.find(" (os error ") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    match t {
+        "failed to fill whole buffer" | "unexpected end of file" => {
+            "the file ends early (it looks truncated)".to_string()
+        }
+        "Is a directory" => "it is a folder, not a file".to_string(),
+        "No such file or directory" => "no such file".to_string(),
+        "Permission denied" => "permission denied".to_string(),
+        _ => t.to_string(),
     }
 }
 

@@ -252,9 +252,23 @@ impl Report {
     }
 
     /// Sorts diagnostics for display: errors first, then by file, line, column (stable otherwise).
+    /// Within a severity, the shell's diagnostics about the input as a whole (swapped inputs, files of the
+    /// wrong kind, empty files) come first: they are the cause of what follows.
     pub fn sort_diagnostics(&mut self) {
+        let cause = |d: &Diagnostic| {
+            !matches!(
+                d.code.as_str(),
+                "input.swapped" | "input.wrong_kind" | "input.empty"
+            )
+        };
         self.diagnostics.sort_by(|a, b| {
-            (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))
+            (a.severity, cause(a), &a.file, a.line, a.column).cmp(&(
+                b.severity,
+                cause(b),
+                &b.file,
+                b.line,
+                b.column,
+            ))
         });
     }
 

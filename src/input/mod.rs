@@ -4,6 +4,7 @@
 //! refuse zip bombs before any byte is inflated. Entries are opened as streams: nothing is held whole.
 
 mod blob;
+pub mod kind;
 mod zipped;
 
 #[cfg(not(target_arch = "wasm32"))]

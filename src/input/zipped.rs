@@ -57,6 +57,16 @@ pub(super) fn expand(
             return;
         }
     };
+    // An Office document (or OpenDocument file) is a zip, but the user gave one file: keep it whole, so that
+    // it is named for what it is, not opened as `report.docx![Content_Types].xml`.
+    if archive.index_for_name("[Content_Types].xml").is_some()
+        || archive.index_for_name("mimetype").is_some()
+            && archive.index_for_name("content.xml").is_some()
+    {
+        let size = blob.len();
+        set.push_entry(path.to_string(), role, size, Source::Plain(blob));
+        return;
+    }
     if archive.len() > limits.max_entries {
         set.diagnostics.push(
             Diagnostic::error(

@@ -6,6 +6,7 @@ pub mod aij2022;
 pub mod chalearn_ce;
 pub mod falsid;
 pub mod fest;
+pub mod kinds;
 pub mod kws;
 pub mod options;
 pub mod roles;

@@ -8,8 +8,10 @@
 //!   hint is the corrected command line, and nothing is scored; when they came from folder names (`ref/`,
 //!   `res/`) the roles are exchanged, with the info `input.swapped`, and the run goes on.
 
+use super::kinds;
 use super::shell::{Class, Looks, Protocol};
 use crate::diag::Diagnostic;
+use crate::input::kind::sniff;
 use crate::input::{FileSet, Role, RoleFrom};
 
 /// What the role layer decided.
@@ -21,19 +23,32 @@ pub struct Settled {
     pub refuse: bool,
 }
 
-/// Classifies every entry of `files` with `p` and settles the roles.
+/// Refuses entries of a kind the protocol does not read, classifies the others with `p` and settles the roles.
 pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
-    let classes: Vec<Option<Class>> = files
-        .entries
-        .iter()
-        .map(|e| e.head(p.head_len()).ok().map(|h| p.classify(&e.path, &h)))
-        .collect();
     let mut out = Settled {
         files: None,
         diagnostics: Vec::new(),
         refuse: false,
     };
-    if let Some(explicit) = swapped(files, &classes) {
+    let mut kept = FileSet {
+        entries: Vec::with_capacity(files.entries.len()),
+        diagnostics: files.diagnostics.clone(),
+    };
+    let mut classes: Vec<Option<Class>> = Vec::with_capacity(files.entries.len());
+    for e in &files.entries {
+        let head = e.head(p.head_len().max(16)).ok();
+        if let Some(h) = &head {
+            if let Some(d) = kinds::refusal(p, e, sniff(e.name(), h, e.size)) {
+                out.diagnostics.push(d);
+                continue;
+            }
+        }
+        classes.push(head.map(|h| p.classify(&e.path, &h)));
+        kept.entries.push(e.clone());
+    }
+    let mut changed = kept.entries.len() < files.entries.len();
+    let mut set = kept;
+    if let Some(explicit) = swapped(&set, &classes) {
         let msg = "These inputs look swapped: the files given as ground truth look like predictions, and the \
                    predictions look like ground truth.";
         if explicit {
@@ -42,10 +57,10 @@ pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
                     .expected(
                         "ground truth on the ground-truth side, predictions on the prediction side",
                     )
-                    .found(evidence(files, &classes))
+                    .found(evidence(&set, &classes))
                     .hint(format!(
                         "Swap the two inputs and score again: {}",
-                        corrected_command(p.info().id, files)
+                        corrected_command(p.info().id, &set)
                     )),
             );
             out.refuse = true;
@@ -56,37 +71,31 @@ pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
                 "input.swapped",
                 format!("{msg} Their folders' roles were exchanged."),
             )
-            .found(evidence(files, &classes))
+            .found(evidence(&set, &classes))
             .hint("Put the ground truth under ref/ and the predictions under res/."),
         );
-        let mut set = files.clone();
         for e in &mut set.entries {
             e.role = e.role.map(|r| match r {
                 Role::Gt => Role::Pred,
                 Role::Pred => Role::Gt,
             });
         }
-        out.files = Some(set);
+        changed = true;
     }
-    let base = out.files.as_ref().unwrap_or(files);
-    let sniffed: Vec<(usize, Role)> = base
-        .entries
-        .iter()
-        .zip(&classes)
-        .enumerate()
-        .filter(|(_, (e, _))| e.role.is_none())
-        .filter_map(|(i, (_, c))| match c.as_ref().map(|c| c.looks) {
-            Some(Looks::Gt) => Some((i, Role::Gt)),
-            Some(Looks::Pred) => Some((i, Role::Pred)),
-            _ => None,
-        })
-        .collect();
-    if !sniffed.is_empty() {
-        let mut set = base.clone();
-        for (i, r) in sniffed {
-            set.entries[i].role = Some(r);
-            set.entries[i].role_from = Some(RoleFrom::Sniffed);
+    for (e, c) in set.entries.iter_mut().zip(&classes) {
+        if e.role.is_some() {
+            continue;
         }
+        let role = match c.as_ref().map(|c| c.looks) {
+            Some(Looks::Gt) => Role::Gt,
+            Some(Looks::Pred) => Role::Pred,
+            _ => continue,
+        };
+        e.role = Some(role);
+        e.role_from = Some(RoleFrom::Sniffed);
+        changed = true;
+    }
+    if changed {
         out.files = Some(set);
     }
     out

@@ -5,7 +5,8 @@
 
 use super::{roles, Options, Progress, ProtocolInfo, Request, Throttle, UsageError};
 use crate::diag::{Diagnostic, Diags};
-use crate::input::FileSet;
+use crate::input::kind::Kind;
+use crate::input::{FileSet, Role};
 use crate::lemma::Lemmatizer;
 use crate::report::{Mode, Report};
 use std::sync::Arc;
@@ -26,6 +27,13 @@ pub trait Protocol: Sync {
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         let _ = (path, head);
         Class::either()
+    }
+
+    /// Whether the protocol reads files of `kind` in `role` (`None`: no role yet). Others are refused
+    /// before scoring with `input.wrong_kind` (or `input.empty`), named in plain words. Default: text.
+    fn accepts(&self, kind: Kind, role: Option<Role>) -> bool {
+        let _ = role;
+        kind.is_text()
     }
 
     /// Scores `run.files`. Diagnostics go to `run.diags` (capped per code) or `report.diagnostics`; the shell

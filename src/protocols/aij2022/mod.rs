@@ -19,6 +19,8 @@ pub use options::OPTIONS;
 use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::Doc;
+use crate::input::kind::Kind;
+use crate::input::Role;
 use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
 use crate::metrics::aij::meteor::Synonyms;
 use crate::metrics::aij::tokens as metrics_tokens;
@@ -232,6 +234,10 @@ impl Protocol for Aij2022 {
     }
     fn head_len(&self) -> usize {
         256
+    }
+    /// JSON documents, CSV/TSV tables, NumPy arrays, and the generation task's images.
+    fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
+        matches!(kind, Kind::Json | Kind::Text | Kind::Npy | Kind::Npz) || kind.is_image()
     }
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         detect::classify(path, head)

@@ -15,6 +15,8 @@ pub use pairing::split_gt_stem;
 
 use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
+use crate::input::kind::Kind;
+use crate::input::Role;
 use crate::metrics::mean::plain_mean;
 use crate::metrics::voc_ap::Integration;
 use crate::report::{natural_cmp, Column, Display, Label, Mode, Report, Scores};
@@ -144,6 +146,10 @@ impl Protocol for ChalearnCe {
     }
     fn head_len(&self) -> usize {
         2048
+    }
+    /// Text; an empty prediction file is a category with no confidences (reported per category).
+    fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
+        kind == Kind::Text || kind == Kind::Empty
     }
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         pairing::classify(path, head)

@@ -14,6 +14,8 @@ pub use output::{explain, render_text};
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
 use crate::formats::falsid_labels::LabelConfig;
+use crate::input::kind::Kind;
+use crate::input::Role;
 use crate::metrics::falsid::Ties;
 use crate::report::Report;
 use compute::TopkSettings;
@@ -61,6 +63,9 @@ impl Protocol for Falsid {
     }
     fn head_len(&self) -> usize {
         512
+    }
+    fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
+        kind == Kind::Text || kind == Kind::Npy
     }
     /// Distance matrices are predictions; label files look alike on both sides, so their names decide.
     fn classify(&self, path: &str, head: &[u8]) -> Class {

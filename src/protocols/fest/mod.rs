@@ -16,6 +16,8 @@ pub use text::{py_float, render_text};
 
 use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
+use crate::input::kind::Kind;
+use crate::input::Role;
 use crate::metrics::fest::{Matching, Params};
 use crate::report::{Mode, Report};
 
@@ -109,7 +111,17 @@ impl Protocol for Fest {
     fn head_len(&self) -> usize {
         64
     }
-    /// GT masks live in the data set's `text-line-gt-<MS>/` folders; otherwise only a file name tells.
+    /// The spec's own rules read the GT side (page images are reported and skipped, any other non-PNG entry
+    /// is `fest.official.gt_unreadable`) and any prediction that is not a valid PNG (`fest.input.bad_png`
+    /// with its byte offset, specs/fest.md 6). Only a prediction of a kind known to be something else (a
+    /// JPEG, a document, an archive) or an empty one is named as such first.
+    fn accepts(&self, kind: Kind, role: Option<Role>) -> bool {
+        role != Some(Role::Pred)
+            || matches!(
+                kind,
+                Kind::Png | Kind::Text | Kind::Xml | Kind::Json | Kind::Binary
+            )
+    }
     fn classify(&self, path: &str, _head: &[u8]) -> Class {
         let in_gt_folder = path
             .split(['/', '\\', '!'])

@@ -14,6 +14,8 @@ pub use options::OPTIONS;
 
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
+use crate::input::kind::Kind;
+use crate::input::Role;
 use crate::report::Report;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
@@ -61,6 +63,9 @@ impl Protocol for Kws {
     }
     fn classify(&self, _path: &str, head: &[u8]) -> Class {
         detect::classify(head)
+    }
+    fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
+        matches!(kind, Kind::Text | Kind::Xml)
     }
     fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
         score(run, progress)
