@@ -135,10 +135,13 @@ function wasmOptions(o) {
   return { mode: o?.mode ?? 'official', set: { ...(o?.set ?? {}) } };
 }
 
+/** A request this worker cannot answer, its wasm instance untouched (the page need not restart it). */
+class RequestError extends Error {}
+
 /** @param {number} session */
 function sessionOf(session) {
   const s = sessions.get(session);
-  if (!s) throw new Error(`no open session ${session} (the engine was restarted)`);
+  if (!s) throw new RequestError(`no open session ${session} (it was closed)`);
   return s;
 }
 
@@ -224,7 +227,7 @@ async function handle(msg) {
     default: {
       // Protocol-specific requests of www/views/ modules: { type, id, ...payload } -> { type: 'reply', id, value }.
       const handler = EXTRA[/** @type {{type: string}} */ (msg).type];
-      if (!handler) throw new Error(`unknown message type ${JSON.stringify(/** @type {{type: string}} */ (msg).type)}`);
+      if (!handler) throw new RequestError(`unknown message type ${JSON.stringify(/** @type {{type: string}} */ (msg).type)}`);
       /** @type {Transferable[]} */
       const transfer = [];
       const value = handler(msg, transfer);
@@ -248,6 +251,6 @@ self.addEventListener('message', async (/** @type {MessageEvent} */ event) => {
   } catch (e) {
     // A string is an error the wasm threw on purpose (a usage error, an image that cannot be drawn): the instance
     // and its sessions stay usable. Anything else (a panic is a WebAssembly.RuntimeError) may have broken it.
-    post({ type: 'error', id, message: describe(e), recoverable: typeof e === 'string' });
+    post({ type: 'error', id, message: describe(e), recoverable: typeof e === 'string' || e instanceof RequestError });
   }
 });

@@ -26,7 +26,6 @@ setup({ requiredFiles: [sampleGt, samplePred, gtPng, predPng] });
 
 /** Installs the read counter in the page's scoring worker; returns functions to read and reset the counts. */
 async function countReads(page) {
-  await page.waitForFunction(() => true);
   let worker = page.workers()[0];
   for (let i = 0; !worker && i < 100; i++) {
     await new Promise((r) => setTimeout(r, 50));
