@@ -138,7 +138,8 @@ const IN_MEMORY_LIMIT: u64 = 1 << 30;
 /// Read in slices of this size when a Blob is read whole: the Blob is never held twice (in JS and in wasm).
 const WHOLE_SLICE: u64 = 8 << 20;
 
-/// The dropped files (`[{ path, role, data }]`) as inputs; `bytes_in_memory` counts what was copied into wasm.
+/// The dropped files (`[{ path, role, data }]`) as inputs, and how many of their bytes were copied into wasm memory
+/// (every `Uint8Array`; with [`Reading::Whole`], the Blobs read whole).
 fn inputs(
     files: &JsValue,
     reading: Reading,
@@ -170,6 +171,7 @@ fn inputs(
             .and_then(|r| Role::parse(&r));
         let data = Reflect::get(&f, &"data".into())?;
         let blob: Rc<dyn Blob> = if let Some(u8s) = data.dyn_ref::<Uint8Array>() {
+            in_memory += u8s.length() as u64;
             Rc::new(u8s.to_vec())
         } else if let Some(b) = data.dyn_ref::<web_sys::Blob>() {
             let r = match &reader {

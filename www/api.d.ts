@@ -87,7 +87,7 @@ export interface Timing {
   parse_ms: number;
   /** when the result was posted (performance.timeOrigin + now) */
   posted_at: number;
-  /** the wasm memory's size after the score, bytes (it only grows: the worker's peak) */
+  /** the wasm memory's size after the score, bytes (it only grows, and includes the up-front reservation) */
   memory_bytes: number;
 }
 
