@@ -1,17 +1,23 @@
 // Times dropscore's wasm engine in headless Chromium the way the page runs it (used by scripts/bench):
 // the files are fetched from a local server into Blobs (as a dropped File is a Blob), posted to the page's module
-// worker (www/worker.js), which calls score(); the wasm reads each Blob in slices with FileReaderSync.
+// worker (www/worker.js), which opens a session on them (the wasm reads each Blob once, with FileReaderSync) and
+// scores it.
 //
-//   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official] [--runs 3] [--warm yes|no]
-//                                [--chromium /usr/bin/chromium]
+//   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official|corrected|both]
+//                                [--runs 3] [--warm yes|no] [--api session|files] [--chromium /usr/bin/chromium]
 //
+// --mode both is one Score click of the page: both modes, then the explanation of their differences.
+// --api files drives a worker from before sessions (main at 73e3b32: each score message carried the files, and
+// explain the two report texts), to compare with it.
 // As the page does when a protocol is selected, the worker first gets { type: 'warm' } (www/API.md) and exercises the
 // protocol's scoring code while the files are fetched; --warm no leaves that out (a cold worker).
 //
-// Prints one JSON line per run: fetch_ms (fetch → Blob, outside the timing), score_ms (from posting the request to
-// the page's worker, www/worker.js, to its result arriving: wasm score(), the report parsed and handed over),
-// warm_ms (the exercise) and warm_in_score_ms (the part of it the score waited for), report_bytes, renderer_hwm_kb
-// (peak RSS, VmHWM, of the renderer process that ran the worker) and scores.
+// Prints one JSON line per run: fetch_ms (fetch → Blob, outside the timing), score_ms (from posting the first request
+// to the page's worker, www/worker.js, to the last answer: the files read, wasm score(), each report handed over and
+// parsed in the page, the explanation), steps (each request's time), warm_ms (the exercise) and warm_in_score_ms
+// (the part of it the score waited for), report_bytes, wasm_memory_mb (the worker's wasm memory after the last
+// score: it only grows, so it is the wasm's peak), renderer_hwm_kb (peak RSS, VmHWM, of the renderer process that
+// ran the worker) and scores.
 // A fresh browser per run. Needs npm playwright-core and Debian's chromium.
 
 import http from 'node:http';
@@ -22,7 +28,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', api: 'session', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.gt || !args.pred) {
   console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
@@ -96,9 +102,9 @@ try {
     try {
       const page = await browser.newPage();
       await page.goto(base);
-      const result = await page.evaluate(async ({ names, mode, protocol, warm }) => {
+      const result = await page.evaluate(async ({ names, mode, protocol, warm, api }) => {
         // The page's own scoring worker (www/worker.js, protocol in www/API.md), so the time is what a user waits
-        // for: score() in wasm, the worker's JSON.parse of the report and the hand-over to the page.
+        // for: reading the files, score() in wasm, the hand-over of the report and its JSON.parse in the page.
         const worker = new Worker('/www/worker.js', { type: 'module' });
         let onMessage = () => {};
         worker.onmessage = (e) => onMessage(e.data);
@@ -116,43 +122,67 @@ try {
         const t0 = performance.now();
         const blobs = await Promise.all(names.map((_, i) => fetch(`/__input__/${i}`).then((r) => r.blob())));
         const fetchMs = performance.now() - t0;
-        const answer = new Promise((resolve, reject) => {
-          onMessage = (m) => {
-            if (m.type === 'result') resolve(m);
-            else if (m.type === 'error') reject(new Error(m.message));
-            else noteWarmed(m);
-          };
-        });
+        const files = names.map((name, i) => ({ path: name, role: i === 0 ? 'gt' : 'pred', data: blobs[i] }));
+        let nextId = 1;
+        const steps = [];
+        let memory = 0; // the largest wasm memory size a result reported
+        // One request and its answer (`until`: the answer's type), timed.
+        const ask = async (msg, until, step) => {
+          const started = performance.now();
+          const answer = new Promise((resolve, reject) => {
+            onMessage = (m) => {
+              if (m.type === until) resolve(m);
+              else if (m.type === 'error') reject(new Error(m.message));
+              else noteWarmed(m);
+            };
+          });
+          worker.postMessage({ ...msg, id: nextId++ });
+          const out = await answer;
+          if (out.type === 'result') {
+            const t = performance.now();
+            out.report = JSON.parse(out.reportJson); // as www/engine.js does (parseInPage)
+            out.page_parse_ms = performance.now() - t;
+            memory = Math.max(memory, out.timing.memory_bytes ?? 0);
+          }
+          steps.push({ step, ms: performance.now() - started, ...(out.timing ? { worker_score_ms: out.timing.score_ms } : {}) });
+          return out;
+        };
+        const modes = mode === 'both' ? ['official', 'corrected'] : [mode];
         const t1 = performance.now();
-        worker.postMessage({
-          type: 'score',
-          id: 1,
-          protocol,
-          parseInPage: true, // as www/engine.js asks
-          options: { mode, set: {} },
-          files: names.map((name, i) => ({ path: name, role: i === 0 ? 'gt' : 'pred', data: blobs[i] })),
-        });
-        const out = await answer;
-        const handOverMs = performance.timeOrigin + performance.now() - out.timing.posted_at;
-        const t2 = performance.now();
-        out.report = JSON.parse(out.reportJson);
-        const pageParseMs = performance.now() - t2;
+        const reports = [];
+        if (api === 'session') {
+          // www/run.js: one session per Score click (the worker reads each file once), both modes kept, then explain.
+          await ask({ type: 'open', session: 1, protocol, files }, 'opened', 'open (read the files)');
+          for (const m of modes) {
+            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set: {} }, keep: true, parseInPage: true }, 'result', `score ${m}`));
+          }
+          if (modes.length === 2) await ask({ type: 'explain', session: 1 }, 'explained', 'explain');
+        } else {
+          // The page before sessions (main at 73e3b32): every score read the files; explain parsed both reports again.
+          for (const m of modes) {
+            reports.push(await ask({ type: 'score', protocol, parseInPage: true, options: { mode: m, set: {} }, files }, 'result', `score ${m}`));
+          }
+          if (modes.length === 2) {
+            await ask({ type: 'explain', official: reports[0].reportJson, corrected: reports[1].reportJson }, 'explained', 'explain');
+          }
+        }
         const scoreMs = performance.now() - t1;
         worker.terminate();
         return {
+          api,
+          mode,
           fetch_ms: fetchMs,
-          score_ms: scoreMs,
-          report_bytes: out.reportJson.length,
-          worker_score_ms: out.timing.score_ms,
-          worker_parse_ms: out.timing.parse_ms,
-          hand_over_ms: handOverMs,
+          score_ms: scoreMs, // the whole click: every step below
+          steps,
+          report_bytes: reports[0].reportJson.length, // the first mode's (the other's is in steps)
           warm_ms: warmed?.ms ?? null, // the worker's exercise of the protocol
           warm_in_score_ms: warmed ? Math.max(0, warmed.at - t1) : null, // the part of it score_ms waited for
-          page_parse_ms: pageParseMs,
-          scores: out.report.scores,
-          errors: out.report.diagnostics.filter((d) => d.severity === 'error').length,
+          wasm_memory_mb: memory ? memory / 2 ** 20 : null, // the wasm memory's size after the last score (it only grows)
+          scores: reports[0].report.scores, // the first mode's
+          scores_by_mode: Object.fromEntries(reports.map((r) => [r.report.mode, r.report.scores])),
+          errors: reports[0].report.diagnostics.filter((d) => d.severity === 'error').length,
         };
-      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no' });
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no', api: args.api });
       result.renderer_hwm_kb = rendererHwmKb();
       result.browser = browser.version();
       console.log(JSON.stringify(result));

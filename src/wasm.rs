@@ -1,5 +1,7 @@
-//! The wasm binding: a thin shell that turns dropped files (browser `Blob`s, read lazily in chunks with
-//! `FileReaderSync`, or `Uint8Array`s) and options into the same JSON report the CLI prints. See www/API.md.
+//! The wasm binding: a thin shell that turns dropped files (browser `Blob`s, read with `FileReaderSync`, or
+//! `Uint8Array`s) and options into the same JSON report the CLI prints. The page's worker opens one [`Session`]
+//! per Score click, which reads each file once; the free [`score`] reads lazily (tests, benchmarks). See
+//! www/API.md.
 
 use crate::input::{Blob, FileSet, Input, Limits, Role};
 use crate::protocols::{self, Progress, Request};
@@ -48,6 +50,27 @@ impl WebBlob {
     }
     fn fetch(&self, offset: u64, n: u64) -> io::Result<Vec<u8>> {
         Ok(self.fetch_array(offset, n)?.to_vec())
+    }
+    /// The whole content, read front to back once in [`WHOLE_SLICE`] slices (`read(bytes so far)` after each);
+    /// `None` when wasm memory cannot hold it or a read fails (the caller then reads lazily, and a failing read
+    /// becomes a diagnostic there).
+    fn read_whole(&self, read: &mut dyn FnMut(u64)) -> Option<Vec<u8>> {
+        let len = usize::try_from(self.len).ok()?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(len).ok()?;
+        out.resize(len, 0);
+        let mut at = 0u64;
+        while at < self.len {
+            let arr = self.fetch_array(at, WHOLE_SLICE.min(self.len - at)).ok()?;
+            let n = arr.length() as u64;
+            if n == 0 || at + n > self.len {
+                return None;
+            }
+            arr.copy_to(&mut out[at as usize..(at + n) as usize]);
+            at += n;
+            read(at);
+        }
+        Some(out)
     }
 }
 
@@ -99,12 +122,46 @@ impl Progress for JsProgress<'_> {
     }
 }
 
-fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
+/// How `inputs` hands browser Blobs to the readers.
+#[derive(Clone, Copy, PartialEq)]
+enum Reading {
+    /// In 4 MiB slices, as the readers ask (a second pass reads the file again).
+    Lazy,
+    /// Each Blob read through once, into wasm memory, up to [`IN_MEMORY_LIMIT`] bytes in all; larger inputs
+    /// stay lazy.
+    Whole,
+}
+
+/// The most bytes a [`Session`] copies into wasm memory (the rest is read lazily, so a multi-GiB drop still scores).
+const IN_MEMORY_LIMIT: u64 = 1 << 30;
+
+/// Read in slices of this size when a Blob is read whole: the Blob is never held twice (in JS and in wasm).
+const WHOLE_SLICE: u64 = 8 << 20;
+
+/// The dropped files (`[{ path, role, data }]`) as inputs, and how many of their bytes were copied into wasm memory
+/// (every `Uint8Array`; with [`Reading::Whole`], the Blobs read whole).
+fn inputs(
+    files: &JsValue,
+    reading: Reading,
+    progress: &mut dyn Progress,
+) -> Result<(Vec<Input>, u64), JsValue> {
     let arr: &Array = files
         .dyn_ref()
         .ok_or_else(|| JsValue::from_str("files must be an array"))?;
     let mut out = Vec::new();
     let mut reader: Option<web_sys::FileReaderSync> = None;
+    let mut in_memory = 0u64;
+    let total: f64 = arr
+        .iter()
+        .map(|f| {
+            Reflect::get(&f, &"data".into())
+                .ok()
+                .and_then(|d| d.dyn_into::<web_sys::Blob>().ok())
+                .map_or(0.0, |b| b.size())
+        })
+        .sum::<f64>()
+        .max(1.0);
+    let mut done = 0.0;
     for f in arr.iter() {
         let path = Reflect::get(&f, &"path".into())?
             .as_string()
@@ -114,6 +171,7 @@ fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
             .and_then(|r| Role::parse(&r));
         let data = Reflect::get(&f, &"data".into())?;
         let blob: Rc<dyn Blob> = if let Some(u8s) = data.dyn_ref::<Uint8Array>() {
+            in_memory += u8s.length() as u64;
             Rc::new(u8s.to_vec())
         } else if let Some(b) = data.dyn_ref::<web_sys::Blob>() {
             let r = match &reader {
@@ -124,12 +182,27 @@ fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
                     r
                 }
             };
-            Rc::new(WebBlob {
+            let web = WebBlob {
                 blob: b.clone(),
                 reader: r,
                 len: b.size() as u64,
                 chunk: Default::default(),
-            })
+            };
+            let whole = (reading == Reading::Whole && in_memory + web.len <= IN_MEMORY_LIMIT)
+                .then(|| {
+                    web.read_whole(&mut |n| {
+                        progress.update((done + n as f64) / total, &format!("reading {path}"))
+                    })
+                })
+                .flatten();
+            done += web.len as f64;
+            match whole {
+                Some(bytes) => {
+                    in_memory += bytes.len() as u64;
+                    Rc::new(bytes)
+                }
+                None => Rc::new(web),
+            }
         } else {
             return Err(JsValue::from_str(&format!(
                 "{path}: data must be a Blob, File or Uint8Array"
@@ -137,7 +210,7 @@ fn inputs(files: &JsValue) -> Result<Vec<Input>, JsValue> {
         };
         out.push(Input { path, role, blob });
     }
-    Ok(out)
+    Ok((out, in_memory))
 }
 
 /// The `{ mode, set }` options object as a [`Request`].
@@ -163,6 +236,7 @@ fn request(options: JsValue) -> Result<Request, JsValue> {
 
 /// Scores `files` with `protocol`; returns the report as JSON text (byte-identical to the CLI's
 /// `--format json`). Throws a string only for usage errors; input problems are diagnostics in the report.
+/// Blobs are read lazily, as the readers ask: a one-shot score (tests, benchmarks); the page uses a [`Session`].
 #[wasm_bindgen]
 pub fn score(
     protocol: &str,
@@ -171,13 +245,144 @@ pub fn score(
     on_progress: &Function,
 ) -> Result<String, JsValue> {
     let req = request(options)?;
-    let inputs = inputs(&files)?;
+    let mut progress = JsProgress(on_progress);
+    let (inputs, _) = inputs(&files, Reading::Lazy, &mut protocols::Quiet)?;
     reserve_heap(inputs.iter().map(|i| i.blob.len()).sum());
     let files = FileSet::build(inputs, &Limits::default());
-    let mut progress = JsProgress(on_progress);
     protocols::score(protocol, &files, &req, &mut progress)
         .map(|r| r.to_json())
         .map_err(|e| JsValue::from_str(&e.0))
+}
+
+/// The dropped files of one Score click, read once (www/API.md, "Session"): both modes, the explanation of their
+/// differences, fest overlays, aij2022's single-id detail and the lemma retry all score this one [`FileSet`],
+/// built from the bytes in wasm memory, and the explanation compares the reports kept here.
+#[wasm_bindgen]
+pub struct Session {
+    protocol: String,
+    files: FileSet,
+    /// The last kept report of each mode (official, corrected).
+    kept: [Option<Report>; 2],
+    bytes_in_memory: u64,
+}
+
+fn mode_slot(mode: Mode) -> usize {
+    match mode {
+        Mode::Official => 0,
+        Mode::Corrected => 1,
+    }
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Reads every Blob of `files` once, front to back, into wasm memory (a `Uint8Array` is copied), and builds the
+    /// file set (zips and `.gz` are indexed here, inflated when read). `on_progress(fraction, "reading <path>")`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        protocol: &str,
+        files: JsValue,
+        on_progress: Option<Function>,
+    ) -> Result<Session, JsValue> {
+        let total = match files.dyn_ref::<Array>() {
+            Some(a) => a
+                .iter()
+                .filter_map(|f| Reflect::get(&f, &"data".into()).ok())
+                .map(|d| {
+                    d.dyn_ref::<web_sys::Blob>()
+                        .map(|b| b.size() as u64)
+                        .or_else(|| d.dyn_ref::<Uint8Array>().map(|u| u.length() as u64))
+                        .unwrap_or(0)
+                })
+                .sum(),
+            None => 0,
+        };
+        reserve_heap(total);
+        let (inputs, bytes_in_memory) = match &on_progress {
+            Some(f) => inputs(&files, Reading::Whole, &mut JsProgress(f))?,
+            None => inputs(&files, Reading::Whole, &mut protocols::Quiet)?,
+        };
+        Ok(Session {
+            protocol: protocol.to_string(),
+            files: FileSet::build(inputs, &Limits::default()),
+            kept: [None, None],
+            bytes_in_memory,
+        })
+    }
+
+    /// Bytes of the dropped files held in wasm memory (Blobs beyond 1 GiB in all are read lazily instead).
+    #[wasm_bindgen(getter)]
+    pub fn bytes_in_memory(&self) -> f64 {
+        self.bytes_in_memory as f64
+    }
+
+    /// Scores the session's files with `options` (`{ mode, set }`); returns the report as JSON text, as
+    /// [`score`]. With `keep`, the report is kept as its mode's report for [`Session::explain`] (the page keeps the
+    /// two reports of a Score click; a single-id detail is not kept).
+    pub fn score(
+        &mut self,
+        options: JsValue,
+        on_progress: &Function,
+        keep: Option<bool>,
+    ) -> Result<String, JsValue> {
+        let req = request(options)?;
+        let mut progress = JsProgress(on_progress);
+        let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
+            .map_err(|e| JsValue::from_str(&e.0))?;
+        let json = report.to_json();
+        if keep.unwrap_or(false) {
+            let slot = mode_slot(report.mode);
+            self.kept[slot] = Some(report);
+        }
+        Ok(json)
+    }
+
+    /// One line per difference between the kept official and corrected reports, as a JSON array of strings.
+    /// Throws unless both modes were scored with `keep`.
+    pub fn explain(&self) -> Result<String, JsValue> {
+        match &self.kept {
+            [Some(o), Some(c)] => Ok(
+                serde_json::to_string(&protocols::explain(o, c)).unwrap_or_else(|_| "[]".into())
+            ),
+            _ => Err(JsValue::from_str(
+                "both modes must be scored (and kept) before they can be compared",
+            )),
+        }
+    }
+
+    /// `fest`: the mask overlay of one image (an item id of the report) as
+    /// `{ width, height, rgba: Uint8Array, gt_labels: Uint32Array, pred_labels: Uint32Array, meta: JSON string }`
+    /// (www/API.md). Throws a string when the image cannot be scored.
+    pub fn fest_overlay(&self, options: JsValue, image_id: &str) -> Result<JsValue, JsValue> {
+        let req = request(options)?;
+        let o = protocols::fest::overlay::overlay(&self.files, &req, image_id)
+            .map_err(|e| JsValue::from_str(&e))?;
+        let obj = js_sys::Object::new();
+        Reflect::set(&obj, &"width".into(), &JsValue::from(o.width))?;
+        Reflect::set(&obj, &"height".into(), &JsValue::from(o.height))?;
+        Reflect::set(&obj, &"rgba".into(), &Uint8Array::from(&o.rgba[..]))?;
+        Reflect::set(
+            &obj,
+            &"gt_labels".into(),
+            &js_sys::Uint32Array::from(&o.gt_labels[..]),
+        )?;
+        Reflect::set(
+            &obj,
+            &"pred_labels".into(),
+            &js_sys::Uint32Array::from(&o.pred_labels[..]),
+        )?;
+        Reflect::set(
+            &obj,
+            &"meta".into(),
+            &JsValue::from_str(&o.meta.to_string()),
+        )?;
+        Ok(obj.into())
+    }
+}
+
+/// The wasm memory's size in bytes (it only grows): the worker reports it with each result.
+#[wasm_bindgen]
+pub fn memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
 }
 
 /// Grows the wasm memory in one step, before scoring, to about 16× the input size (at most 1.5 GiB) when it is
@@ -206,47 +411,6 @@ pub fn warm_up() -> f64 {
 #[wasm_bindgen]
 pub fn exercise(protocol: &str) -> Option<f64> {
     protocols::exercise(protocol)
-}
-
-/// One line per difference between an official and a corrected report (both JSON texts).
-#[wasm_bindgen]
-pub fn explain(official: &str, corrected: &str) -> Result<String, JsValue> {
-    let o: Report =
-        serde_json::from_str(official).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    let c: Report =
-        serde_json::from_str(corrected).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    Ok(serde_json::to_string(&protocols::explain(&o, &c)).unwrap_or_else(|_| "[]".into()))
-}
-
-/// `fest`: the mask overlay of one image (an item id of the report) as
-/// `{ width, height, rgba: Uint8Array, gt_labels: Uint32Array, pred_labels: Uint32Array, meta: JSON string }`
-/// (www/API.md). Throws a string when the image cannot be scored.
-#[wasm_bindgen]
-pub fn fest_overlay(files: JsValue, options: JsValue, image_id: &str) -> Result<JsValue, JsValue> {
-    let req = request(options)?;
-    let files = FileSet::build(inputs(&files)?, &Limits::default());
-    let o = protocols::fest::overlay::overlay(&files, &req, image_id)
-        .map_err(|e| JsValue::from_str(&e))?;
-    let obj = js_sys::Object::new();
-    Reflect::set(&obj, &"width".into(), &JsValue::from(o.width))?;
-    Reflect::set(&obj, &"height".into(), &JsValue::from(o.height))?;
-    Reflect::set(&obj, &"rgba".into(), &Uint8Array::from(&o.rgba[..]))?;
-    Reflect::set(
-        &obj,
-        &"gt_labels".into(),
-        &js_sys::Uint32Array::from(&o.gt_labels[..]),
-    )?;
-    Reflect::set(
-        &obj,
-        &"pred_labels".into(),
-        &js_sys::Uint32Array::from(&o.pred_labels[..]),
-    )?;
-    Reflect::set(
-        &obj,
-        &"meta".into(),
-        &JsValue::from_str(&o.meta.to_string()),
-    )?;
-    Ok(obj.into())
 }
 
 thread_local! {

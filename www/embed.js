@@ -1,3 +1,4 @@
+// @ts-check
 // <dropscore-evaluator config="dropscore.json">: the dropscore app as a custom element for an organizer's
 // competition page. One ES module, added with one <script type="module" src=".../embed.js">. The app lives in
 // an open shadow root with its own constructable stylesheet, so the host page's CSS neither leaks in nor gets

@@ -1,5 +1,17 @@
-// The page side of the worker protocol (www/API.md). The page never touches wasm: it posts messages to
-// www/worker.js and gets promises back. Cancel = terminate the worker and start a fresh one.
+// @ts-check
+// The page side of the worker protocol (www/API.md, typed in www/api.d.ts). The page never touches wasm: it posts
+// messages to www/worker.js and gets promises back. Cancel = abort the request's AbortSignal (or `cancel()`): the
+// worker is terminated and a fresh one started.
+
+/** @typedef {import('./api').ToWorker} ToWorker */
+/** @typedef {import('./api').FromWorker} FromWorker */
+/** @typedef {import('./api').PageFile} PageFile */
+/** @typedef {import('./api').ScoreOptions} ScoreOptions */
+/** @typedef {import('./api').ScoreResult} ScoreResult */
+/** @typedef {import('./api').ProtocolInfo} ProtocolInfo */
+/** @typedef {(fraction: number, phase: string) => void} OnProgress */
+/** @typedef {{resolve: (value: any) => void, reject: (reason: Error) => void, onProgress?: OnProgress}} Pending */
+/** @typedef {{onProgress?: OnProgress, signal?: AbortSignal}} RequestOptions */
 
 export class CancelledError extends Error {
   constructor() {
@@ -9,6 +21,7 @@ export class CancelledError extends Error {
 }
 
 export class EngineError extends Error {
+  /** @param {string} message @param {{fatal?: boolean}} [opts] */
   constructor(message, { fatal = false } = {}) {
     super(message);
     this.name = 'EngineError';
@@ -21,10 +34,28 @@ export class Engine {
   constructor(hooks = {}) {
     this.hooks = hooks;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, reject, onProgress}
+    /** @type {Map<number, Pending>} */
+    this.pending = new Map();
+    /** @type {Pending[]} */
     this.protocolWaiters = [];
+    /** @type {Worker | null} */
     this.worker = null;
+    /** Counts worker starts: a session opened in an earlier worker is gone. */
+    this.generation = 0;
+    /** @type {string | undefined} */
+    this.warmProtocol = undefined;
+    /** @type {Promise<void>} */
+    this.ready = Promise.resolve();
+    /** @type {(() => void) | undefined} */
+    this.readyResolve = undefined;
+    /** @type {((e: Error) => void) | undefined} */
+    this.readyReject = undefined;
     this.start();
+  }
+
+  /** @param {ToWorker} message @param {Transferable[]} [transfer] */
+  post(message, transfer = []) {
+    /** @type {Worker} */ (this.worker).postMessage(message, transfer);
   }
 
   start() {
@@ -33,12 +64,13 @@ export class Engine {
     const url = globalThis.DROPSCORE_WORKER_URL ?? new URL('./worker.js', import.meta.url);
     const worker = new Worker(url, { type: globalThis.DROPSCORE_WORKER_TYPE ?? 'module', name: 'dropscore' });
     this.worker = worker;
+    this.generation++;
     this.ready = new Promise((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
     });
     this.ready.catch(() => {});
-    if (this.warmProtocol) worker.postMessage({ type: 'warm', protocol: this.warmProtocol });
+    if (this.warmProtocol) this.post({ type: 'warm', protocol: this.warmProtocol });
     worker.addEventListener('message', (e) => this.onMessage(worker, e.data));
     worker.addEventListener('error', (e) => {
       if (worker !== this.worker) return;
@@ -54,6 +86,7 @@ export class Engine {
     });
   }
 
+  /** @param {EngineError} err */
   fail(err) {
     this.readyReject?.(err);
     for (const p of this.pending.values()) p.reject(err);
@@ -63,6 +96,7 @@ export class Engine {
     if (err.fatal) this.hooks.onFatal?.(err.message);
   }
 
+  /** @param {Worker} worker @param {FromWorker} msg */
   onMessage(worker, msg) {
     if (worker !== this.worker || !msg || typeof msg !== 'object') return;
     switch (msg.type) {
@@ -84,9 +118,9 @@ export class Engine {
         const p = this.take(msg.id);
         if (p) {
           try {
-            p.resolve({ report: msg.report ?? JSON.parse(msg.reportJson), reportJson: msg.reportJson });
+            p.resolve({ report: msg.report ?? JSON.parse(msg.reportJson), reportJson: msg.reportJson, timing: msg.timing });
           } catch (e) {
-            p.reject(e);
+            p.reject(/** @type {Error} */ (e));
           }
         }
         break;
@@ -101,6 +135,11 @@ export class Engine {
         p?.resolve(msg.lines);
         break;
       }
+      case 'opened': {
+        const p = this.take(msg.id);
+        p?.resolve(msg);
+        break;
+      }
       case 'error': {
         const err = new EngineError(String(msg.message ?? 'unknown error'), { fatal: !!msg.fatal });
         if (msg.id === null || msg.id === undefined) {
@@ -108,8 +147,9 @@ export class Engine {
           this.fail(err);
         } else {
           this.take(msg.id)?.reject(err);
-          // A failed run may leave the wasm instance in a bad state (a panic aborts it): start afresh.
-          this.restart();
+          // A failed run may leave the wasm instance in a bad state (a panic aborts it): start afresh, unless the
+          // wasm threw the error on purpose (its sessions are still good).
+          if (!msg.recoverable) this.restart();
         }
         break;
       }
@@ -118,18 +158,49 @@ export class Engine {
     }
   }
 
+  /** @param {number} id */
   take(id) {
     const p = this.pending.get(id);
     this.pending.delete(id);
     return p;
   }
 
-  request(message, onProgress) {
+  /**
+   * Sends `message` with a fresh id; resolves with the worker's answer. Aborting `signal` cancels it (and every
+   * other pending request: the worker is restarted).
+   * @template T
+   * @param {import('./api').Request} message
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<T>}
+   */
+  request(message, { onProgress, signal } = {}) {
+    if (signal?.aborted) return Promise.reject(new CancelledError());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ ...message, id });
+      const onAbort = () => this.cancel();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        resolve: (v) => { done(); resolve(v); },
+        reject: (e) => { done(); reject(e); },
+        onProgress,
+      });
+      this.post(/** @type {ToWorker} */ ({ ...message, id }));
     });
+  }
+
+  /**
+   * Opens a session on `files` (one Score click): the worker reads each file once, and the session's requests
+   * reuse what it read. A session outlives a worker restart: it is opened again (the files read again) when used.
+   * @param {string} protocol
+   * @param {PageFile[]} files
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<Session>}
+   */
+  async open(protocol, files, opts = {}) {
+    const session = new Session(this, protocol, files);
+    await session.opened(opts);
+    return session;
   }
 
   /**
@@ -139,31 +210,15 @@ export class Engine {
    */
   warm(protocol) {
     this.warmProtocol = protocol;
-    this.worker.postMessage({ type: 'warm', protocol });
+    this.post({ type: 'warm', protocol });
   }
 
-  /** @returns {Promise<Array<object>>} the ProtocolInfo list */
+  /** @returns {Promise<ProtocolInfo[]>} */
   protocols() {
     return new Promise((resolve, reject) => {
       this.protocolWaiters.push({ resolve, reject });
-      this.worker.postMessage({ type: 'protocols' });
+      this.post({ type: 'protocols' });
     });
-  }
-
-  /**
-   * @param {string} protocol
-   * @param {Array<{path: string, role: 'gt'|'pred'|null, data: Blob}>} files
-   * @param {{mode: 'official'|'corrected', set: Record<string, string>}} options
-   * @param {(fraction: number, phase: string) => void} onProgress
-   * @returns {Promise<{report: object, reportJson: string}>}
-   */
-  score(protocol, files, options, onProgress) {
-    return this.request({ type: 'score', protocol, files, options, parseInPage: true }, onProgress);
-  }
-
-  /** @returns {Promise<string[]>} */
-  explain(official, corrected) {
-    return this.request({ type: 'explain', official, corrected });
   }
 
   /** Stops whatever runs now; every pending promise rejects with CancelledError. */
@@ -171,6 +226,7 @@ export class Engine {
     this.restart(new CancelledError());
   }
 
+  /** @param {Error} [reason] */
   restart(reason) {
     const old = this.worker;
     this.worker = null;
@@ -181,5 +237,84 @@ export class Engine {
     for (const w of this.protocolWaiters) w.reject(err);
     this.protocolWaiters = [];
     this.start();
+  }
+}
+
+let nextSession = 1;
+
+/**
+ * The files of one Score click, held by the worker (www/API.md, "Sessions"). Every method waits for the files to
+ * be read; after a worker restart the first use opens the session again.
+ */
+export class Session {
+  /** @param {Engine} engine @param {string} protocol @param {PageFile[]} files */
+  constructor(engine, protocol, files) {
+    this.engine = engine;
+    this.id = nextSession++;
+    this.protocol = protocol;
+    this.files = files;
+    this.generation = -1;
+    /** @type {Promise<import('./api').Opened> | null} */
+    this.opening = null;
+    this.closed = false;
+  }
+
+  /**
+   * Resolves once the worker holds the files (opening them now if this worker does not).
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<import('./api').Opened>}
+   */
+  opened(opts = {}) {
+    if (this.closed) return Promise.reject(new EngineError('this session was closed'));
+    if (!this.opening || this.generation !== this.engine.generation) {
+      this.generation = this.engine.generation;
+      const opening = this.engine.request({ type: 'open', session: this.id, protocol: this.protocol, files: this.files }, opts);
+      opening.catch(() => { if (this.opening === opening) this.opening = null; });
+      this.opening = opening;
+    }
+    return /** @type {Promise<import('./api').Opened>} */ (this.opening);
+  }
+
+  /**
+   * Scores the session's files. `keep`: the report is one of the two the explanation compares.
+   * @param {ScoreOptions} options
+   * @param {RequestOptions & {keep?: boolean}} [opts]
+   * @returns {Promise<ScoreResult>}
+   */
+  async score(options, { keep = false, ...opts } = {}) {
+    await this.opened(opts);
+    return this.engine.request({ type: 'score', session: this.id, options, keep, parseInPage: true }, opts);
+  }
+
+  /**
+   * One line per difference between the two kept reports (scored with `keep`), computed in wasm from the reports it
+   * kept.
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<string[]>}
+   */
+  async explain(opts = {}) {
+    await this.opened(opts);
+    return this.engine.request({ type: 'explain', session: this.id }, opts);
+  }
+
+  /**
+   * A protocol-specific request on the session's files (`EXTRA` handlers of www/worker.js, e.g. `fest-overlay`).
+   * @template T
+   * @param {{type: string, [key: string]: unknown}} message
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<T>}
+   */
+  async request(message, opts = {}) {
+    await this.opened(opts);
+    return this.engine.request(/** @type {import('./api').Request} */ ({ ...message, session: this.id }), opts);
+  }
+
+  /** Frees the files in the worker. */
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.opening && this.generation === this.engine.generation && this.engine.worker) {
+      this.engine.post({ type: 'close', session: this.id });
+    }
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // index.html: the whole-page app (protocol picker with #/p/<id> routing, examples).
 import { MARKUP } from './markup.js';
 import { mountApp } from './app.js';

@@ -21,7 +21,14 @@ function append(node, children) {
   }
 }
 
-/** Creates an HTML element: h('p', {class: 'x'}, 'text', child, [more]). */
+/**
+ * Creates an HTML element: h('p', {class: 'x'}, 'text', child, [more]).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   applyAttrs(node, attrs);

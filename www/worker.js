@@ -1,19 +1,34 @@
-// The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md.
-import init, { protocols, score, explain, fest_overlay, lemma_load, lemma_loaded, check_config, warm_up, exercise } from './pkg/dropscore.js';
+// @ts-check
+// The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md, typed in
+// www/api.d.ts. The page opens one session per Score click (`open`): the wasm reads each dropped file once, and
+// every later request of that click (both modes, the explanation, overlays, single-id details) reuses it.
+/// <reference lib="webworker" />
+import init, { protocols, Session, lemma_load, lemma_loaded, check_config, warm_up, exercise, memory_bytes } from './pkg/dropscore.js';
+
+/** @typedef {import('./api').ToWorker} ToWorker */
+/** @typedef {import('./api').FromWorker} FromWorker */
+/** @typedef {import('./api').WasmFile} WasmFile */
+/** @typedef {import('./api').ScoreOptions} ScoreOptions */
+
+/** @param {FromWorker} msg @param {Transferable[]} [transfer] */
+function post(msg, transfer = []) {
+  self.postMessage(msg, transfer);
+}
 
 // dist/ and the single-file build set DROPSCORE_WASM (a hashed URL or the inlined bytes); else the default.
 const ready = init({ module_or_path: globalThis.DROPSCORE_WASM }).then(
   () => {
-    self.postMessage({ type: 'ready' });
+    post({ type: 'ready' });
   },
   (e) => {
     const message = `The scoring engine could not start: ${describe(e)}`;
-    self.postMessage({ type: 'error', id: null, message, fatal: true });
+    post({ type: 'error', id: null, message, fatal: true });
     throw e;
   },
 );
 ready.catch(() => {});
 
+/** @param {any} e */
 function describe(e) {
   if (typeof e === 'string') return e;
   if (e && typeof e.message === 'string') return e.message;
@@ -28,8 +43,10 @@ function describe(e) {
 // (diagnostic aij.lemma.unknown), with progress, then handed to wasm and kept for the session.
 const LEMMA_URL = new URL('./assets/ru-lemmas.bin', import.meta.url);
 const LEMMA_SIZE_HINT = 12.4e6; // bytes, when the server sends no Content-Length
-let lemmaState = null; // null | Promise<boolean>
+/** @type {Promise<boolean> | null} */
+let lemmaState = null;
 
+/** @param {(fraction: number, phase: string) => void} onProgress */
 async function fetchLemmas(onProgress) {
   const res = await fetch(LEMMA_URL);
   if (!res.ok) throw new Error(`${LEMMA_URL.pathname}: HTTP ${res.status}`);
@@ -54,7 +71,11 @@ async function fetchLemmas(onProgress) {
   return bytes;
 }
 
-/** Loads the lemmatiser into wasm once; resolves to whether it is available. */
+/**
+ * Loads the lemmatiser into wasm once; resolves to whether it is available.
+ * @param {(fraction: number, phase: string) => void} onProgress
+ * @returns {Promise<boolean>}
+ */
 function ensureLemmas(onProgress) {
   if (lemma_loaded()) return Promise.resolve(true);
   if (!lemmaState) {
@@ -79,6 +100,7 @@ function ensureLemmas(onProgress) {
   return lemmaState;
 }
 
+/** @param {string} protocol @param {string} reportJson */
 function needsLemmas(protocol, reportJson) {
   return protocol === 'aij2022' && !lemma_loaded() && reportJson.includes('"aij.lemma.unknown"');
 }
@@ -86,6 +108,7 @@ function needsLemmas(protocol, reportJson) {
 // Before the first aij2022 score with FID inputs (.npy/.npz): FID's linear algebra once on a small matrix
 // (~0.2 s, src/wasm.rs warm_up), so V8 has optimised it before the one long call on 2048-d inputs (~2 s saved).
 let warmedUp = false;
+/** @param {string} protocol @param {WasmFile[]} files */
 function warmUpFor(protocol, files) {
   if (warmedUp || protocol !== 'aij2022' || !files.some((f) => /\.np[yz]$/i.test(f.path))) return;
   warmedUp = true;
@@ -96,45 +119,87 @@ function warmUpFor(protocol, files) {
   }
 }
 
-const exercised = new Set(); // protocols whose built-in input this worker has scored ('warm')
+/** @type {Set<string>} protocols whose built-in input this worker has scored ('warm') */
+const exercised = new Set();
+
+/** @type {Map<number, {session: Session, protocol: string}>} open sessions by the page's session id */
+const sessions = new Map();
+
+/** @param {WasmFile[]} files */
+function wasmFiles(files) {
+  return files.map((f) => ({ path: String(f.path), role: f.role ?? null, data: f.data }));
+}
+
+/** @param {Partial<ScoreOptions> | undefined} o @returns {ScoreOptions} */
+function wasmOptions(o) {
+  return { mode: o?.mode ?? 'official', set: { ...(o?.set ?? {}) } };
+}
+
+/** A request this worker cannot answer, its wasm instance untouched (the page need not restart it). */
+class RequestError extends Error {}
+
+/** @param {number} session */
+function sessionOf(session) {
+  const s = sessions.get(session);
+  if (!s) throw new RequestError(`no open session ${session} (it was closed)`);
+  return s;
+}
+
+/** @param {number | null} id */
+const progressTo = (id) => (/** @type {number} */ fraction, /** @type {string} */ phase) => {
+  post({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
+};
 
 // Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
 // ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
+/** @type {{[type: string]: (msg: any, transfer: Transferable[]) => unknown}} */
 const EXTRA = {
-  'fest-overlay': (msg, transfer) => {
-    const files = msg.files.map((f) => ({ path: String(f.path), role: f.role ?? null, data: f.data }));
-    const options = { mode: msg.options?.mode ?? 'official', set: { ...(msg.options?.set ?? {}) } };
-    const o = fest_overlay(files, options, String(msg.image));
+  'fest-overlay': (/** @type {import('./api').FestOverlayRequest} */ msg, transfer) => {
+    const o = sessionOf(msg.session).session.fest_overlay(wasmOptions(msg.options), String(msg.image));
     transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
     return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
   },
-  config: (msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
+  config: (/** @type {import('./api').ConfigRequest} */ msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
 };
 
+/** @param {ToWorker} msg */
 async function handle(msg) {
   switch (msg.type) {
     case 'protocols':
-      self.postMessage({ type: 'protocols', list: JSON.parse(protocols()) });
+      post({ type: 'protocols', list: JSON.parse(protocols()) });
+      return;
+    case 'open': {
+      // One Score click: the wasm reads every dropped file once, into its memory (src/wasm.rs Session).
+      const t0 = performance.now();
+      const files = wasmFiles(msg.files);
+      warmUpFor(msg.protocol, files);
+      const session = new Session(msg.protocol, files, progressTo(msg.id));
+      sessions.get(msg.session)?.session.free();
+      sessions.set(msg.session, { session, protocol: msg.protocol });
+      post({ type: 'opened', id: msg.id, session: msg.session, bytes_in_memory: session.bytes_in_memory, read_ms: performance.now() - t0 });
+      return;
+    }
+    case 'close':
+      sessions.get(msg.session)?.session.free();
+      sessions.delete(msg.session);
       return;
     case 'score': {
       const { id } = msg;
-      const files = msg.files.map((f) => ({ path: String(f.path), role: f.role ?? null, data: f.data }));
-      const options = { mode: msg.options?.mode ?? 'official', set: { ...(msg.options?.set ?? {}) } };
-      const onProgress = (fraction, phase) => {
-        self.postMessage({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
-      };
+      const { session, protocol } = sessionOf(msg.session);
+      const options = wasmOptions(msg.options);
+      const onProgress = progressTo(id);
+      const keep = msg.keep ?? false;
       const t0 = performance.now();
-      warmUpFor(msg.protocol, files);
-      let reportJson = score(msg.protocol, files, options, onProgress);
-      if (needsLemmas(msg.protocol, reportJson) && (await ensureLemmas(onProgress))) {
-        reportJson = score(msg.protocol, files, options, onProgress);
+      let reportJson = session.score(options, onProgress, keep);
+      if (needsLemmas(protocol, reportJson) && (await ensureLemmas(onProgress))) {
+        reportJson = session.score(options, onProgress, keep);
       }
       const t1 = performance.now();
       // parseInPage: the page parses reportJson itself (one JSON.parse there is cheaper than parsing here and
       // cloning a 100,000-item object graph across threads: ~0.5 s for a 20 MB report).
       const report = msg.parseInPage ? undefined : JSON.parse(reportJson);
-      const timing = { score_ms: t1 - t0, parse_ms: performance.now() - t1, posted_at: performance.timeOrigin + performance.now() };
-      self.postMessage(report === undefined ? { type: 'result', id, reportJson, timing } : { type: 'result', id, report, reportJson, timing });
+      const timing = { score_ms: t1 - t0, parse_ms: performance.now() - t1, posted_at: performance.timeOrigin + performance.now(), memory_bytes: memory_bytes() };
+      post(report === undefined ? { type: 'result', id, reportJson, timing } : { type: 'result', id, report, reportJson, timing });
       return;
     }
     case 'warm': {
@@ -150,37 +215,42 @@ async function handle(msg) {
       } catch {
         /* only a speed-up */
       }
-      self.postMessage({ type: 'warmed', protocol, ms: performance.now() - t0, value: value ?? null });
+      post({ type: 'warmed', protocol, ms: performance.now() - t0, value: value ?? null });
       return;
     }
     case 'explain': {
-      const lines = JSON.parse(explain(msg.official, msg.corrected));
-      self.postMessage({ type: 'explained', id: msg.id, lines });
+      // The two reports the session kept (score with keep): nothing is parsed again.
+      const lines = JSON.parse(sessionOf(msg.session).session.explain());
+      post({ type: 'explained', id: msg.id, lines });
       return;
     }
     default: {
       // Protocol-specific requests of www/views/ modules: { type, id, ...payload } -> { type: 'reply', id, value }.
-      const handler = EXTRA[msg.type];
-      if (!handler) throw new Error(`unknown message type ${JSON.stringify(msg.type)}`);
+      const handler = EXTRA[/** @type {{type: string}} */ (msg).type];
+      if (!handler) throw new RequestError(`unknown message type ${JSON.stringify(/** @type {{type: string}} */ (msg).type)}`);
+      /** @type {Transferable[]} */
       const transfer = [];
       const value = handler(msg, transfer);
-      self.postMessage({ type: 'reply', id: msg.id, value }, transfer);
+      post({ type: 'reply', id: /** @type {{id: number}} */ (msg).id, value }, transfer);
     }
   }
 }
 
-self.addEventListener('message', async (event) => {
+self.addEventListener('message', async (/** @type {MessageEvent} */ event) => {
+  /** @type {ToWorker} */
   const msg = event.data ?? {};
-  const id = msg.id ?? null;
+  const id = 'id' in msg ? msg.id ?? null : null;
   try {
     await ready;
   } catch (e) {
-    self.postMessage({ type: 'error', id, message: `The scoring engine could not start: ${describe(e)}`, fatal: true });
+    post({ type: 'error', id, message: `The scoring engine could not start: ${describe(e)}`, fatal: true });
     return;
   }
   try {
     await handle(msg);
   } catch (e) {
-    self.postMessage({ type: 'error', id, message: describe(e) });
+    // A string is an error the wasm threw on purpose (a usage error, an image that cannot be drawn): the instance
+    // and its sessions stay usable. Anything else (a panic is a WebAssembly.RuntimeError) may have broken it.
+    post({ type: 'error', id, message: describe(e), recoverable: typeof e === 'string' || e instanceof RequestError });
   }
 });

@@ -208,17 +208,7 @@ test('kws: a blank line in the results shows the located official-mode diagnosti
   await context.close();
 });
 
-test('kws: files dropped in the wrong zones still score; the file list shows the role note', async () => {
-  const { page, context, check } = await openPage('#/p/kws');
-  await page.setInputFiles('#gt-files', samplePred);
-  await page.setInputFiles('#pred-files', sampleGt);
-  await score(page);
-  assert.deepEqual(await headline(page, 'official'), SAMPLE);
-  assert.equal(await page.locator('#gt-list .file-note').count(), 1, 'a role note on the misplaced results file');
-  assert.equal(await page.locator('#pred-list .file-note').count(), 1, 'a role note on the misplaced GT file');
-  check();
-  await context.close();
-});
+// Files dropped in the wrong zones: tests/e2e/session.test.mjs (input.swapped, "Swap and score").
 
 test('per-query table: sortable by keyboard-reachable header buttons, filterable, rows expand', async () => {
   const { page, context, check } = await openPage('#/p/kws');

@@ -87,9 +87,10 @@ for (const [name, make, set] of CASES) {
   }
 }
 
-test('fest_overlay(): the synthetic page as RGBA with line metadata', () => {
+test('Session.fest_overlay(): the synthetic page as RGBA with line metadata', () => {
   const files = [...wasmFiles(syn, ['gt'], 'gt'), ...wasmFiles(syn, ['pred'], 'pred')];
-  const o = harness.wasm.fest_overlay(files, { mode: 'official', set: {} }, '001');
+  const session = new harness.wasm.Session('fest', files);
+  const o = session.fest_overlay({ mode: 'official', set: {} }, '001');
   assert.equal(o.width, 40);
   assert.equal(o.height, 20);
   assert.equal(o.rgba.length, 40 * 20 * 4);
@@ -101,5 +102,6 @@ test('fest_overlay(): the synthetic page as RGBA with line metadata', () => {
   assert.deepEqual(px(5, 8), [40, 90, 255, 255], 'left half of L2: false negative (blue), green is not its best');
   assert.deepEqual(px(30, 19), [120, 120, 120, 255], 'the magenta box overlaps no GT: not counted in official mode (hatched grey)');
   assert.equal(o.gt_labels[2 * 40 + 2], 1);
-  assert.throws(() => harness.wasm.fest_overlay(files, { mode: 'official', set: {} }, 'nope'));
+  assert.throws(() => session.fest_overlay({ mode: 'official', set: {} }, 'nope'));
+  session.free();
 });

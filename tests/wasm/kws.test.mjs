@@ -78,7 +78,7 @@ for (const c of CASES) {
   }
 }
 
-test('explain(): the same differences as `--mode both`', async () => {
+test('Session: both modes from one read, and explain() the same differences as `--mode both`', async () => {
   for (const [name, gt, pred] of [CASES[0], ...CASES.filter((c) => /missingq2|res_dup|wrongdoc|gt_empty \+ res_ok$/.test(c[0]))]) {
     const { dir, g, p } = stage1(gt, pred);
     let stdout;
@@ -90,11 +90,22 @@ test('explain(): the same differences as `--mode both`', async () => {
       stdout = e.stdout;
     }
     const both = JSON.parse(stdout);
-    const off = inWasmKws(dir, g, p, 'official', {}).json;
-    const cor = inWasmKws(dir, g, p, 'corrected', {}).json;
-    assert.deepEqual(JSON.parse(off), both.official, `${name}: official report`);
-    assert.deepEqual(JSON.parse(cor), both.corrected, `${name}: corrected report`);
-    assert.deepEqual(JSON.parse(harness.wasm.explain(off, cor)), both.differences, `${name}: differences`);
+    const session = new harness.wasm.Session('kws', [...harness.wasmFiles(dir, [g], 'gt'), ...harness.wasmFiles(dir, [p], 'pred')]);
+    try {
+      assert.throws(() => session.explain(), /both modes/, 'explain() before both modes are kept');
+      const off = session.score({ mode: 'official', set: {} }, () => {}, true);
+      const cor = session.score({ mode: 'corrected', set: {} }, () => {}, true);
+      // a report that is not kept (a detail) leaves the two kept ones alone
+      assert.equal(session.score({ mode: 'official', set: { dedupe: 'true' } }, () => {}), inWasmKws(dir, g, p, 'official', { dedupe: 'true' }).json);
+      assert.equal(off, inWasmKws(dir, g, p, 'official', {}).json, `${name}: the session's official report is the one-shot score()`);
+      assert.equal(cor, inWasmKws(dir, g, p, 'corrected', {}).json, `${name}: corrected, likewise`);
+      assert.deepEqual(JSON.parse(off), both.official, `${name}: official report`);
+      assert.deepEqual(JSON.parse(cor), both.corrected, `${name}: corrected report`);
+      assert.deepEqual(JSON.parse(session.explain()), both.differences, `${name}: differences`);
+      assert.ok(session.bytes_in_memory > 0, 'the files are held in wasm memory');
+    } finally {
+      session.free();
+    }
   }
 });
 

@@ -126,16 +126,17 @@ function alignmentView(items, ctx, report) {
       box.replaceChildren(h('p', { class: 'small aij-warn' }, `No VisualQA or captioning id “${itemId}” in this report (ids look like ${cands[0].id}).`));
       return;
     }
-    if (it.detail?.best !== undefined || !ctx?.engine || !ctx?.files) {
+    if (it.detail?.best !== undefined || !ctx?.session) {
       show(it);
       return;
     }
-    // Light detail (a large file): the worker scores this one id again with its full detail (option explain).
+    // Light detail (a large file): the worker scores this one id again with its full detail (option explain), on the
+    // run's session (the files it read; the report is not kept for the explanation).
     const ticket = ++asked;
     box.replaceChildren(h('p', { class: 'muted small' }, `Computing the alignment of ${it.id}…`));
     try {
       const mode = ctx.mode ?? report.mode;
-      const { report: one } = await ctx.engine.score('aij2022', ctx.files, { mode, set: { ...(ctx.set ?? {}), explain: it.id } });
+      const { report: one } = await ctx.session.score({ mode, set: { ...(ctx.set ?? {}), explain: it.id } });
       const full = one.items?.find((x) => x.id === it.id);
       if (ticket !== asked) return;
       if (!full) throw new Error('the id was not scored');

@@ -2,7 +2,7 @@
 // FN blue, lines the mode does not count hatched grey; GT lines outlined in their class colour; click a pixel for its
 // GT line's IoU, precision, recall and class; wheel to zoom, drag to pan), official vs corrected side by side, and
 // the per-GT-line and per-predicted-line tables of the chosen image. The RGBA buffer comes from the wasm
-// (fest_overlay, through the worker's 'fest-overlay' handler).
+// (the session's fest_overlay, through the worker's 'fest-overlay' handler: the files the run read, not read again).
 
 import { h } from '../util.js';
 
@@ -30,7 +30,7 @@ export function render(entry, ctx) {
         ['pixel_iu', 'line_iu', 'dr', 'ra', 'fm'].map((k) => h('td', {}, num(g.scores[k])))))),
       h('tfoot', {}, h('tr', {}, h('th', {}, 'Leaderboard (mean Line IU)'), h('td', {}), h('td', {}), h('td', {}, num(report.scores.line_iu)))))));
   const scored = report.items.filter((i) => i.detail && i.detail.n1 != null);
-  if (!scored.length || !ctx?.engine || !ctx?.files) return out;
+  if (!scored.length || !ctx?.session) return out;
   out.push(viewer(report, scored, ctx));
   return out;
 }
@@ -64,7 +64,7 @@ function viewer(report, items, ctx) {
     shown = [];
     try {
       for (const mode of modes) {
-        const o = await ctx.engine.request({ type: 'fest-overlay', files: ctx.files, options: { mode, set: mode === (ctx.mode ?? report.mode) ? ctx.set ?? {} : {} }, image: id });
+        const o = await ctx.session.request({ type: 'fest-overlay', options: { mode, set: mode === (ctx.mode ?? report.mode) ? ctx.set ?? {} : {} }, image: id });
         const pane = makePane(o, mode, view, draw, (x, y) => showInfo(info, o, x, y, mode));
         shown.push(pane);
         panes.append(pane.box);

@@ -5,10 +5,11 @@
 //
 // A view module exports `render(entry, ctx)`, which returns a Node, an array of Nodes, or a promise of either:
 //   entry  { report, reportJson }               the shown report (www/API.md)
-//   ctx    { engine, files, set, mode, table }  engine: www/engine.js (the worker; `engine.request({ type, ... })`
+//   ctx    { engine, session, set, mode, table }  engine: www/engine.js; session: the run's files as the worker
+//                                               holds them (www/engine.js Session: `session.request({ type, ... })`
 //                                               resolves with what the worker's EXTRA[type] handler returns, see
-//                                               www/worker.js), files: the inputs of this
-//                                               run as given to the engine, set/mode: the options of this report
+//                                               www/worker.js; `session.score(options)` scores them again without
+//                                               reading them again), set/mode: the options of this report
 // It must not modify the report, and everything it draws comes from the report or from the engine.
 export const VIEWS = {
   aij2022: () => import('./aij2022.js'),
