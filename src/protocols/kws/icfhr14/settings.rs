@@ -1,29 +1,14 @@
 //! The options of preset `icfhr14` resolved into its [`Settings`].
 
 use super::{EmptyGt, Settings};
-use crate::diag::{Diagnostic, Diags};
+use crate::diag::Diags;
+use crate::protocols::kws::options::cutoffs;
 use crate::protocols::Options;
 use crate::report::Mode;
 
 /// Settings of one run; a bad `k` is an error diagnostic, and no valid `k` means `5,10`.
 pub(super) fn settings(opts: &Options, mode: Mode, diags: &mut Diags) -> Settings {
-    let mut ks: Vec<usize> = Vec::new();
-    for k in opts.list("k") {
-        match k.parse::<usize>() {
-            Ok(v) if v > 0 => {
-                if !ks.contains(&v) {
-                    ks.push(v)
-                }
-            }
-            _ => diags.push(
-                Diagnostic::error(
-                    "kws.option.bad_k",
-                    format!("k must list positive integers, found `{k}`"),
-                )
-                .hint("Use e.g. --set k=5,10,20."),
-            ),
-        }
-    }
+    let mut ks: Vec<usize> = cutoffs(opts, diags);
     if ks.is_empty() {
         ks = vec![5, 10];
     }

@@ -15,7 +15,7 @@ pub use text::render_text;
 use crate::diag::{excerpt, Diagnostic, Diags, Severity};
 use crate::formats::trec::{read_qrels, read_run, ReadSettings};
 use crate::input::Entry;
-use crate::metrics::trec::{Measure, Version};
+use crate::metrics::trec::{Family, Measure, Version};
 use crate::protocols::{Options, Progress};
 use crate::report::{Mode, Reading, Report, Scores};
 use serde_json::json;
@@ -31,6 +31,13 @@ struct Settings {
 }
 
 impl Settings {
+    /// The measures that have values (all but `runid`), in order.
+    fn scored_measures(&self) -> Vec<&Measure> {
+        self.measures
+            .iter()
+            .filter(|m| m.family != Family::Runid)
+            .collect()
+    }
     fn version_name(&self) -> &'static str {
         match self.version {
             Version::V9 => "9.0.8",

@@ -16,11 +16,7 @@ pub(super) fn headline(
     blocked: bool,
 ) -> Scores {
     let mut scores = Scores::new();
-    let measures: Vec<&Measure> = s
-        .measures
-        .iter()
-        .filter(|m| m.family != Family::Runid)
-        .collect();
+    let measures = s.scored_measures();
     for (k, meas) in measures.iter().enumerate() {
         let v = if blocked || divisor == 0 {
             None
@@ -41,11 +37,7 @@ pub(super) fn headline(
 }
 
 pub(super) fn items(s: &Settings, f: &RunResult) -> Vec<Item> {
-    let measures: Vec<&Measure> = s
-        .measures
-        .iter()
-        .filter(|m| m.family != Family::Runid)
-        .collect();
+    let measures = s.scored_measures();
     let mut items: Vec<Item> = f
         .queries
         .iter()
@@ -168,11 +160,7 @@ pub(super) fn paired_plot(first: &RunResult, other: &RunResult, path: &str) -> P
 }
 
 pub(super) fn display(s: &Settings, runid: &str) -> Display {
-    let measures: Vec<&Measure> = s
-        .measures
-        .iter()
-        .filter(|m| m.family != Family::Runid)
-        .collect();
+    let measures = s.scored_measures();
     let headline = measures
         .iter()
         .map(|meas| Label {

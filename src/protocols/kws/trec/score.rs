@@ -174,12 +174,7 @@ fn measure(
     if stand_in {
         r.num_ret = 0;
         r.hit_strip.clear();
-        for (meas, v) in s
-            .measures
-            .iter()
-            .filter(|x| x.family != Family::Runid)
-            .zip(values.iter_mut())
-        {
+        for (meas, v) in s.scored_measures().into_iter().zip(values.iter_mut()) {
             if meas.family == Family::NumRet {
                 *v = 0.0;
             }

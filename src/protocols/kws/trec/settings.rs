@@ -4,6 +4,7 @@
 use super::Settings;
 use crate::diag::{Diagnostic, Diags};
 use crate::metrics::trec::{self as m, parse_measures, Family, Measure, Version};
+use crate::protocols::kws::options::cutoffs;
 use crate::protocols::Options;
 use crate::report::Mode;
 
@@ -43,19 +44,7 @@ fn with_k(mut measures: Vec<Measure>, opts: &Options, diags: &mut Diags) -> Vec<
     if opts.get("k").replace(' ', "") == "5,10" {
         return measures;
     }
-    let mut ks = Vec::new();
-    for k in opts.list("k") {
-        match k.parse::<u32>() {
-            Ok(v) if v > 0 => ks.push(v),
-            _ => diags.push(
-                Diagnostic::error(
-                    "kws.option.bad_k",
-                    format!("k must list positive integers, found `{k}`"),
-                )
-                .hint("Use e.g. --set k=5,10,20."),
-            ),
-        }
-    }
+    let ks: Vec<u32> = cutoffs(opts, diags);
     let families: Vec<Family> = measures
         .iter()
         .map(|x| x.family)
