@@ -111,22 +111,18 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
 fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     let count = |r: &Report, code: &str| r.diagnostics.iter().filter(|d| d.code == code).count();
-    let missing = official
-        .items
-        .iter()
-        .filter(|i| {
-            i.detail.get("in_results") == Some(&serde_json::Value::Bool(false))
-                && i.detail.get("in_gt") == Some(&serde_json::Value::Bool(true))
-        })
-        .count();
-    let scored = official
-        .items
-        .iter()
-        .filter(|i| {
-            i.detail.get("in_results") == Some(&serde_json::Value::Bool(true))
-                && i.detail.get("in_gt") == Some(&serde_json::Value::Bool(true))
-        })
-        .count();
+    // GT queries with (or without) results in the official report.
+    let gt_queries = |in_results: bool| {
+        let is = |i: &crate::report::Item, key: &str, v: bool| {
+            i.detail.get(key) == Some(&serde_json::Value::Bool(v))
+        };
+        official
+            .items
+            .iter()
+            .filter(|i| is(i, "in_results", in_results) && is(i, "in_gt", true))
+            .count()
+    };
+    let (missing, scored) = (gt_queries(false), gt_queries(true));
     if missing > 0 {
         lines.push(format!(
             "{missing} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0).",

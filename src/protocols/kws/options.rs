@@ -1,6 +1,8 @@
 //! The options of specs/kws.md section 5.
 
-use crate::protocols::OptionSpec;
+use crate::diag::{Diagnostic, Diags};
+use crate::protocols::{OptionSpec, Options};
+use std::str::FromStr;
 
 pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "preset", kind: "auto|icfhr14|trec", default_official: "auto", default_corrected: "auto", help: "icfhr14 = rusteval v0.5 (XML), trec = trec_eval; auto picks from the files" },
@@ -17,3 +19,29 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "float_rel", kind: "truncate|error", default_official: "truncate", default_corrected: "error", help: "trec: a non-integer rel is truncated (atol) or refused" },
     OptionSpec { name: "measures", kind: "list", default_official: "official", default_corrected: "official", help: "trec measures, comma-separated trec_eval names (P, ndcg_cut_10, ...); official = trec_eval's official set" },
 ];
+
+/// Option `k` of both presets: the positive integers it lists, each once, in order (`T` is the preset's
+/// cutoff type); every other entry is a `kws.option.bad_k` error.
+pub(super) fn cutoffs<T: FromStr + PartialOrd + Default>(
+    opts: &Options,
+    diags: &mut Diags,
+) -> Vec<T> {
+    let mut ks: Vec<T> = Vec::new();
+    for k in opts.list("k") {
+        match k.parse::<T>() {
+            Ok(v) if v > T::default() => {
+                if !ks.contains(&v) {
+                    ks.push(v)
+                }
+            }
+            _ => diags.push(
+                Diagnostic::error(
+                    "kws.option.bad_k",
+                    format!("k must list positive integers, found `{k}`"),
+                )
+                .hint("Use e.g. --set k=5,10,20."),
+            ),
+        }
+    }
+    ks
+}
