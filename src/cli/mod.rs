@@ -5,6 +5,7 @@ mod convert;
 mod inputs;
 mod lemma;
 mod program;
+mod pycompat;
 
 use clap::{Parser, ValueEnum};
 use dropscore::input::disk::io_words;
@@ -64,6 +65,8 @@ pub fn run(args: Vec<String>) -> i32 {
         // Hidden developer commands: the lemmatiser's set-up and its parity tests.
         Some("lemma-build") => lemma::lemma_build(&args[2..]),
         Some("lemma") => lemma::lemma(&args[2..]),
+        // Hidden: the entry of tests/reference/pycompat_diff.py.
+        Some("pycompat") => pycompat::pycompat(&args[2..]),
         Some("score") => program::score_cmd(&args[2..]),
         Some("config") => program::config_cmd(&args[2..]),
         Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
