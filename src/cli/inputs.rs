@@ -30,7 +30,7 @@ pub fn load(
                             role: Some(role),
                             blob: Rc::new(blob),
                         }),
-                        Err(d) => diags.push(d),
+                        Err(d) => diags.push(*d),
                     }
                 }
             }
@@ -86,7 +86,7 @@ pub fn list_dir(
                 role: Some(role),
                 blob: Rc::new(blob),
             }),
-            Err(d) => diags.push(d),
+            Err(d) => diags.push(*d),
         }
     }
     Ok(())

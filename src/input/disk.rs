@@ -167,12 +167,14 @@ pub fn walk(
 
 /// Opens a file the walk found, refusing a link (one may have replaced the file since it was listed) or a
 /// special file; the refusal is the diagnostic to report.
-pub fn open_found(path: &Path, shown: &str) -> Result<DiskFile, Diagnostic> {
-    DiskFile::open_no_follow(path).map_err(|e| match kind(path) {
-        Ok(k @ (Kind::Link(_) | Kind::Special(_))) => {
-            skipped(&k, shown).unwrap_or_else(|| unreadable(shown, "file", &e))
-        }
-        _ => unreadable(shown, "file", &e),
+pub fn open_found(path: &Path, shown: &str) -> Result<DiskFile, Box<Diagnostic>> {
+    DiskFile::open_no_follow(path).map_err(|e| {
+        Box::new(match kind(path) {
+            Ok(k @ (Kind::Link(_) | Kind::Special(_))) => {
+                skipped(&k, shown).unwrap_or_else(|| unreadable(shown, "file", &e))
+            }
+            _ => unreadable(shown, "file", &e),
+        })
     })
 }
 
