@@ -6,6 +6,7 @@
 //! - [`formats`]: bytes in, typed data out, with located diagnostics;
 //! - [`input`]: files, folders, zips and `.gz` → a set of named, role-tagged entries;
 //! - [`protocols`]: one module per competition, composing formats and metrics into a `Report`;
+//! - [`pycompat`]: Python's float repr, `float()`, `str.split()` and `str.lower()`, as the official scripts see them;
 //! - [`config`]: the organizers' competition config (dropscore.toml / its JSON form), pure;
 //! - [`render`]: text / TSV / CSV output of a `Report`;
 //! - `wasm` (wasm32 only) and the `dropscore` binary: thin shells.
@@ -18,6 +19,7 @@ pub mod input;
 pub mod lemma;
 pub mod metrics;
 pub mod protocols;
+pub mod pycompat;
 pub mod render;
 pub mod report;
 #[cfg(target_arch = "wasm32")]

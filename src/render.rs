@@ -1,13 +1,134 @@
 //! Text, TSV and CSV renderings of a [`Report`] (JSON is [`Report::to_json`]), and the located one-line form
 //! of diagnostics the CLI prints.
+//!
+//! Text meant for a terminal carries file names, ids and excerpts from the input, so it is escaped
+//! ([`terminal`]): control characters (C0, DEL, C1) and the bidi controls that reorder what a terminal shows
+//! (U+061C, U+200E/F, U+202A–202E, U+2066–2069) become visible `\x1b` / `\u{202e}` escapes. TSV, CSV and
+//! JSON are data and stay as they are.
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{Item, Report};
 use serde_json::Value;
 
-/// The protocol's own text layout.
+/// The protocol's own text layout, safe for a terminal: the ids, groups, options and details it prints are
+/// escaped first (newlines and tabs in them too), then any control left in the layout's own text except its
+/// newlines and tabs. Text without such characters comes out unchanged.
 pub fn text(report: &Report) -> String {
-    crate::protocols::render_text(report)
+    let out = match terminal_safe_report(report) {
+        Some(clean) => crate::protocols::render_text(&clean),
+        None => crate::protocols::render_text(report),
+    };
+    match terminal_lines(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(o) => o,
+    }
+}
+
+/// Whether `c` is escaped for a terminal: C0 controls, DEL, C1 controls and the bidi formatting characters.
+pub fn is_terminal_control(c: char) -> bool {
+    matches!(c,
+        '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{61c}' | '\u{200e}' | '\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every [`is_terminal_control`] character for which `escape` holds written as a visible escape:
+/// `\x1b` below U+0080, `\u{85}` / `\u{202e}` above. Borrowed when there is nothing to escape.
+fn escape_where(s: &str, escape: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    // Only ASCII controls and the lead bytes C2 (C1), D8 (U+061C) and E2 (U+200E..U+2069) can start one.
+    if !s
+        .bytes()
+        .any(|b| b < 0x20 || b == 0x7f || b == 0xc2 || b == 0xd8 || b == 0xe2)
+    {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    if !s.chars().any(|c| is_terminal_control(c) && escape(c)) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if is_terminal_control(c) && escape(c) {
+            if (c as u32) < 0x80 {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            } else {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Untrusted text (a file name, an id, an excerpt) for one line of a terminal: every control escaped,
+/// newlines and tabs included.
+pub fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(s, |_| true)
+}
+
+/// Text of several lines for a terminal: every control escaped except newlines and tabs.
+pub fn terminal_lines(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_where(s, |c| c != '\n' && c != '\t')
+}
+
+/// A copy of `report` whose ids, groups, options and detail strings are escaped with [`terminal`], or `None`
+/// when none needs it (the common case: no copy).
+fn terminal_safe_report(report: &Report) -> Option<Report> {
+    fn value_needs(v: &Value) -> bool {
+        match v {
+            Value::String(s) => needs(s),
+            Value::Array(a) => a.iter().any(value_needs),
+            Value::Object(m) => m.iter().any(|(k, v)| needs(k) || value_needs(v)),
+            _ => false,
+        }
+    }
+    fn needs(s: &str) -> bool {
+        matches!(terminal(s), std::borrow::Cow::Owned(_))
+    }
+    fn clean_value(v: &mut Value) {
+        match v {
+            Value::String(s) => clean(s),
+            Value::Array(a) => a.iter_mut().for_each(clean_value),
+            Value::Object(m) => {
+                let old = std::mem::take(m);
+                for (k, mut v) in old {
+                    clean_value(&mut v);
+                    m.insert(terminal(&k).into_owned(), v);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clean(s: &mut String) {
+        if let std::borrow::Cow::Owned(o) = terminal(s) {
+            *s = o;
+        }
+    }
+    let dirty = report.items.iter().any(|it| {
+        needs(&it.id)
+            || it.group.as_deref().is_some_and(needs)
+            || it.detail.iter().any(|(k, v)| needs(k) || value_needs(v))
+    }) || report.groups.iter().any(|g| needs(&g.id))
+        || report.options.values().any(value_needs);
+    if !dirty {
+        return None;
+    }
+    let mut r = report.clone();
+    for it in &mut r.items {
+        clean(&mut it.id);
+        if let Some(g) = &mut it.group {
+            clean(g);
+        }
+        for v in it.detail.values_mut() {
+            clean_value(v);
+        }
+    }
+    for g in &mut r.groups {
+        clean(&mut g.id);
+    }
+    for v in r.options.values_mut() {
+        clean_value(v);
+    }
+    Some(r)
 }
 
 /// A plain text layout for protocols without one of their own: headline, then one line per item.
@@ -102,9 +223,13 @@ pub fn csv(report: &Report) -> String {
     out
 }
 
-/// `file:line:column: severity [code] message`, then indented expected/found/hint/official lines.
+/// `file:line:column: severity [code] message`, then indented expected/found/hint/official lines; the file
+/// name and the texts escaped for a terminal ([`terminal`]), so each stays on its line.
 pub fn diagnostic(d: &Diagnostic) -> String {
-    let mut loc = d.file.clone().unwrap_or_else(|| "(input)".to_string());
+    let mut loc = d
+        .file
+        .as_deref()
+        .map_or_else(|| "(input)".to_string(), |f| terminal(f).into_owned());
     if let Some(l) = d.line {
         loc.push_str(&format!(":{l}"));
         if let Some(c) = d.column {
@@ -122,7 +247,11 @@ pub fn diagnostic(d: &Diagnostic) -> String {
         Severity::Warning => "warning",
         Severity::Info => "info",
     };
-    let mut s = format!("{loc}: {sev} [{}] {}\n", d.code, d.message);
+    let mut s = format!(
+        "{loc}: {sev} [{}] {}\n",
+        terminal(&d.code),
+        terminal(&d.message)
+    );
     for (k, v) in [
         ("expected", &d.expected),
         ("found", &d.found),
@@ -130,7 +259,7 @@ pub fn diagnostic(d: &Diagnostic) -> String {
         ("official", &d.official_behaviour),
     ] {
         if let Some(v) = v {
-            s.push_str(&format!("    {k}: {v}\n"));
+            s.push_str(&format!("    {k}: {}\n", terminal(v)));
         }
     }
     s

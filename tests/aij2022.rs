@@ -435,12 +435,10 @@ fn npz_errors() {
 /// lemma table, the text tasks give the fixture totals too. Skipped when the asset has not been built.
 #[test]
 fn builtin_lemmatiser_gives_fixture_totals() {
-    let asset = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin");
-    let Ok(bytes) = std::fs::read(&asset) else {
-        eprintln!("skipped: {} not built", asset.display());
+    let Some(lem) = dropscore::lemma::load_asset(None).unwrap() else {
+        eprintln!("skipped: ru-lemmas.bin not built");
         return;
     };
-    let lem = std::sync::Arc::new(dropscore::lemma::Lemmatizer::from_bytes(&bytes).unwrap());
     let files = dropscore::input::FileSet::build(
         ["textqa", "mathqa", "vqa"]
             .iter()

@@ -5,23 +5,16 @@
 
 use dropscore::lemma::Lemmatizer;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-fn lemmatizer() -> &'static Lemmatizer {
-    static L: OnceLock<Lemmatizer> = OnceLock::new();
+/// The asset as the CLI finds it (`dropscore::lemma::load_asset`: $DROPSCORE_LEMMAS, next to the executable,
+/// www/assets/ru-lemmas.bin).
+fn lemmatizer() -> &'static Arc<Lemmatizer> {
+    static L: OnceLock<Arc<Lemmatizer>> = OnceLock::new();
     L.get_or_init(|| {
-        let path = std::env::var_os("DROPSCORE_LEMMAS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin")
-            });
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (build the asset with scripts/ensure-tools)",
-                path.display()
-            )
-        });
-        Lemmatizer::from_bytes(&bytes).expect("asset loads")
+        dropscore::lemma::load_asset(None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .expect("no ru-lemmas.bin: build the asset with scripts/ensure-tools")
     })
 }
 
@@ -70,9 +63,10 @@ fn unknown_and_odd_input_never_panics() {
 fn garbage_assets_are_errors() {
     assert!(Lemmatizer::from_bytes(b"").is_err());
     assert!(Lemmatizer::from_bytes(b"DSLEMMA1\x05\x00\x00\x00ab").is_err());
-    let mut bytes =
-        std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin"))
-            .unwrap_or_default();
+    let mut bytes = dropscore::lemma::asset_candidates(None)
+        .first()
+        .and_then(|p| std::fs::read(p).ok())
+        .unwrap_or_default();
     bytes.truncate(bytes.len() / 2);
     assert!(Lemmatizer::from_bytes(&bytes).is_err());
 }
@@ -94,15 +88,7 @@ fn aij_with_builtin(prefix: &str) -> Option<dropscore::Report> {
         eprintln!("aij2022 is not built yet: skipped");
         return None;
     }
-    static ARC: OnceLock<std::sync::Arc<Lemmatizer>> = OnceLock::new();
-    let lem = ARC
-        .get_or_init(|| {
-            let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/assets/ru-lemmas.bin");
-            std::sync::Arc::new(
-                Lemmatizer::from_bytes(&std::fs::read(p).expect("asset")).expect("loads"),
-            )
-        })
-        .clone();
+    let lem = lemmatizer().clone();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/lemma/aij");
     let inputs = [("gt", Role::Gt), ("pred", Role::Pred)]
         .into_iter()

@@ -5,61 +5,22 @@
 //! `OUTPUT_DIR/scores.json`, `OUTPUT_DIR/scores.txt` and `OUTPUT_DIR/detailed_results.html`. It never writes
 //! `OUTPUT_DIR/metadata`. Errors go to standard error with exit status 1 (input) or 2 (usage).
 
+use super::inputs::list_dir;
 use dropscore::config::{self, Config};
-use dropscore::input::{DiskFile, FileSet, Input, Limits, Role};
+use dropscore::input::disk::{self, io_words, Kind};
+use dropscore::input::{FileSet, Limits, Role};
 use dropscore::protocols::{self, Quiet, Request};
 use dropscore::{html, render, Mode};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 /// Config file names looked for in `ref/` (and skipped as ground truth).
 const CONFIG_NAMES: &[&str] = &["dropscore.toml", "dropscore.json"];
-
-/// Files and folders (recursively, sorted) as inputs; paths are shown as given, minus `strip` when set.
-pub fn load(paths: &[String], role: Role, inputs: &mut Vec<Input>) -> Result<(), String> {
-    for p in paths {
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut found = Vec::new();
-            walk(path, &mut found).map_err(|e| format!("{p}: {e}"))?;
-            found.sort();
-            for f in found {
-                let blob = DiskFile::open(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-                inputs.push(Input {
-                    path: f.to_string_lossy().replace('\\', "/"),
-                    role: Some(role),
-                    blob: Rc::new(blob),
-                });
-            }
-        } else {
-            let blob = DiskFile::open(path).map_err(|e| format!("{p}: {e}"))?;
-            inputs.push(Input {
-                path: p.clone(),
-                role: Some(role),
-                blob: Rc::new(blob),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.is_dir() {
-            walk(&p, out)?;
-        } else {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
 
 /// Reads and validates a config (TOML, or JSON when the name ends in `.json`), resolving
 /// `leaderboard.competition_yaml` relative to the config's folder. Errors: one located line each.
 pub fn read_config(path: &Path) -> Result<Config, String> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {}", io_words(&e)))?;
     let parsed = if path.extension().is_some_and(|e| e == "json") {
         config::from_json(&text)
     } else {
@@ -77,8 +38,12 @@ pub fn read_config(path: &Path) -> Result<Config, String> {
         Some(y) => {
             let ypath = path.parent().unwrap_or(Path::new(".")).join(&y);
             let yshown = ypath.display().to_string();
-            let ytext = std::fs::read_to_string(&ypath)
-                .map_err(|e| format!("{shown}: leaderboard.competition_yaml: {yshown}: {e}"))?;
+            let ytext = std::fs::read_to_string(&ypath).map_err(|e| {
+                format!(
+                    "{shown}: leaderboard.competition_yaml: {yshown}: {}",
+                    io_words(&e)
+                )
+            })?;
             let cols = config::leaderboard_from_yaml(&ytext).map_err(|e| located(&yshown, e))?;
             Ok(config::with_columns(cfg, cols))
         }
@@ -97,7 +62,7 @@ pub fn config_cmd(args: &[String]) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", render::terminal_lines(&e));
             1
         }
     }
@@ -162,64 +127,30 @@ fn parse(args: &[String]) -> Result<ScoreArgs, String> {
 
 const USAGE: &str = "usage: dropscore score INPUT_DIR OUTPUT_DIR [--protocol ID] [--mode official|corrected] [--set NAME=VALUE]... [--config FILE]\n  reads INPUT_DIR/ref (ground truth, and dropscore.toml) and INPUT_DIR/res (predictions);\n  writes OUTPUT_DIR/scores.json, scores.txt and detailed_results.html";
 
-/// Lists a Codabench input folder (`ref/` or `res/`) as inputs named `ref/...` / `res/...`, skipping the
-/// config files in `ref/` and Codalab's `metadata` file at the top of either folder.
-fn list_dir(
-    root: &Path,
-    name: &str,
-    role: Role,
-    skip: &[PathBuf],
-    out: &mut Vec<Input>,
-) -> Result<(), String> {
-    let dir = root.join(name);
-    if !dir.is_dir() {
-        return Err(format!(
-            "{}: no such folder (a scoring program's input has ref/ and res/)",
-            dir.display()
-        ));
-    }
-    let mut found = Vec::new();
-    walk(&dir, &mut found).map_err(|e| format!("{}: {e}", dir.display()))?;
-    found.sort();
-    for f in found {
-        let rel = f.strip_prefix(&dir).unwrap_or(&f);
-        if skip.contains(&f) || rel == Path::new("metadata") {
-            continue;
-        }
-        let blob = DiskFile::open(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-        out.push(Input {
-            path: format!("{name}/{}", rel.to_string_lossy().replace('\\', "/")),
-            role: Some(role),
-            blob: Rc::new(blob),
-        });
-    }
-    Ok(())
-}
-
 pub fn score_cmd(args: &[String]) -> i32 {
     let a = match parse(args) {
         Ok(a) => a,
         Err(e) => {
             if !e.is_empty() {
-                eprintln!("dropscore score: {e}");
+                eprintln!("dropscore score: {}", render::terminal_lines(&e));
             }
             eprintln!("{USAGE}");
             return 2;
         }
     };
-    // The config: --config, else ref/dropscore.toml (or .json) when present.
+    // The config: --config, else ref/dropscore.toml (or .json) when present (a file, not a link).
     let ref_dir = a.input.join("ref");
     let config_path = a.config.clone().or_else(|| {
         CONFIG_NAMES
             .iter()
             .map(|n| ref_dir.join(n))
-            .find(|p| p.is_file())
+            .find(|p| matches!(disk::kind(p), Ok(Kind::File)))
     });
     let mut cfg = match &config_path {
         Some(p) => match read_config(p) {
             Ok(c) => Some(c),
             Err(e) => {
-                eprintln!("{e}");
+                eprintln!("{}", render::terminal_lines(&e));
                 return 2;
             }
         },
@@ -265,20 +196,22 @@ pub fn score_cmd(args: &[String]) -> i32 {
         }
     }
     let mut inputs = Vec::new();
-    if let Err(e) = list_dir(&a.input, "ref", Role::Gt, &skip, &mut inputs)
-        .and_then(|_| list_dir(&a.input, "res", Role::Pred, &skip, &mut inputs))
+    let mut walked = Vec::new();
+    if let Err(e) = list_dir(&a.input, "ref", Role::Gt, &skip, &mut inputs, &mut walked)
+        .and_then(|_| list_dir(&a.input, "res", Role::Pred, &skip, &mut inputs, &mut walked))
     {
-        eprintln!("dropscore score: {e}");
+        eprintln!("dropscore score: {}", render::terminal_lines(&e));
         return 2;
     }
-    let files = FileSet::build(inputs, &Limits::default());
+    let mut files = FileSet::build(inputs, &Limits::default());
+    files.diagnostics.splice(0..0, walked);
     // aij2022's text tasks need the Russian lemmatiser: ru-lemmas.bin next to the executable (the packaged
     // scoring program), $DROPSCORE_LEMMAS, or the repository's www/assets/.
     let lemmatizer = if protocol == "aij2022" {
-        match crate::cli::load_lemmatizer(None) {
+        match dropscore::lemma::load_asset(None) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("dropscore score: {e}");
+                eprintln!("dropscore score: {}", render::terminal_lines(&e));
                 return 2;
             }
         }
@@ -293,7 +226,10 @@ pub fn score_cmd(args: &[String]) -> i32 {
     let report = match protocols::score(&protocol, &files, &req, &mut Quiet) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("dropscore score: {e}");
+            eprintln!(
+                "dropscore score: {}",
+                render::terminal_lines(&e.to_string())
+            );
             return 2;
         }
     };
@@ -301,18 +237,18 @@ pub fn score_cmd(args: &[String]) -> i32 {
         eprint!("{}", render::diagnostic(d));
     }
     if let Err(e) = std::fs::create_dir_all(&a.output) {
-        eprintln!("dropscore score: {}: {e}", a.output.display());
+        eprintln!("dropscore score: {}: {}", a.output.display(), io_words(&e));
         return 2;
     }
     let write = |name: &str, text: &str| {
         let p = a.output.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+        std::fs::write(&p, text).map_err(|e| format!("{}: {}", p.display(), io_words(&e)))
     };
     if let Err(e) = write(
         "detailed_results.html",
         &html::detailed(&report, cfg.as_ref()),
     ) {
-        eprintln!("dropscore score: {e}");
+        eprintln!("dropscore score: {}", render::terminal_lines(&e));
         return 1;
     }
     if report.has_errors() {
@@ -335,7 +271,7 @@ pub fn score_cmd(args: &[String]) -> i32 {
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
             for e in errs {
-                eprintln!("{shown}:{e}");
+                eprintln!("{}", render::terminal_lines(&format!("{shown}:{e}")));
             }
             return 2;
         }
@@ -346,7 +282,7 @@ pub fn score_cmd(args: &[String]) -> i32 {
     }
     let json = format!("{}\n", serde_json::Value::Object(scores));
     if let Err(e) = write("scores.json", &json).and_then(|_| write("scores.txt", &txt)) {
-        eprintln!("dropscore score: {e}");
+        eprintln!("dropscore score: {}", render::terminal_lines(&e));
         return 1;
     }
     0

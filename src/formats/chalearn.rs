@@ -6,8 +6,8 @@
 
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::lines::{column_of, strip_bom, Lines, SliceLines};
-use crate::formats::pyfloat::{parse_float, parse_int};
 use crate::input::Entry;
+use crate::pycompat::{parse_float, parse_int};
 
 /// A GT label as read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,5 +10,4 @@ pub mod kws_xml_lines;
 pub mod lines;
 pub mod npy;
 pub mod png_mask;
-pub mod pyfloat;
 pub mod trec;

@@ -45,12 +45,52 @@ pub struct DiskFile {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl DiskFile {
-    /// Opens a file for positioned reads. (Not memory-mapped: a map would count the whole file in the
-    /// process's resident memory, and streaming keeps memory to one query block.)
+    /// Opens a regular file for positioned reads, following a symbolic link (a path the user named). (Not
+    /// memory-mapped: a map would count the whole file in the process's resident memory, and streaming keeps
+    /// memory to one query block.) Anything but a regular file is refused, and opening never waits: a FIFO
+    /// is opened non-blocking and then refused, a terminal never becomes the controlling one.
     pub fn open(path: &std::path::Path) -> io::Result<Self> {
-        let file = std::fs::File::open(path)?;
-        let len = file.metadata()?.len();
-        Ok(DiskFile { file, len })
+        Self::open_with(path, true)
+    }
+
+    /// As [`DiskFile::open`], but a symbolic link is refused too (a file found in a folder: the walk never
+    /// leaves the folder, even when a link replaced the file after it was listed).
+    pub fn open_no_follow(path: &std::path::Path) -> io::Result<Self> {
+        Self::open_with(path, false)
+    }
+
+    fn open_with(path: &std::path::Path, follow: bool) -> io::Result<Self> {
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
+            options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | nofollow);
+        }
+        #[cfg(not(unix))]
+        if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a symbolic link",
+            ));
+        }
+        let file = options.open(path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                if meta.is_dir() {
+                    "a folder, not a file"
+                } else {
+                    "not a regular file"
+                },
+            ));
+        }
+        Ok(DiskFile {
+            file,
+            len: meta.len(),
+        })
     }
 }
 

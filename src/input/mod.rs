@@ -4,6 +4,8 @@
 //! refuse zip bombs before any byte is inflated. Entries are opened as streams: nothing is held whole.
 
 mod blob;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod disk;
 pub mod kind;
 mod zipped;
 

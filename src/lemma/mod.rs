@@ -406,6 +406,25 @@ pub fn asset_candidates(explicit: Option<&str>) -> Vec<std::path::PathBuf> {
     c.into_iter().filter(|p| p.is_file()).collect()
 }
 
+/// The lemmatiser of the command line, the scoring program and the tests, loaded from the first of
+/// [`asset_candidates`]: `Ok(None)` when there is none and none was named; a named file (`--lemmas`) must
+/// exist and load. Errors name the file, in plain words.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_asset(explicit: Option<&str>) -> Result<Option<std::sync::Arc<Lemmatizer>>, String> {
+    if let Some(e) = explicit.filter(|e| !std::path::Path::new(e).is_file()) {
+        return Err(format!("--lemmas {e}: no such file"));
+    }
+    let Some(path) = asset_candidates(explicit).into_iter().next() else {
+        return Ok(None);
+    };
+    let shown = path.display();
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("{shown}: {}", crate::input::disk::io_words(&e)))?;
+    Lemmatizer::from_bytes(&bytes)
+        .map(|l| Some(std::sync::Arc::new(l)))
+        .map_err(|e| format!("{shown}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::shapes::is_roman;

@@ -185,14 +185,14 @@ pub fn meteor_in<H: AsRef<str>, R: AsRef<str>>(
     let mut h = recycle(std::mem::take(&mut s.h));
     h.extend(
         hyp.iter()
-            .map(|w| super::text::py_lower_cow(w.as_ref()))
+            .map(|w| crate::pycompat::lower_cow(w.as_ref()))
             .enumerate(),
     );
     let mut r = recycle(std::mem::take(&mut s.r));
     r.extend(
         reference
             .iter()
-            .map(|w| super::text::py_lower_cow(w.as_ref()))
+            .map(|w| crate::pycompat::lower_cow(w.as_ref()))
             .enumerate(),
     );
     let links = &mut s.links;

@@ -254,7 +254,7 @@ fn step5b(w: &[char]) -> W {
 
 /// `PorterStemmer().stem(word)` (NLTK_EXTENSIONS, `to_lowercase=True`).
 pub fn stem(word: &str) -> String {
-    let lower = word.to_lowercase();
+    let lower = crate::pycompat::lower(word);
     let irregular = match lower.as_str() {
         "sky" | "skies" => Some("sky"),
         "dying" => Some("die"),

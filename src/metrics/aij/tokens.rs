@@ -2,7 +2,7 @@
 //! `wordtodigits.convert` 1.0.2, NLTK `word_tokenize` and `razdel.tokenize` for the cases the spec covers,
 //! the captioning `postprocess`, and NLTK's Snowball Russian stemmer.
 
-use super::text::{py_split, py_strip};
+use crate::pycompat::{split as py_split, strip as py_strip};
 
 const STARTING: [&str; 20] = [
     "zero",
@@ -75,7 +75,7 @@ pub fn w2d(text: &str) -> String {
     let term = |w: &str| matches!(w, "." | "?" | "!");
     for i in 0..tokens.len() {
         let word = tokens[i];
-        let lw = super::text::py_lower_cow(word);
+        let lw = crate::pycompat::lower_cow(word);
         let next = tokens.get(i + 1).copied().unwrap_or("");
         if is_number_word(&lw) && !point {
             number = true;
@@ -140,7 +140,7 @@ pub fn word_tokenize_is_split(text: &str) -> bool {
         return false;
     }
     let ok = |c: char| {
-        (super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
+        (super::text::is_alnum(c) || crate::pycompat::is_space(c) || c == '-' || c == '_')
             && c != '\u{ab}'
             && c != '\u{bb}'
     };
@@ -208,9 +208,9 @@ pub fn razdel_join(text: &str) -> String {
 pub fn razdel_is_exact(text: &str) -> bool {
     !has_double_hyphen(text)
         && py_split(text).all(|w| !w.starts_with('-') && !w.ends_with('-'))
-        && text
-            .chars()
-            .all(|c| super::text::is_alnum(c) || super::text::py_space(c) || c == '-' || c == '_')
+        && text.chars().all(|c| {
+            super::text::is_alnum(c) || crate::pycompat::is_space(c) || c == '-' || c == '_'
+        })
 }
 
 /// `punct_detokenize` of captioning `metrics/utils.py`.
@@ -468,10 +468,10 @@ fn caption_side_general(text: &str, hyp: bool) -> (String, bool) {
 }
 
 /// `razdel_join(text).lower()` in one pass (the same tokens as [`razdel_join`], lower-cased as
-/// [`super::text::py_lower`] does).
+/// [`crate::pycompat::lower`] does).
 fn razdel_join_lower(text: &str) -> String {
-    if !text.chars().all(super::text::is_simple_case) {
-        return super::text::py_lower(&razdel_join(text));
+    if !text.chars().all(crate::pycompat::is_simple_case) {
+        return crate::pycompat::lower(&razdel_join(text));
     }
     let mut out = String::with_capacity(text.len() + 8);
     for chunk in py_split(text) {
@@ -485,7 +485,7 @@ fn razdel_join_lower(text: &str) -> String {
                 &mut in_word,
                 super::text::is_alnum(c) || c == '_' || inner_hyphen,
             );
-            out.push(super::text::simple_lower(c));
+            out.push(crate::pycompat::simple_lower(c));
         }
     }
     out
@@ -497,8 +497,7 @@ pub fn stem_ru(stemmer: &rust_stemmers::Stemmer, word: &str) -> String {
     if word.chars().all(|c| (c as u32) <= 255) {
         return word.to_string();
     }
-    let folded: String = word
-        .to_lowercase()
+    let folded: String = crate::pycompat::lower(word)
         .chars()
         .map(|c| if c == 'ё' { 'е' } else { c })
         .collect();

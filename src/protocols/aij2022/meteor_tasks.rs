@@ -6,9 +6,10 @@ use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{Doc, Val};
 use crate::metrics::aij::meteor::{meteor_in, Alignment, Params, Scratch};
-use crate::metrics::aij::text::{py_lower, remove_ascii_punct, remove_unicode_punct, words};
+use crate::metrics::aij::text::{remove_ascii_punct, remove_unicode_punct, words};
 use crate::metrics::aij::{porter, recycle, tokens as tk};
 use crate::metrics::mean::numpy_mean;
+use crate::pycompat::lower as py_lower;
 use crate::report::{Item, Mode, Scores};
 use serde_json::{json, Value};
 
@@ -22,37 +23,6 @@ const CAP: Params = Params {
     beta: 3.0,
     gamma: 0.5,
 };
-
-/// Python `float(s)` for a token (sign, digits with `_` between them, one `.`, exponent; inf/nan).
-pub fn py_float(s: &str) -> Option<f64> {
-    let t = s.trim_matches(crate::metrics::aij::text::py_space);
-    let low = t.to_ascii_lowercase();
-    let body = low.trim_start_matches(['+', '-']);
-    if low.len() - body.len() > 1 {
-        return None;
-    }
-    if matches!(body, "inf" | "infinity" | "nan") {
-        return low.parse::<f64>().ok().or(Some(if body == "nan" {
-            f64::NAN
-        } else if low.starts_with('-') {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        }));
-    }
-    let ok_chars = body
-        .chars()
-        .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '+' | '-' | '_'));
-    if !ok_chars
-        || body.is_empty()
-        || body.contains("__")
-        || body.starts_with('_')
-        || body.ends_with('_')
-    {
-        return None;
-    }
-    low.replace('_', "").parse::<f64>().ok()
-}
 
 /// `distance(x, y)`: 1.0 if both are 0, else min/max (Python comparisons, so NaN stays NaN).
 fn distance(x: f64, y: f64) -> f64 {
@@ -136,10 +106,10 @@ fn get_meteor<'a>(
         && !reference[0].is_empty()
     {
         ctx.numeric_used += 1;
-        let y = py_float(reference[0]);
+        let y = crate::pycompat::parse_float(reference[0].as_bytes());
         let score = hyp_tokens
             .iter()
-            .find_map(|tok| Some(distance(py_float(tok)?, y?)))
+            .find_map(|tok| Some(distance(crate::pycompat::parse_float(tok.as_bytes())?, y?)))
             .unwrap_or(0.0);
         return One {
             score,

@@ -2,36 +2,8 @@
 //! integral bar chart and eligibility; the CLI's text output; official-vs-corrected explanations.
 
 use super::{group, integral_of, Task, TaskResult};
+use crate::pycompat::float_repr as py_float;
 use crate::report::{Column, Display, Label, Plot, Reading, Report, Scores};
-
-/// Python's `repr(float)` / `str(float)`: shortest round-trip digits; scientific below 1e-4 or from 1e16.
-pub fn py_float(v: f64) -> String {
-    if v.is_nan() {
-        return "nan".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
-    }
-    let e = format!("{v:e}"); // shortest digits: d.ddde±x
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..16).contains(&exp) {
-        return format!("{mant}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
-    }
-    let s = format!("{v}");
-    if s.contains('.') {
-        s
-    } else {
-        format!("{s}.0")
-    }
-}
 
 fn opt(v: Option<f64>) -> String {
     v.map_or("n/a".into(), py_float)
@@ -232,19 +204,4 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         lines.push("Both modes agree on this input.".into());
     }
     lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::py_float;
-
-    #[test]
-    fn python_float_repr() {
-        assert_eq!(py_float(0.6444444444444444), "0.6444444444444444");
-        assert_eq!(py_float(1.0), "1.0");
-        assert_eq!(py_float(1e-5), "1e-05");
-        assert_eq!(py_float(-1.7763568394002505e-15), "-1.7763568394002505e-15");
-        assert_eq!(py_float(1e16), "1e+16");
-        assert_eq!(py_float(123.5), "123.5");
-    }
 }

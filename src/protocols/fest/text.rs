@@ -11,50 +11,7 @@ const NAMES: [(&str, &str); 5] = [
     ("fm", "F-measure"),
 ];
 
-/// Python's `repr(float)`: shortest round-trip digits, fixed notation for 1e-4 ≤ |x| < 1e16, otherwise
-/// `d.ddde±XX`; always a `.0` on integral values; `nan`, `inf`.
-pub fn py_float(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
-    }
-    let e = format!("{:e}", x); // shortest digits, e.g. "6.845425867507886e-1"
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let neg = mant.starts_with('-');
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sign = if neg { "-" } else { "" };
-    if (-4..16).contains(&exp) {
-        let n = digits.len() as i32;
-        let s = if exp < 0 {
-            format!("0.{}{}", "0".repeat((-exp - 1) as usize), digits)
-        } else if exp + 1 >= n {
-            format!("{}{}.0", digits, "0".repeat((exp + 1 - n) as usize))
-        } else {
-            let (a, b) = digits.split_at((exp + 1) as usize);
-            format!("{a}.{b}")
-        };
-        format!("{sign}{s}")
-    } else {
-        let (a, b) = digits.split_at(1);
-        let m = if b.is_empty() {
-            a.to_string()
-        } else {
-            format!("{a}.{b}")
-        };
-        let es = if exp < 0 { "-" } else { "+" };
-        format!("{sign}{m}e{es}{:02}", exp.abs())
-    }
-}
+pub use crate::pycompat::float_repr as py_float;
 
 pub fn render_text(report: &Report) -> String {
     let mut out = String::new();
@@ -124,25 +81,4 @@ pub fn render_text(report: &Report) -> String {
         report.scores.get("line_iu").map_or("nan".into(), py_float)
     ));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::py_float;
-
-    #[test]
-    fn python_repr() {
-        assert_eq!(py_float(0.6845425867507886), "0.6845425867507886");
-        assert_eq!(py_float(1.0 / 3.0), "0.3333333333333333");
-        assert_eq!(py_float(0.2), "0.2");
-        assert_eq!(py_float(1.0), "1.0");
-        assert_eq!(py_float(0.0), "0.0");
-        assert_eq!(py_float(1e-5), "1e-05");
-        assert_eq!(py_float(1.5e-5), "1.5e-05");
-        assert_eq!(py_float(0.0001), "0.0001");
-        assert_eq!(py_float(0.00012345), "0.00012345");
-        assert_eq!(py_float(123.5), "123.5");
-        assert_eq!(py_float(1e16), "1e+16");
-        assert_eq!(py_float(0.20000000000000004), "0.20000000000000004");
-    }
 }

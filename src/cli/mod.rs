@@ -1,0 +1,275 @@
+//! The command line's commands: `dropscore <protocol> --gt … --pred …` (here), `list`, `score` and `config`
+//! ([`program`]), `kws convert` ([`convert`]) and the lemmatiser's developer commands ([`lemma`]).
+
+mod convert;
+mod inputs;
+mod lemma;
+mod program;
+mod pycompat;
+
+use clap::{Parser, ValueEnum};
+use dropscore::input::disk::io_words;
+use dropscore::input::{DiskFile, FileSet, Input, Limits, Role};
+use dropscore::protocols::{self, Progress, Request};
+use dropscore::{render, Mode, Report};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::rc::Rc;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dropscore",
+    about = "Official competition scores, computed locally.",
+    after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)"
+)]
+struct ScoreArgs {
+    /// Protocol id (see `dropscore list`).
+    protocol: String,
+    /// Ground-truth files, folders or zips.
+    #[arg(long, num_args = 1.., required = true)]
+    gt: Vec<String>,
+    /// Prediction files, folders or zips.
+    #[arg(long, num_args = 1.., required = true)]
+    pred: Vec<String>,
+    /// official (default), corrected, or both (prints both and their differences).
+    #[arg(long, default_value = "official")]
+    mode: String,
+    /// Option NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the output here instead of standard output.
+    #[arg(long)]
+    out: Option<String>,
+    /// Do not print diagnostics on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Russian lemmatiser asset for aij2022 (default: $DROPSCORE_LEMMAS, ru-lemmas.bin next to the
+    /// executable, then the repository's www/assets/ru-lemmas.bin).
+    #[arg(long, value_name = "FILE")]
+    lemmas: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum Format {
+    Text,
+    Json,
+    Tsv,
+    Csv,
+}
+
+pub fn run(args: Vec<String>) -> i32 {
+    match args.get(1).map(String::as_str) {
+        Some("list") => list(&args[2..]),
+        // Hidden developer commands: the lemmatiser's set-up and its parity tests.
+        Some("lemma-build") => lemma::lemma_build(&args[2..]),
+        Some("lemma") => lemma::lemma(&args[2..]),
+        // Hidden: the entry of tests/reference/pycompat_diff.py.
+        Some("pycompat") => pycompat::pycompat(&args[2..]),
+        Some("score") => program::score_cmd(&args[2..]),
+        Some("config") => program::config_cmd(&args[2..]),
+        Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
+            let mut a = vec!["dropscore kws convert".to_string()];
+            a.extend(args[3..].iter().cloned());
+            match convert::ConvertArgs::try_parse_from(a) {
+                Ok(c) => convert::convert(c),
+                Err(e) => exit_clap(e),
+            }
+        }
+        _ => match ScoreArgs::try_parse_from(&args) {
+            Ok(a) => score(a),
+            Err(e) => exit_clap(e),
+        },
+    }
+}
+
+fn exit_clap(e: clap::Error) -> i32 {
+    let _ = e.print();
+    if e.use_stderr() {
+        2
+    } else {
+        0
+    }
+}
+
+fn list(rest: &[String]) -> i32 {
+    let all = protocols::list();
+    if rest.iter().any(|a| a == "--format=json" || a == "json") {
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+        return 0;
+    }
+    for p in all {
+        println!(
+            "{}\t{}{}",
+            p.id,
+            p.name,
+            if p.built { "" } else { " (not built yet)" }
+        );
+        for o in p.options {
+            println!(
+                "    --set {}=<{}>  default {} (official) / {} (corrected): {}",
+                o.name, o.kind, o.default_official, o.default_corrected, o.help
+            );
+        }
+    }
+    0
+}
+
+/// Shows progress on a terminal only.
+struct StderrProgress {
+    on: bool,
+}
+impl Progress for StderrProgress {
+    fn update(&mut self, fraction: f64, phase: &str) {
+        if self.on {
+            eprint!("\r\x1b[K{:3.0}% {phase}", fraction * 100.0);
+            if fraction >= 1.0 {
+                eprint!("\r\x1b[K");
+            }
+        }
+    }
+}
+
+fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
+    set.iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => Ok((k.trim().to_string(), v.to_string())),
+            None => Err(format!("--set expects NAME=VALUE, found `{s}`")),
+        })
+        .collect()
+}
+
+fn score(a: ScoreArgs) -> i32 {
+    let set = match parse_set(&a.set) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let modes: Vec<Mode> = match a.mode.as_str() {
+        "both" => vec![Mode::Official, Mode::Corrected],
+        m => match Mode::parse(m) {
+            Some(m) => vec![m],
+            None => {
+                return usage(&format!(
+                    "--mode must be official, corrected or both, not `{m}`"
+                ))
+            }
+        },
+    };
+    let mut inputs = Vec::new();
+    let mut walked = Vec::new();
+    if let Err(e) = inputs::load(&a.gt, Role::Gt, &mut inputs, &mut walked)
+        .and_then(|_| inputs::load(&a.pred, Role::Pred, &mut inputs, &mut walked))
+    {
+        return usage(&e);
+    }
+    option_files(&a.protocol, &set, &mut inputs);
+    let mut files = FileSet::build(inputs, &Limits::default());
+    files.diagnostics.splice(0..0, walked);
+    let lemmatizer = if a.protocol == "aij2022" {
+        match dropscore::lemma::load_asset(a.lemmas.as_deref()) {
+            Ok(l) => l,
+            Err(e) => return usage(&e),
+        }
+    } else {
+        None
+    };
+    let mut reports = Vec::new();
+    for mode in &modes {
+        let req = Request {
+            set: set.clone(),
+            lemmatizer: lemmatizer.clone(),
+            ..Request::new(*mode)
+        };
+        let mut progress = StderrProgress {
+            on: std::io::stderr().is_terminal() && !a.quiet,
+        };
+        match protocols::score(&a.protocol, &files, &req, &mut progress) {
+            Ok(r) => reports.push(r),
+            Err(e) => return usage(&e.0),
+        }
+    }
+    let out = render_all(&reports, a.format);
+    if !a.quiet {
+        let mut err = std::io::stderr().lock();
+        for d in &reports[0].diagnostics {
+            let _ = err.write_all(render::diagnostic(d).as_bytes());
+        }
+    }
+    let written = match &a.out {
+        Some(f) => std::fs::write(f, out).map_err(|e| format!("{f}: {}", io_words(&e))),
+        None => std::io::stdout()
+            .lock()
+            .write_all(out.as_bytes())
+            .map_err(|e| io_words(&e)),
+    };
+    if let Err(e) = written {
+        eprintln!("dropscore: {}", render::terminal_lines(&e));
+        return 1;
+    }
+    if reports[0].has_errors() {
+        1
+    } else {
+        0
+    }
+}
+
+/// Options of type `file`/`files` name files; a value that is a path on disk and not already an input is
+/// added as an input without a role (the protocol finds it by name).
+fn option_files(protocol: &str, set: &[(String, String)], inputs: &mut Vec<Input>) {
+    let Some(info) = protocols::info(protocol) else {
+        return;
+    };
+    for (k, v) in set {
+        let Some(spec) = info.options.iter().find(|o| o.name == k) else {
+            continue;
+        };
+        if spec.kind != "file" && spec.kind != "files" {
+            continue;
+        }
+        for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if inputs.iter().any(|i| i.path == p) || !Path::new(p).is_file() {
+                continue;
+            }
+            if let Ok(blob) = DiskFile::open(Path::new(p)) {
+                inputs.push(Input {
+                    path: p.to_string(),
+                    role: None,
+                    blob: Rc::new(blob),
+                });
+            }
+        }
+    }
+}
+
+fn render_all(reports: &[Report], format: Format) -> String {
+    let one = |r: &Report| match format {
+        Format::Text => render::text(r),
+        Format::Json => r.to_json(),
+        Format::Tsv => render::tsv(r),
+        Format::Csv => render::csv(r),
+    };
+    if reports.len() == 1 {
+        return one(&reports[0]);
+    }
+    let diffs = protocols::explain(&reports[0], &reports[1]);
+    if format == Format::Json {
+        let v = serde_json::json!({ "official": reports[0], "corrected": reports[1], "differences": diffs });
+        return format!("{v}\n");
+    }
+    let mut s = format!(
+        "# official\n{}\n# corrected\n{}\n# differences\n",
+        one(&reports[0]),
+        one(&reports[1])
+    );
+    for d in diffs {
+        s.push_str(&format!("- {}\n", render::terminal(&d)));
+    }
+    s
+}
+
+/// A usage error (exit status 2), its message escaped for the terminal.
+pub(crate) fn usage(msg: &str) -> i32 {
+    eprintln!("dropscore: {}", render::terminal_lines(msg));
+    2
+}

@@ -1,0 +1,312 @@
+//! Submissions that try to leave their folder or to hang or fool the terminal (issue 17, items 4 and 5), generated
+//! at test time: symbolic links (to /etc/passwd, to the ground truth, to /etc, dangling, `up -> ..`), a FIFO, and
+//! file names carrying terminal control sequences. `dropscore score` and `dropscore <protocol> --gt/--pred` must
+//! skip links and special files with a located warning, still write their outputs, never wait on a FIFO, never
+//! print "(os error N)", and never send a raw control character to the terminal.
+#![cfg(unix)]
+
+mod common;
+use common::data;
+use serde_json::Value;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const GT: &str = "chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt";
+const RES: &str = "chalearn-ce/ap_example/input/res/La_Tomatina.txt";
+
+/// Runs the CLI, failing the test if it has not finished after 60 s (a FIFO opened for reading would block).
+fn run(args: &[&Path]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("dropscore {args:?} still runs after 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("os error"), "{err}");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+    )
+}
+
+fn fresh(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dropscore-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("input/ref")).unwrap();
+    std::fs::create_dir_all(d.join("input/res")).unwrap();
+    std::fs::copy(data(GT), d.join("input/ref/La_Tomatina_test.txt")).unwrap();
+    d
+}
+
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// Adds every kind of hostile entry to `res`: a link to a directory outside, a dangling link, `up -> ..`, a
+/// link to the GT from inside a subfolder, and a FIFO.
+fn hostile_entries(res: &Path) {
+    symlink("/etc", res.join("etc")).unwrap();
+    symlink("nowhere", res.join("dangling")).unwrap();
+    std::fs::create_dir_all(res.join("sub")).unwrap();
+    symlink("..", res.join("sub/up")).unwrap();
+    symlink(
+        "../../ref/La_Tomatina_test.txt",
+        res.join("sub/La_Tomatina.txt"),
+    )
+    .unwrap();
+    mkfifo(&res.join("pipe.txt"));
+}
+
+fn warned(err: &str, code: &str, file: &str) -> bool {
+    err.lines()
+        .any(|l| l.starts_with(&format!("{file}: warning [{code}]")))
+}
+
+#[test]
+fn score_skips_a_link_to_etc_passwd_and_still_writes_its_page() {
+    let d = fresh("passwd");
+    symlink("/etc/passwd", d.join("input/res/La_Tomatina.txt")).unwrap();
+    let out = d.join("output");
+    let (code, _, err) = run(&[
+        Path::new("score"),
+        &d.join("input"),
+        &out,
+        Path::new("--protocol=chalearn-ce"),
+    ]);
+    assert_eq!(code, 1, "nothing left to score: {err}");
+    assert!(
+        warned(&err, "input.link_skipped", "res/La_Tomatina.txt"),
+        "{err}"
+    );
+    let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();
+    assert!(html.contains("input.link_skipped"));
+    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+    let first = passwd.lines().next().unwrap_or("root:x:0:0");
+    assert!(!html.contains(first), "the page quotes /etc/passwd");
+    assert!(!err.contains(first), "stderr quotes /etc/passwd");
+    assert!(!out.join("scores.json").exists());
+}
+
+#[test]
+fn score_does_not_score_a_link_to_the_ground_truth() {
+    let d = fresh("gt-link");
+    symlink(
+        "../ref/La_Tomatina_test.txt",
+        d.join("input/res/La_Tomatina.txt"),
+    )
+    .unwrap();
+    let out = d.join("output");
+    let (code, _, err) = run(&[
+        Path::new("score"),
+        &d.join("input"),
+        &out,
+        Path::new("--protocol=chalearn-ce"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        warned(&err, "input.link_skipped", "res/La_Tomatina.txt"),
+        "{err}"
+    );
+    assert!(out.join("detailed_results.html").is_file());
+    assert!(!out.join("scores.txt").exists(), "no mAP 1.0 from the GT");
+}
+
+#[test]
+fn score_skips_dir_links_dangling_links_up_links_and_fifos() {
+    let d = fresh("mixed");
+    let res = d.join("input/res");
+    std::fs::copy(data(RES), res.join("La_Tomatina.txt")).unwrap();
+    hostile_entries(&res);
+    let out = d.join("output");
+    let (code, _, err) = run(&[
+        Path::new("score"),
+        &d.join("input"),
+        &out,
+        Path::new("--protocol=chalearn-ce"),
+    ]);
+    assert_eq!(code, 0, "warnings only: {err}");
+    for (c, f) in [
+        ("input.link_skipped", "res/etc"),
+        ("input.link_skipped", "res/dangling"),
+        ("input.link_skipped", "res/sub/up"),
+        ("input.link_skipped", "res/sub/La_Tomatina.txt"),
+        ("input.special_file_skipped", "res/pipe.txt"),
+    ] {
+        assert!(warned(&err, c, f), "{c} {f}: {err}");
+    }
+    // The worked example's AP (tests/score_program.rs), as if the hostile entries were absent.
+    let txt = std::fs::read_to_string(out.join("scores.txt")).unwrap();
+    assert_eq!(txt, "mAP: 0.7222222222222223\n");
+    let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();
+    assert!(html.contains("input.special_file_skipped"));
+}
+
+#[test]
+fn score_reads_a_linked_res_folder_as_empty() {
+    for (tag, target) in [("dangling-res", "nowhere"), ("up-res", "..")] {
+        let d = fresh(tag);
+        std::fs::remove_dir(d.join("input/res")).unwrap();
+        symlink(target, d.join("input/res")).unwrap();
+        let out = d.join("output");
+        let (code, _, err) = run(&[
+            Path::new("score"),
+            &d.join("input"),
+            &out,
+            Path::new("--protocol=chalearn-ce"),
+        ]);
+        assert_eq!(code, 1, "{tag}: {err}");
+        assert!(warned(&err, "input.link_skipped", "res"), "{tag}: {err}");
+        assert!(out.join("detailed_results.html").is_file(), "{tag}");
+    }
+}
+
+#[test]
+fn cli_folders_skip_links_and_fifos() {
+    let d = fresh("cli");
+    let res = d.join("input/res");
+    std::fs::copy(data(RES), res.join("La_Tomatina.txt")).unwrap();
+    hostile_entries(&res);
+    let (code, out, err) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &d.join("input/ref"),
+        Path::new("--pred"),
+        &res,
+        Path::new("--format=json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["scores"]["map"].as_f64(), Some(0.7222222222222223));
+    let shown = |rel: &str| res.join(rel).to_string_lossy().into_owned();
+    let mut skipped: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["code"].as_str().unwrap().ends_with("_skipped"))
+        .map(|x| {
+            (
+                x["code"].as_str().unwrap().to_string(),
+                x["file"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    skipped.sort();
+    let mut want: Vec<(String, String)> = [
+        ("input.link_skipped", "dangling"),
+        ("input.link_skipped", "etc"),
+        ("input.link_skipped", "sub/La_Tomatina.txt"),
+        ("input.link_skipped", "sub/up"),
+        ("input.special_file_skipped", "pipe.txt"),
+    ]
+    .iter()
+    .map(|(c, f)| (c.to_string(), shown(f)))
+    .collect();
+    want.sort();
+    assert_eq!(skipped, want);
+    // A FIFO named on the command line is skipped too, without waiting for a writer.
+    let fifo = d.join("named.fifo");
+    mkfifo(&fifo);
+    let (code, _, err) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &d.join("input/ref"),
+        Path::new("--pred"),
+        &fifo,
+    ]);
+    assert_eq!(code, 1, "no submission left: {err}");
+    assert!(
+        warned(&err, "input.special_file_skipped", &fifo.to_string_lossy()),
+        "{err}"
+    );
+    // A missing path stays a usage error, in plain words.
+    let (code, _, err) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &d.join("input/ref"),
+        Path::new("--pred"),
+        &d.join("missing.txt"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("missing.txt: no such file or directory"),
+        "{err}"
+    );
+}
+
+/// No raw control character (but newline and tab) and no bidi control reaches the terminal.
+fn assert_terminal_safe(what: &str, s: &str) {
+    for c in s.chars() {
+        assert!(
+            !dropscore::render::is_terminal_control(c) || c == '\n' || c == '\t',
+            "{what} carries {c:?}: {s}"
+        );
+    }
+}
+
+#[test]
+fn terminal_controls_in_file_names_are_escaped() {
+    let evil = "\u{1b}[2J\u{1b}]0;owned\u{7}x\u{8}\ny: error [forged]\u{202e}gpj.exe";
+    let escaped = "\\x1b[2J\\x1b]0;owned\\x07x\\x08\\x0ay: error [forged]\\u{202e}gpj.exe";
+    let d = fresh("escape");
+    let (gt, res) = (d.join("input/ref"), d.join("input/res"));
+    std::fs::rename(
+        gt.join("La_Tomatina_test.txt"),
+        gt.join(format!("{evil}_test.txt")),
+    )
+    .unwrap();
+    std::fs::copy(data(RES), res.join(format!("{evil}.txt"))).unwrap();
+    std::fs::write(res.join(format!("{evil}2.txt")), "img 1\n").unwrap();
+    let (code, out, err) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &gt,
+        Path::new("--pred"),
+        &res,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_terminal_safe("stdout", &out);
+    assert_terminal_safe("stderr", &err);
+    assert!(
+        out.contains(&format!("{escaped}\t")),
+        "the category id, escaped: {out}"
+    );
+    assert!(err.contains(&format!("{escaped}2.txt")), "{err}");
+    assert!(!err.lines().any(|l| l.starts_with("y: error")), "{err}");
+    // JSON is data: the names as they are.
+    let (_, json, _) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &gt,
+        Path::new("--pred"),
+        &res,
+        Path::new("--format=json"),
+    ]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["items"][0]["id"].as_str(), Some(evil));
+    // The scoring program's messages too.
+    let out_dir = d.join("output");
+    let (code, _, err) = run(&[
+        Path::new("score"),
+        &d.join("input"),
+        &out_dir,
+        Path::new("--protocol=chalearn-ce"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_terminal_safe("score's stderr", &err);
+    assert!(err.contains(&format!("res/{escaped}2.txt")), "{err}");
+}
