@@ -2,7 +2,8 @@
 //! sorting, precision}]}]`) or a Codalab one (`leaderboard: {columns: {KEY: {label, rank, sort,
 //! numeric_format}}}`), read with `yaml-rust2`'s event parser so every column keeps its line and column.
 
-use super::{columns, Check, Column, ConfigError, Node, Pos, Val};
+use super::sections::columns;
+use super::{Check, Column, ConfigError, Node, Pos, Val};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
