@@ -95,6 +95,7 @@ mod cli {
             // Hidden developer commands: the lemmatiser's set-up and its parity tests.
             Some("lemma-build") => lemma_build(&args[2..]),
             Some("lemma") => lemma(&args[2..]),
+            Some("tokenize") => tokenize(&args[2..]),
             Some("score") => program::score_cmd(&args[2..]),
             Some("config") => program::config_cmd(&args[2..]),
             Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
@@ -374,6 +375,32 @@ mod cli {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         for w in words {
             let _ = writeln!(out, "{}", lem.normal_form(w));
+        }
+        let _ = out.flush();
+        0
+    }
+
+    /// `dropscore tokenize --nltk|--razdel`: one text a line on standard input, its NLTK 3.7 `word_tokenize` or
+    /// razdel 0.5.0 tokens joined by single spaces a line on standard output (tests/reference/aij_tokenize_diff.py).
+    fn tokenize(rest: &[String]) -> i32 {
+        use dropscore::metrics::aij::{nltk_tokenize, razdel};
+        use std::io::Read;
+        let nltk = match rest {
+            [a] if a == "--nltk" => true,
+            [a] if a == "--razdel" => false,
+            _ => return usage("usage: dropscore tokenize --nltk|--razdel < texts"),
+        };
+        let mut input = String::new();
+        if std::io::stdin().lock().read_to_string(&mut input).is_err() {
+            return usage("standard input is not UTF-8");
+        }
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        for line in input.strip_suffix('\n').unwrap_or(&input).split('\n') {
+            let t = match nltk {
+                true => nltk_tokenize::word_tokenize_joined(line),
+                false => razdel::join_tokens(line),
+            };
+            let _ = writeln!(out, "{t}");
         }
         let _ = out.flush();
         0
