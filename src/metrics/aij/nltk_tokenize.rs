@@ -99,7 +99,9 @@ fn sub(cs: &[char], m: impl Fn(&[char], usize) -> Option<(usize, String)>) -> Ve
 
 /// `" \g<0> "` around every character of `set`.
 fn pad(cs: &[char], set: &str) -> Vec<char> {
-    sub(cs, |cs, i| set.contains(cs[i]).then(|| (i + 1, format!(" {} ", cs[i]))))
+    sub(cs, |cs, i| {
+        set.contains(cs[i]).then(|| (i + 1, format!(" {} ", cs[i])))
+    })
 }
 
 /// `" \g<0> "` around every non-overlapping match of the literal `lit`.
@@ -167,7 +169,9 @@ pub fn treebank(text: &str) -> Vec<String> {
         }
         _ => None,
     });
-    let cs = sub(&cs, |cs, i| (i == 0 && cs[0] == '"').then(|| (1, "``".to_string())));
+    let cs = sub(&cs, |cs, i| {
+        (i == 0 && cs[0] == '"').then(|| (1, "``".to_string()))
+    });
     let cs = pad_literal(&cs, "``");
     let cs = sub(&cs, |cs, i| {
         if !matches!(cs[i], ' ' | '(' | '[' | '{' | '<') {
@@ -238,7 +242,9 @@ pub fn treebank(text: &str) -> Vec<String> {
     // ENDING_QUOTES
     let cs = pad(&padded, "»”’");
     let cs = pad_literal(&cs, "''");
-    let cs = sub(&cs, |cs, i| (cs[i] == '"').then(|| (i + 1, " '' ".to_string())));
+    let cs = sub(&cs, |cs, i| {
+        (cs[i] == '"').then(|| (i + 1, " '' ".to_string()))
+    });
     let cs = sub(&cs, |cs, i| {
         if matches!(cs[i], '\'' | ' ') || cs.get(i + 1) != Some(&'\'') {
             return None;

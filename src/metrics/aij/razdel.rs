@@ -129,10 +129,18 @@ fn join(text: &str, a: &[Atom], k: usize, buffer: &str) -> bool {
     // character are letters or digits, never a substring of these sets.
     let one = |s: &str, set: &str| s.chars().count() == 1 && set.contains(s);
     let rules: [(&dyn Fn(&str) -> bool, fn(Kind, Kind) -> Option<bool>); 4] = [
-        (&|s| one(s, DASHES), |l, r| (l != Kind::Punct && r != Kind::Punct).then_some(true)),
-        (&|s| s == "_", |l, r| (l != Kind::Punct && r != Kind::Punct).then_some(true)),
-        (&|s| one(s, ".,"), |l, r| (l == Kind::Int && r == Kind::Int).then_some(true)),
-        (&|s| one(s, "/\\"), |l, r| (l == Kind::Int && r == Kind::Int).then_some(true)),
+        (&|s| one(s, DASHES), |l, r| {
+            (l != Kind::Punct && r != Kind::Punct).then_some(true)
+        }),
+        (&|s| s == "_", |l, r| {
+            (l != Kind::Punct && r != Kind::Punct).then_some(true)
+        }),
+        (&|s| one(s, ".,"), |l, r| {
+            (l == Kind::Int && r == Kind::Int).then_some(true)
+        }),
+        (&|s| one(s, "/\\"), |l, r| {
+            (l == Kind::Int && r == Kind::Int).then_some(true)
+        }),
     ];
     for (delimiter, rule) in rules {
         let pair = if delimiter(left) {
@@ -208,7 +216,10 @@ mod tests {
             ("a\u{2010}b x-", "a\u{2010}b x -"),
             ("-3 a -3", "- 3 a -3"),
             ("3,5 1/2 3.5.", "3,5 1/2 3.5 ."),
-            (":-))) ...?! -- ** Yahoo!", ":-))) ...?! -- ** Yahoo!"),
+            (
+                ":))) :-) ...?! -- ** Yahoo!",
+                ":))) : - ) ...?! -- ** Yahoo!",
+            ),
             ("ΔP Δσ mβж", "ΔP Δσ mβж"),
             ("«кошка»", "« кошка »"),
             ("", ""),
