@@ -250,7 +250,7 @@ pub fn treebank(text: &str) -> Vec<String> {
             return None;
         }
         let q = match cs.get(i + 2..i + 4) {
-            Some([c, ' ']) if matches!(c, 's' | 'S' | 'm' | 'M' | 'd' | 'D') => 2,
+            Some(['s' | 'S' | 'm' | 'M' | 'd' | 'D', ' ']) => 2,
             _ if cs.get(i + 2) == Some(&' ') => 1,
             _ => return None,
         };

@@ -128,30 +128,22 @@ fn join(text: &str, a: &[Atom], k: usize, buffer: &str) -> bool {
     // Rule2112: `delimiter in DASHES` etc. is a substring test in Python; atom texts that are not one
     // character are letters or digits, never a substring of these sets.
     let one = |s: &str, set: &str| s.chars().count() == 1 && set.contains(s);
-    let rules: [(&dyn Fn(&str) -> bool, fn(Kind, Kind) -> Option<bool>); 4] = [
-        (&|s| one(s, DASHES), |l, r| {
-            (l != Kind::Punct && r != Kind::Punct).then_some(true)
-        }),
-        (&|s| s == "_", |l, r| {
-            (l != Kind::Punct && r != Kind::Punct).then_some(true)
-        }),
-        (&|s| one(s, ".,"), |l, r| {
-            (l == Kind::Int && r == Kind::Int).then_some(true)
-        }),
-        (&|s| one(s, "/\\"), |l, r| {
-            (l == Kind::Int && r == Kind::Int).then_some(true)
-        }),
-    ];
-    for (delimiter, rule) in rules {
-        let pair = if delimiter(left) {
+    // (delimiter set, both neighbours INT): dash and underscore join unless a neighbour is PUNCT.
+    let rules = [(DASHES, false), ("_", false), (".,", true), ("/\\", true)];
+    for (set, ints) in rules {
+        let pair = if one(left, set) {
             l2.map(|x| (x, r1))
-        } else if delimiter(right) {
+        } else if one(right, set) {
             r2.map(|x| (l1, x))
         } else {
             continue;
         };
-        if let Some(decided) = pair.and_then(|(l, r)| rule(l.kind, r.kind)) {
-            return decided;
+        let joins = |(l, r): (&Atom, &Atom)| match ints {
+            true => l.kind == Kind::Int && r.kind == Kind::Int,
+            false => l.kind != Kind::Punct && r.kind != Kind::Punct,
+        };
+        if pair.is_some_and(joins) {
+            return true;
         }
     }
     if l1.kind == Kind::Punct && r1.kind == Kind::Punct {
