@@ -67,6 +67,8 @@ pub fn run(args: Vec<String>) -> i32 {
         Some("lemma") => lemma::lemma(&args[2..]),
         // Hidden: the entry of tests/reference/pycompat_diff.py.
         Some("pycompat") => pycompat::pycompat(&args[2..]),
+        // Hidden: the entry of tests/reference/aij_tokenize_diff.py.
+        Some("tokenize") => pycompat::tokenize(&args[2..]),
         Some("score") => program::score_cmd(&args[2..]),
         Some("config") => program::config_cmd(&args[2..]),
         Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {

@@ -44,3 +44,30 @@ pub fn pycompat(rest: &[String]) -> i32 {
     let _ = out.flush();
     0
 }
+
+/// `dropscore tokenize --nltk|--razdel`: one text a line on standard input, its NLTK 3.7 `word_tokenize` or
+/// razdel 0.5.0 tokens joined by single spaces a line on standard output (tests/reference/aij_tokenize_diff.py).
+pub fn tokenize(rest: &[String]) -> i32 {
+    use dropscore::metrics::aij::{nltk_tokenize, razdel};
+    use std::io::{Read, Write};
+    let nltk = match rest {
+        [a] if a == "--nltk" => true,
+        [a] if a == "--razdel" => false,
+        _ => return super::usage("usage: dropscore tokenize --nltk|--razdel < texts"),
+    };
+    let mut input = String::new();
+    if std::io::stdin().lock().read_to_string(&mut input).is_err() {
+        return super::usage("standard input is not UTF-8");
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for line in input.strip_suffix('\n').unwrap_or(&input).split('\n') {
+        let t = if nltk {
+            nltk_tokenize::word_tokenize_joined(line)
+        } else {
+            razdel::join_tokens(line)
+        };
+        let _ = writeln!(out, "{t}");
+    }
+    let _ = out.flush();
+    0
+}

@@ -2,24 +2,33 @@
 """Differential test of dropscore aij2022 against independent references (specs/aij2022.md 3.3–3.7):
 
 - TRitW 1 − NED: 600 random string pairs, against rapidfuzz's Levenshtein distance (and editdistance);
-- METEOR: 600 random captioning pairs (contest postprocess, NLTK SnowballStemmer("russian"), γ = 0.5) and 600
-  random VisualQA pairs (NLTK PorterStemmer, γ = 0), against NLTK's `single_meteor_score` with the synonym stage
-  disabled (an empty WordNet) and `word_tokenize` = `str.split` (the strings are whitespace-separable);
+- METEOR: 600 random captioning pairs (contest postprocess with razdel 0.5.0, NLTK SnowballStemmer("russian"),
+  γ = 0.5) and 600 random VisualQA pairs (NLTK PorterStemmer, γ = 0), against NLTK 3.7's `single_meteor_score` with
+  the synonym stage disabled (an empty WordNet) and NLTK 3.7's `word_tokenize` (with `preserve_line=True`: Punkt is
+  an identity step, as the pipelines delete `.?!` first; src/metrics/aij/nltk_tokenize.rs). The texts carry the
+  quotes « “ ‘ „ » ” ’ " ', dashes stuck to words (`человек-`, `-две`, `—поле`) and brackets, which the
+  tokenizers split or keep;
 - FID: 500 random activation pairs of several N and d, N < d included, against pytorch-fid's
   `calculate_frechet_distance` (SciPy `sqrtm`, ε retry, imaginary-part check), relative 1e-8 (+1e-9 absolute).
 
 Exit status 1 on any mismatch; prints one summary line. Needs target/release/dropscore (DROPSCORE_BIN).
 """
-import json, os, random, subprocess, sys, tempfile, pathlib, string
+import json, os, random, re, subprocess, sys, tempfile, pathlib, string
 import numpy as np
 from scipy import linalg
 import rapidfuzz.distance.Levenshtein as rl
 import editdistance
 import razdel
 import wordtodigits as w2d
+import nltk
+from nltk.tokenize import word_tokenize
 from nltk.translate.meteor_score import single_meteor_score
 from nltk.stem.snowball import SnowballStemmer
 from nltk.stem.porter import PorterStemmer
+
+if nltk.__version__ != "3.7":
+    raise SystemExit(f"aij2022_diff needs nltk 3.7, the contest's (found {nltk.__version__}): pip install -r "
+                     "tests/reference/requirements-aij2022.txt")
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = os.environ.get("DROPSCORE_BIN", str(ROOT / "target" / "release" / "dropscore"))
@@ -89,6 +98,9 @@ def punct_detokenize(text):  # captioning/metrics/utils.py of ai-forever/fbc2_ai
         text = text.replace(ch, "")
     for ch in "([}":
         text = text.replace(ch, "")
+    for q in "\"'":  # " x " -> "x", ' x ' -> 'x'
+        for f in re.findall(q + r"\s[^" + q + r"]+\s" + q, text):
+            text = text.replace(f, f[0] + f[2:-2] + f[-1])
     text = text.replace("' s", "'s").replace(" 's", "'s")
     return text.strip()
 
@@ -101,10 +113,23 @@ def postprocess(ref, hyp):
     return ref, hyp
 
 
+def tok(t):  # NLTK 3.7 word_tokenize without Punkt (an identity step here)
+    return word_tokenize(t, preserve_line=True)
+
+
+MARKS = list("«“‘„»”’\"'-—–(") + ["--", " -", "- ", " —", "— "]
+
+
 def sentence(vocab, lo, hi):
     words = [rng.choice(vocab) for _ in range(rng.randint(lo, hi))]
     if words and rng.random() < 0.3:
         words[0] = words[0].capitalize()
+    for i in range(len(words)):  # quotes, dashes and brackets stuck to some words
+        r = rng.random()
+        if r < 0.12:
+            words[i] = rng.choice(MARKS) + words[i]
+        elif r < 0.24:
+            words[i] = words[i] + rng.choice(MARKS + [")", ","])
     s = " ".join(words)
     return s + rng.choice(["", "", ".", "!", ","])
 
@@ -119,7 +144,7 @@ for k in range(600):
     best = 0
     for o in opts:
         r, hp = postprocess(o, h)
-        s = single_meteor_score(r.split(), w2d.convert(hp).split(), wordnet=NoWordNet(), stemmer=snow, gamma=0.5)
+        s = single_meteor_score(tok(r), tok(w2d.convert(hp)), wordnet=NoWordNet(), stemmer=snow, gamma=0.5)
         if s > best:
             best = s
     want[str(k)] = best
@@ -152,10 +177,10 @@ for k in range(600):
     best = 0
     for o in opts:
         op = "".join(c for c in o if c not in P).lower()
-        ref = op.split()
+        ref = tok(op)
         if len(ref) == 1 and ref[0].isnumeric():
             continue
-        s = single_meteor_score(ref, w2d.convert(hp).split(), wordnet=NoWordNet(), stemmer=porter, gamma=0)
+        s = single_meteor_score(ref, tok(w2d.convert(hp)), wordnet=NoWordNet(), stemmer=porter, gamma=0)
         if s > best:
             best = s
     want[str(k)] = best
@@ -279,8 +304,8 @@ for (k, _, img, txt, ids), rep in zip(clip_cases, reps):
 for f in fails[:20]:
     print(f)
 status = "FAILED" if fails else "ok"
-print(f"aij2022 diff {status}: NED {n_ned} cases (rapidfuzz/editdistance), METEOR {n_met} cases (nltk 3.10 single_meteor_score: "
-      f"captioning Snowball-ru γ=0.5, VQA Porter γ=0), FID {n_fid} cases vs pytorch-fid/SciPy sqrtm ({skipped} skipped: "
+print(f"aij2022 diff {status}: NED {n_ned} cases (rapidfuzz/editdistance), METEOR {n_met} cases (nltk 3.7 single_meteor_score "
+      f"and word_tokenize, razdel 0.5.0: captioning Snowball-ru γ=0.5, VQA Porter γ=0), FID {n_fid} cases vs pytorch-fid/SciPy sqrtm ({skipped} skipped: "
       f"sqrtm raises); worst relative FID error {worst_full:.1e} full rank, {worst_sing:.1e} singular; CLIP {n_clip} ids from "
       f"embeddings ({clip_bits} bit-identical to the loop, worst |Δ| vs NumPy {worst_clip:.1e}); {len(fails)} mismatches")
 sys.exit(1 if fails else 0)

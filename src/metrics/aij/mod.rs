@@ -4,7 +4,9 @@
 pub mod clip;
 pub mod fid;
 pub mod meteor;
+pub mod nltk_tokenize;
 pub mod porter;
+pub mod razdel;
 pub mod text;
 pub mod tokens;
 

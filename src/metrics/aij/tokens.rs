@@ -130,87 +130,83 @@ pub fn w2d(text: &str) -> String {
     cs.as_str().to_string()
 }
 
-/// True if `word_tokenize` splits exactly on whitespace for this text: no quotes, brackets, sentence or clause
-/// punctuation, apostrophes or other symbols the Treebank rules separate. The contest's METEOR inputs are
-/// punctuation-free in practice; other texts are tokenised on whitespace and flagged approximate. A double
-/// hyphen `--` is split off by the Treebank rules (`водой--` → `водой`, `--`), so it is flagged too
-/// (tests/reference/aij2022_tokenizer_count.py: 0 of 8,772 texts accepted here differ from NLTKWordTokenizer).
+/// True if NLTK 3.7's `word_tokenize` ([`super::nltk_tokenize::word_tokenize`]) gives Python's `str.split()` of
+/// `text`: none of the characters its substitutions look at (``"'`.:,;@#$%&?!*()[]{}<>`` and `«“‘„»”’`), no `--`,
+/// and none of the contractions it splits without an apostrophe (`cannot`, `gimme`, `gonna`, `gotta`, `lemme`,
+/// `wanna`, in any case: any `nno`, `mme`, `nna` or `tta`, or an `İ` or `ı`, which `(?i)` matches to `i`, sends the
+/// text to the port). Every substitution needs one of these, so the split is then exact.
 pub fn word_tokenize_is_split(text: &str) -> bool {
-    if has_double_hyphen(text) {
-        return false;
-    }
-    let ok = |c: char| {
-        (super::text::is_alnum(c) || crate::pycompat::is_space(c) || c == '-' || c == '_')
-            && c != '\u{ab}'
-            && c != '\u{bb}'
-    };
-    // Bytes first: ASCII, and Cyrillic letters (lead byte D0 or D1: U+0400..U+047F, all letters); from the first
-    // other character on, character by character.
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        match b[i] {
-            x @ 0..=0x7f => {
-                if !(x.is_ascii_alphanumeric()
-                    || matches!(x, b'\t'..=b'\r' | 0x1c..=b' ' | b'-' | b'_'))
-                {
-                    return false;
-                }
-                i += 1;
+        let x = b[i];
+        if x < 0x80 {
+            let touched = matches!(
+                x,
+                b'"' | b'\''
+                    | b'`'
+                    | b'.'
+                    | b':'
+                    | b','
+                    | b';'
+                    | b'@'
+                    | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'?'
+                    | b'!'
+                    | b'*'
+                    | b'('
+                    | b')'
+                    | b'['
+                    | b']'
+                    | b'{'
+                    | b'}'
+                    | b'<'
+                    | b'>'
+            );
+            if touched
+                || x == b'-' && b.get(i + 1) == Some(&b'-')
+                || x.is_ascii_alphabetic() && may_contract(&b[i..])
+            {
+                return false;
             }
-            0xd0 | 0xd1 => i += 2,
-            _ => return text.get(i..).is_some_and(|rest| rest.chars().all(ok)),
+            i += 1;
+        } else if x == 0xd0 || x == 0xd1 {
+            i += 2; // U+0400..U+047F: Cyrillic letters
+        } else {
+            let Some(c) = text.get(i..).and_then(|r| r.chars().next()) else {
+                return false;
+            };
+            if matches!(
+                c,
+                '«' | '“' | '‘' | '„' | '»' | '”' | '’' | '\u{130}' | '\u{131}'
+            ) {
+                return false;
+            }
+            i += c.len_utf8();
         }
     }
     true
 }
 
-fn has_double_hyphen(text: &str) -> bool {
-    text.as_bytes().windows(2).any(|w| w == b"--")
-}
-
-/// NLTK `word_tokenize` for the texts the spec covers (whitespace-separable): Python `str.split()`.
-pub fn word_tokenize(text: &str) -> Vec<String> {
-    py_split(text).map(String::from).collect()
-}
-
-/// `razdel.tokenize` joined with single spaces, for the cases the spec covers: words (letters and digits,
-/// with inner hyphens as in `светло-бежевой`) and every other non-space character as its own token.
-pub fn razdel_join(text: &str) -> String {
-    let mut toks: Vec<String> = Vec::new();
-    for chunk in py_split(text) {
-        let cs: Vec<char> = chunk.chars().collect();
-        let mut cur = String::new();
-        for (i, &c) in cs.iter().enumerate() {
-            let inner_hyphen = c == '-'
-                && !cur.is_empty()
-                && cs.get(i + 1).is_some_and(|n| super::text::is_alnum(*n));
-            if super::text::is_alnum(c) || c == '_' || inner_hyphen {
-                cur.push(c);
-            } else {
-                if !cur.is_empty() {
-                    toks.push(std::mem::take(&mut cur));
-                }
-                toks.push(c.to_string());
-            }
-        }
-        if !cur.is_empty() {
-            toks.push(cur);
-        }
+/// Whether `b` starts with `nno`, `mme`, `nna` or `tta` in any ASCII case (a possible NLTK contraction).
+#[inline]
+fn may_contract(b: &[u8]) -> bool {
+    match b.get(..3) {
+        Some(w) => matches!(
+            [w[0] | 0x20, w[1] | 0x20, w[2] | 0x20],
+            [b'n', b'n', b'o'] | [b'm', b'm', b'e'] | [b'n', b'n', b'a'] | [b't', b't', b'a']
+        ),
+        None => false,
     }
-    toks.join(" ")
 }
 
-/// True if [`razdel_join`] is exact for this text: letters, digits, inner hyphens and spaces only. razdel keeps
-/// a leading minus with its number (`-3`, except at the very start) and treats `--` specially, so a word that
-/// starts or ends with `-`, or any `--`, is not exact (tests/reference/aij2022_tokenizer_count.py: 0 of 7,468
-/// texts accepted here differ from razdel 0.5).
-pub fn razdel_is_exact(text: &str) -> bool {
-    !has_double_hyphen(text)
-        && py_split(text).all(|w| !w.starts_with('-') && !w.ends_with('-'))
-        && text.chars().all(|c| {
-            super::text::is_alnum(c) || crate::pycompat::is_space(c) || c == '-' || c == '_'
-        })
+/// NLTK 3.7 `word_tokenize(text)`, its tokens joined with single spaces when they are not just
+/// [`super::text::words`] of `text` (`None` then, as [`word_tokenize_is_split`] proves).
+pub fn word_tokenize_joined(text: &str) -> Option<String> {
+    (!word_tokenize_is_split(text)).then(|| super::nltk_tokenize::word_tokenize_joined(text))
 }
 
 /// `punct_detokenize` of captioning `metrics/utils.py`.
@@ -280,53 +276,39 @@ fn collapse_quoted(text: &str, q: char) -> String {
 
 /// `postprocess(ref, hyp, "ru", detokenize_after=True, tokenize_after=True, lower=True)` → (ref, hyp).
 pub fn caption_postprocess(reference: &str, hyp: &str) -> (String, String) {
-    (caption_side(reference, false).0, caption_side(hyp, true).0)
+    (caption_side(reference, false), caption_side(hyp, true))
 }
 
-/// One side of the captioning `postprocess` (each side is processed on its own): the processed text and whether
-/// the razdel stand-in is exact for it ([`razdel_is_exact`] on the text razdel sees).
-pub fn caption_side(text: &str, hyp: bool) -> (String, bool) {
-    let (t, exact, _) = caption_side_split(text, hyp);
-    (t, exact)
-}
-
-/// [`caption_side`] and a third flag, [`word_tokenize_is_split`] of the processed text (METEOR tokenises it
-/// again). The one-pass path knows it without a scan when the text is exact: then it holds only letters, digits,
-/// `_`, single hyphens and single spaces.
-pub fn caption_side_split(text: &str, hyp: bool) -> (String, bool, bool) {
+/// One side of the captioning `postprocess` (each side is processed on its own).
+pub fn caption_side(text: &str, hyp: bool) -> String {
     let mut out = String::new();
-    let f = caption_side_split_into(text, hyp, &mut out);
-    (out, f.exact, f.split)
+    caption_side_into(text, hyp, &mut out);
+    out
 }
 
-/// What [`caption_side_split_into`] knows of the processed text.
+/// What [`caption_side_into`] knows of the processed text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SideFlags {
-    /// The razdel stand-in is exact for it ([`razdel_is_exact`]).
-    pub exact: bool,
     /// [`word_tokenize_is_split`] of it.
     pub split: bool,
-    /// Its words are joined by single ASCII spaces ([`super::text::words`]): always, on the one-pass path.
+    /// Its words are joined by single ASCII spaces ([`super::text::words`]): razdel's tokens hold no whitespace.
     pub spaced: bool,
 }
 
-/// [`caption_side_split`] into `out` (cleared first), so that a loop reuses one buffer.
-pub fn caption_side_split_into(text: &str, hyp: bool, out: &mut String) -> SideFlags {
-    if let Some(exact) = caption_side_plain(text, hyp, out) {
-        let split = exact || word_tokenize_is_split(out);
+/// [`caption_side`] into `out` (cleared first), so that a loop reuses one buffer. The one-pass path
+/// ([`caption_side_plain`]) gives the text when it proves razdel keeps every whitespace-separated chunk whole, and
+/// then knows [`word_tokenize_is_split`] without a scan; every other text takes the exact ports.
+pub fn caption_side_into(text: &str, hyp: bool, out: &mut String) -> SideFlags {
+    if let Some(contraction) = caption_side_plain(text, out) {
         return SideFlags {
-            exact,
-            split,
+            split: !contraction,
             spaced: true,
         };
     }
-    let (t, exact) = caption_side_general(text, hyp);
-    let split = word_tokenize_is_split(&t);
-    *out = t;
+    *out = caption_side_general(text, hyp);
     SideFlags {
-        exact,
-        split,
-        spaced: false,
+        split: word_tokenize_is_split(out),
+        spaced: true,
     }
 }
 
@@ -338,46 +320,64 @@ fn is_detok_punct(c: char) -> bool {
     )
 }
 
-/// [`caption_side`] in one pass for a text without quotes (nor `@@UNKNOWN@@`, for a hypothesis) whose characters
-/// are ASCII or basic Cyrillic (`None` otherwise, and `out` is left half-written): punctuation deleted, the razdel
-/// tokens joined and lower-cased, and the [`razdel_is_exact`] conditions checked on the way. Stripping is
-/// implicit: the tokens come from whitespace-separated chunks. It reads UTF-8 bytes directly (ASCII, and Cyrillic
-/// letters as two bytes).
-fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
+/// [`caption_side`] in one pass, for a text whose razdel tokens are its whitespace-separated chunks (after
+/// `punct_detokenize`), which it proves on the way; `None` for any other text (and `out` is left half-written).
+/// Each chunk must be words joined by single inner hyphens, a word being ASCII letters, ASCII digits or basic
+/// Cyrillic letters (А-я, Ё, ё), one kind only: razdel's dash rule then joins every hyphen to both its words, and
+/// no other rule applies; two kinds side by side (`a1`), `_`, quotes, any other character, a chunk that starts or
+/// ends with `-` (which razdel may join across the space) and `--` are left to the exact port. Stripping is
+/// implicit, and the text is lower-cased as it is copied. It reads UTF-8 bytes directly (ASCII, and Cyrillic
+/// letters as two bytes). `Some(true)` when the text holds `nno`, `mme`, `nna` or `tta` ([`may_contract`]).
+fn caption_side_plain(text: &str, out: &mut String) -> Option<bool> {
+    const NONE: u8 = 0; // at the start of a chunk
+    const LAT: u8 = 1;
+    const INT: u8 = 2;
+    const RU: u8 = 3;
+    const DASH: u8 = 4;
     let b = text.as_bytes();
     out.clear();
     out.reserve(b.len() + 8);
-    let mut exact = true;
-    let mut in_word = false; // inside a razdel word token
-    let mut last = 0u32; // previous character of the current chunk (0: none)
+    let mut contraction = false;
+    let mut last = NONE; // the kind of the previous kept character of the chunk
     let mut i = 0;
     while i < b.len() {
         let x = b[i];
-        if x < 0x80 {
-            i += 1;
-            let c = x as char;
-            if is_detok_punct(c) {
+        let kind = if x < 0x80 {
+            if is_detok_punct(x as char) {
+                i += 1;
                 continue;
-            }
-            // Quotes, and `@@UNKNOWN@@` in a hypothesis, are for the general path.
-            if x == b'"' || x == b'\'' || x == b'@' && hyp && text.contains("@@UNKNOWN@@") {
-                return None;
             }
             if matches!(x, b'\t'..=b'\r' | 0x1c..=b' ') {
-                exact &= last != u32::from(b'-'); // a chunk ending in `-`
-                last = 0;
-                in_word = false;
+                if last == DASH {
+                    return None;
+                }
+                last = NONE;
+                i += 1;
                 continue;
             }
-            let alnum = x.is_ascii_alphanumeric();
-            if x == b'-' && (last == 0 || last == u32::from(b'-')) {
-                exact = false; // a chunk starting with `-`, or `--`
+            match x {
+                b'a'..=b'z' | b'A'..=b'Z' => LAT,
+                b'0'..=b'9' => INT,
+                b'-' => DASH,
+                _ => return None,
             }
-            exact &= alnum || x == b'-' || x == b'_';
-            let inner_hyphen = x == b'-' && in_word && next_kept_is_alnum(&b[i..]);
-            token_break(out, &mut in_word, alnum || x == b'_' || inner_hyphen);
+        } else {
+            RU
+        };
+        match (last, kind) {
+            (NONE | DASH, DASH) => return None,
+            (LAT | INT | RU, LAT | INT | RU) if last != kind => return None,
+            _ => {}
+        }
+        if last == NONE && !out.is_empty() {
+            out.push(' ');
+        }
+        last = kind;
+        if kind != RU {
             out.push(x.to_ascii_lowercase() as char);
-            last = u32::from(x);
+            i += 1;
+            contraction |=
+                kind == LAT && out.len() >= 3 && may_contract(&out.as_bytes()[out.len() - 3..]);
             continue;
         }
         let u = cyrillic_at(b, i)?;
@@ -387,8 +387,6 @@ fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
             0x430..=0x44f | 0x451 => u,
             _ => return None,
         };
-        token_break(out, &mut in_word, true); // a letter: alphanumeric
-        last = u; // only compared with 0 and `-`
         if lower == u {
             // A run of lower-case letters is copied as it is (most of a Russian caption).
             let start = i;
@@ -402,18 +400,7 @@ fn caption_side_plain(text: &str, hyp: bool, out: &mut String) -> Option<bool> {
             out.push(char::from_u32(lower)?);
         }
     }
-    exact &= last != u32::from(b'-');
-    Some(exact)
-}
-
-/// Before a character of a razdel token: a space in `out` where a new token starts. A word character (`word`)
-/// continues the word `in_word` says is open; any other character is a token of its own.
-#[inline]
-fn token_break(out: &mut String, in_word: &mut bool, word: bool) {
-    if !(out.is_empty() || word && *in_word) {
-        out.push(' ');
-    }
-    *in_word = word;
+    (last != DASH).then_some(contraction)
 }
 
 /// Whether `b[i..]` starts with а..я or ё (UTF-8 D0 B0..BF, D1 80..8F, D1 91).
@@ -434,61 +421,16 @@ fn cyrillic_at(b: &[u8], i: usize) -> Option<u32> {
         .then(|| (u32::from(x & 0x1f) << 6) | u32::from(y & 0x3f))
 }
 
-/// Whether the next character `punct_detokenize` keeps in `rest` is alphanumeric (the inner-hyphen test).
-fn next_kept_is_alnum(rest: &[u8]) -> bool {
-    let mut i = 0;
-    while i < rest.len() {
-        let x = rest[i];
-        if x >= 0x80 {
-            return cyrillic_at(rest, i)
-                .is_some_and(|u| matches!(u, 0x410..=0x44f | 0x401 | 0x451))
-                || std::str::from_utf8(&rest[i..])
-                    .ok()
-                    .and_then(|s| s.chars().next())
-                    .is_some_and(super::text::is_alnum);
-        }
-        if !is_detok_punct(x as char) {
-            return x.is_ascii_alphanumeric();
-        }
-        i += 1;
-    }
-    false
-}
-
-/// [`caption_side`] step by step, for any text.
-fn caption_side_general(text: &str, hyp: bool) -> (String, bool) {
+/// [`caption_side`] step by step, for any text: `punct_detokenize`, `<unk>` in a hypothesis, razdel 0.5.0's
+/// tokens joined with single spaces, lower-cased.
+fn caption_side_general(text: &str, hyp: bool) -> String {
     let t = punct_detokenize(py_strip(text));
-    let exact = razdel_is_exact(&t);
     let t = if hyp && t.contains("@@UNKNOWN@@") {
         t.replace("@@UNKNOWN@@", "<unk>")
     } else {
         t
     };
-    (razdel_join_lower(&t), exact)
-}
-
-/// `razdel_join(text).lower()` in one pass (the same tokens as [`razdel_join`], lower-cased as
-/// [`crate::pycompat::lower`] does).
-fn razdel_join_lower(text: &str) -> String {
-    if !text.chars().all(crate::pycompat::is_simple_case) {
-        return crate::pycompat::lower(&razdel_join(text));
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for chunk in py_split(text) {
-        let mut in_word = false;
-        let mut cs = chunk.chars().peekable();
-        while let Some(c) = cs.next() {
-            let inner_hyphen =
-                c == '-' && in_word && cs.peek().is_some_and(|n| super::text::is_alnum(*n));
-            token_break(
-                &mut out,
-                &mut in_word,
-                super::text::is_alnum(c) || c == '_' || inner_hyphen,
-            );
-            out.push(crate::pycompat::simple_lower(c));
-        }
-    }
-    out
+    crate::pycompat::lower(&super::razdel::join_tokens(&t))
 }
 
 /// NLTK `SnowballStemmer("russian").stem(word)`: a word without a character above U+00FF comes back
@@ -497,7 +439,8 @@ pub fn stem_ru(stemmer: &rust_stemmers::Stemmer, word: &str) -> String {
     if word.chars().all(|c| (c as u32) <= 255) {
         return word.to_string();
     }
-    let folded: String = crate::pycompat::lower(word)
+    let folded: String = word
+        .to_lowercase()
         .chars()
         .map(|c| if c == 'ё' { 'е' } else { c })
         .collect();
@@ -509,20 +452,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn approximation_flags() {
-        // found by tests/reference/aij2022_tokenizer_count.py
-        assert!(!word_tokenize_is_split("водой-- 2- car"));
-        assert!(word_tokenize_is_split("светло-бежевой 2- car"));
-        assert!(!razdel_is_exact("летают -3"));
-        assert!(!razdel_is_exact("водой- кошка"));
-        assert!(razdel_is_exact("светло-бежевой кошка e-mail"));
-        // a caption pair is exact when both sides are
-        assert!(caption_side("две птицы.", false).1 && caption_side("кошка, спит", true).1);
-        assert!(caption_side("две птицы", false).1 && !caption_side("кошка -3", true).1);
-    }
-
-    #[test]
-    fn word_tokenize_is_split_reads_bytes_as_characters() {
+    fn word_tokenize_is_split_is_proved() {
         for (t, want) in [
             ("кошка спит", true),
             ("ѿ Ѡ-x_1\tz", true),
@@ -531,12 +461,26 @@ mod tests {
             ("кошка é", true),
             ("é «", false),
             ("a--b", false),
-            ("日本 語", true),
+            ("日本 語 + / = ^ ~ | \\", true),
             ("x\u{a0}y", true),
-            ("x\u{200b}y", false),
+            ("x\u{200b}y", true),
+            ("cannot", false),
+            ("GoNNa", false),
+            ("gİmme", false),
+            ("светло-бежевой 2- car", true),
         ] {
             assert_eq!(word_tokenize_is_split(t), want, "{t:?}");
+            // What the proof accepts, the port splits on whitespace.
+            if want {
+                let port = super::super::nltk_tokenize::word_tokenize(t);
+                assert_eq!(port, py_split(t).collect::<Vec<_>>(), "{t:?}");
+            }
         }
+        assert_eq!(
+            word_tokenize_joined("«кошка» cannot"),
+            Some("« кошка » can not".to_string())
+        );
+        assert_eq!(word_tokenize_joined("кошка спит"), None);
     }
 
     #[test]
@@ -559,12 +503,13 @@ mod tests {
 
     #[test]
     fn plain_path_matches_the_general_one() {
-        // Random texts over the characters each rule looks at; the one-pass path must give the same text and flag.
-        let alphabet: Vec<char> = "аБвЁё xyZ-_-.,!?:;%()[]{}09 \t\u{a0}@#ѣéЯя\u{1c}\"'"
+        // Random texts over the characters each rule looks at; the one-pass path, where it answers, must give the
+        // text of the exact ports, and its contraction flag must be word_tokenize_is_split's answer.
+        let alphabet: Vec<char> = "аБвЁё xyZ-_-.,!?:;%()[]{}09 \t\u{a0}@#ѣéЯя\u{1c}\"'nNotamM"
             .chars()
             .collect();
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let (mut checked, mut inexact, mut spaced) = (0, 0, 0);
+        let (mut checked, mut plain) = (0, 0);
         for _ in 0..20_000 {
             let mut s = String::new();
             crate::xorshift64(&mut seed);
@@ -579,13 +524,9 @@ mod tests {
             for hyp in [false, true] {
                 let general = caption_side_general(&s, hyp);
                 let mut out = String::from("left over");
-                let flags = caption_side_split_into(&s, hyp, &mut out);
-                let split = word_tokenize_is_split(&general.0);
-                assert_eq!(
-                    (&out, flags.exact, flags.split),
-                    (&general.0, general.1, split),
-                    "{s:?}"
-                );
+                let flags = caption_side_into(&s, hyp, &mut out);
+                assert_eq!(out, general, "{s:?}");
+                assert_eq!(flags.split, word_tokenize_is_split(&general), "{s:?}");
                 // Spaced text splits on ' ' as Python's split() does.
                 let py: Vec<&str> = py_split(&out).collect();
                 assert_eq!(
@@ -593,22 +534,13 @@ mod tests {
                     py,
                     "{s:?}"
                 );
-                spaced += usize::from(flags.spaced && py.len() > 1);
-                if s.contains(['"', '\'']) || hyp && s.contains("@@UNKNOWN@@") {
-                    continue; // the general path only
-                }
-                out.push_str("left over");
-                if let Some(exact) = caption_side_plain(&s, hyp, &mut out) {
-                    assert_eq!((&out, exact), (&general.0, general.1), "{s:?}");
-                    assert!(!exact || split, "{s:?}");
-                    checked += 1;
-                    inexact += usize::from(!exact);
-                }
+                checked += 1;
+                plain += usize::from(caption_side_plain(&s, &mut String::new()).is_some());
             }
         }
         assert!(
-            checked > 10_000 && inexact > 1_000 && checked - inexact > 1_000 && spaced > 5_000,
-            "{checked} {inexact} {spaced}"
+            plain > 2_000 && checked - plain > 10_000,
+            "{checked} {plain}"
         );
     }
 
@@ -620,5 +552,11 @@ mod tests {
         );
         assert_eq!(h, "торт со светло-бежевой глазурью");
         assert_eq!(r, h);
+        // razdel glues a dash to the word on its far side, across a space.
+        assert_eq!(
+            caption_side("Человек -две, девяти— поле", false),
+            "человек -две девяти— поле"
+        );
+        assert_eq!(caption_side("a1 _x @@UNKNOWN@@", true), "a 1 _x < unk >");
     }
 }

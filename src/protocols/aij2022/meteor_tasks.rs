@@ -40,33 +40,44 @@ struct One<'a> {
     numeric: bool,
 }
 
-/// The hypothesis side of `get_meteor`, the same for every option of an id: `word_tokenize(w2d(h))` and
-/// whether the whitespace split is exact for it.
+/// The hypothesis side of `get_meteor`, the same for every option of an id: `word_tokenize(w2d(h))`.
 struct Hyp {
     text: String,
     /// `w2d(text)` when it differs from the text's words rejoined with single spaces.
     w2d: Option<String>,
-    split_ok: bool,
+    /// NLTK's tokens of `w2d(text)` joined with single spaces, when they are not its whitespace split.
+    nltk: Option<String>,
     /// The text's words are joined by single spaces ([`crate::metrics::aij::text::words`]).
     spaced: bool,
 }
 
 impl Hyp {
-    /// `split_ok`: [`tk::word_tokenize_is_split`] of `h`, when already known; `spaced`: as for
+    /// `split`: [`tk::word_tokenize_is_split`] of `h`, when already known; `spaced`: as for
     /// [`crate::metrics::aij::text::words`].
-    fn new(h: String, split_ok: Option<bool>, spaced: bool) -> Hyp {
+    fn new(h: String, split: Option<bool>, spaced: bool) -> Hyp {
+        let w2d = (!tk::w2d_is_rejoin(&h, spaced)).then(|| tk::w2d(&h));
+        let nltk = match &w2d {
+            Some(w) => tk::word_tokenize_joined(w),
+            None if split == Some(true) => None,
+            // w2d rejoins the words with single spaces, and NLTK tokenises that text.
+            None => (!tk::word_tokenize_is_split(&h)).then(|| {
+                let joined = words(&h, spaced).collect::<Vec<_>>().join(" ");
+                crate::metrics::aij::nltk_tokenize::word_tokenize_joined(&joined)
+            }),
+        };
         Hyp {
-            w2d: (!tk::w2d_is_rejoin(&h, spaced)).then(|| tk::w2d(&h)),
-            split_ok: split_ok.unwrap_or_else(|| tk::word_tokenize_is_split(&h)),
+            w2d,
+            nltk,
             text: h,
             spaced,
         }
     }
     /// `word_tokenize(w2d(text))`, into `out`.
     fn tokens<'a>(&'a self, out: &mut Vec<&'a str>) {
-        out.extend(match &self.w2d {
-            Some(w) => words(w, false),
-            None => words(&self.text, self.spaced),
+        out.extend(match (&self.nltk, &self.w2d) {
+            (Some(t), _) => words(t, true),
+            (None, Some(w)) => words(w, false),
+            (None, None) => words(&self.text, self.spaced),
         });
     }
 }
@@ -82,24 +93,20 @@ struct Bufs {
     ref_tokens: Vec<&'static str>,
 }
 
-/// `get_meteor(pred, [true])` of the VQA or captioning script. `o_split`: [`tk::word_tokenize_is_split`] of
-/// `o`, when already known; `o_spaced`: as for [`words`]. `reference`: an empty buffer for the reference tokens.
-/// The alignment's links are left in `m.links`.
+/// `get_meteor(pred, [true])` of the VQA or captioning script. `o`: the reference's tokens (`word_tokenize(o)`)
+/// as [`words`] with `o_spaced` gives them. `reference`: an empty buffer for the reference tokens. The alignment's
+/// links are left in `m.links`.
 #[allow(clippy::too_many_arguments)]
 fn get_meteor<'a>(
     task: Task,
-    hyp: &Hyp,
     hyp_tokens: &[&str],
     o: &'a str,
-    (o_split, o_spaced): (Option<bool>, bool),
+    o_spaced: bool,
     mut reference: Vec<&'a str>,
     m: &mut Scratch,
     ctx: &mut Ctx,
 ) -> One<'a> {
     reference.extend(words(o, o_spaced));
-    if !hyp.split_ok || !o_split.unwrap_or_else(|| tk::word_tokenize_is_split(o)) {
-        ctx.tokenizer_approx += 1;
-    }
     if task == Task::Vqa
         && reference.len() == 1
         && reference[0].chars().all(char::is_numeric)
@@ -200,12 +207,12 @@ fn id_score(
     detail.insert("answer".into(), json!(h));
     let opts = iterate(key(index(gv, 0)?, "content")?)?;
     // The hypothesis is processed once per id (the scripts redo it per option, with the same result).
-    let (hyp, hyp_exact) = match task {
-        Task::Vqa => (Hyp::new(prep_vqa(h, mode, ctx), None, false), true),
+    let hyp = match task {
+        Task::Vqa => Hyp::new(prep_vqa(h, mode, ctx), None, false),
         _ => {
             let mut t = std::mem::take(&mut bufs.hyp);
-            let f = tk::caption_side_split_into(h, true, &mut t);
-            (Hyp::new(t, Some(f.split), f.spaced), f.exact)
+            let f = tk::caption_side_into(h, true, &mut t);
+            Hyp::new(t, Some(f.split), f.spaced)
         }
     };
     let mut hyp_tokens = recycle(std::mem::take(&mut bufs.hyp_tokens));
@@ -217,30 +224,31 @@ fn id_score(
     let mut best_row = Value::Null;
     for o in opts.iter() {
         let o = as_str(o)?;
-        let (ref_exact, ref_split) = match task {
+        let (split, spaced) = match task {
             Task::Vqa => {
                 oo = prep_vqa(o, mode, ctx);
-                (true, (None, false))
+                (tk::word_tokenize_is_split(&oo), false)
             }
             _ => {
-                let f = tk::caption_side_split_into(o, false, &mut oo);
-                (f.exact, (Some(f.split), f.spaced))
+                let f = tk::caption_side_into(o, false, &mut oo);
+                (f.split, f.spaced)
             }
         };
-        let flagged = ctx.tokenizer_approx;
+        // word_tokenize(o): its whitespace split, or NLTK's tokens joined with single spaces.
+        let nltk = (!split).then(|| crate::metrics::aij::nltk_tokenize::word_tokenize_joined(&oo));
+        let (src, spaced) = match &nltk {
+            Some(t) => (t.as_str(), true),
+            None => (oo.as_str(), spaced),
+        };
         let one = get_meteor(
             task,
-            &hyp,
             &hyp_tokens,
-            &oo,
-            ref_split,
+            src,
+            spaced,
             recycle(ref_tokens),
             &mut bufs.meteor,
             ctx,
         );
-        if ctx.tokenizer_approx == flagged && !(hyp_exact && ref_exact) {
-            ctx.tokenizer_approx += 1;
-        }
         if !full {
             // Light detail: the option scores (the page asks for one id's full detail on demand).
             scores.push(one.score);

@@ -133,7 +133,6 @@ pub struct Ctx {
     pub lemmas: lemmas::Lemmas,
     pub synonyms: Option<Synonyms>,
     pub ru_stemmer: rust_stemmers::Stemmer,
-    pub tokenizer_approx: usize,
     pub numeric_used: usize,
     /// Option `details`: `Some(true)` full, `Some(false)` light, `None` auto (full up to [`DETAIL_LIMIT`] ids).
     pub full_details: Option<bool>,
@@ -285,7 +284,6 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         },
         synonyms: None,
         ru_stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::Russian),
-        tokenizer_approx: 0,
         numeric_used: 0,
         full_details: match opts.get("details") {
             "full" => Some(true),
@@ -399,9 +397,6 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
                 "numeric_path = tagger approximated by first_float (no tagger model ships)".into(),
             );
         }
-    }
-    if ctx.tokenizer_approx > 0 {
-        diags.push(Diagnostic::info("aij.meteor.tokenizer_approx", format!("{} METEOR text(s) contain punctuation that NLTK's word_tokenize / razdel would split differently; tokenised on whitespace and punctuation (approximate)", ctx.tokenizer_approx)));
     }
     for r in &results {
         any_official_fail |= r.official_fails;
