@@ -14,6 +14,10 @@ fn main() {
 mod program;
 
 #[cfg(not(target_arch = "wasm32"))]
+#[path = "cli/preflight.rs"]
+mod preflight;
+
+#[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use crate::program::{self, load};
     use clap::{Parser, ValueEnum};
@@ -97,6 +101,8 @@ mod cli {
             Some("lemma") => lemma(&args[2..]),
             Some("score") => program::score_cmd(&args[2..]),
             Some("config") => program::config_cmd(&args[2..]),
+            Some("manifest") => crate::preflight::manifest_cmd(&args[2..]),
+            Some("check") => crate::preflight::check_cmd(&args[2..]),
             Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
                 let mut a = vec!["dropscore kws convert".to_string()];
                 a.extend(args[3..].iter().cloned());

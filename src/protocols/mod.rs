@@ -8,6 +8,7 @@ pub mod falsid;
 pub mod fest;
 pub mod kws;
 pub mod options;
+pub mod preflight;
 pub mod roles;
 pub mod shell;
 #[cfg(feature = "toy")]

@@ -1,0 +1,276 @@
+//! The pre-flight check (specs/preflight.md): is a submission ready, without the ground truth?
+//!
+//! The organizer derives a **manifest** from the ground truth once ([`manifest`]): the protocol, every option,
+//! and `expects`, what a submission must contain (ids, categories, image names and sizes…), never a label. A
+//! participant checks a submission against it ([`check`]): the protocol reads the submission with the readers
+//! and completeness checks scoring uses ([`super::Protocol::check`]), so the diagnostics carry the same codes and
+//! locations, and the verdict is one sentence with counts.
+
+use super::{get, shell, Options, Protocol, Run, UsageError, PROTOCOLS};
+use crate::diag::{Diagnostic, Severity};
+use crate::input::FileSet;
+use crate::report::{Mode, Report};
+use serde_json::{json, Map, Value};
+
+/// The manifest's `kind`.
+pub const KIND: &str = "dropscore-manifest";
+
+/// What [`manifest`] made: the manifest's JSON text (`None` when the ground truth has errors) and the
+/// ground truth's diagnostics.
+pub struct Made {
+    pub manifest: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A checked submission: the report (schema 1, no scores), the verdict and its sentence.
+pub struct Checked {
+    pub report: Report,
+    pub ready: bool,
+    pub summary: String,
+}
+
+impl Checked {
+    /// The report's JSON with the two extra top-level keys `ready` and `summary`, one line.
+    pub fn to_json(&self) -> String {
+        let mut v = serde_json::to_value(&self.report).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("ready".into(), Value::Bool(self.ready));
+            m.insert("summary".into(), Value::String(self.summary.clone()));
+        }
+        format!("{v}\n")
+    }
+
+    /// The verdict, then one block per diagnostic (errors first).
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{}\n", self.summary);
+        for d in &self.report.diagnostics {
+            s.push_str(&crate::render::diagnostic(d));
+        }
+        s
+    }
+}
+
+fn protocol(id: &str) -> Result<&'static dyn Protocol, UsageError> {
+    get(id).ok_or_else(|| {
+        UsageError(format!(
+            "unknown protocol `{id}`; known: {}",
+            PROTOCOLS
+                .iter()
+                .map(|p| p.info().id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+fn no_check(id: &str) -> UsageError {
+    UsageError(format!("protocol `{id}` has no pre-flight check yet"))
+}
+
+/// The manifest of the ground truth in `files` (every entry is ground truth; paths relative to the dropped
+/// roots) under the options `set` (official defaults otherwise).
+pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<Made, UsageError> {
+    let p = protocol(id)?;
+    let opts = Options::resolve(p.info().options, Mode::Official, set).map_err(UsageError)?;
+    let options = opts.to_json();
+    let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(files.diagnostics.iter().cloned());
+    let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
+    for name in run.opts.unknown_names() {
+        run.diags.push(Diagnostic::error(
+            "internal.unknown_option",
+            format!("protocol code read option `{name}`, which its option table does not declare"),
+        ));
+    }
+    let mut diagnostics = run.diags.finish();
+    diagnostics.sort_by(|a, b| {
+        (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))
+    });
+    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let doc = json!({
+        "schema": 1,
+        "kind": KIND,
+        "protocol": id,
+        "options": options,
+        "expects": expects,
+    });
+    Ok(Made {
+        manifest: (!failed).then(|| format!("{doc}\n")),
+        diagnostics,
+    })
+}
+
+/// An option value of a manifest as `--set` would give it.
+fn option_text(v: &Value, kind: &str) -> String {
+    match v {
+        Value::Null if kind == "int?" => "none".into(),
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The manifest's options, resolved; a `set` that changes one of them is a usage error.
+fn options_of(
+    p: &dyn Protocol,
+    given: &Map<String, Value>,
+    set: &[(String, String)],
+) -> Result<Options, UsageError> {
+    let specs = p.info().options;
+    let mut pairs = Vec::new();
+    for (k, v) in given {
+        let Some(spec) = specs.iter().find(|s| s.name == k) else {
+            return Err(UsageError(format!(
+                "the manifest sets option `{k}`, which protocol `{}` does not have (a manifest of another version?)",
+                p.info().id
+            )));
+        };
+        pairs.push((k.clone(), option_text(v, spec.kind)));
+    }
+    let base = Options::resolve(specs, Mode::Official, &pairs)
+        .map_err(|e| UsageError(format!("the manifest's options: {e}")))?;
+    let base_json = base.to_json();
+    for s in specs {
+        if given.get(s.name) != base_json.get(s.name) {
+            return Err(UsageError(format!(
+                "the manifest does not record option `{}` (every option must be recorded)",
+                s.name
+            )));
+        }
+    }
+    for (k, v) in set {
+        let mut with = pairs.clone();
+        with.push((k.clone(), v.clone()));
+        let one = Options::resolve(specs, Mode::Official, &with).map_err(UsageError)?;
+        if one.to_json() != base_json {
+            return Err(UsageError(format!(
+                "--set {k}={v} conflicts with the manifest, which was made with {k} = {}",
+                base_json.get(k).map_or("?".into(), Value::to_string)
+            )));
+        }
+    }
+    Ok(base)
+}
+
+/// Checks the submission in `files` (every entry is a prediction) against `manifest_text` for protocol `id`.
+/// A manifest that does not parse, names another protocol, or conflicts with `set` is a usage error.
+pub fn check(
+    id: &str,
+    manifest_text: &str,
+    files: &FileSet,
+    set: &[(String, String)],
+) -> Result<Checked, UsageError> {
+    let p = protocol(id)?;
+    let doc: Value = serde_json::from_str(manifest_text)
+        .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
+    if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1)) {
+        return Err(UsageError(format!(
+            "not a dropscore manifest (expected \"schema\": 1 and \"kind\": \"{KIND}\")"
+        )));
+    }
+    let of = doc.get("protocol").and_then(Value::as_str).unwrap_or("");
+    if of != id {
+        return Err(UsageError(format!(
+            "the manifest is for protocol `{of}`, not `{id}`"
+        )));
+    }
+    let given = doc
+        .get("options")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let opts = options_of(p, &given, set)?;
+    let expects = doc.get("expects").cloned().unwrap_or(Value::Null);
+    let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(files.diagnostics.iter().cloned());
+    let found = p.check(&mut run, &expects).ok_or_else(|| no_check(id))?;
+    let mut report = Report::new(id, Mode::Official);
+    shell::finish(&mut report, run);
+    let count = |s: Severity| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let ready = errors == 0;
+    let summary = if !ready {
+        format!(
+            "Not ready to submit: {}{}. Found {found}.",
+            plural(errors, "problem"),
+            if warnings > 0 {
+                format!(" and {}", plural(warnings, "warning"))
+            } else {
+                String::new()
+            }
+        )
+    } else if warnings > 0 {
+        format!(
+            "Ready to submit: {found}; {} worth a look.",
+            plural(warnings, "warning")
+        )
+    } else {
+        format!("Ready to submit: {found}, no problems.")
+    };
+    Ok(Checked {
+        report,
+        ready,
+        summary,
+    })
+}
+
+fn plural(n: usize, word: &str) -> String {
+    counted(n as u64, word, &format!("{word}s"))
+}
+
+/// `1 category`, `30,000 categories`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// `30000` → `30,000`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The strings of a JSON array (missing or ill-typed values are skipped by the caller's check).
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// An error for a manifest whose `expects` cannot be read (edited by hand, or of another version).
+pub fn bad_manifest(what: &str) -> Diagnostic {
+    Diagnostic::error(
+        "preflight.manifest",
+        format!("the manifest's `expects` is not usable: {what}"),
+    )
+    .hint("Use the manifest published with the competition, unchanged.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(30000), "30,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}
