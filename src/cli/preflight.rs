@@ -91,11 +91,7 @@ fn load_relative(roots: &[String]) -> Result<Vec<Input>, String> {
         let mut one = Vec::new();
         load(std::slice::from_ref(root), Role::Gt, &mut one)?;
         let path = Path::new(root);
-        let parent = if path.is_dir() {
-            path.parent()
-        } else {
-            None
-        };
+        let parent = if path.is_dir() { path.parent() } else { None };
         for mut i in one {
             let rel = match parent {
                 Some(p) if !p.as_os_str().is_empty() => Path::new(&i.path)

@@ -163,7 +163,8 @@ pub fn check(
     let p = protocol(id)?;
     let doc: Value = serde_json::from_str(manifest_text)
         .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
-    if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1)) {
+    if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1))
+    {
         return Err(UsageError(format!(
             "not a dropscore manifest (expected \"schema\": 1 and \"kind\": \"{KIND}\")"
         )));
