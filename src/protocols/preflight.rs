@@ -101,10 +101,9 @@ pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<M
 }
 
 /// An option value of a manifest as `--set` would give it.
-fn option_text(v: &Value, kind: &str) -> String {
+fn option_text(v: &Value) -> String {
     match v {
-        Value::Null if kind == "int?" => "none".into(),
-        Value::Null => String::new(),
+        Value::Null => "none".into(),
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
@@ -125,7 +124,10 @@ fn options_of(
                 p.info().id
             )));
         };
-        pairs.push((k.clone(), option_text(v, spec.kind)));
+        // A null that is not `none` is a default that has no typed value (e.g. `n/a`): left to the default.
+        if !v.is_null() || spec.kind == "int?" {
+            pairs.push((k.clone(), option_text(v)));
+        }
     }
     let base = Options::resolve(specs, Mode::Official, &pairs)
         .map_err(|e| UsageError(format!("the manifest's options: {e}")))?;
