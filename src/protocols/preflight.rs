@@ -265,6 +265,47 @@ pub fn bad_manifest(what: &str) -> Diagnostic {
     .hint("Use the manifest published with the competition, unchanged.")
 }
 
+/// Scoring itself, run on a stand-in ground truth (`stand_in`, written from the manifest with placeholder
+/// labels) next to the submission in `run.files`: every reader and completeness check of scoring runs as
+/// it does against the real ground truth. Its diagnostics go to `run.diags`, in the order the shell merges
+/// them when scoring, except those about the stand-in itself and the `label_dependent` codes (their outcome
+/// depends on the labels, which the stand-in does not have). Returns the stand-in report (its scores mean
+/// nothing), or `None` after a usage error (pushed as a `preflight.manifest` error).
+pub fn score_with_stand_in(
+    run: &mut Run,
+    stand_in: crate::input::Entry,
+    score: fn(&mut Run, &mut dyn super::Progress) -> Result<Report, UsageError>,
+    label_dependent: &[&str],
+) -> Option<Report> {
+    let path = stand_in.path.clone();
+    let mut set = FileSet {
+        entries: vec![stand_in],
+        diagnostics: Vec::new(),
+    };
+    set.entries.extend(run.files.entries.iter().cloned());
+    let mut inner = Run::new(&set, run.mode, run.opts.clone());
+    let report = match score(&mut inner, &mut super::Quiet) {
+        Ok(r) => r,
+        Err(e) => {
+            run.diags.push(bad_manifest(&e.0));
+            return None;
+        }
+    };
+    let keep = |d: &Diagnostic| {
+        d.file.as_deref() != Some(path.as_str()) && !label_dependent.contains(&d.code.as_str())
+    };
+    for d in std::mem::take(&mut inner.diags)
+        .finish()
+        .into_iter()
+        .chain(report.diagnostics.iter().cloned())
+    {
+        if keep(&d) {
+            run.diags.push(d);
+        }
+    }
+    Some(report)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

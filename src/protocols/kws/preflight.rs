@@ -9,9 +9,9 @@ use super::detect::{sniff, Sniff};
 use crate::diag::Diagnostic;
 use crate::formats::kws_xml::Kind;
 use crate::formats::{kws_xml_lines, trec};
-use crate::input::{Entry, FileSet, Role, RoleFrom};
-use crate::protocols::preflight::{bad_manifest, counted, strings, thousands};
-use crate::protocols::{Quiet, Run};
+use crate::input::{Entry, Role, RoleFrom};
+use crate::protocols::preflight::{bad_manifest, counted, score_with_stand_in, strings, thousands};
+use crate::protocols::Run;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -137,33 +137,9 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         ));
         return "no usable manifest".into();
     };
-    let gt_path = gt.path.clone();
-    let mut set = FileSet {
-        entries: vec![gt],
-        diagnostics: Vec::new(),
+    let Some(report) = score_with_stand_in(run, gt, super::score, LABEL_DEPENDENT) else {
+        return "no usable manifest".into();
     };
-    set.entries.extend(run.files.entries.iter().cloned());
-    let mut inner = Run::new(&set, run.mode, run.opts.clone());
-    let report = match super::score(&mut inner, &mut Quiet) {
-        Ok(r) => r,
-        Err(e) => {
-            run.diags.push(bad_manifest(&e.0));
-            return "no usable manifest".into();
-        }
-    };
-    // In the order the shell merges them when scoring: the run's diagnostics, then the report's.
-    let about_submission = |d: &Diagnostic| {
-        d.file.as_deref() != Some(gt_path.as_str()) && !LABEL_DEPENDENT.contains(&d.code.as_str())
-    };
-    for d in std::mem::take(&mut inner.diags)
-        .finish()
-        .into_iter()
-        .chain(report.diagnostics.iter().cloned())
-    {
-        if about_submission(&d) {
-            run.diags.push(d);
-        }
-    }
     let flag = |i: &crate::report::Item, k: &str| i.detail.get(k) == Some(&Value::Bool(true));
     let answered = report
         .items
@@ -171,7 +147,7 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         .filter(|i| flag(i, "in_gt") && flag(i, "in_results"))
         .count() as u64;
     let n = queries.len() as u64;
-    let runs = set.entries.len() as u64 - 1;
+    let runs = run.files.entries.len() as u64;
     let files = counted(runs, "results file", "results files");
     if answered == n {
         format!(
