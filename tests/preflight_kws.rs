@@ -320,15 +320,15 @@ fn manifest_reveals_no_judgement() {
         let (a, b) = (qrels(&q, &mut rng), qrels(&q, &mut rng));
         for set in TREC_SETTINGS {
             assert_eq!(
-                manifest("kws", &[a.clone()], set),
-                manifest("kws", &[b.clone()], set)
+                manifest("kws", std::slice::from_ref(&a), set),
+                manifest("kws", std::slice::from_ref(&b), set)
             );
         }
         let (a, b) = (xml_gt(&q, &mut rng), xml_gt(&q, &mut rng));
         for set in XML_SETTINGS {
             assert_eq!(
-                manifest("kws", &[a.clone()], set),
-                manifest("kws", &[b.clone()], set)
+                manifest("kws", std::slice::from_ref(&a), set),
+                manifest("kws", std::slice::from_ref(&b), set)
             );
         }
     }

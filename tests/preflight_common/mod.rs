@@ -82,10 +82,11 @@ pub fn score(protocol: &str, gt: &[File], pred: &[File], set: &[(&str, &str)]) -
     protocols::score(protocol, &files, &req, &mut Quiet).expect("usage error")
 }
 
-/// Located errors, sorted: `(code, file, line, column)`.
-fn errors(
-    diags: &[dropscore::diag::Diagnostic],
-) -> Vec<(String, Option<String>, Option<u64>, Option<u64>)> {
+/// A located error: `(code, file, line, column)`.
+type Located = (String, Option<String>, Option<u64>, Option<u64>);
+
+/// Located errors, sorted.
+fn errors(diags: &[dropscore::diag::Diagnostic]) -> Vec<Located> {
     let mut v: Vec<_> = diags
         .iter()
         .filter(|d| d.is_error())
