@@ -89,6 +89,9 @@ fn manifest_then_check() {
         "Ready to submit: 1 category, 7 of 8 ids; 1 warning worth a look."
     );
     assert_eq!(v["diagnostics"][0]["code"], "chalearn.res.missing_images");
+    assert_eq!(v["items"][0]["id"], "La_Tomatina");
+    assert_eq!(v["items"][0]["detail"]["expected"], 8);
+    assert_eq!(v["items"][0]["detail"]["found"], 7);
 
     // A broken line: not ready, exit 1, located as scoring locates it.
     let bad = tmp("bad");

@@ -9,7 +9,7 @@
 use super::{get, shell, Options, Protocol, Run, UsageError, PROTOCOLS};
 use crate::diag::{Diagnostic, Severity};
 use crate::input::FileSet;
-use crate::report::{Mode, Report};
+use crate::report::{Item, Mode, Report};
 use serde_json::{json, Map, Value};
 
 /// The manifest's `kind`.
@@ -20,6 +20,35 @@ pub const KIND: &str = "dropscore-manifest";
 pub struct Made {
     pub manifest: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a protocol's check found: a phrase for the verdict ("100 categories, 30,000 ids each") and one item
+/// per category, query or subset with its counts (the report's `items`).
+pub struct Found {
+    pub summary: String,
+    pub items: Vec<Item>,
+}
+
+impl From<String> for Found {
+    fn from(summary: String) -> Found {
+        Found {
+            summary,
+            items: Vec::new(),
+        }
+    }
+}
+
+/// An item of a check report: `id` and its counts (`detail`).
+pub fn item(id: &str, detail: Value) -> Item {
+    Item {
+        id: id.to_string(),
+        group: None,
+        scores: crate::report::Scores::new(),
+        detail: match detail {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        },
+    }
 }
 
 /// A checked submission: the report (schema 1, no scores), the verdict and its sentence.
@@ -186,8 +215,12 @@ pub fn check(
     let expects = doc.get("expects").cloned().unwrap_or(Value::Null);
     let mut run = Run::new(files, Mode::Official, opts);
     run.diags.extend(files.diagnostics.iter().cloned());
-    let found = p.check(&mut run, &expects).ok_or_else(|| no_check(id))?;
+    let Found {
+        summary: found,
+        items,
+    } = p.check(&mut run, &expects).ok_or_else(|| no_check(id))?;
     let mut report = Report::new(id, Mode::Official);
+    report.items = items;
     shell::finish(&mut report, run);
     let count = |s: Severity| {
         report

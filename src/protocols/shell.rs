@@ -66,8 +66,9 @@ pub trait Protocol: Sync {
 
     /// Pre-flight, the participant's side: reads the submission in `run.files` against `expects` with the
     /// readers and completeness checks scoring uses, pushing the same diagnostics (codes, locations) into
-    /// `run.diags`, and returns what was found ("100 categories, 30,000 ids each"). `None`: no check yet.
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<String> {
+    /// `run.diags`, and returns what was found: one phrase ("100 categories, 30,000 ids each") and one item per
+    /// category, query, subset… with its counts. `None`: no check yet.
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
         let _ = (run, expects);
         None
     }

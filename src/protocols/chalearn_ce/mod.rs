@@ -173,7 +173,7 @@ impl Protocol for ChalearnCe {
     fn manifest(&self, run: &mut Run) -> Option<Value> {
         Some(preflight::manifest(run))
     }
-    fn check(&self, run: &mut Run, expects: &Value) -> Option<String> {
+    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
         Some(preflight::check(run, expects))
     }
 }

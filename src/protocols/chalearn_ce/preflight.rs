@@ -10,7 +10,7 @@ use super::read_settings;
 use crate::diag::Diagnostic;
 use crate::formats::chalearn::read_gt;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
-use crate::protocols::preflight::{bad_manifest, counted, strings, thousands};
+use crate::protocols::preflight::{bad_manifest, counted, item, strings, thousands, Found};
 use crate::protocols::Run;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -72,11 +72,11 @@ fn parse(expects: &Value) -> Option<(String, Vec<Expected<'_>>)> {
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> String {
+pub fn check(run: &mut Run, expects: &Value) -> Found {
     let Some((imgset, expected)) = parse(expects) else {
         run.diags
             .push(bad_manifest("expected image_set, categories and id_lists"));
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     };
     let gt_suffix = run.opts.get("gt_suffix").to_string();
     let fixed = gt_suffix.trim().trim_start_matches('_');
@@ -96,7 +96,7 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
                 "category `{}` does not fit gt_suffix",
                 c.name
             )));
-            return "no usable manifest".into();
+            return String::from("no usable manifest").into();
         }
         let mut bytes = Vec::new();
         for id in strings(&Value::Array(c.ids.to_vec())) {
@@ -113,18 +113,23 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
     set.entries.extend(run.files.entries.iter().cloned());
     let n = expected.len() as u64;
     let Some(paired) = pairing::pair(&set, &gt_suffix, &mut run.diags) else {
-        return format!("0 of {}", counted(n, "category", "categories"));
+        return format!("0 of {}", counted(n, "category", "categories")).into();
     };
     let rs = read_settings(&run.opts);
     let (mut ids, mut bufs) = (Interner::default(), Buffers::default());
     let (mut have, mut matched, mut total) = (0u64, 0u64, 0u64);
     let mut sizes: Vec<u64> = Vec::new();
+    let mut items = Vec::new();
     for (gt, sub) in paired.gts.iter().zip(&paired.preds) {
         let Some(sub) = sub else {
             let o = category::read(&gt.entry, None, rs, &mut ids, &mut run.diags, &mut bufs);
             total += o.npos + o.nneg + o.ignored;
             sizes.push(o.npos + o.nneg + o.ignored);
             bufs.recycle(o);
+            items.push(item(
+                &gt.category,
+                json!({ "expected": size_of_last(&sizes), "found": 0, "file": Value::Null }),
+            ));
             run.diags.push(
                 Diagnostic::warning(
                     "chalearn.res.missing_category",
@@ -156,6 +161,11 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         // Every id of the manifest counts once; with gt_zero=ignore a listed id is still found.
         let found = size - missing;
         matched += found;
+        items.push(item(
+            &gt.category,
+            json!({ "expected": size, "found": found, "unknown": o.unknown,
+                    "duplicates": o.duplicates, "file": sub.path }),
+        ));
         if missing > 0 {
             run.diags.push(
                 Diagnostic::warning(
@@ -188,12 +198,17 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         )
     };
     let uniform = sizes.windows(2).all(|w| w[0] == w[1]);
-    match sizes.first() {
+    let summary = match sizes.first() {
         Some(&s) if uniform && have == n && matched == total => {
             format!("{cats}, {} each", counted(s, "id", "ids"))
         }
         _ => format!("{cats}, {} of {} ids", thousands(matched), thousands(total)),
-    }
+    };
+    Found { summary, items }
+}
+
+fn size_of_last(sizes: &[u64]) -> u64 {
+    sizes.last().copied().unwrap_or(0)
 }
 
 fn read_settings_append(run: &Run) -> bool {

@@ -76,7 +76,7 @@ impl Protocol for Falsid {
     fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
         Some(preflight::manifest(run))
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<String> {
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
         Some(preflight::check(run, expects))
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {

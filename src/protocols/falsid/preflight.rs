@@ -7,7 +7,9 @@
 use super::{inputs, label_config};
 use crate::diag::Diagnostic;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
-use crate::protocols::preflight::{bad_manifest, counted, score_with_stand_in, strings};
+use crate::protocols::preflight::{
+    bad_manifest, counted, item, score_with_stand_in, strings, Found,
+};
 use crate::protocols::{Quiet, Run};
 use serde_json::{json, Value};
 
@@ -52,7 +54,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> String {
+pub fn check(run: &mut Run, expects: &Value) -> Found {
     let names = run.opts.list("subsets");
     let parsed: Option<Vec<(String, Vec<String>)>> =
         expects.get("subsets").and_then(Value::as_array).map(|a| {
@@ -71,12 +73,12 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
     let writer = expects.get("writer").and_then(Value::as_bool);
     let (Some(subsets), Some(writer)) = (parsed, writer) else {
         run.diags.push(bad_manifest("expected subsets and writer"));
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     };
     if subsets.iter().map(|s| &s.0).ne(names.iter()) {
         run.diags
             .push(bad_manifest("its subsets differ from its option `subsets`"));
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     }
     let mut text = String::from(if writer {
         "id,subset,label,writer\n"
@@ -96,12 +98,17 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         text.into_bytes(),
     );
     if score_with_stand_in(run, stand_in, super::score, LABEL_DEPENDENT).is_none() {
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     }
     let total: u64 = subsets.iter().map(|s| s.1.len() as u64).sum();
-    format!(
+    let summary = format!(
         "{}, {}",
         counted(subsets.len() as u64, "subset", "subsets"),
         counted(total, "sample id", "sample ids")
-    )
+    );
+    let items = subsets
+        .iter()
+        .map(|(name, ids)| item(name, json!({ "expected": ids.len() })))
+        .collect();
+    Found { summary, items }
 }

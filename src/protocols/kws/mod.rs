@@ -75,7 +75,7 @@ impl Protocol for Kws {
     fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
         Some(preflight::manifest(run))
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<String> {
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
         Some(preflight::check(run, expects))
     }
 }

@@ -10,7 +10,9 @@ use crate::diag::Diagnostic;
 use crate::formats::kws_xml::Kind;
 use crate::formats::{kws_xml_lines, trec};
 use crate::input::{Entry, Role, RoleFrom};
-use crate::protocols::preflight::{bad_manifest, counted, score_with_stand_in, strings, thousands};
+use crate::protocols::preflight::{
+    bad_manifest, counted, item, score_with_stand_in, strings, thousands, Found,
+};
 use crate::protocols::Run;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -120,7 +122,7 @@ fn stand_in(format: &str, queries: &[String]) -> Option<Entry> {
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> String {
+pub fn check(run: &mut Run, expects: &Value) -> Found {
     let format = expects.get("format").and_then(Value::as_str).unwrap_or("");
     let queries = strings(expects.get("queries").unwrap_or(&Value::Null));
     let ok = queries.len()
@@ -135,10 +137,10 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
         run.diags.push(bad_manifest(
             "expected format (icfhr14 or trec) and queries",
         ));
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     };
     let Some(report) = score_with_stand_in(run, gt, super::score, LABEL_DEPENDENT) else {
-        return "no usable manifest".into();
+        return String::from("no usable manifest").into();
     };
     let flag = |i: &crate::report::Item, k: &str| i.detail.get(k) == Some(&Value::Bool(true));
     let answered = report
@@ -149,7 +151,7 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
     let n = queries.len() as u64;
     let runs = run.files.entries.len() as u64;
     let files = counted(runs, "results file", "results files");
-    if answered == n {
+    let summary = if answered == n {
         format!(
             "{}, all with results ({files})",
             counted(n, "query", "queries")
@@ -160,5 +162,17 @@ pub fn check(run: &mut Run, expects: &Value) -> String {
             thousands(answered),
             counted(n, "query", "queries")
         )
-    }
+    };
+    // One item per query of the first results file: in the manifest, answered.
+    let items = report
+        .items
+        .iter()
+        .map(|i| {
+            item(
+                &i.id,
+                json!({ "in_manifest": flag(i, "in_gt"), "in_results": flag(i, "in_results") }),
+            )
+        })
+        .collect();
+    Found { summary, items }
 }
