@@ -4,6 +4,7 @@
 mod convert;
 mod inputs;
 mod lemma;
+mod preflight;
 mod program;
 mod pycompat;
 
@@ -20,7 +21,7 @@ use std::rc::Rc;
 #[command(
     name = "dropscore",
     about = "Official competition scores, computed locally.",
-    after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)"
+    after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)\n  dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)"
 )]
 struct ScoreArgs {
     /// Protocol id (see `dropscore list`).
@@ -71,6 +72,8 @@ pub fn run(args: Vec<String>) -> i32 {
         Some("tokenize") => pycompat::tokenize(&args[2..]),
         Some("score") => program::score_cmd(&args[2..]),
         Some("config") => program::config_cmd(&args[2..]),
+        Some("manifest") => preflight::manifest_cmd(&args[2..]),
+        Some("check") => preflight::check_cmd(&args[2..]),
         Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
             let mut a = vec!["dropscore kws convert".to_string()];
             a.extend(args[3..].iter().cloned());

@@ -9,6 +9,7 @@ pub mod fest;
 pub mod kinds;
 pub mod kws;
 pub mod options;
+pub mod preflight;
 pub mod roles;
 pub mod shell;
 #[cfg(feature = "toy")]

@@ -63,6 +63,23 @@ pub trait Protocol: Sync {
     fn exercise(&self) -> Option<f64> {
         None
     }
+
+    /// Pre-flight, the organizer's side ([`super::preflight`]): the manifest's `expects`, from the ground-truth
+    /// entries of `run.files` only: what a submission needs to be complete and well formed, never a label.
+    /// Problems of the ground truth go to `run.diags`. `None`: this protocol has no pre-flight check yet.
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        let _ = run;
+        None
+    }
+
+    /// Pre-flight, the participant's side: reads the submission in `run.files` against `expects` with the
+    /// readers and completeness checks scoring uses, pushing the same diagnostics (codes, locations) into
+    /// `run.diags`, and returns what was found: one phrase ("100 categories, 30,000 ids each") and one item per
+    /// category, query, subset… with its counts. `None`: no check yet.
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        let _ = (run, expects);
+        None
+    }
 }
 
 /// What an entry's name and content say about its role.
@@ -172,7 +189,18 @@ pub struct Run<'a> {
     deviations: Option<Vec<String>>,
 }
 
-impl Run<'_> {
+impl<'a> Run<'a> {
+    /// A run outside [`run`] (the pre-flight commands): roles as given, no diagnostics yet.
+    pub fn new(files: &'a FileSet, mode: Mode, opts: Options) -> Run<'a> {
+        Run {
+            files,
+            mode,
+            opts,
+            diags: Diags::new(),
+            lemmatizer: None,
+            deviations: None,
+        }
+    }
     /// Deviations are listed only for the named options (those that apply to the input at hand).
     pub fn deviations_among(&mut self, names: &[&str]) {
         self.deviations = Some(self.opts.deviations_among(names));
@@ -218,7 +246,7 @@ pub fn run(
 
 /// The shared finishing rules: options (declared ones first, then the protocol's extra keys), deviations,
 /// capped diagnostics, `official_fails`, the diagnostic order.
-fn finish(report: &mut Report, run: Run) {
+pub(crate) fn finish(report: &mut Report, run: Run) {
     let Run {
         mode,
         opts,

@@ -7,6 +7,7 @@ mod category;
 mod options;
 mod pairing;
 mod plots;
+mod preflight;
 mod run;
 
 pub use category::{stem_of, steps, TieOrder};
@@ -52,6 +53,15 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         },
     ],
 };
+
+/// The reader's settings (scoring and the pre-flight check).
+fn read_settings(opts: &Options) -> ReadSettings {
+    ReadSettings {
+        duplicates_error: opts.get("duplicates") == "error",
+        gt_zero_ignore: opts.get("gt_zero") == "ignore",
+        stem: opts.get("id_match") == "stem",
+    }
+}
 
 fn reading_of(opts: &Options) -> Reading {
     Reading {
@@ -166,6 +176,12 @@ impl Protocol for ChalearnCe {
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
     }
+    fn manifest(&self, run: &mut Run) -> Option<Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
+    }
 }
 
 fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
@@ -176,11 +192,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     report.display = display();
     let active = reading_of(opts);
     let others = other_readings(active);
-    let set = ReadSettings {
-        duplicates_error: opts.get("duplicates") == "error",
-        gt_zero_ignore: opts.get("gt_zero") == "ignore",
-        stem: opts.get("id_match") == "stem",
-    };
+    let set = read_settings(opts);
     let Some(paired) = pairing::pair(files, opts.get("gt_suffix"), diags) else {
         report.scores.set("map", None);
         report.official_fails = mode == Mode::Official;

@@ -76,11 +76,7 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
     let mut nested_zips: Vec<String> = Vec::new();
     for e in &files.entries {
         let Some(stem) = txt_stem(e) else {
-            diags.push(
-                Diagnostic::info("chalearn.input.ignored", "not a .txt file; ignored")
-                    .file(&e.path)
-                    .hint("Category files are named <Category>.txt (submission) or <Category>_<imgset>.txt (GT)."),
-            );
+            diags.push(not_txt(e));
             continue;
         };
         let split = split_gt_stem(stem, gt_suffix);
@@ -90,37 +86,7 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
             Role::Pred
         });
         match role {
-            Role::Gt => {
-                let (cat, set) = match split {
-                    Some((c, s)) => (c.to_string(), s.to_string()),
-                    None => {
-                        diags.push(
-                            Diagnostic::warning(
-                                "chalearn.gt.suffix",
-                                format!("GT file name without an `_<imgset>` suffix; read as category `{stem}`"),
-                            )
-                            .file(&e.path)
-                            .expected("<Category>_<imgset>.txt, e.g. La_Tomatina_test.txt")
-                            .found(e.name().to_string())
-                            .hint("Name GT files <Category>_<imgset>.txt, or set gt_suffix to the suffix they use."),
-                        );
-                        (stem.to_string(), String::new())
-                    }
-                };
-                if gts.contains_key(&cat) {
-                    diags.push(
-                        Diagnostic::warning(
-                            "chalearn.gt.duplicate_category",
-                            format!("a second GT file for category `{cat}`; ignored"),
-                        )
-                        .file(&e.path)
-                        .hint("Drop one GT file per category."),
-                    );
-                    continue;
-                }
-                sets.entry(set).or_default().push(e.path.clone());
-                gts.insert(cat, e.clone());
-            }
+            Role::Gt => add_gt(e, stem, split, &mut gts, &mut sets, diags),
             Role::Pred => {
                 if let Some((zip, member)) = e.path.rsplit_once('!') {
                     if member.contains('/') && !nested_zips.iter().any(|z| z == zip) {
@@ -142,11 +108,7 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
     }
     let mut fatal = false;
     if gts.is_empty() {
-        diags.push(
-            Diagnostic::error("chalearn.input.no_gt", "no ground-truth file found")
-                .expected("one <Category>_<imgset>.txt file per category")
-                .hint("Add the GT files (the Codalab layout's input/ref folder)."),
-        );
+        diags.push(no_gt());
         fatal = true;
     }
     if preds.is_empty() {
@@ -157,36 +119,11 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
         );
         fatal = true;
     }
-    let named_sets: Vec<_> = sets.iter().filter(|(s, _)| !s.is_empty()).collect();
-    if named_sets.len() > 1 {
-        let list: Vec<String> = named_sets
-            .iter()
-            .map(|(s, files)| format!("_{s}: {}", files.len()))
-            .collect();
-        diags.push(
-            Diagnostic::error(
-                "chalearn.gt.mixed_sets",
-                format!("GT files of different image sets: {}", list.join(", ")),
-            )
-            .expected("one <imgset> for all GT files")
-            .found(
-                named_sets
-                    .iter()
-                    .map(|(s, f)| format!("{} (_{s})", f.first().map(String::as_str).unwrap_or("")))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            )
-            .hint("Drop the GT files of one image set only, or set gt_suffix."),
-        );
-        fatal = true;
-    }
+    fatal |= !mixed_sets_ok(&sets, diags);
     if fatal {
         return None;
     }
-    let imgset = named_sets
-        .first()
-        .map(|(s, _)| s.to_string())
-        .unwrap_or_default();
+    let imgset = image_set(&sets);
     let cats: Vec<String> = gts.keys().cloned().collect();
     let mut slots: Vec<Option<Entry>> = vec![None; cats.len()];
     let mut leftovers = Vec::new();
@@ -251,6 +188,133 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
         preds: slots,
         imgset,
     })
+}
+
+/// A ground-truth file: its category (from `<Category>_<imgset>`), unless a file of that category came first.
+fn add_gt(
+    e: &Entry,
+    stem: &str,
+    split: Option<(&str, &str)>,
+    gts: &mut BTreeMap<String, Entry>,
+    sets: &mut BTreeMap<String, Vec<String>>,
+    diags: &mut Diags,
+) {
+    let (cat, set) = match split {
+        Some((c, s)) => (c.to_string(), s.to_string()),
+        None => {
+            diags.push(
+                Diagnostic::warning(
+                    "chalearn.gt.suffix",
+                    format!("GT file name without an `_<imgset>` suffix; read as category `{stem}`"),
+                )
+                .file(&e.path)
+                .expected("<Category>_<imgset>.txt, e.g. La_Tomatina_test.txt")
+                .found(e.name().to_string())
+                .hint("Name GT files <Category>_<imgset>.txt, or set gt_suffix to the suffix they use."),
+            );
+            (stem.to_string(), String::new())
+        }
+    };
+    if gts.contains_key(&cat) {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.gt.duplicate_category",
+                format!("a second GT file for category `{cat}`; ignored"),
+            )
+            .file(&e.path)
+            .hint("Drop one GT file per category."),
+        );
+        return;
+    }
+    sets.entry(set).or_default().push(e.path.clone());
+    gts.insert(cat, e.clone());
+}
+
+/// The common `<imgset>` of the GT files (empty when none was recognised).
+fn image_set(sets: &BTreeMap<String, Vec<String>>) -> String {
+    sets.keys()
+        .find(|s| !s.is_empty())
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// False, with the error `chalearn.gt.mixed_sets`, when the GT files come from more than one image set.
+fn mixed_sets_ok(sets: &BTreeMap<String, Vec<String>>, diags: &mut Diags) -> bool {
+    let named_sets: Vec<_> = sets.iter().filter(|(s, _)| !s.is_empty()).collect();
+    if named_sets.len() > 1 {
+        let list: Vec<String> = named_sets
+            .iter()
+            .map(|(s, files)| format!("_{s}: {}", files.len()))
+            .collect();
+        diags.push(
+            Diagnostic::error(
+                "chalearn.gt.mixed_sets",
+                format!("GT files of different image sets: {}", list.join(", ")),
+            )
+            .expected("one <imgset> for all GT files")
+            .found(
+                named_sets
+                    .iter()
+                    .map(|(s, f)| format!("{} (_{s})", f.first().map(String::as_str).unwrap_or("")))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+            .hint("Drop the GT files of one image set only, or set gt_suffix."),
+        );
+        return false;
+    }
+    true
+}
+
+/// The ground-truth side of [`pair`] alone (the pre-flight manifest): categories in ascending byte order and
+/// their image set; `None` after an error.
+pub fn gt_only(
+    files: &FileSet,
+    gt_suffix: &str,
+    diags: &mut Diags,
+) -> Option<(Vec<GtFile>, String)> {
+    let mut gts: BTreeMap<String, Entry> = BTreeMap::new();
+    let mut sets: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for e in files.with_role(Role::Gt) {
+        let Some(stem) = txt_stem(e) else {
+            diags.push(not_txt(e));
+            continue;
+        };
+        add_gt(
+            e,
+            stem,
+            split_gt_stem(stem, gt_suffix),
+            &mut gts,
+            &mut sets,
+            diags,
+        );
+    }
+    if gts.is_empty() {
+        diags.push(no_gt());
+        return None;
+    }
+    if !mixed_sets_ok(&sets, diags) {
+        return None;
+    }
+    let gts = gts
+        .into_iter()
+        .map(|(category, entry)| GtFile { category, entry })
+        .collect();
+    Some((gts, image_set(&sets)))
+}
+
+fn not_txt(e: &Entry) -> Diagnostic {
+    Diagnostic::info("chalearn.input.ignored", "not a .txt file; ignored")
+        .file(&e.path)
+        .hint(
+            "Category files are named <Category>.txt (submission) or <Category>_<imgset>.txt (GT).",
+        )
+}
+
+fn no_gt() -> Diagnostic {
+    Diagnostic::error("chalearn.input.no_gt", "no ground-truth file found")
+        .expected("one <Category>_<imgset>.txt file per category")
+        .hint("Add the GT files (the Codalab layout's input/ref folder).")
 }
 
 fn duplicate_file(e: &Entry, stem: &str) -> Diagnostic {

@@ -7,6 +7,7 @@ mod compute;
 mod inputs;
 mod options;
 mod output;
+mod preflight;
 
 pub use options::OPTIONS;
 pub use output::{explain, render_text};
@@ -77,8 +78,24 @@ impl Protocol for Falsid {
     fn render_text(&self, report: &Report) -> String {
         render_text(report)
     }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
+    }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
+    }
+}
+
+/// How label files are read (scoring and the pre-flight check).
+fn label_config<'a>(opts: &super::Options, subsets: &'a [String]) -> LabelConfig<'a> {
+    LabelConfig {
+        subsets,
+        case_insensitive: opts.flag("label_case_insensitive"),
+        stem: opts.get("id_match") == "stem",
+        last_wins: opts.get("duplicate_ids") == "last_wins",
     }
 }
 
@@ -103,12 +120,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             }
         }
     }
-    let cfg = LabelConfig {
-        subsets: &subsets,
-        case_insensitive: opts.flag("label_case_insensitive"),
-        stem: opts.get("id_match") == "stem",
-        last_wins: opts.get("duplicate_ids") == "last_wins",
-    };
+    let cfg = label_config(opts, &subsets);
     progress.update(0.0, "reading files");
     let mut g = inputs::gather(files, &cfg, diags, progress);
     progress.update(0.6, "scoring");

@@ -7,6 +7,7 @@ mod gtindex;
 mod icfhr14;
 mod options;
 mod plots;
+mod preflight;
 pub mod trec;
 
 pub use detect::Family;
@@ -75,6 +76,12 @@ impl Protocol for Kws {
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 }
 

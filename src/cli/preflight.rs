@@ -1,0 +1,194 @@
+//! `dropscore manifest` and `dropscore check`: the pre-flight check without the ground truth
+//! (specs/preflight.md). Exit status: 0 written / ready (warnings allowed), 1 problems (all printed, located),
+//! 2 usage errors.
+
+use super::inputs::load;
+use clap::{Parser, ValueEnum};
+use dropscore::input::{FileSet, Input, Limits, Role};
+use dropscore::protocols::preflight;
+use dropscore::render;
+use std::io::Write;
+use std::path::Path;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dropscore manifest",
+    about = "Write the manifest of a ground truth: what a submission must contain, never a label (organizer, once)."
+)]
+struct ManifestArgs {
+    /// Protocol id (see `dropscore list`).
+    protocol: String,
+    /// Ground-truth files, folders or zips.
+    #[arg(long, num_args = 1.., required = true)]
+    gt: Vec<String>,
+    /// Option NAME=VALUE (repeatable); recorded in the manifest.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Write the manifest here instead of standard output.
+    #[arg(long)]
+    out: Option<String>,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dropscore check",
+    about = "Check a submission against a manifest: is it complete and well formed? (participant, no ground truth)"
+)]
+struct CheckArgs {
+    /// Protocol id (see `dropscore list`).
+    protocol: String,
+    /// The manifest the organizer published (`dropscore manifest`).
+    #[arg(long, required = true)]
+    manifest: String,
+    /// Prediction files, folders or zips.
+    #[arg(long, num_args = 1.., required = true)]
+    pred: Vec<String>,
+    /// Option NAME=VALUE (repeatable); must agree with the manifest's options.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn parse<T: Parser>(name: &str, rest: &[String]) -> Result<T, i32> {
+    let mut a = vec![name.to_string()];
+    a.extend(rest.iter().cloned());
+    T::try_parse_from(a).map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() {
+            2
+        } else {
+            0
+        }
+    })
+}
+
+fn usage(msg: &str) -> i32 {
+    eprintln!("dropscore: {msg}");
+    2
+}
+
+fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
+    set.iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) => Ok((k.trim().to_string(), v.to_string())),
+            None => Err(format!("--set expects NAME=VALUE, found `{s}`")),
+        })
+        .collect()
+}
+
+/// The ground truth's files with paths relative to the dropped roots: a folder `a/b/ref` gives `ref/…`, a
+/// file gives its name (the manifest holds no absolute path).
+fn load_relative(roots: &[String]) -> Result<Vec<Input>, String> {
+    let mut out = Vec::new();
+    for root in roots {
+        let mut one = Vec::new();
+        let mut walked = Vec::new();
+        load(std::slice::from_ref(root), Role::Gt, &mut one, &mut walked)?;
+        let path = Path::new(root);
+        let parent = if path.is_dir() { path.parent() } else { None };
+        for mut i in one {
+            let rel = match parent {
+                Some(p) if !p.as_os_str().is_empty() => Path::new(&i.path)
+                    .strip_prefix(p)
+                    .map(|r| r.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or_else(|_| i.path.clone()),
+                Some(_) => i.path.clone(),
+                None => path
+                    .file_name()
+                    .map_or(i.path.clone(), |n| n.to_string_lossy().into_owned()),
+            };
+            i.path = rel.trim_start_matches("./").to_string();
+            out.push(i);
+        }
+    }
+    Ok(out)
+}
+
+/// `dropscore manifest <protocol> --gt PATH... [--set ...] [--out FILE]`.
+pub fn manifest_cmd(rest: &[String]) -> i32 {
+    let a: ManifestArgs = match parse("dropscore manifest", rest) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let set = match parse_set(&a.set) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let inputs = match load_relative(&a.gt) {
+        Ok(i) => i,
+        Err(e) => return usage(&e),
+    };
+    let files = FileSet::build(inputs, &Limits::default());
+    let made = match preflight::manifest(&a.protocol, &files, &set) {
+        Ok(m) => m,
+        Err(e) => return usage(&e.0),
+    };
+    let mut err = std::io::stderr().lock();
+    for d in &made.diagnostics {
+        let _ = err.write_all(render::diagnostic(d).as_bytes());
+    }
+    let Some(text) = made.manifest else {
+        eprintln!("dropscore: the ground truth has errors; no manifest written");
+        return 1;
+    };
+    let written = match &a.out {
+        Some(f) => std::fs::write(f, &text).map_err(|e| format!("{f}: {e}")),
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| e.to_string()),
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("dropscore: {e}");
+            1
+        }
+    }
+}
+
+/// `dropscore check <protocol> --manifest FILE --pred PATH... [--set ...] [--format text|json]`.
+pub fn check_cmd(rest: &[String]) -> i32 {
+    let a: CheckArgs = match parse("dropscore check", rest) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let set = match parse_set(&a.set) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let text = match std::fs::read_to_string(&a.manifest) {
+        Ok(t) => t,
+        Err(e) => return usage(&format!("{}: {e}", a.manifest)),
+    };
+    let mut inputs = Vec::new();
+    let mut walked = Vec::new();
+    if let Err(e) = load(&a.pred, Role::Pred, &mut inputs, &mut walked) {
+        return usage(&e);
+    }
+    let mut files = FileSet::build(inputs, &Limits::default());
+    files.diagnostics.splice(0..0, walked);
+    let checked = match preflight::check(&a.protocol, &text, &files, &set) {
+        Ok(c) => c,
+        Err(e) => return usage(&format!("{}: {e}", a.manifest)),
+    };
+    let out = match a.format {
+        Format::Text => checked.to_text(),
+        Format::Json => checked.to_json(),
+    };
+    if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+        return 1;
+    }
+    if checked.ready {
+        0
+    } else {
+        1
+    }
+}

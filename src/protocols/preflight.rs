@@ -1,0 +1,353 @@
+//! The pre-flight check (specs/preflight.md): is a submission ready, without the ground truth?
+//!
+//! The organizer derives a **manifest** from the ground truth once ([`manifest`]): the protocol, every option,
+//! and `expects`, what a submission must contain (ids, categories, image names and sizes…), never a label. A
+//! participant checks a submission against it ([`check`]): the protocol reads the submission with the readers
+//! and completeness checks scoring uses ([`super::Protocol::check`]), so the diagnostics carry the same codes and
+//! locations, and the verdict is one sentence with counts.
+
+use super::{get, shell, Options, Protocol, Run, UsageError, PROTOCOLS};
+use crate::diag::{Diagnostic, Severity};
+use crate::input::FileSet;
+use crate::report::{Item, Mode, Report};
+use serde_json::{json, Map, Value};
+
+/// The manifest's `kind`.
+pub const KIND: &str = "dropscore-manifest";
+
+/// What [`manifest`] made: the manifest's JSON text (`None` when the ground truth has errors) and the
+/// ground truth's diagnostics.
+pub struct Made {
+    pub manifest: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a protocol's check found: a phrase for the verdict ("100 categories, 30,000 ids each") and one item
+/// per category, query or subset with its counts (the report's `items`).
+pub struct Found {
+    pub summary: String,
+    pub items: Vec<Item>,
+}
+
+impl From<String> for Found {
+    fn from(summary: String) -> Found {
+        Found {
+            summary,
+            items: Vec::new(),
+        }
+    }
+}
+
+/// An item of a check report: `id` and its counts (`detail`).
+pub fn item(id: &str, detail: Value) -> Item {
+    Item {
+        id: id.to_string(),
+        group: None,
+        scores: crate::report::Scores::new(),
+        detail: match detail {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        },
+    }
+}
+
+/// A checked submission: the report (schema 1, no scores), the verdict and its sentence.
+pub struct Checked {
+    pub report: Report,
+    pub ready: bool,
+    pub summary: String,
+}
+
+impl Checked {
+    /// The report's JSON with the two extra top-level keys `ready` and `summary`, one line.
+    pub fn to_json(&self) -> String {
+        let mut v = serde_json::to_value(&self.report).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("ready".into(), Value::Bool(self.ready));
+            m.insert("summary".into(), Value::String(self.summary.clone()));
+        }
+        format!("{v}\n")
+    }
+
+    /// The verdict, then one block per diagnostic (errors first).
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{}\n", self.summary);
+        for d in &self.report.diagnostics {
+            s.push_str(&crate::render::diagnostic(d));
+        }
+        s
+    }
+}
+
+fn protocol(id: &str) -> Result<&'static dyn Protocol, UsageError> {
+    get(id).ok_or_else(|| {
+        UsageError(format!(
+            "unknown protocol `{id}`; known: {}",
+            PROTOCOLS
+                .iter()
+                .map(|p| p.info().id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
+fn no_check(id: &str) -> UsageError {
+    UsageError(format!("protocol `{id}` has no pre-flight check yet"))
+}
+
+/// The manifest of the ground truth in `files` (every entry is ground truth; paths relative to the dropped
+/// roots) under the options `set` (official defaults otherwise).
+pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<Made, UsageError> {
+    let p = protocol(id)?;
+    let opts = Options::resolve(p.info().options, Mode::Official, set).map_err(UsageError)?;
+    let options = opts.to_json();
+    let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(files.diagnostics.iter().cloned());
+    let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
+    for name in run.opts.unknown_names() {
+        run.diags.push(Diagnostic::error(
+            "internal.unknown_option",
+            format!("protocol code read option `{name}`, which its option table does not declare"),
+        ));
+    }
+    let mut diagnostics = run.diags.finish();
+    diagnostics.sort_by(|a, b| {
+        (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))
+    });
+    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let doc = json!({
+        "schema": 1,
+        "kind": KIND,
+        "protocol": id,
+        "options": options,
+        "expects": expects,
+    });
+    Ok(Made {
+        manifest: (!failed).then(|| format!("{doc}\n")),
+        diagnostics,
+    })
+}
+
+/// An option value of a manifest as `--set` would give it.
+fn option_text(v: &Value) -> String {
+    match v {
+        Value::Null => "none".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The manifest's options, resolved; a `set` that changes one of them is a usage error.
+fn options_of(
+    p: &dyn Protocol,
+    given: &Map<String, Value>,
+    set: &[(String, String)],
+) -> Result<Options, UsageError> {
+    let specs = p.info().options;
+    let mut pairs = Vec::new();
+    for (k, v) in given {
+        let Some(spec) = specs.iter().find(|s| s.name == k) else {
+            return Err(UsageError(format!(
+                "the manifest sets option `{k}`, which protocol `{}` does not have (a manifest of another version?)",
+                p.info().id
+            )));
+        };
+        // A null that is not `none` is a default that has no typed value (e.g. `n/a`): left to the default.
+        if !v.is_null() || spec.kind == "int?" {
+            pairs.push((k.clone(), option_text(v)));
+        }
+    }
+    let base = Options::resolve(specs, Mode::Official, &pairs)
+        .map_err(|e| UsageError(format!("the manifest's options: {e}")))?;
+    let base_json = base.to_json();
+    for s in specs {
+        if given.get(s.name) != base_json.get(s.name) {
+            return Err(UsageError(format!(
+                "the manifest does not record option `{}` (every option must be recorded)",
+                s.name
+            )));
+        }
+    }
+    for (k, v) in set {
+        let mut with = pairs.clone();
+        with.push((k.clone(), v.clone()));
+        let one = Options::resolve(specs, Mode::Official, &with).map_err(UsageError)?;
+        if one.to_json() != base_json {
+            return Err(UsageError(format!(
+                "--set {k}={v} conflicts with the manifest, which was made with {k} = {}",
+                base_json.get(k).map_or("?".into(), Value::to_string)
+            )));
+        }
+    }
+    Ok(base)
+}
+
+/// Checks the submission in `files` (every entry is a prediction) against `manifest_text` for protocol `id`.
+/// A manifest that does not parse, names another protocol, or conflicts with `set` is a usage error.
+pub fn check(
+    id: &str,
+    manifest_text: &str,
+    files: &FileSet,
+    set: &[(String, String)],
+) -> Result<Checked, UsageError> {
+    let p = protocol(id)?;
+    let doc: Value = serde_json::from_str(manifest_text)
+        .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
+    if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1))
+    {
+        return Err(UsageError(format!(
+            "not a dropscore manifest (expected \"schema\": 1 and \"kind\": \"{KIND}\")"
+        )));
+    }
+    let of = doc.get("protocol").and_then(Value::as_str).unwrap_or("");
+    if of != id {
+        return Err(UsageError(format!(
+            "the manifest is for protocol `{of}`, not `{id}`"
+        )));
+    }
+    let given = doc
+        .get("options")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let opts = options_of(p, &given, set)?;
+    let expects = doc.get("expects").cloned().unwrap_or(Value::Null);
+    let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(files.diagnostics.iter().cloned());
+    let Found {
+        summary: found,
+        items,
+    } = p.check(&mut run, &expects).ok_or_else(|| no_check(id))?;
+    let mut report = Report::new(id, Mode::Official);
+    report.items = items;
+    shell::finish(&mut report, run);
+    let count = |s: Severity| {
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == s)
+            .count()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
+    let ready = errors == 0;
+    let summary = if !ready {
+        format!(
+            "Not ready to submit: {}{}. Found {found}.",
+            plural(errors, "problem"),
+            if warnings > 0 {
+                format!(" and {}", plural(warnings, "warning"))
+            } else {
+                String::new()
+            }
+        )
+    } else if warnings > 0 {
+        format!(
+            "Ready to submit: {found}; {} worth a look.",
+            plural(warnings, "warning")
+        )
+    } else {
+        format!("Ready to submit: {found}, no problems.")
+    };
+    Ok(Checked {
+        report,
+        ready,
+        summary,
+    })
+}
+
+fn plural(n: usize, word: &str) -> String {
+    counted(n as u64, word, &format!("{word}s"))
+}
+
+/// `1 category`, `30,000 categories`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// `30000` → `30,000`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The strings of a JSON array (missing or ill-typed values are skipped by the caller's check).
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// An error for a manifest whose `expects` cannot be read (edited by hand, or of another version).
+pub fn bad_manifest(what: &str) -> Diagnostic {
+    Diagnostic::error(
+        "preflight.manifest",
+        format!("the manifest's `expects` is not usable: {what}"),
+    )
+    .hint("Use the manifest published with the competition, unchanged.")
+}
+
+/// Scoring itself, run on a stand-in ground truth (`stand_in`, written from the manifest with placeholder
+/// labels) next to the submission in `run.files`: every reader and completeness check of scoring runs as
+/// it does against the real ground truth. Its diagnostics go to `run.diags`, in the order the shell merges
+/// them when scoring, except those about the stand-in itself and the `label_dependent` codes (their outcome
+/// depends on the labels, which the stand-in does not have). Returns the stand-in report (its scores mean
+/// nothing), or `None` after a usage error (pushed as a `preflight.manifest` error).
+pub fn score_with_stand_in(
+    run: &mut Run,
+    stand_in: crate::input::Entry,
+    score: fn(&mut Run, &mut dyn super::Progress) -> Result<Report, UsageError>,
+    label_dependent: &[&str],
+) -> Option<Report> {
+    let path = stand_in.path.clone();
+    let mut set = FileSet {
+        entries: vec![stand_in],
+        diagnostics: Vec::new(),
+    };
+    set.entries.extend(run.files.entries.iter().cloned());
+    let mut inner = Run::new(&set, run.mode, run.opts.clone());
+    let report = match score(&mut inner, &mut super::Quiet) {
+        Ok(r) => r,
+        Err(e) => {
+            run.diags.push(bad_manifest(&e.0));
+            return None;
+        }
+    };
+    let keep = |d: &Diagnostic| {
+        d.file.as_deref() != Some(path.as_str()) && !label_dependent.contains(&d.code.as_str())
+    };
+    for d in std::mem::take(&mut inner.diags)
+        .finish()
+        .into_iter()
+        .chain(report.diagnostics.iter().cloned())
+    {
+        if keep(&d) {
+            run.diags.push(d);
+        }
+    }
+    Some(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(30000), "30,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}
