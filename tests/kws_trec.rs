@@ -595,6 +595,15 @@ fn qrels_quirks_blank_duplicate_bom_crlf() {
     assert_eq!(d.severity, dropscore::Severity::Warning);
     assert_eq!(d.line, Some(2));
     assert!(r.official_fails);
+    // A repeated judgement stops trec_eval ("duplicate docs"): official has an error and no headline
+    // (tests/kws_trec_versions.rs); corrected keeps the last line, with a warning.
+    assert!(r.has_errors() && r.scores.get("map").is_none());
+    let r = text_pair(
+        "\u{feff}q1 0 d1 1\r\n\r\nq1 0 d2 0\r\nq1 0 d2 1\r\n",
+        "q1 Q0 d2 1 2 r\nq1 Q0 d1 2 1 r\n",
+        Corrected,
+        &[],
+    );
     let d = diag(&r, "kws.trec.duplicate_judgement");
     assert_eq!(d.line, Some(4));
     // The last line wins: d2 is relevant.

@@ -11,12 +11,18 @@ fn qids(rng: &mut Rng) -> Vec<String> {
 
 // ---- TREC ----
 
-/// Qrels: every query with 1–5 judged documents of random grade (the order of first appearance is the qids').
+/// Qrels: every query with 1–5 judged documents of random grade (the order of first appearance is the qids'),
+/// each judged once (a repeated judgement stops trec_eval: the manifest refuses such a ground truth).
 fn qrels(q: &[String], rng: &mut Rng) -> File {
     let mut s = String::new();
     for qid in q {
+        let mut judged = Vec::new();
         for _ in 0..1 + rng.below(5) {
-            s.push_str(&format!("{qid} 0 d{} {}\n", rng.below(12), rng.below(3)));
+            let d = rng.below(12);
+            if !judged.contains(&d) {
+                judged.push(d);
+                s.push_str(&format!("{qid} 0 d{d} {}\n", rng.below(3)));
+            }
         }
     }
     ("ref/test.qrels".into(), s.into_bytes())

@@ -102,7 +102,11 @@ pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<M
     let p = protocol(id)?;
     let opts = Options::resolve(p.info().options, Mode::Official, set).map_err(UsageError)?;
     let options = opts.to_json();
+    // The shell's file-kind check, as scoring runs it.
+    let settled = super::roles::settle(p, files);
+    let files = settled.files.as_ref().unwrap_or(files);
     let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(settled.diagnostics);
     run.diags.extend(files.diagnostics.iter().cloned());
     let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
     for name in run.opts.unknown_names() {
@@ -213,7 +217,11 @@ pub fn check(
         .unwrap_or_default();
     let opts = options_of(p, &given, set)?;
     let expects = doc.get("expects").cloned().unwrap_or(Value::Null);
+    // The shell's file-kind check, as scoring runs it (same codes: input.empty, input.wrong_kind).
+    let settled = super::roles::settle(p, files);
+    let files = settled.files.as_ref().unwrap_or(files);
     let mut run = Run::new(files, Mode::Official, opts);
+    run.diags.extend(settled.diagnostics);
     run.diags.extend(files.diagnostics.iter().cloned());
     let Found {
         summary: found,

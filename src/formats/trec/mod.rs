@@ -29,6 +29,10 @@ pub struct ReadSettings {
     pub float_rel_error: bool,
     /// trec_eval 10.0 skips lines starting with `#` (comments); 9.0.8 reads them as data.
     pub comments: bool,
+    /// trec_eval 10.0's qrels reader exactly (official mode): it skips one comment line before each line it
+    /// parses, so a comment right after a skipped comment is read as data, and a comment on the last line
+    /// makes it read past the end of its buffer.
+    pub comment_quirks: bool,
     /// Run lines with more than 6 fields are read as trec_eval reads them (the first 6, with a warning)
     /// instead of being refused (official mode: trec_eval 9.0.8 and 10.0 both accept them).
     pub extra_fields_ok: bool,
@@ -84,6 +88,8 @@ pub struct QrelsQuery {
     pub positive_lines: u64,
     /// Number of (qid, docno) pairs judged more than once.
     pub duplicates: usize,
+    /// The first repeated judgement: (line judged first, line judged again, docno).
+    pub first_duplicate: Option<(u64, u64, String)>,
 }
 
 impl QrelsQuery {

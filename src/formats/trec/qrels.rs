@@ -11,11 +11,17 @@ use crate::input::Entry;
 pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
     let mut q = Qrels::default();
     let mut last: Option<usize> = None;
+    // Line of the comment skipped just before (trec_eval 10.0 skips one comment before each parsed line).
+    let mut skipped_comment: Option<u64> = None;
     let mut on_line = |no: u64, text: &str, d: &mut Diags| {
         let b = text.as_bytes();
         if s.comments && b.first() == Some(&b'#') {
-            return;
+            if !s.comment_quirks || skipped_comment.is_none() {
+                skipped_comment = Some(no);
+                return;
+            }
         }
+        skipped_comment = None;
         let (f, n) = fields::<5>(b);
         if n == 0 {
             q.blank_lines += 1;
@@ -74,6 +80,19 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
     };
     let bad = each_line(entry, diags, &mut |_| {}, &mut on_line);
     q.bad_lines += bad;
+    if let Some(no) = skipped_comment.filter(|_| s.comment_quirks) {
+        q.official_refuses += 1;
+        diags.push(
+            Diagnostic::error(
+                "kws.official.final_comment",
+                "a comment on the last line: trec_eval 10.0 then reads past the end of the qrels",
+            )
+            .file(&entry.path)
+            .line(no)
+            .hint("Remove the comment on the last line (or end the file with a judgement).")
+            .official("get_qrels skips the comment and parses the end of its buffer (undefined behaviour)"),
+        );
+    }
     for query in &mut q.queries {
         resolve_duplicates(query, entry, diags);
     }
@@ -151,6 +170,9 @@ fn resolve_duplicates(query: &mut QrelsQuery, entry: &Entry, diags: &mut Diags) 
             let line = query.lines.get(j as usize).copied().unwrap_or(0);
             let prev = query.lines.get(first).copied().unwrap_or(0);
             let docno = String::from_utf8_lossy(query.docnos.get(j as usize)).into_owned();
+            if query.first_duplicate.is_none() {
+                query.first_duplicate = Some((prev, line, docno.clone()));
+            }
             diags.push(
                 Diagnostic::warning(
                     "kws.trec.duplicate_judgement",

@@ -94,9 +94,11 @@ pub fn sniff(head: &[u8]) -> Sniff {
             Sniff::Unknown
         }
     } else {
+        // The first line that is not a `#` comment (trec_eval 10.0 skips them; with 9.0.8 the reader then
+        // reports the comment as a malformed line, located).
         let line = text
             .split(|b| *b == b'\n' || *b == b'\r')
-            .next()
+            .find(|l| !l.is_empty() && l.first() != Some(&b'#'))
             .unwrap_or(&[]);
         let line = String::from_utf8_lossy(line);
         let fields: Vec<&str> = line.split_ascii_whitespace().collect();

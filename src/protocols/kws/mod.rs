@@ -173,9 +173,13 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
 }
 
 /// rusteval's layout (icfhr14) or trec_eval's `-q` lines (trec).
+/// Nothing when no family was recognised (the diagnostics say why): an empty ICFHR'14 table would suggest the
+/// files were read as XML.
 fn render_text(report: &Report) -> String {
     match report.options.get("preset").and_then(|v| v.as_str()) {
         Some("trec") => trec::render_text(report),
+        Some("icfhr14") => icfhr14::render_text(report),
+        _ if report.items.is_empty() && report.scores.is_empty() => String::new(),
         _ => icfhr14::render_text(report),
     }
 }

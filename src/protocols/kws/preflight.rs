@@ -71,11 +71,16 @@ pub fn manifest(run: &mut Run) -> Value {
         let rs = trec::ReadSettings {
             float_rel_error: run.opts.get("float_rel") == "error",
             comments: run.opts.get("trec_version") == "10.0",
+            comment_quirks: run.opts.get("trec_version") == "10.0",
             extra_fields_ok: true,
         };
         let qrels = trec::read_qrels(gt, &rs, &mut run.diags);
         for q in &qrels.queries {
             keep(&q.qid);
+            // A repeated judgement stops trec_eval whatever the submission: the ground truth is refused.
+            if let Some(d) = super::trec::duplicate_judgement(q, gt) {
+                run.diags.push(d);
+            }
         }
         "trec"
     };

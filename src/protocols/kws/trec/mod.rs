@@ -92,6 +92,7 @@ pub fn score(
     let rs = ReadSettings {
         float_rel_error: opts.get("float_rel") == "error",
         comments: s.version == Version::V10,
+        comment_quirks: s.version == Version::V10 && mode == Mode::Official,
         extra_fields_ok: mode == Mode::Official,
     };
     let total = (gt.size + runs.iter().map(|r| r.size).sum::<u64>()).max(1) as f64;
@@ -123,6 +124,17 @@ pub fn score(
             blocked = true;
             fails = true;
             diags.push(empty_file(entry, "run", "qid iter docno rank sim tag"));
+        }
+        if s.mode == Mode::Official {
+            duplicate_judgements(
+                &qrels,
+                &run,
+                s.complete,
+                gt,
+                &mut diags,
+                &mut blocked,
+                &mut fails,
+            );
         }
         let runid = run.tag.clone().unwrap_or_default();
         let mut qids: Vec<&str> = qrels.queries.iter().map(|q| q.qid.as_str()).collect();
@@ -230,4 +242,52 @@ fn empty_file(entry: &Entry, what: &str, layout: &str) -> Diagnostic {
     .found("no data line")
     .hint(format!("Drop a non-empty {what} file."))
     .official("trec_eval cannot read the file (exit status 2)")
+}
+
+/// Official mode: a query judged twice for one docno stops trec_eval 9.0.8 and 10.0 ("duplicate docs", exit
+/// status 4) as soon as the query is evaluated: when the run has it, or with `complete` (`-c`) for every query.
+fn duplicate_judgements(
+    qrels: &crate::formats::trec::Qrels,
+    run: &crate::formats::trec::Run,
+    complete: bool,
+    gt: &Entry,
+    diags: &mut Diags,
+    blocked: &mut bool,
+    fails: &mut bool,
+) {
+    for q in &qrels.queries {
+        if !complete && run.get(&q.qid).is_none() {
+            continue;
+        }
+        if let Some(d) = duplicate_judgement(q, gt) {
+            *blocked = true;
+            *fails = true;
+            diags.push(d);
+        }
+    }
+}
+
+/// The official error for the first repeated judgement of query `q`, if it has one.
+pub(crate) fn duplicate_judgement(
+    q: &crate::formats::trec::QrelsQuery,
+    gt: &Entry,
+) -> Option<Diagnostic> {
+    let (prev, line, docno) = q.first_duplicate.as_ref()?;
+    Some(
+        Diagnostic::error(
+            "kws.official.duplicate_judgement",
+            format!(
+                "query `{}` judges `{docno}` twice (lines {prev} and {line}): trec_eval stops",
+                q.qid
+            ),
+        )
+        .file(&gt.path)
+        .line(*line)
+        .expected("one judgement per (qid, docno)")
+        .found(excerpt(docno))
+        .hint(
+            "Keep one judgement per (qid, docno), or score in corrected mode (the last line wins).",
+        )
+        .official("trec_eval 9.0.8 and 10.0 stop with \"duplicate docs\" (exit status 4)"),
+    )
 }
