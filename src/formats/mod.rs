@@ -2,6 +2,7 @@
 
 pub mod aij_json;
 pub mod chalearn;
+pub mod coco_json;
 pub mod falsid_labels;
 pub mod falsid_matrix;
 pub mod fxhash;

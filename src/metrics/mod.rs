@@ -3,6 +3,7 @@
 
 pub mod aij;
 pub mod assignment;
+pub mod coco;
 pub mod falsid;
 pub mod fest;
 pub mod interp;
