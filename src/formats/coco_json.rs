@@ -125,16 +125,18 @@ fn message(e: &serde_json::Error) -> String {
 }
 
 /// The file's text as UTF-8, or a located error.
-fn text<'a>(file: &str, bytes: &'a [u8], loc: &Locator) -> Result<&'a str, Diagnostic> {
+fn text<'a>(file: &str, bytes: &'a [u8], loc: &Locator) -> Result<&'a str, Box<Diagnostic>> {
     std::str::from_utf8(strip_bom(bytes)).map_err(|e| {
-        loc.error(
-            file,
-            "detection.json.encoding",
-            e.valid_up_to(),
-            "the file is not valid UTF-8",
+        Box::new(
+            loc.error(
+                file,
+                "detection.json.encoding",
+                e.valid_up_to(),
+                "the file is not valid UTF-8",
+            )
+            .expected("UTF-8 text")
+            .hint("Save the JSON file as UTF-8."),
         )
-        .expected("UTF-8 text")
-        .hint("Save the JSON file as UTF-8.")
     })
 }
 
@@ -311,7 +313,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
     let text = match text(file, bytes, &loc) {
         Ok(t) => t,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };
@@ -402,7 +404,7 @@ pub fn read_results(
     let text = match text(file, bytes, &loc) {
         Ok(t) => t,
         Err(d) => {
-            diags.push(d);
+            diags.push(*d);
             return None;
         }
     };

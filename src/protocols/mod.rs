@@ -4,6 +4,7 @@
 
 pub mod aij2022;
 pub mod chalearn_ce;
+pub mod detection;
 pub mod falsid;
 pub mod fest;
 pub mod kws;
@@ -116,6 +117,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &falsid::Falsid,
     &chalearn_ce::ChalearnCe,
     &aij2022::Aij2022,
+    &detection::Detection,
     #[cfg(feature = "toy")]
     &toy::Toy,
 ];

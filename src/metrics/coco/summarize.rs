@@ -49,8 +49,9 @@ pub fn queries(max_dets: &[usize]) -> Vec<Query> {
     ]
 }
 
-/// `_summarize`: the mean, or −1 (`None` here) when no entry is > −1.
-pub fn summarize_one(e: &Eval, q: &Query) -> Option<f64> {
+/// `_summarize`: the mean, or −1 (`None` here) when no entry is > −1. With `category`, only that
+/// category's entries (`precision[:, :, k, a, m]`, as per-category AP is commonly read off the array).
+pub fn summarize_one(e: &Eval, q: &Query, category: Option<usize>) -> Option<f64> {
     let p = &e.params;
     let [t_n, r_n, k_n, _, _] = e.dims();
     let ts: Vec<usize> = (0..t_n)
@@ -70,18 +71,22 @@ pub fn summarize_one(e: &Eval, q: &Query) -> Option<f64> {
         (x, y) if x == y => aind.iter().copied().zip(mind.iter().copied()).collect(),
         _ => Vec::new(),
     };
+    let ks: Vec<usize> = match category {
+        Some(k) => vec![k],
+        None => (0..k_n).collect(),
+    };
     let mut vals: Vec<f64> = Vec::new();
     for &t in &ts {
         if q.ap {
             for r in 0..r_n {
-                for k in 0..k_n {
+                for &k in &ks {
                     for &(a, m) in &pairs {
                         vals.push(e.precision_at(t, r, k, a, m));
                     }
                 }
             }
         } else {
-            for k in 0..k_n {
+            for &k in &ks {
                 for &(a, m) in &pairs {
                     vals.push(e.recall_at(t, k, a, m));
                 }
@@ -100,7 +105,7 @@ pub fn summarize_one(e: &Eval, q: &Query) -> Option<f64> {
 pub fn stats(e: &Eval) -> Vec<Option<f64>> {
     queries(&e.params.max_dets)
         .iter()
-        .map(|q| summarize_one(e, q))
+        .map(|q| summarize_one(e, q, None))
         .collect()
 }
 
