@@ -8,6 +8,7 @@ pub mod falsid_matrix;
 pub mod fxhash;
 pub mod kws_xml;
 pub mod kws_xml_lines;
+pub mod label_map;
 pub mod lines;
 pub mod npy;
 pub mod png_mask;

@@ -9,5 +9,6 @@ pub mod fest;
 pub mod interp;
 pub mod mean;
 pub mod rusteval;
+pub mod segmentation;
 pub mod trec;
 pub mod voc_ap;

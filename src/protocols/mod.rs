@@ -10,6 +10,7 @@ pub mod fest;
 pub mod kws;
 pub mod options;
 pub mod roles;
+pub mod segmentation;
 pub mod shell;
 #[cfg(feature = "toy")]
 pub mod toy;
@@ -118,6 +119,7 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &chalearn_ce::ChalearnCe,
     &aij2022::Aij2022,
     &detection::Detection,
+    &segmentation::Segmentation,
     #[cfg(feature = "toy")]
     &toy::Toy,
 ];
