@@ -29,7 +29,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     options: OPTIONS,
     examples: &[Example {
         id: "shapes",
-        label: "Synthetic shapes: 12 images, 3 categories, a crowd box",
+        label: "Synthetic shapes: 12 images, 4 categories, a crowd box",
         gt: &["examples/detection/gt/instances.json"],
         pred: &["examples/detection/pred/results.json"],
     }],

@@ -33,7 +33,9 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: "int?",
         default_official: "none",
         default_corrected: "none",
-        help: "Number of classes (class values 0 … num_classes − 1); required unless class_names is given.",
+        help: "Number of classes (class values 0 … num_classes − 1). Without it (and without class_names) it is \
+               inferred as the largest class value found + 1, with a warning: classes absent from every map are \
+               NaN and skipped by the means, so the scores are the same, but out-of-range values go unnoticed.",
     },
     OptionSpec {
         name: "class_names",
@@ -93,9 +95,23 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     options: OPTIONS,
     examples: &[Example {
         id: "blobs",
-        label: "Synthetic 64×48 scenes: 6 images, 4 classes, ignore regions",
-        gt: &["examples/segmentation/gt"],
-        pred: &["examples/segmentation/pred"],
+        label: "Synthetic 64×48 street scenes: 6 images, 4 classes, ignore border",
+        gt: &[
+            "examples/segmentation/gt/scene_1.png",
+            "examples/segmentation/gt/scene_2.png",
+            "examples/segmentation/gt/scene_3.png",
+            "examples/segmentation/gt/scene_4.png",
+            "examples/segmentation/gt/scene_5.png",
+            "examples/segmentation/gt/scene_6.png",
+        ],
+        pred: &[
+            "examples/segmentation/pred/scene_1.png",
+            "examples/segmentation/pred/scene_2.png",
+            "examples/segmentation/pred/scene_3.png",
+            "examples/segmentation/pred/scene_4.png",
+            "examples/segmentation/pred/scene_5.png",
+            "examples/segmentation/pred/scene_6.png",
+        ],
     }],
 };
 
@@ -125,11 +141,7 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
             )))
         }
         (Some(n), _) => n as usize,
-        (None, 0) => {
-            return Err(UsageError(
-                "option `num_classes` (or `class_names`) is required for segmentation".into(),
-            ))
-        }
+        // Inferred from the label maps (warning `segmentation.num_classes_inferred`).
         (None, k) => k,
     };
     let ignore = opts.int("ignore_index").unwrap_or(255);
@@ -187,10 +199,25 @@ impl Protocol for Segmentation {
     }
 
     fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        let st = settings(&run.opts)?;
+        let mut st = settings(&run.opts)?;
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
+        if st.classes == 0 {
+            st.classes = image::infer_classes(&pairs, &st);
+            st.names = (0..st.classes).map(|k| k.to_string()).collect();
+            run.diags.push(
+                crate::diag::Diagnostic::warning(
+                    "segmentation.num_classes_inferred",
+                    format!(
+                        "num_classes is not set: {} inferred from the largest class value in the label maps",
+                        st.classes
+                    ),
+                )
+                .hint("Set num_classes (or class_names) in the competition's config so that out-of-range values are caught.")
+                .official("requires num_classes (the dataset's class list)"),
+            );
+        }
         let mut total = Counts::new(st.classes);
         let mut rows = Vec::with_capacity(pairs.len());
         for (i, p) in pairs.iter().enumerate() {
@@ -333,9 +360,13 @@ fn plots(t: &Counts, st: &Settings) -> Vec<Plot> {
 /// The overlay of image `image_id` (an item id of the report) of `files`.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
     let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let st = settings(&opts).map_err(|e| e.0)?;
+    let mut st = settings(&opts).map_err(|e| e.0)?;
     let mut diags = Diags::new();
     let pairs = pairing::pair(files, true, &mut diags);
+    if st.classes == 0 {
+        st.classes = image::infer_classes(&pairs, &st);
+        st.names = (0..st.classes).map(|k| k.to_string()).collect();
+    }
     let p = pairs
         .iter()
         .find(|p| p.id == image_id)
