@@ -4,6 +4,10 @@ use super::UsageError;
 use crate::metrics::coco::{linspace, Params, STAT_IDS};
 use crate::protocols::{OptionSpec, Options};
 
+/// Caps on the parameter lists (the per-image state is areas × thresholds × detections bytes).
+const MAX_THRESHOLDS: usize = 101;
+const MAX_AREAS: usize = 16;
+
 pub const DEFAULT_IOU: &str = "0.50:0.05:0.95";
 pub const DEFAULT_AREAS: &str = "all=0:1e10,small=0:1024,medium=1024:9216,large=9216:1e10";
 
@@ -61,7 +65,8 @@ fn number(name: &str, what: &str, s: &str) -> Result<f64, UsageError> {
 
 /// `iou_thresholds`: `a:step:b` (pycocotools' own linspace construction) or a list.
 pub fn iou_thresholds(s: &str) -> Result<Vec<f64>, UsageError> {
-    let what = "start:step:stop or a comma-separated list of numbers in [0, 1]";
+    let what =
+        "start:step:stop or a comma-separated list of at most 101 distinct numbers in [0, 1]";
     let v = if s.contains(':') {
         let parts: Vec<&str> = s.split(':').collect();
         if parts.len() != 3 {
@@ -81,7 +86,11 @@ pub fn iou_thresholds(s: &str) -> Result<Vec<f64>, UsageError> {
             .collect::<Result<Vec<f64>, _>>()?
     };
     let distinct = v.iter().enumerate().all(|(i, x)| !v[..i].contains(x));
-    if v.is_empty() || !distinct || v.iter().any(|x| !(0.0..=1.0).contains(x)) {
+    if v.is_empty()
+        || v.len() > MAX_THRESHOLDS
+        || !distinct
+        || v.iter().any(|x| !(0.0..=1.0).contains(x))
+    {
         return Err(bad("iou_thresholds", what, s));
     }
     Ok(v)
@@ -89,7 +98,7 @@ pub fn iou_thresholds(s: &str) -> Result<Vec<f64>, UsageError> {
 
 /// `area_ranges`: `label=min:max,…`.
 pub fn area_ranges(s: &str) -> Result<(Vec<[f64; 2]>, Vec<String>), UsageError> {
-    let what = "label=min:max pairs, comma-separated, with distinct labels";
+    let what = "at most 16 label=min:max pairs, comma-separated, with distinct labels";
     let mut rng = Vec::new();
     let mut lbl: Vec<String> = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -109,7 +118,7 @@ pub fn area_ranges(s: &str) -> Result<(Vec<[f64; 2]>, Vec<String>), UsageError> 
         ]);
         lbl.push(l);
     }
-    if rng.is_empty() {
+    if rng.is_empty() || rng.len() > MAX_AREAS {
         return Err(bad("area_ranges", what, s));
     }
     Ok((rng, lbl))

@@ -115,6 +115,9 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     }],
 };
 
+/// The largest number of classes (the confusion matrix holds C² counts, per image and for the data set).
+pub const MAX_CLASSES: usize = 1024;
+
 /// The resolved options of a run.
 pub struct Settings {
     pub metric: &'static str,
@@ -135,9 +138,14 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
                 "option `num_classes` = {n} but `class_names` lists {k} names"
             )))
         }
-        (Some(n), _) if !(1..=65535).contains(&n) => {
+        (Some(n), _) if !(1..=MAX_CLASSES as i64).contains(&n) => {
             return Err(UsageError(format!(
-                "option `num_classes`: expected 1 to 65535, found {n}"
+                "option `num_classes`: expected 1 to {MAX_CLASSES}, found {n}"
+            )))
+        }
+        (_, k) if k > MAX_CLASSES => {
+            return Err(UsageError(format!(
+                "option `class_names`: at most {MAX_CLASSES} classes, found {k}"
             )))
         }
         (Some(n), _) => n as usize,
@@ -205,6 +213,12 @@ impl Protocol for Segmentation {
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
         if st.classes == 0 {
             st.classes = image::infer_classes(&pairs, &st);
+            if st.classes > MAX_CLASSES {
+                return Err(UsageError(format!(
+                    "num_classes is not set and the label maps hold class values up to {}: set num_classes (at most {MAX_CLASSES}) and ignore_index",
+                    st.classes - 1
+                )));
+            }
             st.names = (0..st.classes).map(|k| k.to_string()).collect();
             run.diags.push(
                 crate::diag::Diagnostic::warning(
@@ -364,7 +378,7 @@ pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay
     let mut diags = Diags::new();
     let pairs = pairing::pair(files, true, &mut diags);
     if st.classes == 0 {
-        st.classes = image::infer_classes(&pairs, &st);
+        st.classes = image::infer_classes(&pairs, &st).min(MAX_CLASSES);
         st.names = (0..st.classes).map(|k| k.to_string()).collect();
     }
     let p = pairs
