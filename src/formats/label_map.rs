@@ -209,3 +209,104 @@ pub fn parse_palette(s: &str) -> Result<FxHashMap<u32, u16>, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(w: u32, h: u32, ct: ColorType, depth: BitDepth, data: &[u8], plte: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(ct);
+        enc.set_depth(depth);
+        if plte {
+            enc.set_palette((0..16u8).flat_map(|i| [i * 10, 0, 0]).collect::<Vec<u8>>());
+        }
+        let mut wr = enc.write_header().unwrap();
+        wr.write_image_data(data).unwrap();
+        wr.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn values_as_stored() {
+        let g16 = encode(
+            2,
+            1,
+            ColorType::Grayscale,
+            BitDepth::Sixteen,
+            &[1, 2, 0, 7],
+            false,
+        );
+        assert_eq!(decode("a", &g16, 100, None).unwrap().values, vec![258, 7]);
+        // 4-bit palette, 3 pixels: indices 1, 2, 15 (the colours do not matter).
+        let p4 = encode(
+            3,
+            1,
+            ColorType::Indexed,
+            BitDepth::Four,
+            &[0x12, 0xF0],
+            true,
+        );
+        let m = decode("a", &p4, 100, None).unwrap();
+        assert_eq!(
+            (m.values.clone(), m.source.as_str()),
+            (vec![1, 2, 15], "palette 4-bit")
+        );
+        // 2-bit gray is scaled as Pillow's "L" mode reads it.
+        let g2 = encode(
+            2,
+            1,
+            ColorType::Grayscale,
+            BitDepth::Two,
+            &[0b0111_0000],
+            false,
+        );
+        assert_eq!(decode("a", &g2, 100, None).unwrap().values, vec![85, 255]);
+    }
+
+    #[test]
+    fn rgb_needs_a_palette_and_locates_unknown_colours() {
+        let rgb = encode(
+            2,
+            2,
+            ColorType::Rgb,
+            BitDepth::Eight,
+            &[0, 0, 0, 255, 0, 0, 255, 0, 0, 1, 2, 3],
+            false,
+        );
+        assert_eq!(
+            decode("a", &rgb, 100, None).unwrap_err().code,
+            "segmentation.needs_palette"
+        );
+        let pal = parse_palette("#000000=0; #FF0000=1").unwrap();
+        let e = decode("a", &rgb, 100, Some(&pal)).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.pixel),
+            ("segmentation.unknown_colour", Some([1, 1]))
+        );
+        let pal = parse_palette("#000000=0,#ff0000=1,#010203=2").unwrap();
+        assert_eq!(
+            decode("a", &rgb, 100, Some(&pal)).unwrap().values,
+            vec![0, 1, 1, 2]
+        );
+        assert!(parse_palette("#12345=1").is_err());
+    }
+
+    #[test]
+    fn broken_and_large_files_are_refused() {
+        let g = encode(4, 4, ColorType::Grayscale, BitDepth::Eight, &[0; 16], false);
+        assert_eq!(
+            decode("a", &g, 15, None).unwrap_err().code,
+            "segmentation.too_large"
+        );
+        assert_eq!(
+            decode("a", &g[..g.len() - 20], 100, None).unwrap_err().code,
+            "segmentation.bad_png"
+        );
+        assert_eq!(
+            decode("a", b"GIF89a", 100, None).unwrap_err().code,
+            "segmentation.bad_png"
+        );
+    }
+}
