@@ -50,23 +50,29 @@ fn describe_source(bytes: &[u8]) -> (String, bool) {
     (format!("{kind} {depth}-bit"), gray)
 }
 
-/// Decodes to the decoder's expanded samples (8- or 16-bit, 1–4 channels), checking the pixel cap first.
-fn decode_raw(
+/// Width and height from IHDR, refusing a file that is not a PNG (`<prefix>.bad_png`) or has more than
+/// `max_pixels` pixels (`<prefix>.too_large`) before anything is decoded. `official` is the official
+/// scorer's behaviour on a file that does not decode.
+pub fn check_size(
     file: &str,
     bytes: &[u8],
     max_pixels: u64,
-) -> Result<(u32, u32, ColorType, Vec<u8>), Box<Diagnostic>> {
+    prefix: &str,
+    official: &str,
+) -> Result<(u32, u32), Box<Diagnostic>> {
     let Some((w, h)) = header_size(bytes) else {
-        return Err(bad_png_box(
+        return Err(Box::new(bad_png_as(
+            &format!("{prefix}.bad_png"),
+            official,
             file,
             bytes,
             "not a PNG file (no PNG signature and IHDR chunk)",
-        ));
+        )));
     };
     let pixels = w as u64 * h as u64;
     if pixels > max_pixels {
         return Err(Box::new(Diagnostic::error(
-            "fest.input.too_large",
+            &format!("{prefix}.too_large"),
             format!(
                 "{w}×{h} = {pixels} pixels exceeds the memory cap of {max_pixels} pixels; refused before decoding"
             ),
@@ -76,6 +82,22 @@ fn decode_raw(
         .found(format!("{w}×{h}"))
         .hint("Raise the cap with --set max_megapixels=N if the machine has the memory (about 13 bytes per pixel).")));
     }
+    Ok((w, h))
+}
+
+/// Decodes to the decoder's expanded samples (8- or 16-bit, 1–4 channels), checking the pixel cap first.
+fn decode_raw(
+    file: &str,
+    bytes: &[u8],
+    max_pixels: u64,
+) -> Result<(u32, u32, ColorType, Vec<u8>), Box<Diagnostic>> {
+    let (w, h) = check_size(
+        file,
+        bytes,
+        max_pixels,
+        "fest.input",
+        "crashes (cv2.imread returns None)",
+    )?;
     let decoder = PngDecoder::new(Cursor::new(bytes))
         .map_err(|e| bad_png_box(file, bytes, &e.to_string()))?;
     let ct = decoder.color_type();
@@ -245,9 +267,20 @@ fn bad_png_box(file: &str, bytes: &[u8], why: &str) -> Box<Diagnostic> {
 
 /// `fest.input.bad_png`, located at the byte offset of the first structural problem found by walking the chunks.
 fn bad_png(file: &str, bytes: &[u8], why: &str) -> Diagnostic {
+    bad_png_as(
+        "fest.input.bad_png",
+        "crashes (cv2.imread returns None)",
+        file,
+        bytes,
+        why,
+    )
+}
+
+/// A `code` error for a file that is not a valid PNG, located as [`locate_problem`] finds it.
+pub fn bad_png_as(code: &str, official: &str, file: &str, bytes: &[u8], why: &str) -> Diagnostic {
     let (offset, what) = locate_problem(bytes);
     let mut d = Diagnostic::error(
-        "fest.input.bad_png",
+        code,
         format!(
             "not a valid PNG: {}",
             what.unwrap_or_else(|| why.to_string())
@@ -256,7 +289,7 @@ fn bad_png(file: &str, bytes: &[u8], why: &str) -> Diagnostic {
     .file(file)
     .expected("a PNG image (signature 89 50 4E 47 0D 0A 1A 0A, chunks with valid CRCs)")
     .hint("Re-save the mask as PNG (lossless); JPEG or a truncated download cannot be scored.")
-    .official("crashes (cv2.imread returns None)");
+    .official(official);
     d.offset = Some(offset);
     if let Some(found) = bytes.get(..8.min(bytes.len())) {
         d.found = Some(

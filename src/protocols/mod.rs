@@ -4,6 +4,7 @@
 
 pub mod aij2022;
 pub mod chalearn_ce;
+pub mod detection;
 pub mod falsid;
 pub mod fest;
 pub mod kinds;
@@ -11,6 +12,7 @@ pub mod kws;
 pub mod options;
 pub mod preflight;
 pub mod roles;
+pub mod segmentation;
 pub mod shell;
 #[cfg(feature = "toy")]
 pub mod toy;
@@ -118,6 +120,8 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &falsid::Falsid,
     &chalearn_ce::ChalearnCe,
     &aij2022::Aij2022,
+    &detection::Detection,
+    &segmentation::Segmentation,
     #[cfg(feature = "toy")]
     &toy::Toy,
 ];

@@ -16,6 +16,16 @@ pub const FN: [u8; 4] = [40, 90, 255, 255];
 pub const GREY: [u8; 4] = [120, 120, 120, 255];
 pub const GREY_DARK: [u8; 4] = [70, 70, 70, 255];
 
+/// The hatching of pixels that are not counted: pixel `i` of a `w`-wide image, grey or dark grey in 2-pixel
+/// diagonal stripes.
+pub fn hatch(i: usize, w: usize) -> [u8; 4] {
+    if ((i % w.max(1)) + (i / w.max(1))) / 2 % 2 == 0 {
+        GREY
+    } else {
+        GREY_DARK
+    }
+}
+
 pub struct Overlay {
     pub width: u32,
     pub height: u32,
@@ -39,11 +49,7 @@ pub fn render(s: &Scored) -> Overlay {
     let mut rgba = vec![0u8; w * h * 4];
     for (i, px) in rgba.chunks_exact_mut(4).enumerate() {
         let (g, p) = (gt_labels[i], s.pred_labels[i]);
-        let hatch = if ((i % w.max(1)) + (i / w.max(1))) / 2 % 2 == 0 {
-            GREY
-        } else {
-            GREY_DARK
-        };
+        let hatch = hatch(i, w);
         let c = if g != 0 {
             let line = &m.gt[g as usize];
             if line.pred == Some(p) && p != 0 {

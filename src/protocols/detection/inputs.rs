@@ -1,0 +1,276 @@
+//! From the dropped files to pycocotools' view of them: `COCO(gt)`, `loadRes(results)` and the lists
+//! `COCOeval._prepare` builds (`getAnnIds(imgIds, catIds)` then `loadAnns`).
+//!
+//! - Images: `sorted(np.unique(ids))`; categories likewise (a repeated category id keeps its last entry, as
+//!   the `cats` dict does).
+//! - GT: for each image in order, its annotations in file order whose category is a GT category, each looked
+//!   up by id in the `anns` dict, so a repeated annotation id yields the *last* annotation with that id
+//!   (warning); annotations of images or categories not listed are never looked at (warning).
+//! - Results: an image id not in the GT is refused (`loadRes`'s assertion; error `detection.unknown_image`);
+//!   a category id not in the GT is never looked at (info). An empty list: error `detection.empty_results`.
+
+use crate::diag::{Diagnostic, Diags, Severity};
+use crate::formats::coco_json::{self, Detection, GtFile, Locator};
+use crate::input::{Entry, FileSet, Role};
+use crate::metrics::coco::{Det, Gt, Input};
+use rustc_hash::FxHashMap;
+
+/// The evaluation input plus what the report needs to name things.
+pub struct Loaded {
+    pub input: Input,
+    pub image_ids: Vec<i64>,
+    pub image_names: Vec<Option<String>>,
+    pub category_ids: Vec<i64>,
+    pub category_names: Vec<Option<String>>,
+    /// Per category: GT boxes that are not crowd, and detections.
+    pub gt_boxes: Vec<u64>,
+    pub detections: Vec<u64>,
+    /// Per image: GT boxes (not crowd) and detections, all categories.
+    pub image_gt: Vec<u64>,
+    pub image_dets: Vec<u64>,
+}
+
+fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entry> {
+    let all: Vec<&Entry> = files.with_role(role).collect();
+    let what = if role == Role::Gt {
+        "a COCO annotation file (ground truth)"
+    } else {
+        "a COCO results file (predictions)"
+    };
+    match all.len() {
+        1 => Some(all[0]),
+        0 => {
+            diags.push(
+                Diagnostic::error(
+                    if role == Role::Gt {
+                        "detection.no_gt"
+                    } else {
+                        "detection.no_results"
+                    },
+                    format!("no {what} was given"),
+                )
+                .expected(what)
+                .hint(
+                    "Give the annotation JSON as ground truth and the results JSON as predictions.",
+                ),
+            );
+            None
+        }
+        n => {
+            diags.push(
+                Diagnostic::error(
+                    "detection.too_many_files",
+                    format!("{n} files were given where {what} is expected"),
+                )
+                .file(&all[1].path)
+                .expected("one JSON file")
+                .found(
+                    all.iter()
+                        .map(|e| e.path.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+                .hint("Give exactly one annotation file and one results file."),
+            );
+            None
+        }
+    }
+}
+
+fn read(e: &Entry, diags: &mut Diags) -> Option<Vec<u8>> {
+    match e.read_all() {
+        Ok(b) => Some(b),
+        Err(err) => {
+            diags.push(Diagnostic::read_error(&e.path, err));
+            None
+        }
+    }
+}
+
+fn index_of(sorted: &[i64]) -> FxHashMap<i64, usize> {
+    sorted.iter().enumerate().map(|(i, &v)| (v, i)).collect()
+}
+
+/// Reads and indexes the GT and results. `None` when an error blocks the evaluation.
+pub fn load(files: &FileSet, diags: &mut Diags) -> Option<Loaded> {
+    let (g, r) = (one(files, Role::Gt, diags), one(files, Role::Pred, diags));
+    let (g, r) = (g?, r?);
+    let (gb, rb) = (read(g, diags)?, read(r, diags)?);
+    let mut found = Vec::new();
+    let gt = coco_json::read_gt(&g.path, &gb, &mut found);
+    let dets = coco_json::read_results(&r.path, &rb, &mut found);
+    let mut blocked = found.iter().any(|d| d.is_error());
+    diags.extend(found);
+    let (gt, dets) = (gt?, dets?);
+    if dets.is_empty() && !blocked {
+        diags.push(
+            Diagnostic::error("detection.empty_results", "the results list is empty")
+                .file(&r.path)
+                .expected("at least one detection")
+                .hint("Submit a list of {image_id, category_id, bbox, score} objects.")
+                .official("crashes (loadRes: IndexError on anns[0])"),
+        );
+        return None;
+    }
+    let loaded = build(&gt, &g.path, &gb, &dets, &r.path, &rb, diags);
+    blocked |= diags.has_errors();
+    (!blocked).then_some(loaded)
+}
+
+/// Indexes parsed files as pycocotools does (module doc).
+pub fn build(
+    gt: &GtFile,
+    gt_path: &str,
+    gt_bytes: &[u8],
+    dets: &[Detection],
+    res_path: &str,
+    res_bytes: &[u8],
+    diags: &mut Diags,
+) -> Loaded {
+    let mut image_ids: Vec<i64> = gt.images.iter().map(|i| i.id).collect();
+    image_ids.sort_unstable();
+    image_ids.dedup();
+    let img_ix = index_of(&image_ids);
+    let mut image_names = vec![None; image_ids.len()];
+    for im in &gt.images {
+        image_names[img_ix[&im.id]] = im.file_name.clone();
+    }
+    let mut category_ids: Vec<i64> = gt.categories.iter().map(|c| c.id).collect();
+    category_ids.sort_unstable();
+    category_ids.dedup();
+    let cat_ix = index_of(&category_ids);
+    let mut category_names = vec![None; category_ids.len()];
+    for c in &gt.categories {
+        category_names[cat_ix[&c.id]] = c.name.clone();
+    }
+    let gloc = Locator::new(gt_bytes);
+    // `anns[id]`: the last annotation with each id.
+    let mut last: FxHashMap<i64, usize> = FxHashMap::default();
+    let mut repeated: Vec<usize> = Vec::new();
+    for (i, a) in gt.annotations.iter().enumerate() {
+        if last.insert(a.id, i).is_some() {
+            repeated.push(i);
+        }
+    }
+    if let Some(&first) = repeated.first() {
+        let a = &gt.annotations[first];
+        let more = match repeated.len() {
+            1 => String::new(),
+            n => format!(" ({} more repeated ids)", n - 1),
+        };
+        let mut d = gloc
+            .error(gt_path, "detection.duplicate_annotation_id", a.at, format!("annotation id {} is used more than once{more}", a.id))
+            .expected("unique annotation ids")
+            .hint("Give every annotation its own id.")
+            .official("COCO() keeps the last annotation with an id; the evaluation uses it in place of each earlier one");
+        d.severity = Severity::Warning;
+        diags.push(d);
+    }
+    let mut unlisted = 0usize;
+    let mut order: Vec<(usize, usize)> = Vec::with_capacity(gt.annotations.len());
+    for (i, a) in gt.annotations.iter().enumerate() {
+        match (img_ix.get(&a.image_id), cat_ix.get(&a.category_id)) {
+            (Some(&im), Some(_)) => order.push((im, i)),
+            _ => unlisted += 1,
+        }
+    }
+    if unlisted > 0 {
+        diags.push(
+            Diagnostic::warning(
+                "detection.unlisted_gt",
+                format!("{unlisted} GT annotation(s) belong to an image or category that the file does not list; they are not evaluated"),
+            )
+            .file(gt_path)
+            .hint("List every image in `images` and every category in `categories`.")
+            .official("ignores them (getAnnIds looks up listed images and categories only)"),
+        );
+    }
+    order.sort_by_key(|&(im, _)| im);
+    let mut input = Input {
+        n_images: image_ids.len(),
+        n_categories: category_ids.len(),
+        gts: Vec::with_capacity(order.len()),
+        dets: Vec::with_capacity(dets.len()),
+    };
+    let (mut gt_boxes, mut detections) = (
+        vec![0u64; category_ids.len()],
+        vec![0u64; category_ids.len()],
+    );
+    let (mut image_gt, mut image_dets) = (vec![0u64; image_ids.len()], vec![0u64; image_ids.len()]);
+    let mut zero_id = false;
+    for (_, i) in order {
+        let a = &gt.annotations[last[&gt.annotations[i].id]];
+        let (Some(&image), Some(&category)) = (img_ix.get(&a.image_id), cat_ix.get(&a.category_id))
+        else {
+            continue; // keyed under an image or category nobody looks up
+        };
+        zero_id |= a.id == 0;
+        if !a.iscrowd {
+            gt_boxes[category] += 1;
+            image_gt[image] += 1;
+        }
+        input.gts.push(Gt {
+            id: a.id,
+            image,
+            category,
+            bbox: a.bbox,
+            area: a.area,
+            crowd: a.iscrowd,
+        });
+    }
+    if zero_id {
+        diags.push(
+            Diagnostic::warning("detection.annotation_id_zero", "a GT annotation has id 0")
+                .file(gt_path)
+                .expected("annotation ids ≥ 1")
+                .hint("Number annotations from 1: pycocotools stores matches as GT ids, and id 0 reads as unmatched.")
+                .official("a detection matched to it counts as a false positive"),
+        );
+    }
+    let rloc = Locator::new(res_bytes);
+    let mut unknown_cat: Vec<&Detection> = Vec::new();
+    for d in dets {
+        let Some(&image) = img_ix.get(&d.image_id) else {
+            diags.push(
+                rloc.error(res_path, "detection.unknown_image", d.at, format!("image id {} is not in the ground truth", d.image_id))
+                    .expected("an image id of the GT `images` list")
+                    .found(d.image_id.to_string())
+                    .hint("Detections may only refer to images of the annotation file.")
+                    .official("refuses the results (loadRes: AssertionError, Results do not correspond to current coco set)"),
+            );
+            continue;
+        };
+        let Some(&category) = cat_ix.get(&d.category_id) else {
+            unknown_cat.push(d);
+            continue;
+        };
+        detections[category] += 1;
+        image_dets[image] += 1;
+        input.dets.push(Det {
+            image,
+            category,
+            bbox: d.bbox,
+            score: d.score,
+        });
+    }
+    if let Some(first) = unknown_cat.first() {
+        let mut d = rloc
+            .error(res_path, "detection.unknown_category", first.at, format!("category id {} is not in the ground truth; {} detection(s) with unknown categories are not evaluated", first.category_id, unknown_cat.len()))
+            .found(first.category_id.to_string())
+            .hint("Use the category ids of the annotation file.")
+            .official("ignores them (getAnnIds filters by the GT categories)");
+        d.severity = Severity::Info;
+        diags.push(d);
+    }
+    Loaded {
+        input,
+        image_ids,
+        image_names,
+        category_ids,
+        category_names,
+        gt_boxes,
+        detections,
+        image_gt,
+        image_dets,
+    }
+}

@@ -1,0 +1,396 @@
+//! Protocol `segmentation` (specs/families.md sections 0, 4 and 5): semantic label maps (PNG) scored as
+//! mmsegmentation's `IoUMetric` scores them, in binary64 from exact pixel counts: aAcc, mIoU, mAcc, mDice,
+//! mFscore, mPrecision, mRecall; per class IoU, Acc, Dice, precision, recall and pixel counts; per image
+//! pixel accuracy and mIoU; per-class IoU bars and the confusion matrix; an overlay per image. There is no
+//! corrected behaviour: corrected mode gives the same numbers.
+
+mod image;
+mod pairing;
+
+use super::{
+    Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Request, Run, UsageError,
+};
+use crate::diag::Diags;
+use crate::formats::label_map::parse_palette;
+use crate::input::FileSet;
+use crate::metrics::segmentation::{nanmean, per_class, summary, Counts, METRIC_IDS};
+use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Plot, Report, Scores};
+use rustc_hash::FxHashMap;
+use serde_json::{json, Map};
+
+pub use crate::protocols::fest::overlay::Overlay;
+
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        name: "metric",
+        kind: "aAcc|mIoU|mAcc|mDice|mFscore|mPrecision|mRecall",
+        default_official: "mIoU",
+        default_corrected: "mIoU",
+        help: "The leaderboard metric, shown first.",
+    },
+    OptionSpec {
+        name: "num_classes",
+        kind: "int?",
+        default_official: "none",
+        default_corrected: "none",
+        help: "Number of classes (class values 0 … num_classes − 1). Without it (and without class_names) it is \
+               inferred as the largest class value found + 1, with a warning: classes absent from every map are \
+               NaN and skipped by the means, so the scores are the same, but out-of-range values go unnoticed.",
+    },
+    OptionSpec {
+        name: "class_names",
+        kind: "list",
+        default_official: "",
+        default_corrected: "",
+        help: "Class names in class-value order, comma-separated (their number is num_classes).",
+    },
+    OptionSpec {
+        name: "ignore_index",
+        kind: "int",
+        default_official: "255",
+        default_corrected: "255",
+        help: "GT value of pixels that are not scored.",
+    },
+    OptionSpec {
+        name: "reduce_zero_label",
+        kind: "bool",
+        default_official: "false",
+        default_corrected: "false",
+        help: "GT only, as mmseg's loader: 0 becomes ignore (255) and every other value v becomes v − 1.",
+    },
+    OptionSpec {
+        name: "palette",
+        kind: "text",
+        default_official: "",
+        default_corrected: "",
+        help: "For RGB label maps: colour → class pairs, e.g. #000000=0,#FF0000=1 (gray and palette PNGs need none).",
+    },
+    OptionSpec {
+        name: "missing",
+        kind: "error|worst",
+        default_official: "error",
+        default_corrected: "error",
+        help: "A GT image without prediction: an error (default), or scored as all wrong.",
+    },
+    OptionSpec {
+        name: "max_megapixels",
+        kind: "int",
+        default_official: "64",
+        default_corrected: "64",
+        help: "Refuse label maps larger than this many megapixels before decoding them (memory cap).",
+    },
+];
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: "segmentation",
+    name: "Semantic segmentation, label maps (mmsegmentation mIoU)",
+    built: true,
+    summary: "Semantic-segmentation scores from PNG label maps as mmsegmentation's IoUMetric computes them \
+              (areas summed over the data set, then per class): aAcc, mIoU, mAcc, mDice, mFscore, mPrecision, \
+              mRecall, unrounded; per-class and per-image rows, the confusion matrix and an overlay per image.",
+    gt_files: "GT label maps: PNG (8/16-bit gray or palette indices; RGB with the palette option), one per image; \
+               files, a folder or a zip.",
+    pred_files: "Predicted label maps, named like the GT images (same stem); a single file in each role pairs \
+                 whatever the names.",
+    options: OPTIONS,
+    examples: &[Example {
+        id: "blobs",
+        label: "Synthetic 64×48 street scenes: 6 images, 4 classes, ignore border",
+        gt: &[
+            "examples/segmentation/gt/scene_1.png",
+            "examples/segmentation/gt/scene_2.png",
+            "examples/segmentation/gt/scene_3.png",
+            "examples/segmentation/gt/scene_4.png",
+            "examples/segmentation/gt/scene_5.png",
+            "examples/segmentation/gt/scene_6.png",
+        ],
+        pred: &[
+            "examples/segmentation/pred/scene_1.png",
+            "examples/segmentation/pred/scene_2.png",
+            "examples/segmentation/pred/scene_3.png",
+            "examples/segmentation/pred/scene_4.png",
+            "examples/segmentation/pred/scene_5.png",
+            "examples/segmentation/pred/scene_6.png",
+        ],
+    }],
+};
+
+/// The largest number of classes (the confusion matrix holds C² counts, per image and for the data set).
+pub const MAX_CLASSES: usize = 1024;
+
+/// The resolved options of a run.
+pub struct Settings {
+    pub metric: &'static str,
+    pub classes: usize,
+    pub names: Vec<String>,
+    pub ignore: u16,
+    pub reduce: bool,
+    pub palette: Option<FxHashMap<u32, u16>>,
+    pub missing_worst: bool,
+    pub max_pixels: u64,
+}
+
+pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
+    let names = opts.list("class_names");
+    let classes = match (opts.int("num_classes"), names.len()) {
+        (Some(n), k) if k > 0 && n as usize != k => {
+            return Err(UsageError(format!(
+                "option `num_classes` = {n} but `class_names` lists {k} names"
+            )))
+        }
+        (Some(n), _) if !(1..=MAX_CLASSES as i64).contains(&n) => {
+            return Err(UsageError(format!(
+                "option `num_classes`: expected 1 to {MAX_CLASSES}, found {n}"
+            )))
+        }
+        (_, k) if k > MAX_CLASSES => {
+            return Err(UsageError(format!(
+                "option `class_names`: at most {MAX_CLASSES} classes, found {k}"
+            )))
+        }
+        (Some(n), _) => n as usize,
+        // Inferred from the label maps (warning `segmentation.num_classes_inferred`).
+        (None, k) => k,
+    };
+    let ignore = opts.int("ignore_index").unwrap_or(255);
+    let ignore = u16::try_from(ignore).map_err(|_| {
+        UsageError(format!(
+            "option `ignore_index`: expected 0 to 65535, found {ignore}"
+        ))
+    })?;
+    let palette = match opts.get("palette").trim() {
+        "" | "none" => None,
+        s => Some(parse_palette(s).map_err(|e| UsageError(format!("option `palette`: {e}")))?),
+    };
+    let mp = opts.int("max_megapixels").unwrap_or(64);
+    if mp <= 0 {
+        return Err(UsageError(
+            "option `max_megapixels`: expected a positive integer".into(),
+        ));
+    }
+    Ok(Settings {
+        metric: METRIC_IDS
+            .iter()
+            .copied()
+            .find(|m| *m == opts.get("metric"))
+            .unwrap_or("mIoU"),
+        names: (0..classes)
+            .map(|k| names.get(k).cloned().unwrap_or_else(|| k.to_string()))
+            .collect(),
+        classes,
+        ignore,
+        reduce: opts.flag("reduce_zero_label"),
+        palette,
+        missing_worst: opts.get("missing") == "worst",
+        max_pixels: mp as u64 * 1_000_000,
+    })
+}
+
+/// The `segmentation` protocol.
+pub struct Segmentation;
+
+impl Protocol for Segmentation {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+
+    fn official_noun(&self) -> &'static str {
+        "mmsegmentation evaluation"
+    }
+
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        if head.starts_with(b"\x89PNG") || path.to_ascii_lowercase().ends_with(".png") {
+            Class::either().or_name(path)
+        } else {
+            Class::unrelated("is not a PNG label map")
+        }
+    }
+
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        let mut st = settings(&run.opts)?;
+        let mut report = Report::new(INFO.id, run.mode);
+        report.display = display(&st, run.mode);
+        let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
+        if st.classes == 0 {
+            st.classes = image::infer_classes(&pairs, &st);
+            if st.classes > MAX_CLASSES {
+                return Err(UsageError(format!(
+                    "num_classes is not set and the label maps hold class values up to {}: set num_classes (at most {MAX_CLASSES}) and ignore_index",
+                    st.classes - 1
+                )));
+            }
+            st.names = (0..st.classes).map(|k| k.to_string()).collect();
+            run.diags.push(
+                crate::diag::Diagnostic::warning(
+                    "segmentation.num_classes_inferred",
+                    format!(
+                        "num_classes is not set: {} inferred from the largest class value in the label maps",
+                        st.classes
+                    ),
+                )
+                .hint("Set num_classes (or class_names) in the competition's config so that out-of-range values are caught.")
+                .official("requires num_classes (the dataset's class list)"),
+            );
+        }
+        let mut total = Counts::new(st.classes);
+        let mut rows = Vec::with_capacity(pairs.len());
+        for (i, p) in pairs.iter().enumerate() {
+            progress.update(i as f64 / pairs.len().max(1) as f64, "scoring images");
+            let Some(l) = image::load(p, &st, &mut run.diags) else {
+                continue;
+            };
+            let c = image::count(&l, &st);
+            total.add(&c);
+            rows.push(image_item(&p.id, &l, &c));
+        }
+        if run.diags.has_errors() || pairs.is_empty() {
+            return Ok(report);
+        }
+        for (id, v) in METRIC_IDS.iter().zip(summary(&total)) {
+            report.scores.set(id, v);
+        }
+        report.items = class_items(&total, &st);
+        report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+        rows.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+        report.items.extend(rows);
+        report.plots = plots(&total, &st);
+        Ok(report)
+    }
+}
+
+fn display(st: &Settings, mode: Mode) -> Display {
+    let mut ids = vec![st.metric];
+    ids.extend(METRIC_IDS.iter().copied().filter(|m| *m != st.metric));
+    Display {
+        title: "Semantic segmentation (mmsegmentation IoUMetric)".into(),
+        headline: ids
+            .iter()
+            .map(|id| Label {
+                id: id.to_string(),
+                label: id.to_string(),
+                decimals: 4,
+            })
+            .collect(),
+        item_label: "class / image".into(),
+        columns: vec![
+            Column::score("IoU", "IoU", 4),
+            Column::score("Acc", "Acc", 4),
+            Column::score("Dice", "Dice", 4),
+            Column::score("precision", "precision", 4),
+            Column::score("recall", "recall", 4),
+            Column::score("gt_pixels", "GT pixels", 0),
+            Column::score("pred_pixels", "predicted pixels", 0),
+            Column::detail("pixel_acc", "pixel acc"),
+            Column::detail("mIoU", "image mIoU"),
+        ],
+        footer: if mode == Mode::Corrected {
+            "This family has no corrected behaviour: corrected mode gives mmsegmentation's numbers."
+                .into()
+        } else {
+            String::new()
+        },
+    }
+}
+
+fn class_items(t: &Counts, st: &Settings) -> Vec<Item> {
+    let (_, pc) = per_class(t);
+    (0..st.classes)
+        .map(|k| {
+            let s = Scores::new()
+                .with("IoU", Some(pc.iou[k]))
+                .with("Acc", Some(pc.acc[k]))
+                .with("Dice", Some(pc.dice[k]))
+                .with("precision", Some(pc.precision[k]))
+                .with("recall", Some(pc.recall[k]))
+                .with("gt_pixels", Some(t.label(k) as f64))
+                .with("pred_pixels", Some(t.pred(k) as f64));
+            let mut detail = Map::new();
+            detail.insert("class".into(), json!(k));
+            detail.insert(
+                "Fscore".into(),
+                json!(Some(pc.fscore[k]).filter(|x| x.is_finite())),
+            );
+            Item {
+                id: st.names[k].clone(),
+                group: None,
+                scores: s,
+                detail,
+            }
+        })
+        .collect()
+}
+
+fn image_item(id: &str, l: &image::Loaded, c: &Counts) -> Item {
+    let classes = c.classes;
+    let correct: u64 = (0..classes).map(|k| c.intersect(k)).sum();
+    let labelled: u64 = (0..classes).map(|k| c.label(k)).sum();
+    let (_, pc) = per_class(c);
+    let mut detail = Map::new();
+    detail.insert("width".into(), json!(l.width));
+    detail.insert("height".into(), json!(l.height));
+    detail.insert("labelled_pixels".into(), json!(labelled));
+    detail.insert("correct_pixels".into(), json!(correct));
+    let acc = (labelled > 0).then(|| correct as f64 / labelled as f64);
+    detail.insert("pixel_acc".into(), json!(acc));
+    detail.insert("mIoU".into(), json!(nanmean(&pc.iou)));
+    detail.insert("predicted".into(), json!(l.pred.is_some()));
+    Item {
+        id: id.to_string(),
+        group: Some("image".into()),
+        scores: Scores::new(),
+        detail,
+    }
+}
+
+fn plots(t: &Counts, st: &Settings) -> Vec<Plot> {
+    let (_, pc) = per_class(t);
+    let bars = Plot {
+        id: "class_iou".into(),
+        kind: "bars".into(),
+        title: "IoU per class".into(),
+        x_label: "class".into(),
+        y_label: "IoU".into(),
+        labels: st.names.clone(),
+        values: pc
+            .iou
+            .iter()
+            .map(|&v| Some(v).filter(|x| x.is_finite()))
+            .collect(),
+        series: Vec::new(),
+    };
+    let heat = Plot {
+        id: "confusion".into(),
+        kind: "heatmap".into(),
+        title: "Confusion matrix (pixels; rows GT, columns prediction)".into(),
+        x_label: "predicted class".into(),
+        y_label: "GT class".into(),
+        labels: st.names.clone(),
+        values: t.confusion.iter().map(|&v| Some(v as f64)).collect(),
+        series: Vec::new(),
+    };
+    vec![bars, heat]
+}
+
+/// The overlay of image `image_id` (an item id of the report) of `files`.
+pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
+    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
+    let mut st = settings(&opts).map_err(|e| e.0)?;
+    let mut diags = Diags::new();
+    let pairs = pairing::pair(files, true, &mut diags);
+    if st.classes == 0 {
+        st.classes = image::infer_classes(&pairs, &st).min(MAX_CLASSES);
+        st.names = (0..st.classes).map(|k| k.to_string()).collect();
+    }
+    let p = pairs
+        .iter()
+        .find(|p| p.id == image_id)
+        .ok_or_else(|| format!("no image `{image_id}` in the dropped files"))?;
+    let mut diags = Diags::new();
+    match image::load(p, &st, &mut diags) {
+        Some(l) => Ok(image::render(&l, &st)),
+        None => Err(diags.list.iter().find(|d| d.is_error()).map_or_else(
+            || format!("image `{image_id}` cannot be scored"),
+            |d| d.message.clone(),
+        )),
+    }
+}

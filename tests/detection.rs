@@ -1,0 +1,219 @@
+//! `detection` on the example (www/examples/detection/, written by examples/detection/generate.py) against
+//! values computed once with pycocotools 2.0.8 (`COCO(gt)`, `loadRes(results)`, `COCOeval(…, 'bbox')`,
+//! `evaluate()`, `accumulate()`, `summarize()`; per-category AP = `np.mean(p[p > -1])` of
+//! `precision[:, :, k, 0, 2]`), and the located diagnostics of specs/families.md sections 3 and 5.
+
+mod common;
+use common::*;
+use dropscore::input::Role;
+use dropscore::protocols;
+use dropscore::{Mode, Report, Severity};
+
+fn example(name: &str) -> Vec<u8> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("www/examples/detection")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn score(gt: &[u8], res: &[u8], mode: Mode, set: &[(&str, &str)]) -> Report {
+    score_inputs(
+        "detection",
+        vec![
+            bytes_input("gt/instances.json", Some(Role::Gt), gt.to_vec()),
+            bytes_input("res/results.json", Some(Role::Pred), res.to_vec()),
+        ],
+        mode,
+        set,
+    )
+}
+
+/// pycocotools 2.0.8 `E.stats` on the example, as `repr(float(x))`.
+const STATS: [(&str, f64); 12] = [
+    ("AP", 0.3432482863670982),
+    ("AP50", 0.4358819215254859),
+    ("AP75", 0.39627090914219626),
+    ("APs", 0.37538896746817535),
+    ("APm", 0.39801980198019804),
+    ("APl", 0.29999999999999993),
+    ("AR1", 0.3809523809523809),
+    ("AR10", 0.4928571428571428),
+    ("AR100", 0.4928571428571428),
+    ("ARs", 0.557142857142857),
+    ("ARm", 0.5125),
+    ("ARl", 0.3),
+];
+
+/// pycocotools' `summarize()` print on the example.
+const SUMMARY: &str =
+    " Average Precision  (AP) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.343
+ Average Precision  (AP) @[ IoU=0.50      | area=   all | maxDets=100 ] = 0.436
+ Average Precision  (AP) @[ IoU=0.75      | area=   all | maxDets=100 ] = 0.396
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = 0.375
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.398
+ Average Precision  (AP) @[ IoU=0.50:0.95 | area= large | maxDets=100 ] = 0.300
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=  1 ] = 0.381
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets= 10 ] = 0.493
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area=   all | maxDets=100 ] = 0.493
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area= small | maxDets=100 ] = 0.557
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area=medium | maxDets=100 ] = 0.512
+ Average Recall     (AR) @[ IoU=0.50:0.95 | area= large | maxDets=100 ] = 0.300
+";
+
+#[test]
+fn example_matches_pycocotools() {
+    let r = score(
+        &example("gt/instances.json"),
+        &example("pred/results.json"),
+        Mode::Official,
+        &[],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    for (id, v) in STATS {
+        assert_eq!(r.scores.get(id), Some(v), "{id}");
+    }
+    assert_eq!(protocols::render_text(&r), SUMMARY);
+    let item = |id: &str| r.items.iter().find(|i| i.id == id).unwrap();
+    assert_eq!(item("circle").scores.get("AP"), Some(0.25901878649403404));
+    assert_eq!(item("square").scores.get("AP"), Some(0.45074257425742575));
+    assert_eq!(item("triangle").scores.get("AP"), Some(0.3199834983498349));
+    // A category without GT: precision −1 everywhere, so AP is null; its detections are counted.
+    assert_eq!(item("star").scores.get("AP"), None);
+    assert!(item("star").scores.get("detections").unwrap() > 0.0);
+    assert_eq!(item("star").scores.get("gt_boxes"), Some(0.0));
+    // The crowd box is not a GT box in the count.
+    let gt_boxes: f64 = ["circle", "square", "triangle"]
+        .iter()
+        .map(|c| item(c).scores.get("gt_boxes").unwrap())
+        .sum();
+    assert_eq!(gt_boxes, 35.0);
+    assert_eq!(r.display.headline[0].id, "AP");
+    let ids: Vec<&str> = r.plots.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["pr50", "pr75"]);
+    // Corrected mode: the same numbers, and the report says so.
+    let c = score(
+        &example("gt/instances.json"),
+        &example("pred/results.json"),
+        Mode::Corrected,
+        &[],
+    );
+    assert_eq!(c.scores, r.scores);
+    assert!(c.display.footer.contains("no corrected behaviour"));
+    // The leaderboard metric is shown first.
+    let m = score(
+        &example("gt/instances.json"),
+        &example("pred/results.json"),
+        Mode::Official,
+        &[("metric", "AP50")],
+    );
+    assert_eq!(m.display.headline[0].id, "AP50");
+}
+
+const GT: &str = r#"{"images": [{"id": 1}, {"id": 2}],
+ "categories": [{"id": 1, "name": "a"}],
+ "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "area": 100, "iscrowd": 0}]}"#;
+
+fn codes(r: &Report) -> Vec<(&str, Severity, Option<u64>, Option<u64>)> {
+    r.diagnostics
+        .iter()
+        .map(|d| (d.code.as_str(), d.severity, d.line, d.column))
+        .collect()
+}
+
+#[test]
+fn located_result_errors() {
+    let res =
+        "[\n{\"image_id\": 1, \"category_id\": 1, \"bbox\": [0, 0, 10, 10], \"score\": 0.9},\n\
+               {\"image_id\": 7, \"category_id\": 1, \"bbox\": [0, 0, 10, 10], \"score\": 0.9},\n\
+               {\"image_id\": 2, \"category_id\": 1, \"bbox\": [0, 0, -1, 10], \"score\": 0.9},\n\
+               {\"image_id\": 2, \"category_id\": 1, \"bbox\": [0, 0, 1, 10]},\n\
+               {\"image_id\": 2, \"category_id\": \"a\", \"bbox\": [0, 0, 1, 10], \"score\": 1}\n]";
+    let r = score(GT.as_bytes(), res.as_bytes(), Mode::Official, &[]);
+    assert!(r.scores.is_empty());
+    assert!(r.official_fails);
+    let c = codes(&r);
+    assert!(
+        c.contains(&("detection.unknown_image", Severity::Error, Some(3), Some(1))),
+        "{c:?}"
+    );
+    assert!(
+        c.contains(&("detection.negative_size", Severity::Error, Some(4), Some(1))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|d| d.0 == "detection.json.field" && d.2 == Some(5)),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|d| d.0 == "detection.json.field" && d.2 == Some(6)),
+        "{c:?}"
+    );
+    let missing = r.diagnostics.iter().find(|d| d.line == Some(5)).unwrap();
+    assert!(
+        missing.message.contains("missing field `score`"),
+        "{}",
+        missing.message
+    );
+}
+
+#[test]
+fn empty_results_and_syntax() {
+    let r = score(GT.as_bytes(), b"[]", Mode::Official, &[]);
+    assert!(r.scores.is_empty());
+    assert_eq!(codes(&r)[0].0, "detection.empty_results");
+    let r = score(GT.as_bytes(), b"[{\"image_id\": 1,]", Mode::Official, &[]);
+    let c = codes(&r);
+    assert_eq!((c[0].0, c[0].2), ("detection.json.syntax", Some(1)));
+    let r = score(
+        b"{\"images\": []}",
+        b"[{\"image_id\": 1}]",
+        Mode::Official,
+        &[],
+    );
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("`categories`")));
+}
+
+#[test]
+fn unknown_category_is_dropped_with_an_info() {
+    let res = r#"[{"image_id": 1, "category_id": 1, "bbox": [0, 0, 10, 10], "score": 0.9},
+                 {"image_id": 2, "category_id": 9, "bbox": [0, 0, 10, 10], "score": 0.8}]"#;
+    let r = score(GT.as_bytes(), res.as_bytes(), Mode::Official, &[]);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(codes(&r)[0].0, "detection.unknown_category");
+    assert_eq!(codes(&r)[0].1, Severity::Info);
+    // One small GT, one perfect detection: precision 1 / (1 + spacing(1)), as pycocotools 2.0.8 gives it.
+    assert_eq!(r.scores.get("AP"), Some(0.9999999999999998));
+    assert_eq!(r.scores.get("APs"), Some(0.9999999999999998));
+    assert_eq!(r.scores.get("APm"), None); // no medium GT: −1
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    let files = dropscore::input::FileSet::build(
+        vec![bytes_input(
+            "gt.json",
+            Some(Role::Gt),
+            GT.as_bytes().to_vec(),
+        )],
+        &Default::default(),
+    );
+    for (k, v) in [
+        ("max_dets", "1,10"),
+        ("iou_thresholds", "0.5:0:1"),
+        ("area_ranges", "all"),
+    ] {
+        let req = protocols::Request {
+            set: vec![(k.into(), v.into())],
+            ..protocols::Request::new(Mode::Official)
+        };
+        assert!(
+            protocols::score("detection", &files, &req, &mut protocols::Quiet).is_err(),
+            "{k}"
+        );
+    }
+}
