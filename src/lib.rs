@@ -10,6 +10,7 @@
 //! - [`render`]: text / TSV / CSV output of a `Report`;
 //! - `wasm` (wasm32 only) and the `dropscore` binary: thin shells.
 
+pub mod budget;
 pub mod config;
 pub mod diag;
 pub mod formats;

@@ -127,6 +127,13 @@ mod cli {
             println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
             return 0;
         }
+        println!("Every protocol also accepts (never listed in report options):");
+        for o in protocols::options::SHELL_OPTIONS {
+            println!(
+                "    --set {}=<{}>  default {}: {}",
+                o.name, o.kind, o.default_official, o.help
+            );
+        }
         for p in all {
             println!(
                 "{}\t{}{}",
@@ -191,7 +198,7 @@ mod cli {
             return usage(&e);
         }
         option_files(&a.protocol, &set, &mut inputs);
-        let files = FileSet::build(inputs, &Limits::default());
+        let files = FileSet::build(inputs, &Limits::from_set(&set));
         let lemmatizer = if a.protocol == "aij2022" {
             match load_lemmatizer(a.lemmas.as_deref()) {
                 Ok(l) => l,

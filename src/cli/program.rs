@@ -271,7 +271,7 @@ pub fn score_cmd(args: &[String]) -> i32 {
         eprintln!("dropscore score: {e}");
         return 2;
     }
-    let files = FileSet::build(inputs, &Limits::default());
+    let files = FileSet::build(inputs, &Limits::from_set(&set));
     // aij2022's text tasks need the Russian lemmatiser: ru-lemmas.bin next to the executable (the packaged
     // scoring program), $DROPSCORE_LEMMAS, or the repository's www/assets/.
     let lemmatizer = if protocol == "aij2022" {
