@@ -419,3 +419,46 @@ fn the_budget_is_raised_or_lowered_with_max_memory() {
     ]);
     assert_eq!(o.code, 2, "{}", o.stderr);
 }
+
+#[test]
+fn yaml_alias_bomb_and_deep_nesting_are_refused() {
+    let dir = tmp("yaml");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut laughs = String::from("a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+    for i in 1..10 {
+        laughs.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{}", i - 1); 9].join(", ")
+        ));
+    }
+    let deep = "- ".repeat(100_000) + "x\n";
+    for (name, text, want) in [
+        ("laughs.yaml", laughs, "aliases expand"),
+        ("deep.yaml", deep, "nested more than"),
+    ] {
+        std::fs::write(dir.join(name), text).unwrap();
+        let toml = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &toml,
+            format!("protocol = \"kws\"\n[leaderboard]\ncompetition_yaml = \"{name}\"\n"),
+        )
+        .unwrap();
+        let o = run(&["config", toml.to_str().unwrap()]);
+        assert_ne!(o.code, 0, "{}", o.stdout);
+        assert!(
+            o.code == 1 || o.code == 2,
+            "no abort: {}\n{}",
+            o.code,
+            o.stderr
+        );
+        assert!(
+            o.stderr.contains(want) && o.stderr.contains(name),
+            "{}",
+            o.stderr
+        );
+        if let Some(kb) = o.peak_kb {
+            assert!(kb < PEAK_BOUND_KB, "peak {kb} KiB");
+            eprintln!("{name}: peak resident memory {} MiB", kb / 1024);
+        }
+    }
+}
