@@ -93,7 +93,7 @@ fn deflate(prefix: &[u8], byte: u8, mib: usize, suffix: &[u8]) -> Vec<u8> {
 /// whose ratio stays under the 250:1 rule, so that what refuses it is the line or field limit.
 fn deflate_padded(prefix: &[u8], byte: u8, mib: usize, suffix: &[u8], pad: usize) -> Vec<u8> {
     let mut c = Compress::new(Compression::best(), false);
-    let mut step = |c: &mut Compress, input: &[u8], flush: FlushCompress| {
+    let step = |c: &mut Compress, input: &[u8], flush: FlushCompress| {
         let mut out = Vec::with_capacity(input.len() / 8 + 1024);
         let before = c.total_in();
         loop {
@@ -460,5 +460,72 @@ fn yaml_alias_bomb_and_deep_nesting_are_refused() {
             assert!(kb < PEAK_BOUND_KB, "peak {kb} KiB");
             eprintln!("{name}: peak resident memory {} MiB", kb / 1024);
         }
+    }
+}
+
+/// A 1-bit grey PNG of `w`×`h` whose pixel (x, y) is white when `on(x, y)`.
+fn png_1bit(w: u32, h: u32, on: impl Fn(u32, u32) -> bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Grayscale);
+        enc.set_depth(png::BitDepth::One);
+        enc.set_compression(png::Compression::High);
+        let mut wr = enc.write_header().unwrap();
+        let stride = w.div_ceil(8) as usize;
+        let mut data = vec![0u8; stride * h as usize];
+        for y in 0..h {
+            for x in 0..w {
+                if on(x, y) {
+                    data[y as usize * stride + (x / 8) as usize] |= 0x80 >> (x % 8);
+                }
+            }
+        }
+        wr.write_image_data(&data).unwrap();
+    }
+    out
+}
+
+#[test]
+fn fest_many_small_components_stay_in_the_budget() {
+    // A checkerboard read with connectivity=4 (one component per white pixel, 32 million): refused by
+    // the budget before labelling.
+    let p = write(
+        "checker.png",
+        &png_1bit(8000, 8000, |x, y| (x + y) % 2 == 0),
+    );
+    let o = run(&[
+        "fest",
+        "--gt",
+        &p,
+        "--pred",
+        &p,
+        "--set",
+        "connectivity=4",
+        "--format",
+        "json",
+    ]);
+    refused(&o, "input.limit", "checker.png");
+    // Isolated dots (one pixel in four: 16 million components, 3.1 GB before): refused as well.
+    let p = write(
+        "dots.png",
+        &png_1bit(8000, 8000, |x, y| x % 2 == 0 && y % 2 == 0),
+    );
+    let o = run(&["fest", "--gt", &p, "--pred", &p, "--format", "json"]);
+    refused(&o, "input.limit", "dots.png");
+    // 2000×2000 of dots (a million components) is scored, within the estimate the rule uses
+    // (13 bytes a pixel + 160 a run = 212 MB) plus the process's own 20 MB.
+    let p = write(
+        "dots_small.png",
+        &png_1bit(2000, 2000, |x, y| x % 2 == 0 && y % 2 == 0),
+    );
+    let o = run(&["fest", "--gt", &p, "--pred", &p, "--format", "json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    if let Some(kb) = o.peak_kb {
+        eprintln!("dots 2000×2000: peak resident memory {} MiB", kb / 1024);
+        assert!(
+            kb * 1024 < 4_000_000 * 13 + 1_000_000 * 160 + (20 << 20),
+            "{kb} KiB"
+        );
     }
 }

@@ -127,7 +127,7 @@ pub(super) fn expand(
             );
             continue;
         }
-        let (clen, ulen) = (f.compressed_size(), f.size());
+        let clen = f.compressed_size();
         let Some(start) = f.data_start() else {
             set.diagnostics.push(
                 Diagnostic::error("input.zip.invalid", "entry data not found").file(&member_path),
