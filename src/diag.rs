@@ -61,11 +61,18 @@ impl Diagnostic {
     pub fn info(code: &str, message: impl Into<String>) -> Self {
         Self::new(Severity::Info, code, message)
     }
-    /// A file could not be read (I/O error, or a decompression limit refused it): `input.read_error`.
+    /// A file that could not be read. A refusal by the memory budget ([`crate::budget::limit_error`]) becomes
+    /// `input.limit`; Rust's own wording ("(os error N)", "failed to fill whole buffer") is not shown.
     pub fn read_error(file: &str, e: impl std::fmt::Display) -> Self {
+        let text = e.to_string();
+        if crate::budget::is_limit_text(&text) {
+            return Self::error("input.limit", text)
+                .file(file)
+                .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\".");
+        }
         Self::error(
             "input.read_error",
-            format!("cannot read the file: {}", plain_io(&e.to_string())),
+            format!("cannot read the file: {}", plain_io(&text)),
         )
         .file(file)
         .hint("Check that the file is complete; re-create the archive if it is compressed.")

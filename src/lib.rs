@@ -11,6 +11,7 @@
 //! - [`render`]: text / TSV / CSV output of a `Report`;
 //! - `wasm` (wasm32 only) and the `dropscore` binary: thin shells.
 
+pub mod budget;
 pub mod config;
 pub mod diag;
 pub mod formats;

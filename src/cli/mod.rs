@@ -104,6 +104,13 @@ fn list(rest: &[String]) -> i32 {
         println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
         return 0;
     }
+    println!("Every protocol also accepts (never listed in report options):");
+    for o in protocols::options::SHELL_OPTIONS {
+        println!(
+            "    --set {}=<{}>  default {}: {}",
+            o.name, o.kind, o.default_official, o.help
+        );
+    }
     for p in all {
         println!(
             "{}\t{}{}",
@@ -169,7 +176,7 @@ fn score(a: ScoreArgs) -> i32 {
         return usage(&e);
     }
     option_files(&a.protocol, &set, &mut inputs);
-    let mut files = FileSet::build(inputs, &Limits::default());
+    let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
     let lemmatizer = if a.protocol == "aij2022" {
         match dropscore::lemma::load_asset(a.lemmas.as_deref()) {

@@ -7,16 +7,27 @@ use super::{Check, Column, ConfigError, Node, Pos, Val};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
-/// Builds a [`Node`] tree from parser events (anchors are resolved; the first document only).
-/// An open container and its anchor id.
-type Open = (Node, usize);
+/// Deepest nesting accepted (a competition.yaml nests about 5 levels; 100,000 would overflow the stack when
+/// the tree is dropped or walked).
+pub const MAX_DEPTH: usize = 128;
+/// Most nodes the tree may hold once aliases are expanded (each alias is a copy of its anchor's tree, so
+/// nine nested aliases of ten make a billion: "billion laughs"). A million nodes is about 100 MB.
+pub const MAX_NODES: u64 = 1_000_000;
 
+/// An open container, its anchor id, and the node count when it opened (its size once closed).
+type Open = (Node, usize, u64);
+
+/// Builds a [`Node`] tree from parser events (anchors are resolved; the first document only), within
+/// [`MAX_DEPTH`] and [`MAX_NODES`]: past either it stops building and records the first refusal.
 #[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
     pending_key: Vec<Option<(String, Pos)>>,
-    anchors: Vec<(usize, Node)>,
+    /// Anchor id, its tree, and the tree's node count.
+    anchors: Vec<(usize, Node, u64)>,
     root: Option<Node>,
+    nodes: u64,
+    refused: Option<(Pos, String)>,
 }
 
 fn pos(m: &Marker) -> Pos {
@@ -48,11 +59,11 @@ fn scalar(s: String, style: TScalarStyle) -> Val {
 
 impl Builder {
     /// Adds a finished value to the open container (or makes it the root).
-    fn add(&mut self, node: Node, anchor: usize) {
+    fn add(&mut self, node: Node, anchor: usize, size: u64) {
         if anchor > 0 {
-            self.anchors.push((anchor, node.clone()));
+            self.anchors.push((anchor, node.clone(), size));
         }
-        let Some((top, _)) = self.stack.last_mut() else {
+        let Some((top, _, _)) = self.stack.last_mut() else {
             if self.root.is_none() {
                 self.root = Some(node);
             }
@@ -83,27 +94,56 @@ impl Builder {
 
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
+        if self.refused.is_some() {
+            return;
+        }
         let p = pos(&mark);
         match ev {
-            Event::Scalar(s, style, anchor, _) => self.add(
-                Node {
-                    val: scalar(s, style),
-                    pos: p,
-                },
-                anchor,
-            ),
+            Event::Scalar(s, style, anchor, _) => {
+                self.nodes += 1;
+                self.add(
+                    Node {
+                        val: scalar(s, style),
+                        pos: p,
+                    },
+                    anchor,
+                    1,
+                )
+            }
             Event::Alias(id) => {
+                let size = self
+                    .anchors
+                    .iter()
+                    .rev()
+                    .find(|(a, _, _)| *a == id)
+                    .map_or(1, |(_, _, size)| *size);
+                if self.nodes.saturating_add(size) > MAX_NODES {
+                    self.refused = Some((
+                        p,
+                        format!(
+                            "aliases expand to more than {MAX_NODES} nodes: refused (a YAML alias bomb?); write the values out or use fewer aliases"
+                        ),
+                    ));
+                    return;
+                }
+                self.nodes += size;
                 let n = self
                     .anchors
                     .iter()
                     .rev()
-                    .find(|(a, _)| *a == id)
-                    .map(|(_, n)| n.clone())
+                    .find(|(a, _, _)| *a == id)
+                    .map(|(_, n, _)| n.clone())
                     .unwrap_or(Node {
                         val: Val::Null,
                         pos: p,
                     });
-                self.add(n, 0);
+                self.add(n, 0, size);
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
+                self.refused = Some((
+                    p,
+                    format!("nested more than {MAX_DEPTH} levels deep: refused"),
+                ));
             }
             Event::SequenceStart(anchor, _) => {
                 self.stack.push((
@@ -112,7 +152,9 @@ impl MarkedEventReceiver for Builder {
                         pos: p,
                     },
                     anchor,
+                    self.nodes,
                 ));
+                self.nodes += 1;
                 self.pending_key.push(None);
             }
             Event::MappingStart(anchor, _) => {
@@ -122,13 +164,16 @@ impl MarkedEventReceiver for Builder {
                         pos: p,
                     },
                     anchor,
+                    self.nodes,
                 ));
+                self.nodes += 1;
                 self.pending_key.push(None);
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 self.pending_key.pop();
-                if let Some((node, anchor)) = self.stack.pop() {
-                    self.add(node, anchor);
+                if let Some((node, anchor, start)) = self.stack.pop() {
+                    let size = self.nodes - start;
+                    self.add(node, anchor, size);
                 }
             }
             _ => {}
@@ -181,13 +226,34 @@ fn rank(n: Option<&Node>) -> i64 {
 pub fn leaderboard_from_yaml(text: &str) -> Result<Vec<Column>, Vec<ConfigError>> {
     let mut b = Builder::default();
     let mut parser = Parser::new_from_str(text);
-    if let Err(e) = parser.load(&mut b, false) {
-        let p = pos(e.marker());
+    // The events are pulled here rather than by `Parser::load`, which recurses once per nesting level (100,000
+    // levels overflow the stack) and would go on after a refusal.
+    loop {
+        match parser.next_token() {
+            Ok((Event::StreamEnd | Event::DocumentEnd, _)) => break,
+            Ok((ev, mark)) => {
+                b.on_event(ev, mark);
+                if b.refused.is_some() {
+                    break;
+                }
+            }
+            Err(e) => {
+                let p = pos(e.marker());
+                return Err(vec![ConfigError {
+                    line: p.line,
+                    column: p.column,
+                    path: String::new(),
+                    message: e.info().to_string(),
+                }]);
+            }
+        }
+    }
+    if let Some((p, message)) = b.refused.take() {
         return Err(vec![ConfigError {
             line: p.line,
             column: p.column,
             path: String::new(),
-            message: e.info().to_string(),
+            message,
         }]);
     }
     let root = b.root.unwrap_or(Node {
@@ -270,5 +336,38 @@ pub fn leaderboard_from_yaml(text: &str) -> Result<Vec<Column>, Vec<ConfigError>
         Ok(cols)
     } else {
         Err(c.errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alias_bombs_and_deep_nesting_are_refused_at_their_place() {
+        // Billion laughs: each level lists the previous one nine times (9⁹ ≈ 387 million strings).
+        let mut y = String::from("a0: &a0 [\"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\", \"lol\"]\n");
+        for i in 1..10 {
+            let p = format!("*a{}", i - 1);
+            y.push_str(&format!("a{i}: &a{i} [{}]\n", vec![p; 9].join(", ")));
+        }
+        let e = leaderboard_from_yaml(&y).unwrap_err();
+        assert!(e[0].message.contains("aliases expand"), "{}", e[0].message);
+        assert_eq!(e[0].line, 7, "{e:?}");
+        // 100,000 nested block sequences.
+        let block = "- ".repeat(100_000) + "x\n";
+        let e = leaderboard_from_yaml(&block).unwrap_err();
+        assert!(
+            e[0].message.contains("nested more than 128"),
+            "{}",
+            e[0].message
+        );
+        let deep: String = (0..100_000).map(|_| "[").collect::<String>() + &"]".repeat(100_000);
+        // Flow nesting: yaml-rust2's scanner stops it first, with its own located error.
+        let e = leaderboard_from_yaml(&deep).unwrap_err();
+        assert_eq!(e[0].line, 1, "{e:?}");
+        // Within both bounds: aliases still resolve.
+        let ok = "base: &c {key: map, title: mAP}\nleaderboards:\n  - columns:\n    - *c\n";
+        assert!(leaderboard_from_yaml(ok).is_ok());
     }
 }

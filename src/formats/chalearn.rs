@@ -88,7 +88,7 @@ fn read_pairs(
     let mut lines = match entry.bytes() {
         Some(b) => Source::Slice(SliceLines::new(b)),
         None => match entry.buffered() {
-            Ok(r) => Source::Stream(Lines::new(r)),
+            Ok(r) => Source::Stream(Lines::new(r).max_line(entry.field_limit())),
             Err(e) => {
                 diags.push(Diagnostic::read_error(&entry.path, e));
                 stats.bad += 1;
@@ -102,7 +102,7 @@ fn read_pairs(
             Ok(Some(l)) => l,
             Ok(None) => break,
             Err(e) => {
-                diags.push(Diagnostic::read_error(&entry.path, e));
+                diags.push(Diagnostic::read_error(&entry.path, e).line(no + 1));
                 stats.bad += 1;
                 break;
             }

@@ -91,6 +91,10 @@ struct Tracked<R> {
     col: u64,
     consumed: u64,
     last_cr: bool,
+    /// Bytes consumed since the current event began: quick-xml buffers an event whole (a tag with its
+    /// attributes, a text run, a comment), so past the field limit the reader refuses to go on.
+    in_event: u64,
+    field_limit: u64,
 }
 
 impl<R: BufRead> Read for Tracked<R> {
@@ -108,9 +112,18 @@ impl<R: BufRead> Read for Tracked<R> {
 
 impl<R: BufRead> BufRead for Tracked<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.in_event > self.field_limit {
+            return Err(crate::budget::limit_error(format!(
+                "an XML element, attribute or text run longer than the field limit of {} (1/32 of max_memory): \
+                 refused before buffering it; {}",
+                crate::budget::human(self.field_limit),
+                crate::budget::RAISE
+            )));
+        }
         self.inner.fill_buf()
     }
     fn consume(&mut self, amt: usize) {
+        self.in_event += amt as u64;
         if let Ok(buf) = self.inner.fill_buf() {
             let chunk = &buf[..amt.min(buf.len())];
             let mut tail_start = 0;
@@ -155,6 +168,8 @@ pub fn read(
         col: 0,
         consumed: 0,
         last_cr: false,
+        in_event: 0,
+        field_limit: crate::budget::Budget::default().field_limit(),
     };
     let mut reader = quick_xml::Reader::from_reader(tracked);
     reader.config_mut().check_end_names = true;
@@ -168,10 +183,22 @@ pub fn read(
             (t.line, t.col + 1)
         };
         buf.clear();
+        reader.get_mut().in_event = 0;
         let ev = match reader.read_event_into(&mut buf) {
             Ok(ev) => ev,
             Err(e) => {
                 let t = reader.get_ref();
+                if t.in_event > t.field_limit {
+                    let text = e.to_string();
+                    let text = text.strip_prefix("I/O error: ").unwrap_or(&text);
+                    diags.push(
+                        Diagnostic::error("input.limit", text.to_string())
+                            .file(file)
+                            .at(line, col)
+                            .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\"."),
+                    );
+                    break;
+                }
                 diags.push(
                     Diagnostic::error("kws.xml.syntax", format!("not well-formed XML: {e}"))
                         .file(file)

@@ -1,6 +1,7 @@
 //! Streaming line splitting shared by the text readers: `\n`, `\r\n` and lone `\r` all end a line
 //! (specs README, "Inputs"). Lines are handed out as byte slices, 1-based numbered, without their ending;
-//! nothing but the current line is held.
+//! nothing but the current line is held, and a line longer than the field limit (1/32 of the memory budget,
+//! 64 MiB by default) is refused at its line instead of being buffered.
 
 use std::io::{self, BufRead};
 
@@ -13,6 +14,8 @@ pub struct Lines<R> {
     pending_cr: bool,
     /// Treat a lone `\r` as a line end (false for readers that emulate a tool that only splits at `\n`).
     cr_breaks: bool,
+    /// Longest line held ([`crate::budget::Budget::field_limit`]).
+    max_line: usize,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -24,7 +27,13 @@ impl<R: BufRead> Lines<R> {
             consumed: 0,
             pending_cr: false,
             cr_breaks: true,
+            max_line: crate::budget::Budget::default().field_limit() as usize,
         }
+    }
+    /// Sets the longest line held (an `Entry`'s [`crate::input::Entry::field_limit`]).
+    pub fn max_line(mut self, bytes: u64) -> Self {
+        self.max_line = usize::try_from(bytes).unwrap_or(usize::MAX);
+        self
     }
     /// Splits at `\n` only and strips one trailing `\r` (Rust's `BufRead::lines`).
     pub fn lf_only(inner: R) -> Self {
@@ -69,6 +78,12 @@ impl<R: BufRead> Lines<R> {
             };
             match hit {
                 Some(i) => {
+                    if self.buf.len() + i > self.max_line {
+                        return Err(crate::budget::line_too_long(
+                            self.line_no + 1,
+                            self.max_line as u64,
+                        ));
+                    }
                     self.buf.extend_from_slice(&rest[..i]);
                     let end = rest[i];
                     let mut used = start + i + 1;
@@ -90,6 +105,12 @@ impl<R: BufRead> Lines<R> {
                     return Ok(Some(&self.buf));
                 }
                 None => {
+                    if self.buf.len() + rest.len() > self.max_line {
+                        return Err(crate::budget::line_too_long(
+                            self.line_no + 1,
+                            self.max_line as u64,
+                        ));
+                    }
                     self.buf.extend_from_slice(rest);
                     let n = chunk.len();
                     self.inner.consume(n);
@@ -181,6 +202,19 @@ mod tests {
         assert_eq!(all(b"a\rb\r\nc", true), vec!["a\rb", "c"]);
         assert_eq!(all(b"", false), Vec::<String>::new());
         assert_eq!(all(b"\n", false), vec![""]);
+    }
+
+    #[test]
+    fn long_lines_are_refused_at_their_line() {
+        let data = b"ok\n0123456789\nnext\n";
+        let mut l = Lines::new(io::BufReader::with_capacity(3, &data[..])).max_line(8);
+        assert_eq!(l.next_line().unwrap(), Some(&b"ok"[..]));
+        let e = l.next_line().unwrap_err().to_string();
+        assert!(
+            e.starts_with("line 2 is longer than the field limit"),
+            "{e}"
+        );
+        assert!(crate::budget::is_limit_text(&e));
     }
 
     #[test]

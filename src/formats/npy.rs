@@ -34,8 +34,21 @@ fn err(file: &str, offset: u64, msg: impl Into<String>) -> Box<Diagnostic> {
     Box::new(d)
 }
 
-/// Parses a whole `.npy` file.
-pub fn parse(file: &str, b: &[u8]) -> Result<Array, Box<Diagnostic>> {
+/// The shape an `.npy` header declares, from the first bytes of the file (the header only: nothing is
+/// allocated for the data), or `None` when the header is not readable there.
+pub fn peek_shape(head: &[u8]) -> Option<Vec<usize>> {
+    header("", head).ok().map(|h| h.shape)
+}
+
+struct Header {
+    shape: Vec<usize>,
+    descr: String,
+    fortran: bool,
+    start: usize,
+    end: usize,
+}
+
+fn header(file: &str, b: &[u8]) -> Result<Header, Box<Diagnostic>> {
     if b.len() < 10 || &b[..6] != b"\x93NUMPY" {
         return Err(err(file, 0, "not a .npy file (magic \\x93NUMPY missing)"));
     }
@@ -85,6 +98,24 @@ pub fn parse(file: &str, b: &[u8]) -> Result<Array, Box<Diagnostic>> {
             format!("expected a 1-D or 2-D array, found shape {shape:?}"),
         ));
     }
+    Ok(Header {
+        shape,
+        descr,
+        fortran,
+        start,
+        end,
+    })
+}
+
+/// Parses a whole `.npy` file.
+pub fn parse(file: &str, b: &[u8]) -> Result<Array, Box<Diagnostic>> {
+    let Header {
+        shape,
+        descr,
+        fortran,
+        start,
+        end,
+    } = header(file, b)?;
     let (size, big) = match descr.as_str() {
         "<f4" | "=f4" | "|f4" => (4, false),
         "<f8" | "=f8" | "|f8" => (8, false),

@@ -57,12 +57,20 @@ pub struct Input {
     pub blob: Rc<dyn Blob>,
 }
 
-/// Size limits. Defaults suit a browser tab and a scoring server alike.
+/// Size limits, derived from the run's memory budget ([`crate::budget::Budget`]; README, "Limits and the
+/// memory budget"). Defaults suit a browser tab and a scoring server alike.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Largest decompressed size of one entry.
+    /// The budget the limits derive from (named in every refusal).
+    pub budget: crate::budget::Budget,
+    /// Largest decompressed size of one entry: half the budget (1 GiB by default).
     pub max_entry_bytes: u64,
-    /// Largest compression ratio accepted for entries whose decompressed size exceeds `ratio_floor`.
+    /// Decompressed bytes across all compressed entries of the run (zip deflate members and `.gz`): twice
+    /// the budget. They are streamed, not held, but a few kilobytes must not buy hours of inflating.
+    pub max_total_bytes: u64,
+    /// Largest compression ratio accepted for entries whose decompressed size exceeds `ratio_floor`. Deflate
+    /// tops out near 1032:1, so the rule must sit well below that to fire at all: 250:1 above 64 MiB is
+    /// beyond any real text (qrels, runs and XML compress 5–30:1) and typical of a bomb.
     pub max_ratio: u64,
     pub ratio_floor: u64,
     /// Largest zip nested inside a zip (it is inflated into memory to be opened).
@@ -73,13 +81,35 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
+        Limits::from_budget(crate::budget::Budget::default())
+    }
+}
+
+impl Limits {
+    pub fn from_budget(budget: crate::budget::Budget) -> Limits {
         Limits {
-            max_entry_bytes: 8 << 30,
-            max_ratio: 1100,
+            budget,
+            max_entry_bytes: budget.entry_limit(),
+            max_total_bytes: budget.total_limit(),
+            max_ratio: 250,
             ratio_floor: 64 << 20,
-            max_nested_zip: 1 << 30,
+            max_nested_zip: budget.entry_limit().min(1 << 30),
             max_entries: 200_000,
         }
+    }
+    /// The limits for `--set` pairs (their `max_memory`, or the default budget).
+    pub fn from_set(set: &[(String, String)]) -> Limits {
+        Limits::from_budget(crate::budget::Budget::from_set(set))
+    }
+    /// The refusal of a decompressed size over the per-entry limit.
+    pub(crate) fn entry_refusal(&self, what: &str, size: u64) -> String {
+        format!(
+            "{what} {} decompressed, over the per-file limit of {} (half of max_memory = {}); {}",
+            crate::budget::human(size),
+            crate::budget::human(self.max_entry_bytes),
+            crate::budget::human(self.budget.max_memory),
+            crate::budget::RAISE
+        )
     }
 }
 
@@ -168,9 +198,11 @@ impl<R: Read> Read for Limited<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         if n as u64 > self.left {
-            return Err(io::Error::other(format!(
-                "decompressed data exceeds the limit of {} bytes (refused as a possible zip bomb)",
-                self.limit
+            return Err(crate::budget::limit_error(format!(
+                "decompressed data exceeds {} (the size its archive declares, or the per-file limit of half \
+                 of max_memory): refused as a possible zip bomb; {}",
+                crate::budget::human(self.limit),
+                crate::budget::RAISE
             )));
         }
         self.left -= n as u64;
@@ -188,6 +220,10 @@ pub struct Entry {
     /// Decompressed size (exact for plain and zip members; from the gzip trailer for `.gz`, modulo 2³²).
     pub size: u64,
     source: Source,
+    /// Most bytes a whole-entry read may hold ([`Limits::max_entry_bytes`]).
+    cap: u64,
+    /// Longest line or field a streaming reader of this entry holds ([`crate::budget::Budget::field_limit`]).
+    field: u64,
 }
 
 impl Entry {
@@ -215,11 +251,31 @@ impl Entry {
         self.open()?.take(n as u64).read_to_end(&mut v)?;
         Ok(v)
     }
-    /// The whole (decompressed) content. Use for small files only.
+    /// The whole (decompressed) content. Use for small files only: beyond the per-file limit (half of
+    /// max_memory) it is refused before allocating, with an error that names the limit.
     pub fn read_all(&self) -> io::Result<Vec<u8>> {
+        let refuse = |size: u64| {
+            crate::budget::limit_error(format!(
+                "the file is {} decompressed, over the limit of {} for a file read whole (half of max_memory): \
+                 refused before allocating; {}",
+                if size > self.cap { crate::budget::human(size) } else { "more than that".into() },
+                crate::budget::human(self.cap),
+                crate::budget::RAISE
+            ))
+        };
+        if self.size > self.cap {
+            return Err(refuse(self.size));
+        }
         let mut v = Vec::with_capacity(self.size.min(64 << 20) as usize);
-        self.open()?.read_to_end(&mut v)?;
+        self.open()?.take(self.cap + 1).read_to_end(&mut v)?;
+        if v.len() as u64 > self.cap {
+            return Err(refuse(0));
+        }
         Ok(v)
+    }
+    /// The longest line or field a streaming reader of this entry may hold (1/32 of max_memory).
+    pub fn field_limit(&self) -> u64 {
+        self.field
     }
     /// Stored size (compressed for archive members and `.gz`).
     pub fn raw_len(&self) -> u64 {
@@ -249,6 +305,8 @@ impl Entry {
             role_from,
             size: bytes.len() as u64,
             source: Source::Plain(Rc::new(bytes)),
+            cap: Limits::default().max_entry_bytes,
+            field: crate::budget::Budget::default().field_limit(),
         }
     }
     /// An in-memory entry (tests, fuzzing, examples).
@@ -267,6 +325,8 @@ impl Entry {
             role_from: role.map(|_| RoleFrom::Explicit),
             size: 0,
             source: Source::Plain(Rc::new(Vec::new())),
+            cap: Limits::default().max_entry_bytes,
+            field: crate::budget::Budget::default().field_limit(),
         })
     }
 }
@@ -276,9 +336,19 @@ impl Entry {
 pub struct FileSet {
     pub entries: Vec<Entry>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Decompressed bytes promised so far by compressed entries (against [`Limits::max_total_bytes`]).
+    inflated: u64,
 }
 
 impl FileSet {
+    /// A set of entries already built (a subset of another set, or entries made in memory).
+    pub fn of(entries: Vec<Entry>, diagnostics: Vec<Diagnostic>) -> FileSet {
+        FileSet {
+            entries,
+            diagnostics,
+            inflated: 0,
+        }
+    }
     pub fn build(inputs: Vec<Input>, limits: &Limits) -> FileSet {
         let mut set = FileSet::default();
         for input in inputs {
@@ -337,6 +407,9 @@ impl FileSet {
                     .max(limits.ratio_floor),
             );
             let size = gz_size_hint(&source).unwrap_or(compressed);
+            if !self.charge(&path, size, limits) {
+                return;
+            }
             let gz = Source::Gz(Box::new(source), limit);
             let inner_path = path.clone();
             if inner_path.to_ascii_lowercase().ends_with(".zip.gz") && depth == 0 {
@@ -348,7 +421,7 @@ impl FileSet {
                     .file(&path),
                 );
             }
-            self.push_entry(path, role, size, gz);
+            self.push_entry(path, role, size, gz, limits);
         } else if is_zip {
             if depth >= 2 {
                 self.diagnostics.push(
@@ -364,11 +437,46 @@ impl FileSet {
             zipped::expand(self, &path, role, source, limits, depth);
         } else {
             let size = source.raw_len();
-            self.push_entry(path, role, size, source);
+            self.push_entry(path, role, size, source, limits);
         }
     }
 
-    fn push_entry(&mut self, path: String, role: Option<Role>, size: u64, source: Source) {
+    /// Counts `size` decompressed bytes of entry `path` against the total budget; `false` (with a located
+    /// refusal) once the total would exceed it.
+    fn charge(&mut self, path: &str, size: u64, limits: &Limits) -> bool {
+        let total = self.inflated.saturating_add(size);
+        if total > limits.max_total_bytes {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    "input.limit",
+                    format!(
+                        "the compressed files inflate to more than {} in all (twice max_memory = {}): this \
+                         file ({}) is not read; {}",
+                        crate::budget::human(limits.max_total_bytes),
+                        crate::budget::human(limits.budget.max_memory),
+                        crate::budget::human(size),
+                        crate::budget::RAISE
+                    ),
+                )
+                .file(path)
+                .expected(format!("at most {} decompressed in all", crate::budget::human(limits.max_total_bytes)))
+                .found(format!("{} so far", crate::budget::human(total)))
+                .hint("Score fewer files at once, or drop the uncompressed files."),
+            );
+            return false;
+        }
+        self.inflated = total;
+        true
+    }
+
+    fn push_entry(
+        &mut self,
+        path: String,
+        role: Option<Role>,
+        size: u64,
+        source: Source,
+        limits: &Limits,
+    ) {
         let (role, role_from) = match role {
             Some(r) => (Some(r), Some(RoleFrom::Explicit)),
             None => match role_from_path(&path) {
@@ -382,6 +490,8 @@ impl FileSet {
             role_from,
             size,
             source,
+            cap: limits.max_entry_bytes,
+            field: limits.budget.field_limit(),
         });
     }
 }

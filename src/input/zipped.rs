@@ -2,6 +2,7 @@
 //! the entry's own stream). Stored and deflate members are supported; names are UTF-8 or CP437.
 
 use super::{BlobReader, FileSet, Limits, Role, Source};
+use crate::budget::human;
 use crate::diag::Diagnostic;
 use std::io::Read;
 use std::rc::Rc;
@@ -64,7 +65,7 @@ pub(super) fn expand(
             && archive.index_for_name("content.xml").is_some()
     {
         let size = blob.len();
-        set.push_entry(path.to_string(), role, size, Source::Plain(blob));
+        set.push_entry(path.to_string(), role, size, Source::Plain(blob), limits);
         return;
     }
     if archive.len() > limits.max_entries {
@@ -82,6 +83,10 @@ pub(super) fn expand(
         return;
     }
     let mut members = Vec::new();
+    // Where each member's bytes lie (local header to end of data), to find members that share bytes.
+    let mut spans: Vec<(u64, u64, String)> = Vec::new();
+    // Members refused by size, reported unless the whole archive is refused.
+    let mut refusals = Vec::new();
     for i in 0..archive.len() {
         let f = match archive.by_index_raw(i) {
             Ok(f) => f,
@@ -132,28 +137,45 @@ pub(super) fn expand(
             );
             continue;
         }
-        let (clen, ulen) = (f.compressed_size(), f.size());
-        if ulen > limits.max_entry_bytes
-            || (ulen > limits.ratio_floor && ulen / clen.max(1) > limits.max_ratio)
-        {
-            set.diagnostics.push(
-                Diagnostic::error(
-                    "input.limit",
-                    format!("entry inflates {clen} bytes to {ulen} bytes: refused as a possible zip bomb"),
-                )
-                .file(&member_path)
-                .expected(format!("at most {} bytes, ratio at most {}:1", limits.max_entry_bytes, limits.max_ratio))
-                .found(format!("{ulen} bytes"))
-                .hint("Drop the uncompressed files instead."),
-            );
-            continue;
-        }
+        let clen = f.compressed_size();
         let Some(start) = f.data_start() else {
             set.diagnostics.push(
                 Diagnostic::error("input.zip.invalid", "entry data not found").file(&member_path),
             );
             continue;
         };
+        spans.push((
+            f.header_start(),
+            start.saturating_add(clen),
+            member_path.clone(),
+        ));
+        let (clen, ulen) = (f.compressed_size(), f.size());
+        let ratio = ulen > limits.ratio_floor && ulen / clen.max(1) > limits.max_ratio;
+        if ulen > limits.max_entry_bytes || ratio {
+            let why = if ulen > limits.max_entry_bytes {
+                limits.entry_refusal("the entry is", ulen)
+            } else {
+                format!(
+                    "the entry inflates {} to {} (over {}:1 above {}): refused as a possible zip bomb; drop the file uncompressed if it is genuine",
+                    human(clen),
+                    human(ulen),
+                    limits.max_ratio,
+                    human(limits.ratio_floor)
+                )
+            };
+            refusals.push(
+                Diagnostic::error("input.limit", why)
+                    .file(&member_path)
+                    .expected(format!(
+                        "at most {} per file, ratio at most {}:1",
+                        human(limits.max_entry_bytes),
+                        limits.max_ratio
+                    ))
+                    .found(format!("{ulen} bytes from {clen}"))
+                    .hint("Drop the uncompressed files instead."),
+            );
+            continue;
+        }
         members.push((
             member_path,
             Source::Member {
@@ -166,14 +188,42 @@ pub(super) fn expand(
             ulen,
         ));
     }
+    // Members whose bytes overlap: a zip bomb that repeats one member many times (a real archive never
+    // shares bytes between members). The whole archive is refused before anything is inflated.
+    spans.sort_unstable_by_key(|s| (s.0, s.1));
+    if let Some(w) = spans.windows(2).find(|w| w[1].0 < w[0].1) {
+        let count = spans.windows(2).filter(|w| w[1].0 < w[0].1).count() + 1;
+        set.diagnostics.push(
+            Diagnostic::error(
+                "input.zip.overlap",
+                format!(
+                    "{count} entries of this zip share their bytes with another entry (`{}` and `{}`): refused \
+                     as a zip bomb, nothing in it is read",
+                    w[0].2, w[1].2
+                ),
+            )
+            .file(path)
+            .expected("entries that do not overlap")
+            .hint("Re-create the archive with a standard zip tool."),
+        );
+        return;
+    }
+    set.diagnostics.extend(refusals);
     for (member_path, src, ulen) in members {
+        // Deflate members inflate: their sizes count against the run's total. Stored members are read in
+        // place from the archive, which is already counted.
+        if matches!(src, Source::Member { method: 8, .. })
+            && !set.charge(&member_path, ulen, limits)
+        {
+            continue;
+        }
         let lower = member_path.to_ascii_lowercase();
         // Archives, .gz and junk go through `add` (opened one level deeper, or dropped with an info).
         if lower.ends_with(".zip") || lower.ends_with(".gz") || super::junk(&member_path).is_some()
         {
             set.add(member_path, role, src, limits, depth + 1);
         } else {
-            set.push_entry(member_path, role, ulen, src);
+            set.push_entry(member_path, role, ulen, src, limits);
         }
     }
 }

@@ -17,12 +17,25 @@ pub struct OptionSpec {
     pub help: &'static str,
 }
 
+/// Options of the shell itself, accepted by every protocol (`--set max_memory=4GiB`), listed by `dropscore
+/// list`, and never written into `report.options` (reports of the same input stay byte-identical whatever
+/// the budget, unless the budget refuses something).
+pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
+    name: "max_memory",
+    kind: "size",
+    default_official: crate::budget::DEFAULT_TEXT,
+    default_corrected: crate::budget::DEFAULT_TEXT,
+    help: "memory budget of the run (README, \"Limits and the memory budget\"): inputs, lines and tables that would exceed it are refused with a located diagnostic",
+}];
+
 /// Effective option values for one run. Protocol code reads them by name; a name the protocol's table does not
 /// declare reads as `""` and is recorded ([`Options::unknown_names`]): the shell turns it into the error
 /// diagnostic `internal.unknown_option`, so a misspelled name fails every test that reaches it, and never panics.
 #[derive(Debug)]
 pub struct Options {
     values: Vec<(&'static str, String)>,
+    /// Values of the [`SHELL_OPTIONS`] (not in `to_json`, not deviations).
+    shell: Vec<(&'static str, String)>,
     specs: &'static [OptionSpec],
     unknown: std::sync::Mutex<Vec<String>>,
 }
@@ -31,6 +44,7 @@ impl Clone for Options {
     fn clone(&self) -> Self {
         Options {
             values: self.values.clone(),
+            shell: self.shell.clone(),
             specs: self.specs,
             unknown: std::sync::Mutex::new(self.unknown_names()),
         }
@@ -58,9 +72,21 @@ impl Options {
                 )
             })
             .collect();
+        let mut shell: Vec<(&'static str, String)> = SHELL_OPTIONS
+            .iter()
+            .map(|s| (s.name, s.default_official.to_string()))
+            .collect();
         let mut errors = Vec::new();
         for (name, value) in set {
+            let shell_at = SHELL_OPTIONS.iter().position(|s| s.name == name);
             match specs.iter().position(|s| s.name == name) {
+                None if shell_at.is_some() => {
+                    let i = shell_at.unwrap_or_default();
+                    match check(&SHELL_OPTIONS[i], value.trim()) {
+                        Ok(v) => shell[i].1 = v,
+                        Err(e) => errors.push(e),
+                    }
+                }
                 None => errors.push(format!(
                     "unknown option `{name}`; valid: {}",
                     specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
@@ -74,6 +100,7 @@ impl Options {
         if errors.is_empty() {
             Ok(Options {
                 values,
+                shell,
                 specs,
                 unknown: Default::default(),
             })
@@ -83,7 +110,12 @@ impl Options {
     }
 
     pub fn get(&self, name: &str) -> &str {
-        match self.values.iter().find(|(n, _)| *n == name) {
+        match self
+            .values
+            .iter()
+            .chain(&self.shell)
+            .find(|(n, _)| *n == name)
+        {
             Some((_, v)) => v.as_str(),
             None => {
                 self.record_unknown(name);
@@ -110,7 +142,16 @@ impl Options {
     }
     /// Whether `name` is declared (for code that probes optional names on purpose).
     pub fn declares(&self, name: &str) -> bool {
-        self.specs.iter().any(|s| s.name == name)
+        self.specs
+            .iter()
+            .chain(SHELL_OPTIONS)
+            .any(|s| s.name == name)
+    }
+    /// The run's memory budget (the shell option `max_memory`).
+    pub fn budget(&self) -> crate::budget::Budget {
+        crate::budget::parse_size(self.get("max_memory"))
+            .map(crate::budget::Budget::new)
+            .unwrap_or_default()
     }
     /// A `bool` option.
     pub fn flag(&self, name: &str) -> bool {
@@ -219,6 +260,9 @@ fn check(spec: &OptionSpec, v: &str) -> Result<String, String> {
             _ => bad("a number"),
         },
         "list" | "text" | "file" | "files" => Ok(v.to_string()),
+        "size" => crate::budget::parse_size(v)
+            .map(|_| v.to_string())
+            .map_err(|e| format!("option `{}`: {e}", spec.name)),
         allowed => {
             if allowed.split('|').any(|a| a == v) {
                 Ok(v.to_string())

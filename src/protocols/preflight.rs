@@ -319,10 +319,7 @@ pub fn score_with_stand_in(
     label_dependent: &[&str],
 ) -> Option<Report> {
     let path = stand_in.path.clone();
-    let mut set = FileSet {
-        entries: vec![stand_in],
-        diagnostics: Vec::new(),
-    };
+    let mut set = FileSet::of(vec![stand_in], Vec::new());
     set.entries.extend(run.files.entries.iter().cloned());
     let mut inner = Run::new(&set, run.mode, run.opts.clone());
     let report = match score(&mut inner, &mut super::Quiet) {

@@ -30,10 +30,10 @@ pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
         diagnostics: Vec::new(),
         refuse: false,
     };
-    let mut kept = FileSet {
-        entries: Vec::with_capacity(files.entries.len()),
-        diagnostics: files.diagnostics.clone(),
-    };
+    let mut kept = FileSet::of(
+        Vec::with_capacity(files.entries.len()),
+        files.diagnostics.clone(),
+    );
     let mut classes: Vec<Option<Class>> = Vec::with_capacity(files.entries.len());
     for e in &files.entries {
         let head = e.head(p.head_len().max(16)).ok();

@@ -184,7 +184,7 @@ fn each_line(
             return 1;
         }
     };
-    let mut lines = Lines::new(input);
+    let mut lines = Lines::new(input).max_line(entry.field_limit());
     let mut bad = 0u64;
     let mut no = 0u64;
     loop {

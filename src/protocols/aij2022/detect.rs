@@ -4,6 +4,7 @@
 use super::clip::{self, Embeddings};
 use super::generation::{read_clip, Side};
 use super::Task;
+use crate::budget::Budget;
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{self, Doc};
 use crate::formats::npy;
@@ -74,8 +75,46 @@ fn json(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Doc> {
     }
 }
 
+/// Refuses, before it is read, an FID side whose `.npy` header declares a shape that FID cannot hold in
+/// the memory budget (`n` rows of `d` values: [`crate::protocols::aij2022::generation::fid_memory`]).
+fn fid_fits(
+    e: &Entry,
+    n_of: fn(&[usize]) -> (usize, usize),
+    budget: Budget,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let Some(shape) = e.head(4096).ok().and_then(|h| npy::peek_shape(&h)) else {
+        return true;
+    };
+    let (n, d) = n_of(&shape);
+    match budget.check(
+        &format!("FID with d = {d} (shape {shape:?})"),
+        super::generation::fid_memory(n, d),
+    ) {
+        Ok(()) => true,
+        Err(msg) => {
+            diags.push(
+                Diagnostic::error("input.limit", msg)
+                    .file(&e.path)
+                    .expected(format!("d at most {} in the memory budget", super::generation::max_fid_dim(budget)))
+                    .found(format!("shape {shape:?}"))
+                    .hint("FID holds several d×d matrices of binary64: Inception pool3 features (d = 2048) need about 256 MiB."),
+            );
+            false
+        }
+    }
+}
+
 /// Reads an FID side from an `.npy` entry or the members of one `.npz`.
-fn side_npy(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Side> {
+fn side_npy(e: &Entry, budget: Budget, diags: &mut Vec<Diagnostic>) -> Option<Side> {
+    let acts = |s: &[usize]| match s {
+        [n, d] => (*n, *d),
+        [d] => (1, *d),
+        _ => (1, 1),
+    };
+    if !fid_fits(e, acts, budget, diags) {
+        return None;
+    }
     let b = read(e, diags)?;
     match npy::parse(&e.path, &b) {
         Ok(arr) => Some(Side::Acts {
@@ -89,7 +128,12 @@ fn side_npy(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Side> {
     }
 }
 
-fn side_npz(archive: &str, members: &[&Entry], diags: &mut Vec<Diagnostic>) -> Option<Side> {
+fn side_npz(
+    archive: &str,
+    members: &[&Entry],
+    budget: Budget,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Side> {
     let get = |k: &str| members.iter().find(|m| m.name() == format!("{k}.npy"));
     let (Some(mu), Some(sigma)) = (get("mu"), get("sigma")) else {
         let keys: Vec<String> = members
@@ -106,6 +150,10 @@ fn side_npz(archive: &str, members: &[&Entry], diags: &mut Vec<Diagnostic>) -> O
         );
         return None;
     };
+    let stats = |s: &[usize]| (0, s.iter().copied().max().unwrap_or(1));
+    if !fid_fits(mu, stats, budget, diags) || !fid_fits(sigma, stats, budget, diags) {
+        return None;
+    }
     let a = npy::parse(&mu.path, &read(mu, diags)?)
         .map_err(|d| diags.push(*d))
         .ok()?;
@@ -269,12 +317,12 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
     // FID sides: by the fid_inputs option, else by role.
     let mut sides: Vec<(String, Option<Role>, Side)> = Vec::new();
     for e in npys {
-        if let Some(s) = side_npy(e, diags) {
+        if let Some(s) = side_npy(e, opts.budget(), diags) {
             sides.push((e.path.clone(), e.role, s));
         }
     }
     for (archive, members, role) in npz {
-        if let Some(s) = side_npz(&archive, &members, diags) {
+        if let Some(s) = side_npz(&archive, &members, opts.budget(), diags) {
             sides.push((archive, role, s));
         }
     }

@@ -83,6 +83,21 @@ impl Side {
     }
 }
 
+/// Bytes FID holds for `n` samples of dimension `d` (README, "Limits and the memory budget"): up to eight
+/// d×d binary64 matrices at once (both covariances, the Cholesky factor and faer's copies and products of
+/// `fid::frechet`, the eigen-solver's workspace), plus two N×d copies of the activations (binary64 and
+/// centred). Checked before anything is allocated, so faer never sees a size it cannot allocate.
+pub fn fid_memory(n: usize, d: usize) -> u64 {
+    let (n, d) = (n as u128, d as u128);
+    let need = 64 * d * d + 16 * n * d;
+    u64::try_from(need).unwrap_or(u64::MAX)
+}
+
+/// The largest d whose FID fits the budget (with few samples).
+pub fn max_fid_dim(budget: crate::budget::Budget) -> u64 {
+    ((budget.max_memory / 64) as f64).sqrt() as u64
+}
+
 /// The FID part: value and its terms, or diagnostics.
 pub fn fid_part(
     a: &Side,

@@ -98,9 +98,10 @@ fn read_matrix(entry: &Entry, diags: &mut Diags) -> Option<Matrix> {
         matrix::read_npy(&entry.path, reader, entry.size, diags)
     } else {
         let head = entry.head(1 << 20).unwrap_or_default();
+        // No line is buffered beyond the field limit (1/32 of max_memory).
         matrix::read_text(
             &entry.path,
-            reader,
+            crate::budget::LineGuard::new(reader, entry.field_limit()),
             matrix::detect_delimiter(&head),
             entry.size,
             diags,

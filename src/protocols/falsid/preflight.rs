@@ -27,10 +27,7 @@ pub fn manifest(run: &mut Run) -> Value {
         return Value::Null;
     }
     let cfg = label_config(&run.opts, &subsets);
-    let gt_only = FileSet {
-        entries: run.files.with_role(Role::Gt).cloned().collect(),
-        diagnostics: Vec::new(),
-    };
+    let gt_only = FileSet::of(run.files.with_role(Role::Gt).cloned().collect(), Vec::new());
     let g = inputs::gather(&gt_only, &cfg, &mut run.diags, &mut Quiet);
     if !g.has_gt {
         run.diags.push(

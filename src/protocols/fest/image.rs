@@ -1,7 +1,7 @@
 //! One image pair: decode both masks, label them, build the contingency table, match and count (spec 2–4),
 //! with the per-image diagnostics of spec 6.
 
-use super::labels::{colour_labels, components, contingency, Run};
+use super::labels::{colour_labels, components, contingency, count_runs, Run};
 use super::layout::Job;
 use crate::diag::Diagnostic;
 use crate::formats::png_mask::{decode_gray, decode_rgb};
@@ -16,6 +16,41 @@ pub struct Decode {
     pub background: Option<u32>,
     pub components: bool,
     pub max_pixels: u64,
+    /// The run's memory budget: images whose component tables would exceed it are refused before labelling.
+    pub budget: crate::budget::Budget,
+}
+
+/// Bytes per pixel of one image pair (the GT mask 1, the prediction's colours 4 and labels 4, slack 4).
+const BYTES_PER_PIXEL: u64 = 13;
+/// Bytes per GT run, measured: the run 16, its union–find slots 8, a contingency segment 16 (twice while
+/// merged), GT sizes, the matching's per-component tables and the report's, with vector growth. 64 MP of
+/// isolated dots (16 million runs) peaked at 3.1 GB: (3.1 GB − 64 M × 13) / 16 M ≈ 144.
+const BYTES_PER_GT_RUN: u64 = 160;
+/// Bytes per run of a prediction read as components: as a GT run, plus a label's colour list.
+const BYTES_PER_PRED_RUN: u64 = 224;
+
+/// Refuses (before labelling) an image whose runs would take the component tables past the budget.
+fn fits(
+    path: &str,
+    what: &str,
+    runs: u64,
+    per_run: u64,
+    pixels: u64,
+    budget: crate::budget::Budget,
+) -> Result<(), Box<Diagnostic>> {
+    let need = pixels
+        .saturating_mul(BYTES_PER_PIXEL)
+        .saturating_add(runs.saturating_mul(per_run));
+    budget
+        .check(&format!("labelling {what} ({runs} runs of pixels, {pixels} pixels)"), need)
+        .map_err(|msg| {
+            Box::new(
+                Diagnostic::error("input.limit", msg)
+                    .file(path)
+                    .found(format!("{runs} runs"))
+                    .hint("A text-line mask has a few thousand runs per megapixel; this one is noise or a pattern, not lines."),
+            )
+        })
 }
 
 /// Everything known about one scored image.
@@ -85,6 +120,19 @@ pub fn score(
         d.pixel = Some([x, y]);
         diags.push(d);
     }
+    let pixels_n = w as u64 * h as u64;
+    let gt_run_count = count_runs(w, h, |i| gt.pixels[i] != 0);
+    if let Err(d) = fits(
+        gt_path,
+        "the GT mask",
+        gt_run_count,
+        BYTES_PER_GT_RUN,
+        pixels_n,
+        dec.budget,
+    ) {
+        diags.push(*d);
+        return None;
+    }
     let (gt_runs, n1) = components(w, h, dec.eight, |i| gt.pixels[i] != 0);
     drop(gt);
     if n1 == 0 {
@@ -152,6 +200,19 @@ pub fn score(
     let background = dec.background;
     let (pred_size, colours) = if dec.components && mode == Mode::Corrected {
         let bg = background.unwrap_or_else(|| pixels.iter().copied().min().unwrap_or(0));
+        let pred_runs = count_runs(w, h, |i| pixels[i] != bg);
+        let all = gt_run_count.saturating_mul(BYTES_PER_GT_RUN) / BYTES_PER_PRED_RUN + pred_runs;
+        if let Err(d) = fits(
+            &pred_path,
+            "the prediction's components",
+            all,
+            BYTES_PER_PRED_RUN,
+            pixels_n,
+            dec.budget,
+        ) {
+            diags.push(*d);
+            return None;
+        }
         let (runs, n) = components(w, h, true, |i| pixels[i] != bg);
         let mut lab = vec![0u32; pixels.len()];
         let mut size = vec![0u64; n as usize + 1];

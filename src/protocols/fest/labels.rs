@@ -2,8 +2,6 @@
 //! pixel, as spec 2.3 orders them), prediction colour labels (spec 2.4), and the GT × prediction contingency
 //! table built in one pass over the GT runs.
 
-use std::collections::HashMap;
-
 /// A horizontal run of foreground pixels `[x0, x1)` on row `y`, with its (final) component label.
 #[derive(Clone, Copy, Debug)]
 pub struct Run {
@@ -75,6 +73,22 @@ pub fn components(w: u32, h: u32, eight: bool, fg: impl Fn(usize) -> bool) -> (V
         r.label = fin[r.label as usize];
     }
     (runs, n)
+}
+
+/// The number of horizontal foreground runs (what [`components`] allocates per), counted without allocating.
+pub fn count_runs(w: u32, h: u32, fg: impl Fn(usize) -> bool) -> u64 {
+    let (w, h) = (w as usize, h as usize);
+    let mut n = 0u64;
+    for y in 0..h {
+        let base = y * w;
+        let mut inside = false;
+        for x in 0..w {
+            let f = fg(base + x);
+            n += (f && !inside) as u64;
+            inside = f;
+        }
+    }
+    n
 }
 
 fn find(parent: &mut [u32], mut x: u32) -> u32 {
@@ -227,7 +241,9 @@ pub fn contingency(
     } else {
         Vec::new()
     };
-    let mut sparse: HashMap<(u32, u32), u64> = HashMap::new();
+    // Sparse tables collect one (g, p, n) per run segment and merge them after sorting: 16 bytes a segment,
+    // a third of a hash map's.
+    let mut sparse: Vec<(u32, u32, u64)> = Vec::new();
     let mut fg_inter = 0u64;
     for r in runs {
         let g = r.label;
@@ -247,7 +263,10 @@ pub fn contingency(
                 if dense {
                     table[g as usize * cols + p as usize] += n;
                 } else {
-                    *sparse.entry((g, p)).or_insert(0) += n;
+                    match sparse.last_mut() {
+                        Some(last) if (last.0, last.1) == (g, p) => last.2 += n,
+                        _ => sparse.push((g, p, n)),
+                    }
                 }
             }
             i = j;
@@ -261,7 +280,15 @@ pub fn contingency(
             .map(|(k, n)| ((k / cols) as u32, (k % cols) as u32, *n))
             .collect()
     } else {
-        sparse.into_iter().map(|((g, p), n)| (g, p, n)).collect()
+        sparse.sort_unstable_by_key(|t| (t.0, t.1));
+        let mut merged: Vec<(u32, u32, u64)> = Vec::with_capacity(sparse.len());
+        for (g, p, n) in sparse {
+            match merged.last_mut() {
+                Some(last) if (last.0, last.1) == (g, p) => last.2 += n,
+                _ => merged.push((g, p, n)),
+            }
+        }
+        merged
     };
     pairs.sort_unstable();
     Contingency {

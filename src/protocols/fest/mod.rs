@@ -81,6 +81,7 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
             background,
             components: opts.get("pred_encoding") == "components",
             max_pixels: (max_mp as u64).saturating_mul(1_000_000),
+            budget: opts.budget(),
         },
         params: Params {
             iou_threshold: opts.number("iou_threshold").unwrap_or(0.75),
