@@ -55,7 +55,7 @@ export function renderHeadline(run) {
 
   return h('div', { class: 'headline-block' },
     h('div', { class: 'result-head' },
-      h('h2', { id: 'results-title' }, 'Result'),
+      h('h2', { id: 'results-title', tabindex: -1 }, 'Result'),
       h('p', { class: 'result-title' }, title)),
     failNotice,
     spec.length

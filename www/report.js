@@ -1,7 +1,7 @@
 // Rendering of one report's details (diagnostics, readings, plots, the protocol's view, per-item table,
 // downloads). The headline of a run (both modes side by side, and why they differ) is www/headline.js.
 
-import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId } from './util.js';
+import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId, shortestBinary32 } from './util.js';
 import { renderPlot, renderHitStrip } from './plots.js';
 import { VIEWS } from './views/index.js';
 
@@ -193,9 +193,23 @@ function cellText(item, col) {
   return formatValue(v, col.decimals);
 }
 
-function itemsCsv(report, cols) {
+/**
+ * Whether the report's scores are binary32 values widened to binary64 (specs/kws.md 9: the `icfhr14` preset in
+ * official mode computes in f32, as rusteval does; the JSON keeps the widened value, e.g. 0.6000000238418579).
+ */
+export function scoresAreBinary32(report) {
+  return report?.protocol === 'kws' && report?.mode === 'official' && report?.options?.preset === 'icfhr14';
+}
+
+export function itemsCsv(report, cols = tableSpec(report)) {
+  const f32 = scoresAreBinary32(report);
   const rows = [cols.map((c) => (c.kind === 'id' ? c.label : c.kind === 'group' ? 'group' : c.id))];
-  for (const it of report.items ?? []) rows.push(cols.map((c) => cellValue(it, c)));
+  for (const it of report.items ?? []) {
+    rows.push(cols.map((c) => {
+      const v = cellValue(it, c);
+      return f32 && c.kind === 'scores' && typeof v === 'number' ? shortestBinary32(v) : v;
+    }));
+  }
   return toCsv(rows);
 }
 
