@@ -37,9 +37,9 @@ function tasksTable(report) {
   const integral = report.scores?.integral;
   return h('div', {},
     h('h4', {}, 'Tasks, eligibility thresholds and weights'),
-    h('table', { class: 'data aij-tasks' },
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data aij-tasks' },
       h('thead', {}, h('tr', {}, ['task', 'score', 'threshold', 'eligibility', 'weight in S'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows)),
+      h('tbody', {}, rows))),
     h('p', { class: 'muted small' }, integral == null
       ? 'Integral S: not available (it needs all six open tasks and the six hidden values, option hidden_scores).'
       : `Integral S = Σ open / 15 + Σ hidden / 10 = ${auto(integral)}`));
@@ -202,7 +202,7 @@ function titwView(items) {
   const cls = { '=': 'aij-same', '~': 'aij-sub', '-': 'aij-del', '+': 'aij-ins' };
   return h('div', {},
     h('h4', {}, 'TRitW: prediction vs best option, character by character'),
-    h('table', { class: 'data aij-diff' },
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data aij-diff' },
       h('thead', {}, h('tr', {}, ['id', 'best option (GT)', 'prediction', '1 − NED'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows.slice(0, MAX_ROWS).map((it) => {
         const d = it.detail;
@@ -213,7 +213,7 @@ function titwView(items) {
           h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '+').map((o) => h('span', { class: cls[o[0]] }, o[1]))),
           h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '-').map((o) => h('span', { class: cls[o[0]] }, o[2]))),
           h('td', { class: 'num' }, num(it.scores?.score)));
-      }))),
+      })))),
     h('p', { class: 'muted small' }, 'Red: substituted, struck: deleted from the GT, underlined: inserted by the prediction. Case, ё/е, spaces and punctuation all count.'));
 }
 
