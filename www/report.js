@@ -4,6 +4,7 @@
 import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId, shortestBinary32 } from './util.js';
 import { renderPlot, renderHitStrip } from './plots.js';
 import { VIEWS } from './views/index.js';
+import { missingReason } from './reasons.js';
 
 /** @type {import('./api').Mode[]} */
 export const MODES = ['official', 'corrected'];
@@ -150,7 +151,17 @@ function renderGroups(report) {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'group'), keys.map((k) => h('th', { scope: 'col', class: 'num' }, k)))),
         h('tbody', {}, report.groups.map((g) => h('tr', {},
           h('th', { scope: 'row' }, g.id),
-          keys.map((k) => h('td', { class: 'num' }, formatValue(g.scores?.[k], dec(k))))))))));
+          keys.map((k) => {
+            const v = g.scores?.[k];
+            const why = Number.isFinite(v) ? null : groupReason(report, g, k);
+            return h('td', { class: ['num', why && 'is-null'], title: why, 'aria-label': why ? `— ${why}` : null }, formatValue(v, dec(k)));
+          })))))));
+}
+
+/** Why a group's value is missing: not part of that group, or the metric's own reason. */
+function groupReason(report, g, k) {
+  if (!(k in (g.scores ?? {}))) return `not applicable to ${g.id}`;
+  return missingReason(report, k === 'score' ? g.id : `${g.id}_${k}`);
 }
 
 function decimalsLookup(report) {
@@ -263,6 +274,11 @@ function renderItems(report, cols, ctx) {
     }));
   };
 
+  // The reason of a row's missing values: the first diagnostic that names the row's id in backquotes.
+  const itemReasons = new Map();
+  for (const d of sortedDiagnostics(report.diagnostics)) {
+    for (const [, id] of (d.message ?? '').matchAll(/`([^`]+)`/g)) if (!itemReasons.has(id)) itemReasons.set(id, d.message);
+  }
   const textIndex = new Map(items.map((it) => [it, cols.map((c) => cellText(it, c)).join('\u0001').toLowerCase()]));
   const renderBody = () => {
     const q = st.filter.trim().toLowerCase();
@@ -305,7 +321,8 @@ function renderItems(report, cols, ctx) {
             : it.id);
         }
         const v = cellValue(it, c);
-        return h('td', { class: [c.kind !== 'group' && 'num', v == null && 'is-null'], title: typeof v === 'number' ? String(v) : undefined }, cellText(it, c));
+        const why = v == null && c.kind !== 'group' ? itemReasons.get(it.id) ?? `not computed for this ${label}` : null;
+        return h('td', { class: [c.kind !== 'group' && 'num', v == null && 'is-null'], title: typeof v === 'number' ? String(v) : why, 'aria-label': why ? `— ${why}` : null }, cellText(it, c));
       }));
       trs.push(tr);
       if (open && hasDetail) {

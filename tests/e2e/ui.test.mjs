@@ -77,3 +77,66 @@ test('kws official CSV: binary32 metrics in their shortest binary32 form, the JS
   check();
   await context.close();
 });
+
+/** Every "—" of the headline and groups tables, with the reason it carries (inline text, or title + aria-label). */
+async function dashes(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const td of document.querySelectorAll('table.headline td.hl-value')) {
+      const v = td.querySelector('.num, .pending');
+      if (v?.textContent.trim() !== '—') continue;
+      const why = document.getElementById(v.getAttribute('aria-describedby') ?? '');
+      const row = td.closest('tr');
+      out.push({ where: `headline ${row.dataset.metric} ${td.dataset.mode}`, reason: why && row.contains(why) ? why.textContent : '', title: v.title });
+    }
+    for (const td of document.querySelectorAll('section.groups td')) {
+      if (td.textContent.trim() !== '—') continue;
+      out.push({ where: `groups ${td.closest('tr').querySelector('th').textContent}`, reason: td.getAttribute('aria-label') ?? '', title: td.title });
+    }
+    return out;
+  });
+}
+
+test('every "—" carries its reason inline; the deviation box is collapsed and says when the headline is the same', async () => {
+  const { page, context, check } = await openPage('#/p/aij2022');
+  assert.equal(await runOf(page, () => page.click('.example-btn[data-example="text"]')), 'done');
+  await page.locator('.explain .pending').waitFor({ state: 'detached' });
+  const d = await dashes(page);
+  assert.ok(d.length >= 6, `dashes found: ${JSON.stringify(d)}`);
+  for (const x of d) {
+    assert.match(x.reason, /not (computed|applicable|computable)/, `${x.where}: no reason shown`);
+    assert.ok(x.title, `${x.where}: no title`);
+  }
+  assert.match(await page.textContent('tr[data-metric="captioning"] .hl-why'), /— in both modes: not computed: needs CLIP scores \(option clip_scores/);
+  assert.match(await page.textContent('tr[data-metric="integral"] .hl-why'), /hidden_scores/);
+  // The deviation boxes: <details>, closed; only real differences from the official default.
+  const boxes = page.locator('details.deviations');
+  assert.ok(await boxes.count() >= 1);
+  for (const box of await boxes.all()) {
+    assert.equal(await box.evaluate((e) => e.open), false, 'collapsed');
+    for (const li of await box.locator('li').allTextContents()) {
+      const m = /^(\S+) = (.*) deviates from official \((.*)\)$/.exec(li);
+      if (m) assert.notEqual(m[2], m[3], li);
+    }
+  }
+  assert.doesNotMatch(await boxes.first().locator('summary').textContent(), /same headline/, 'aij2022 text: the modes differ');
+  await shot(page, 'ui-aij2022-dashes-1280');
+  check();
+  await context.close();
+
+  // kws sample: both modes agree, and the summary line says so.
+  const r = await openPage('#/p/kws');
+  assert.equal(await runOf(r.page, () => r.page.click('.example-btn[data-example="sample"]')), 'done');
+  const summary = r.page.locator('details.deviations[data-mode="corrected"] summary');
+  assert.match(await summary.textContent(), /^Corrected run deviates from the official setup \(\d+ differences?\): both modes give the same headline$/);
+  assert.equal(await r.page.locator('details.deviations[open]').count(), 0);
+  await summary.click();
+  assert.equal(await r.page.locator('details.deviations[open] li').first().isVisible(), true, 'opens on click');
+  // kws with a blank line: official fails, each official "—" says so, with the location.
+  await r.page.click('.example-btn[data-example="edge-blank"]');
+  await r.page.waitForFunction(() => document.body.dataset.run === 'done' && document.body.dataset.runs === '2');
+  for (const x of await dashes(r.page)) assert.match(x.reason, /^— in official: not computed: the official scorer fails on this input \(edge_res_blank\.xml:4(:\d+)?\)$/, x.where);
+  assert.equal((await dashes(r.page)).length, 3);
+  r.check();
+  await r.context.close();
+});
