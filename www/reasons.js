@@ -30,6 +30,9 @@ const METRICS = {
     generation_clip: { codes: ['aij.clip.'], need: CLIP, group: 'generation' },
     integral: { codes: [], need: 'needs all six open tasks and the six hidden values (option hidden_scores)' },
   },
+  falsid: Object.fromEntries(['top1', 'top3', 'top5'].map((k) => [k, {
+    codes: ['falsid.matrix.', 'falsid.topk.'], need: 'needs distance matrices (dist_<subset>.csv or .npy among the predictions)',
+  }])),
 };
 
 /** "message (file:line)" of a diagnostic, short. @param {Diagnostic} d */

@@ -316,9 +316,9 @@ function renderItems(report, cols, ctx) {
       }, cols.map((c) => {
         if (c.kind === 'id') {
           return h('th', { scope: 'row', class: 'item-id' }, hasDetail
-            ? h('button', { type: 'button', class: 'row-toggle', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': open ? detailId : null, dataset: { item: it.id }, onclick: toggle },
-              h('span', { class: 'chev', 'aria-hidden': 'true' }, open ? '▾' : '▸'), it.id)
-            : it.id);
+            ? h('button', { type: 'button', class: 'row-toggle', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': open ? detailId : null, 'aria-label': it.id, dataset: { item: it.id }, onclick: toggle },
+              h('span', { class: 'chev', 'aria-hidden': 'true' }, open ? '▾' : '▸'), h('span', { class: 'id-text', title: it.id }, it.id))
+            : h('span', { class: 'id-text', title: it.id, 'aria-label': it.id, tabindex: it.id.length > 28 ? 0 : null }, it.id));
         }
         const v = cellValue(it, c);
         const why = v == null && c.kind !== 'group' ? itemReasons.get(it.id) ?? `not computed for this ${label}` : null;

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setup, repoRoot, baseUrl, browser, artifacts, openPage, runOf } from './harness.mjs';
 import fs from 'node:fs';
+import os from 'node:os';
 
 setup();
 
@@ -112,4 +113,42 @@ test('embed: every protocol with an example config fits at 390 px and 1280 px', 
   }
   assert.ok(checked >= 2);
   assert.deepEqual(failures, []);
+});
+
+test('long ids wrap in their cell, with the full text kept (kws, a 160-character query id)', async () => {
+  const long = `query_${'x'.repeat(70)}_${'0123456789'.repeat(8)}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dropscore-layout-'));
+  const src = path.join(repoRoot, 'www', 'examples', 'kws');
+  const gt = path.join(dir, 'gt.xml');
+  const pred = path.join(dir, 'res.xml');
+  fs.writeFileSync(gt, fs.readFileSync(path.join(src, 'GroundTruthRelevanceJudgementsSample.xml'), 'utf8').replace('"sb0000"', `"${long}"`));
+  fs.writeFileSync(pred, fs.readFileSync(path.join(src, 'WordSpottingResultsSample.xml'), 'utf8').replace('"sb0000"', `"${long}"`).replace('"sb0001"', `"${long}_unknown"`));
+  try {
+    for (const width of WIDTHS) {
+      const { page, context, check } = await openPage('#/p/kws', { width, height: 900 });
+      await page.setInputFiles('#gt-files', gt);
+      await page.setInputFiles('#pred-files', pred);
+      assert.equal(await runOf(page, () => page.click('#score-button')), 'done');
+      await settled(page);
+      const o = await overflow(page);
+      assert.ok(o.width <= o.limit, `at ${width} px: page ${o.width} px wide; ${o.wide.join(', ')}`);
+      const cell = page.locator(`.items-table tr[data-item="${long}"] th.item-id`);
+      assert.equal((await cell.textContent()).replace(/^[▸▾]/, ''), long, 'the full id is in the cell');
+      const box = await cell.boundingBox();
+      assert.ok(box.width < width * 0.6, `the id cell (${box.width} px) is shortened within ${width} px`);
+      // Full text on hover (title) and for assistive technology (aria-label), and shown whole while focused.
+      const button = cell.locator('button.row-toggle');
+      assert.equal(await button.getAttribute('aria-label'), long);
+      assert.equal(await cell.locator('.id-text').getAttribute('title'), long);
+      const clipped = () => cell.locator('.id-text').evaluate((e) => e.scrollWidth > e.clientWidth);
+      assert.equal(await clipped(), true, 'shortened');
+      await button.focus();
+      assert.equal(await clipped(), false, 'whole while focused');
+      await page.screenshot({ path: path.join(artifacts, `layout-kws-long-id-${width}.png`), fullPage: true });
+      check();
+      await context.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
