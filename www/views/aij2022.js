@@ -4,6 +4,7 @@
 // and the FID terms. Everything comes from the report (items[].detail, readings, display.footer).
 
 import { h, auto, naturalCompare, uniqueId } from '../util.js';
+import { missingReason } from '../reasons.js';
 
 const MAX_ROWS = 300;
 const TASKS = [
@@ -27,11 +28,12 @@ function tasksTable(report) {
   const rows = TASKS.filter(([id]) => report.groups?.some((g) => g.id === id) || report.scores?.[id] != null).map(([id, name, thr]) => {
     const v = report.scores?.[id];
     const pass = v == null ? null : v >= thr;
+    const why = v == null ? missingReason(report, id) : null;
     return h('tr', { dataset: { task: id } },
       h('th', { scope: 'row' }, name),
-      h('td', { class: 'num' }, num(v)),
+      h('td', { class: 'num', title: why, 'aria-label': why ? `— ${why}` : null }, num(v)),
       h('td', { class: 'num' }, String(thr)),
-      h('td', { class: pass == null ? '' : pass ? 'aij-pass' : 'aij-fail' }, pass == null ? 'not available' : pass ? 'pass' : 'below'),
+      h('td', { class: pass == null ? 'aij-why' : pass ? 'aij-pass' : 'aij-fail' }, pass == null ? why.replace(/^not computed: /, 'not available: ') : pass ? 'pass' : 'below'),
       h('td', { class: 'num' }, '1/15'));
   });
   const integral = report.scores?.integral;
