@@ -68,6 +68,7 @@ export function mountApp(container, opts = {}) {
     cancel: $('#cancel-button'),
     statusText: $('#status-text'),
     results: $('#results'),
+    announce: $('#result-announce'),
     competitionTitle: $('#step-protocol-title .step-label'),
     gtNote: $('#gt-preloaded'),
   };
@@ -90,7 +91,7 @@ export function mountApp(container, opts = {}) {
   };
 
   const runs = new RunController({
-    state, engine, zones, stateEl, activeEl, setStatus, setRunState, results: els.results, progress: els.progress,
+    state, engine, zones, stateEl, activeEl, setStatus, setRunState, results: els.results, announce: els.announce, progress: els.progress,
     phase: els.phase,
     // Swap and score: the two zones' files change places (not when the organizers' ground truth is preloaded).
     onSwap: () => {
@@ -231,6 +232,7 @@ export function mountApp(container, opts = {}) {
     else if (!p.built) hint = `${p.name ?? p.id} is not built yet: it is listed, but cannot score yet.`;
     else if (!nFiles) hint = 'Add ground-truth and prediction files, or try an example.';
     else if (!zones.gt.files.length) { hint = 'No ground truth yet (scoring will report it as missing).'; ok = true; }
+    else if (!zones.pred.files.length && state.config) hint = 'Add your predictions to score them.'; // embedded: nothing to score yet
     else if (!zones.pred.files.length) { hint = 'No predictions yet (scoring will report them as missing).'; ok = true; }
     else { hint = `Ready: ${plural(nFiles, 'file')}, ${state.mode} mode first, then the other mode for comparison.`; ok = true; }
     els.scoreButton.disabled = !ok || state.running;

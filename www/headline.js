@@ -3,6 +3,7 @@
 
 import { h, formatValue, plural } from './util.js';
 import { MODES, headlineSpec, countSeverities, sortedDiagnostics } from './report.js';
+import { missingReason } from './reasons.js';
 
 const MODE_LABEL = { official: 'Official', corrected: 'Corrected' };
 
@@ -38,24 +39,28 @@ export function renderHeadline(run) {
     const vals = cols.map((c) => c.entry?.report.scores?.[m.id]);
     const both = cols.every((c) => c.entry);
     const differs = both && formatValue(vals[0], m.decimals) !== formatValue(vals[1], m.decimals);
+    // Every "—" says why, in its own row: once when both modes give the same reason.
+    const reasons = cols.map((c, i) => (c.entry && !Number.isFinite(vals[i]) ? missingReason(c.entry.report, m.id)
+      : !c.entry && !c.pending && c.failed ? `not computed: ${c.failed}` : null));
+    const reasonId = `hl-why-${m.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+    const shown = reasons[0] && reasons[0] === reasons[1] ? [`— in both modes: ${reasons[0]}`]
+      : cols.map((c, i) => reasons[i] && `— in ${c.mode}: ${reasons[i]}`).filter(Boolean);
     return h('tr', { class: differs ? 'differs' : null, dataset: { metric: m.id } },
-      h('th', { scope: 'row', class: 'hl-metric' }, m.label ?? m.id, m.label && m.label !== m.id ? h('span', { class: 'metric-id' }, m.id) : null),
+      h('th', { scope: 'row', class: 'hl-metric' }, m.label ?? m.id, m.label && m.label !== m.id ? h('span', { class: 'metric-id' }, m.id) : null,
+        shown.length ? h('span', { class: 'hl-why', id: reasonId }, shown.join('; ')) : null),
       cols.map((c, i) => h('td', { class: ['hl-value', c.mode === run.first && 'is-chosen'], dataset: { mode: c.mode } },
-        c.entry ? h('span', { class: 'num', title: vals[i] == null ? 'not computable' : String(vals[i]) }, formatValue(vals[i], m.decimals))
+        c.entry ? h('span', { class: 'num', title: reasons[i] ?? String(vals[i]), 'aria-describedby': reasons[i] ? reasonId : null }, formatValue(vals[i], m.decimals))
           : c.pending ? h('span', { class: 'pending' }, 'computing…')
-            : h('span', { class: 'pending' }, c.failed ? 'failed' : '—'))));
+            : h('span', { class: 'pending', title: reasons[i], 'aria-describedby': reasons[i] ? reasonId : null }, c.failed ? 'failed' : '—'))));
   });
 
-  const devs = MODES.filter((m) => reports[m]?.report.deviations?.length).map((m) =>
-    h('div', { class: 'deviations' },
-      h('p', { class: 'deviations-title' }, `${MODE_LABEL[m]} run deviates from the official setup:`),
-      h('ul', {}, reports[m].report.deviations.map((d) => h('li', {}, typeof d === 'string' ? d : JSON.stringify(d))))));
+  const devs = renderDeviations(run, spec);
 
   const footer = report.display?.footer ? h('p', { class: 'hl-footer' }, report.display.footer) : null;
 
   return h('div', { class: 'headline-block' },
     h('div', { class: 'result-head' },
-      h('h2', { id: 'results-title' }, 'Result'),
+      h('h2', { id: 'results-title', tabindex: -1 }, 'Result'),
       h('p', { class: 'result-title' }, title)),
     failNotice,
     spec.length
@@ -64,6 +69,37 @@ export function renderHeadline(run) {
     footer,
     devs,
     renderExplain(run));
+}
+
+/** `name = value deviates from official (default)`: the option lines of report.deviations (src/protocols/options.rs). */
+const OPTION_LINE = /^(\S+) = (.*) deviates from official \((.*)\)$/;
+
+/** Whether an option line's value is really the official default (e.g. "0.750" for 0.75): not a deviation. */
+function sameAsDefault(/** @type {string} */ line) {
+  const m = OPTION_LINE.exec(line);
+  if (!m) return false;
+  const [, , value, dflt] = m;
+  return value === dflt || (value.trim() !== '' && dflt.trim() !== '' && Number(value) === Number(dflt));
+}
+
+/**
+ * The deviations from the official setup, collapsed: one <details> per mode that has any, listing only the options
+ * whose value differs from the official default (and the notes that are not options); its summary line says when
+ * both modes give the same headline anyway.
+ */
+function renderDeviations(run, spec) {
+  const reports = run.reports;
+  const same = reports.official && reports.corrected && spec.length > 0 && spec.every((m) =>
+    formatValue(reports.official.report.scores?.[m.id], m.decimals) === formatValue(reports.corrected.report.scores?.[m.id], m.decimals));
+  return MODES.map((m) => {
+    const lines = (reports[m]?.report.deviations ?? []).map((d) => (typeof d === 'string' ? d : JSON.stringify(d))).filter((d) => !sameAsDefault(d));
+    if (!lines.length) return null;
+    const what = plural(lines.length, 'difference');
+    return h('details', { class: 'deviations', dataset: { mode: m } },
+      h('summary', { class: 'deviations-title' }, `${MODE_LABEL[m]} run deviates from the official setup (${what})`,
+        same ? h('span', { class: 'deviations-same' }, ': both modes give the same headline') : null),
+      h('ul', {}, lines.map((d) => h('li', {}, d))));
+  });
 }
 
 function colErrors(report) {

@@ -87,5 +87,6 @@ export const MARKUP = `
     </div>
   </section>
 
+  <p id="result-announce" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
   <section id="results" class="results" aria-labelledby="results-title" hidden tabindex="-1"></section>
 `;

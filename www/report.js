@@ -1,9 +1,10 @@
 // Rendering of one report's details (diagnostics, readings, plots, the protocol's view, per-item table,
 // downloads). The headline of a run (both modes side by side, and why they differ) is www/headline.js.
 
-import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId } from './util.js';
+import { h, formatValue, auto, naturalCompare, toCsv, download, plural, pluralWord, uniqueId, shortestBinary32 } from './util.js';
 import { renderPlot, renderHitStrip } from './plots.js';
 import { VIEWS } from './views/index.js';
+import { missingReason } from './reasons.js';
 
 /** @type {import('./api').Mode[]} */
 export const MODES = ['official', 'corrected'];
@@ -150,7 +151,17 @@ function renderGroups(report) {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'group'), keys.map((k) => h('th', { scope: 'col', class: 'num' }, k)))),
         h('tbody', {}, report.groups.map((g) => h('tr', {},
           h('th', { scope: 'row' }, g.id),
-          keys.map((k) => h('td', { class: 'num' }, formatValue(g.scores?.[k], dec(k))))))))));
+          keys.map((k) => {
+            const v = g.scores?.[k];
+            const why = Number.isFinite(v) ? null : groupReason(report, g, k);
+            return h('td', { class: ['num', why && 'is-null'], title: why, 'aria-label': why ? `— ${why}` : null }, formatValue(v, dec(k)));
+          })))))));
+}
+
+/** Why a group's value is missing: not part of that group, or the metric's own reason. */
+function groupReason(report, g, k) {
+  if (!(k in (g.scores ?? {}))) return `not applicable to ${g.id}`;
+  return missingReason(report, k === 'score' ? g.id : `${g.id}_${k}`);
 }
 
 function decimalsLookup(report) {
@@ -193,9 +204,23 @@ function cellText(item, col) {
   return formatValue(v, col.decimals);
 }
 
-function itemsCsv(report, cols) {
+/**
+ * Whether the report's scores are binary32 values widened to binary64 (specs/kws.md 9: the `icfhr14` preset in
+ * official mode computes in f32, as rusteval does; the JSON keeps the widened value, e.g. 0.6000000238418579).
+ */
+export function scoresAreBinary32(report) {
+  return report?.protocol === 'kws' && report?.mode === 'official' && report?.options?.preset === 'icfhr14';
+}
+
+export function itemsCsv(report, cols = tableSpec(report)) {
+  const f32 = scoresAreBinary32(report);
   const rows = [cols.map((c) => (c.kind === 'id' ? c.label : c.kind === 'group' ? 'group' : c.id))];
-  for (const it of report.items ?? []) rows.push(cols.map((c) => cellValue(it, c)));
+  for (const it of report.items ?? []) {
+    rows.push(cols.map((c) => {
+      const v = cellValue(it, c);
+      return f32 && c.kind === 'scores' && typeof v === 'number' ? shortestBinary32(v) : v;
+    }));
+  }
   return toCsv(rows);
 }
 
@@ -249,6 +274,11 @@ function renderItems(report, cols, ctx) {
     }));
   };
 
+  // The reason of a row's missing values: the first diagnostic that names the row's id in backquotes.
+  const itemReasons = new Map();
+  for (const d of sortedDiagnostics(report.diagnostics)) {
+    for (const [, id] of (d.message ?? '').matchAll(/`([^`]+)`/g)) if (!itemReasons.has(id)) itemReasons.set(id, d.message);
+  }
   const textIndex = new Map(items.map((it) => [it, cols.map((c) => cellText(it, c)).join('\u0001').toLowerCase()]));
   const renderBody = () => {
     const q = st.filter.trim().toLowerCase();
@@ -286,12 +316,13 @@ function renderItems(report, cols, ctx) {
       }, cols.map((c) => {
         if (c.kind === 'id') {
           return h('th', { scope: 'row', class: 'item-id' }, hasDetail
-            ? h('button', { type: 'button', class: 'row-toggle', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': open ? detailId : null, dataset: { item: it.id }, onclick: toggle },
-              h('span', { class: 'chev', 'aria-hidden': 'true' }, open ? '▾' : '▸'), it.id)
-            : it.id);
+            ? h('button', { type: 'button', class: 'row-toggle', 'aria-expanded': open ? 'true' : 'false', 'aria-controls': open ? detailId : null, 'aria-label': it.id, dataset: { item: it.id }, onclick: toggle },
+              h('span', { class: 'chev', 'aria-hidden': 'true' }, open ? '▾' : '▸'), h('span', { class: 'id-text', title: it.id }, it.id))
+            : h('span', { class: 'id-text', title: it.id, 'aria-label': it.id, tabindex: it.id.length > 28 ? 0 : null }, it.id));
         }
         const v = cellValue(it, c);
-        return h('td', { class: [c.kind !== 'group' && 'num', v == null && 'is-null'], title: typeof v === 'number' ? String(v) : undefined }, cellText(it, c));
+        const why = v == null && c.kind !== 'group' ? itemReasons.get(it.id) ?? `not computed for this ${label}` : null;
+        return h('td', { class: [c.kind !== 'group' && 'num', v == null && 'is-null'], title: typeof v === 'number' ? String(v) : why, 'aria-label': why ? `— ${why}` : null }, cellText(it, c));
       }));
       trs.push(tr);
       if (open && hasDetail) {

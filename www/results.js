@@ -14,7 +14,7 @@ import { renderLeaderboard } from './leaderboard.js';
 /**
  * @typedef {{state: any, engine: import('./engine.js').Engine, results: HTMLElement, stateEl: HTMLElement,
  *   zones: {gt: import('./files.js').Zone, pred: import('./files.js').Zone}, activeEl: () => Element | null,
- *   setStatus: (text: string) => void, onSwap: (() => void) | null}} ResultsContext
+ *   setStatus: (text: string) => void, onSwap: (() => void) | null, announce?: HTMLElement}} ResultsContext
  *   onSwap: swaps the two zones' files and scores again (null when the GT zone is not the user's)
  */
 
@@ -31,6 +31,7 @@ export function swappedDiagnostic(run) {
 export function clearResults(ctx) {
   ctx.results.hidden = true;
   ctx.results.replaceChildren();
+  if (ctx.announce) ctx.announce.textContent = '';
   ctx.zones.gt.setNotes(null);
   ctx.zones.pred.setNotes(null);
 }
@@ -49,6 +50,20 @@ export function summaryText(run, mode) {
   const label = mode === 'official' ? 'Official' : 'Corrected';
   if (!parts.length) return `${label}: no headline scores${probs ? ` (${probs})` : ''}.`;
   return `${label}: ${parts.join(', ')}${probs ? ` (${probs})` : ''}.`;
+}
+
+/** "Result, official mode: MAP 0.51852." (the first headline metric), or the swapped-inputs sentence. @param {Run} run */
+export function announcement(run) {
+  const swapped = swappedDiagnostic(run);
+  if (swapped) return swapped.message;
+  const mode = run.reports[run.first] ? run.first : MODES.find((m) => run.reports[m]);
+  const r = mode && run.reports[mode]?.report;
+  if (!r) return '';
+  const m = headlineSpec(r)[0];
+  const errors = countSeverities(r.diagnostics).error;
+  const tail = errors ? ` (${plural(errors, 'error')})` : '';
+  if (!m) return `Result, ${mode} mode: no headline score${tail}.`;
+  return `Result, ${mode} mode: ${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}${tail}.`;
 }
 
 /** One plain sentence and, when the zones are the user's, the button that swaps them and scores again. */
@@ -77,14 +92,17 @@ export function renderRun(ctx, run, { scroll = false } = {}) {
       head, viewBox, details);
     res.hidden = false;
   }
-  const focusInHead = head.contains(ctx.activeEl());
+  const active = ctx.activeEl();
+  const focusInHead = head.contains(active);
+  const headingFocused = active?.id === 'results-title';
   const swapped = swappedDiagnostic(run);
   const config = ctx.state.config;
   head.replaceChildren(
     ...(swapped ? [swapNotice(ctx, swapped)] : []),
     ...(config?.leaderboard?.columns?.length ? [renderLeaderboard(config, run)] : []),
     renderHeadline(run));
-  if (focusInHead) res.focus({ preventScroll: true });
+  if (headingFocused) /** @type {HTMLElement} */ (head.querySelector('#results-title'))?.focus({ preventScroll: true });
+  else if (focusInHead) res.focus({ preventScroll: true });
 
   // which report the details show
   if (!run.reports[run.view]) run.view = MODES.find((m) => run.reports[m]) ?? run.view;
@@ -92,8 +110,12 @@ export function renderRun(ctx, run, { scroll = false } = {}) {
   if (details.dataset.view !== run.view || details.run !== run) renderDetailsFor(ctx, run, details);
   /** @type {HTMLElement} */ (res.querySelector('.stale-note')).hidden = !ctx.state.stale;
   if (scroll) {
+    // The result's heading takes the focus (keyboard and screen-reader users land on the result) and one short
+    // sentence naming the headline value is announced through the live region.
+    /** @type {HTMLElement | null} */ (head.querySelector('#results-title'))?.focus({ preventScroll: true });
+    if (ctx.announce) ctx.announce.textContent = announcement(run);
     const top = res.getBoundingClientRect().top;
-    if (top > window.innerHeight * 0.6) res.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    if (top > window.innerHeight * 0.6 || top < 0) res.scrollIntoView({ behavior: 'smooth', block: 'start' });
   }
 }
 

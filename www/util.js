@@ -133,6 +133,20 @@ export function naturalCompare(a, b) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * The shortest decimal that reads back (through Math.fround) as the same binary32 value: 0.6000000238418579 → "0.6".
+ * For a number that is not a binary32 value (or not finite), String(v).
+ * @param {number} v
+ */
+export function shortestBinary32(v) {
+  if (!Number.isFinite(v) || Math.fround(v) !== v) return String(v);
+  for (let p = 1; p <= 9; p++) {
+    const d = Number(v.toPrecision(p));
+    if (Math.fround(d) === v) return String(d);
+  }
+  return String(v);
+}
+
 export function csvField(v) {
   if (v === null || v === undefined) return '';
   const t = typeof v === 'object' ? JSON.stringify(v) : String(v);

@@ -4,6 +4,7 @@
 // and the FID terms. Everything comes from the report (items[].detail, readings, display.footer).
 
 import { h, auto, naturalCompare, uniqueId } from '../util.js';
+import { missingReason } from '../reasons.js';
 
 const MAX_ROWS = 300;
 const TASKS = [
@@ -27,19 +28,20 @@ function tasksTable(report) {
   const rows = TASKS.filter(([id]) => report.groups?.some((g) => g.id === id) || report.scores?.[id] != null).map(([id, name, thr]) => {
     const v = report.scores?.[id];
     const pass = v == null ? null : v >= thr;
+    const why = v == null ? missingReason(report, id) : null;
     return h('tr', { dataset: { task: id } },
       h('th', { scope: 'row' }, name),
-      h('td', { class: 'num' }, num(v)),
+      h('td', { class: 'num', title: why, 'aria-label': why ? `— ${why}` : null }, num(v)),
       h('td', { class: 'num' }, String(thr)),
-      h('td', { class: pass == null ? '' : pass ? 'aij-pass' : 'aij-fail' }, pass == null ? 'not available' : pass ? 'pass' : 'below'),
+      h('td', { class: pass == null ? 'aij-why' : pass ? 'aij-pass' : 'aij-fail' }, pass == null ? why.replace(/^not computed: /, 'not available: ') : pass ? 'pass' : 'below'),
       h('td', { class: 'num' }, '1/15'));
   });
   const integral = report.scores?.integral;
   return h('div', {},
     h('h4', {}, 'Tasks, eligibility thresholds and weights'),
-    h('table', { class: 'data aij-tasks' },
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data aij-tasks' },
       h('thead', {}, h('tr', {}, ['task', 'score', 'threshold', 'eligibility', 'weight in S'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, rows)),
+      h('tbody', {}, rows))),
     h('p', { class: 'muted small' }, integral == null
       ? 'Integral S: not available (it needs all six open tasks and the six hidden values, option hidden_scores).'
       : `Integral S = Σ open / 15 + Σ hidden / 10 = ${auto(integral)}`));
@@ -202,7 +204,7 @@ function titwView(items) {
   const cls = { '=': 'aij-same', '~': 'aij-sub', '-': 'aij-del', '+': 'aij-ins' };
   return h('div', {},
     h('h4', {}, 'TRitW: prediction vs best option, character by character'),
-    h('table', { class: 'data aij-diff' },
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data aij-diff' },
       h('thead', {}, h('tr', {}, ['id', 'best option (GT)', 'prediction', '1 − NED'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows.slice(0, MAX_ROWS).map((it) => {
         const d = it.detail;
@@ -213,7 +215,7 @@ function titwView(items) {
           h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '+').map((o) => h('span', { class: cls[o[0]] }, o[1]))),
           h('td', { class: 'aij-chars' }, ops.filter((o) => o[0] !== '-').map((o) => h('span', { class: cls[o[0]] }, o[2]))),
           h('td', { class: 'num' }, num(it.scores?.score)));
-      }))),
+      })))),
     h('p', { class: 'muted small' }, 'Red: substituted, struck: deleted from the GT, underlined: inserted by the prediction. Case, ё/е, spaces and punctuation all count.'));
 }
 

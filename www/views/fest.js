@@ -22,13 +22,13 @@ export function render(entry, ctx) {
   const out = [];
   out.push(h('section', { class: 'fest-view' },
     h('h3', {}, 'FEST: per manuscript (×100)'),
-    h('table', { class: 'data fest-ms' },
+    h('div', { class: 'table-scroll' }, h('table', { class: 'data fest-ms' },
       h('thead', {}, h('tr', {}, ['Manuscript', 'Images', 'Pixel IU', 'Line IU', 'DR', 'RA', 'FM'].map((c) => h('th', {}, c)))),
       h('tbody', {}, report.groups.map((g) => h('tr', { dataset: { ms: g.id } },
         h('td', {}, g.id),
         h('td', { class: 'num' }, String(report.items.filter((i) => i.group === g.id).length)),
         ['pixel_iu', 'line_iu', 'dr', 'ra', 'fm'].map((k) => h('td', {}, num(g.scores[k])))))),
-      h('tfoot', {}, h('tr', {}, h('th', {}, 'Leaderboard (mean Line IU)'), h('td', {}), h('td', {}), h('td', {}, num(report.scores.line_iu)))))));
+      h('tfoot', {}, h('tr', {}, h('th', {}, 'Leaderboard (mean Line IU)'), h('td', {}), h('td', {}), h('td', {}, num(report.scores.line_iu))))))));
   const scored = report.items.filter((i) => i.detail && i.detail.n1 != null);
   if (!scored.length || !ctx?.session) return out;
   out.push(viewer(report, scored, ctx));
@@ -199,5 +199,6 @@ function lineTables(item, meta) {
       h('td', {}, swatch(l.colour), ` ${l.colour}`),
       h('td', { class: 'num' }, String(l.pixels)), h('td', {}, l.gt.join(', ') || '—'), h('td', {}, l.counted ? 'yes' : 'not counted')))));
   const c = meta.counts;
-  return [h('p', { class: 'small' }, `N1 ${c.n1}, N2 ${c.n2}, M ${c.m}, TP ${c.tp}, FP ${c.fp}, FN ${c.fn}, CL ${c.cl}, ML ${c.ml}, EL ${c.el}`), gt, pred];
+  return [h('p', { class: 'small' }, `N1 ${c.n1}, N2 ${c.n2}, M ${c.m}, TP ${c.tp}, FP ${c.fp}, FN ${c.fn}, CL ${c.cl}, ML ${c.ml}, EL ${c.el}`),
+    h('div', { class: 'table-scroll' }, gt), h('div', { class: 'table-scroll' }, pred)];
 }
