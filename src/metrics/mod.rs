@@ -3,10 +3,12 @@
 
 pub mod aij;
 pub mod assignment;
+pub mod classification;
 pub mod falsid;
 pub mod fest;
 pub mod interp;
 pub mod mean;
+pub mod regression;
 pub mod rusteval;
 pub mod trec;
 pub mod voc_ap;
