@@ -42,7 +42,9 @@ pub fn root_mean_squared_log_error(t: &[f64], p: &[f64]) -> Option<f64> {
 
 /// `mean_absolute_percentage_error`: mean |p − t| / max(|t|, ε), ε = `np.finfo(float64).eps` = 2⁻⁵².
 pub fn mean_absolute_percentage_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    numpy_mean(&map2(t, p, |a, b| (b - a).abs() / a.abs().max(f64::EPSILON)))
+    numpy_mean(&map2(t, p, |a, b| {
+        (b - a).abs() / a.abs().max(f64::EPSILON)
+    }))
 }
 
 /// `median_absolute_error`: `np.median` of |p − t| (the mean (a + b) / 2 of the two middle values for even n).
@@ -214,7 +216,10 @@ mod tests {
         assert_eq!(median_absolute_error(&t, &p), Some(0.5));
         assert_eq!(r2(&t, &p), Some(0.9486081370449679));
         assert_eq!(explained_variance(&t, &p), Some(0.9571734475374732));
-        assert_eq!(max_error(&[3.0, 2.0, 7.0, 1.0], &[4.0, 2.0, 7.0, 1.0]), Some(1.0));
+        assert_eq!(
+            max_error(&[3.0, 2.0, 7.0, 1.0], &[4.0, 2.0, 7.0, 1.0]),
+            Some(1.0)
+        );
         // Constant target: r2 is 1.0 for a perfect prediction, 0.0 otherwise (force_finite).
         assert_eq!(r2(&[1.0, 1.0], &[1.0, 1.0]), Some(1.0));
         assert_eq!(r2(&[1.0, 1.0], &[1.0, 2.0]), Some(0.0));

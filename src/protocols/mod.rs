@@ -3,10 +3,12 @@
 
 pub mod aij2022;
 pub mod chalearn_ce;
+pub mod classification;
 pub mod falsid;
 pub mod fest;
 pub mod kws;
 pub mod options;
+pub mod regression;
 
 use crate::input::FileSet;
 use crate::report::{Mode, Report};
@@ -123,6 +125,8 @@ pub fn list() -> Vec<ProtocolInfo> {
         falsid::INFO,
         chalearn_ce::INFO,
         aij2022::INFO,
+        classification::INFO,
+        regression::INFO,
     ]
 }
 
@@ -145,6 +149,8 @@ pub fn score(
         chalearn_ce::ID => chalearn_ce::score(files, req, &mut throttled)?,
         "fest" => fest::score(files, req, &mut throttled)?,
         "aij2022" => aij2022::score(files, req, &mut throttled)?,
+        classification::ID => classification::score(files, req, &mut throttled)?,
+        regression::ID => regression::score(files, req, &mut throttled)?,
         _ => {
             return Err(UsageError(match info(id) {
                 Some(_) => format!("protocol `{id}` is specified but not built yet"),

@@ -87,12 +87,17 @@ pub fn trapezoid(y: &[f64], x: &[f64]) -> f64 {
 /// `roc_auc_score` of a binary problem (`_binary_roc_auc_score`): `None` (scikit-learn: NaN with a warning)
 /// unless both classes are present; else `auc(fpr, tpr)`, the trapezoid over the ROC curve.
 pub fn roc_auc(pairs: &mut [(f64, bool)]) -> Option<f64> {
-    let pos = pairs.iter().filter(|p| p.1).count();
-    if pos == 0 || pos == pairs.len() {
+    roc_auc_of(&threshold_curve(pairs))
+}
+
+/// [`roc_auc`] of a threshold curve already built.
+pub fn roc_auc_of(c: &ThresholdCurve) -> Option<f64> {
+    let pos = c.tps.last().copied().unwrap_or(0.0);
+    let neg = c.fps.last().copied().unwrap_or(0.0);
+    if pos == 0.0 || neg == 0.0 {
         return None;
     }
-    let c = threshold_curve(pairs);
-    let (fpr, tpr, _) = roc_curve(&c);
+    let (fpr, tpr, _) = roc_curve(c);
     Some(trapezoid(&tpr, &fpr)).filter(|v| v.is_finite())
 }
 
@@ -117,11 +122,15 @@ pub fn precision_recall_curve(c: &ThresholdCurve) -> (Vec<f64>, Vec<f64>) {
 /// max(0, −Σ (recall[i+1] − recall[i]) · precision[i]) over the reversed precision/recall curve, summed
 /// pairwise. `None` for no samples.
 pub fn average_precision(pairs: &mut [(f64, bool)]) -> Option<f64> {
-    if pairs.is_empty() {
+    average_precision_of(&threshold_curve(pairs))
+}
+
+/// [`average_precision`] of a threshold curve already built.
+pub fn average_precision_of(c: &ThresholdCurve) -> Option<f64> {
+    if c.tps.is_empty() {
         return None;
     }
-    let c = threshold_curve(pairs);
-    let (p, r) = precision_recall_curve(&c);
+    let (p, r) = precision_recall_curve(c);
     let terms: Vec<f64> = (0..r.len() - 1).map(|i| (r[i + 1] - r[i]) * p[i]).collect();
     let s = -numpy_sum(&terms);
     Some(if s > 0.0 { s } else { 0.0 })
@@ -142,7 +151,10 @@ mod tests {
         let y = [0, 0, 1, 1];
         let s = [0.1, 0.4, 0.35, 0.8];
         assert_eq!(roc_auc(&mut pairs(&y, &s)), Some(0.75));
-        assert_eq!(average_precision(&mut pairs(&y, &s)), Some(0.8333333333333333));
+        assert_eq!(
+            average_precision(&mut pairs(&y, &s)),
+            Some(0.8333333333333333)
+        );
         assert_eq!(roc_auc(&mut pairs(&[1, 1], &[0.1, 0.2])), None);
     }
 }

@@ -75,13 +75,7 @@ pub enum Average {
 /// labels); `weighted` is `np.average(…, weights=true)` = Σ(x·w) / Σw, both sums pairwise.
 pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
     let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
-    let stats = |i: usize| {
-        (
-            c.at(i, i) as f64,
-            c.col_sum(i) as f64,
-            c.row_sum(i) as f64,
-        )
-    };
+    let stats = |i: usize| (c.at(i, i) as f64, c.col_sum(i) as f64, c.row_sum(i) as f64);
     let one = |(tp, pred, tru): (f64, f64, f64)| {
         (div(tp, pred), div(tp, tru), div(2.0 * tp, 1.0 * tru + pred))
     };
@@ -201,9 +195,15 @@ mod tests {
         // macro (0.2222222222222222, 0.3333333333333333, 0.26666666666666666), micro 1/3, weighted (.2222, .3333, .2667).
         let c = conf(3, &[(0, 0), (1, 2), (2, 1), (0, 0), (1, 0), (2, 1)]);
         let (p, r, f) = precision_recall_f1(&c, Average::Macro);
-        assert_eq!((p, r, f), (0.2222222222222222, 0.3333333333333333, 0.26666666666666666));
+        assert_eq!(
+            (p, r, f),
+            (0.2222222222222222, 0.3333333333333333, 0.26666666666666666)
+        );
         let (p, r, f) = precision_recall_f1(&c, Average::Micro);
-        assert_eq!((p, r, f), (0.3333333333333333, 0.3333333333333333, 0.3333333333333333));
+        assert_eq!(
+            (p, r, f),
+            (0.3333333333333333, 0.3333333333333333, 0.3333333333333333)
+        );
         assert_eq!(accuracy(&c), Some(0.3333333333333333));
         // matthews_corrcoef([+1, +1, +1, -1], [+1, -1, +1, +1]) = -0.3333333333333333 (its docstring).
         let m = conf(2, &[(1, 1), (1, 0), (1, 1), (0, 1)]);
