@@ -93,7 +93,7 @@ fn roles_from_paths_and_content() {
         &[],
     );
     assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
-    // Dropped the wrong way round: swapped with an info.
+    // Dropped the wrong way round: the shell's error `input.swapped` first, nothing scored (tests/swapped.rs).
     let r = score_inputs(
         "kws",
         vec![
@@ -103,14 +103,20 @@ fn roles_from_paths_and_content() {
         Official,
         &[],
     );
-    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
-    assert_eq!(
-        r.diagnostics
-            .iter()
-            .filter(|d| d.code == "kws.input.swapped")
-            .count(),
-        2
+    assert_eq!(r.diagnostics[0].code, "input.swapped");
+    assert!(r.diagnostics[0].is_error() && r.scores.is_empty());
+    // One file on the wrong side next to the right one: kws's own sniffing settles it, with an info.
+    let r = score_inputs(
+        "kws",
+        vec![
+            bytes_input("a.xml", Some(Role::Pred), gt.clone()),
+            bytes_input("b.xml", Some(Role::Pred), res.clone()),
+        ],
+        Official,
+        &[],
     );
+    assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
+    assert!(has(&r, "kws.input.swapped"));
     // Only one role present.
     let r = score_inputs(
         "kws",

@@ -1,4 +1,5 @@
-//! Protocols: one module per competition. Each turns a [`FileSet`] plus a [`Request`] into one [`Report`].
+//! Protocols: one folder per competition, each a [`Protocol`] listed once in [`PROTOCOLS`]. The shell
+//! ([`shell`], [`roles`]) owns what they share; a protocol turns a file set plus options into one [`Report`].
 //! No protocol knows about the browser or the terminal.
 
 pub mod aij2022;
@@ -9,6 +10,12 @@ pub mod fest;
 pub mod kws;
 pub mod options;
 pub mod regression;
+pub mod roles;
+pub mod shell;
+#[cfg(feature = "toy")]
+pub mod toy;
+
+pub use shell::{name_says, Class, Looks, Protocol, Run};
 
 use crate::input::FileSet;
 use crate::report::{Mode, Report};
@@ -103,100 +110,73 @@ pub struct ProtocolInfo {
     pub examples: &'static [Example],
 }
 
-#[allow(dead_code)] // every protocol of the specs is built; kept for the next one
-const fn planned(id: &'static str, name: &'static str, summary: &'static str) -> ProtocolInfo {
-    ProtocolInfo {
-        id,
-        name,
-        built: false,
-        summary,
-        gt_files: "",
-        pred_files: "",
-        options: &[],
-        examples: &[],
-    }
+/// Every protocol, in the specs' order: the one table of protocol ids. The CLI, the wasm binding, the config
+/// validator, the scoring program and `dropscore list` all iterate it.
+pub static PROTOCOLS: &[&dyn Protocol] = &[
+    &kws::Kws,
+    &fest::Fest,
+    &falsid::Falsid,
+    &chalearn_ce::ChalearnCe,
+    &aij2022::Aij2022,
+    &classification::Classification,
+    &regression::Regression,
+    #[cfg(feature = "toy")]
+    &toy::Toy,
+];
+
+/// The protocol with id `id`.
+pub fn get(id: &str) -> Option<&'static dyn Protocol> {
+    PROTOCOLS.iter().copied().find(|p| p.info().id == id)
 }
 
-/// Every protocol, in the specs' order.
+/// Every protocol's description, in the table's order.
 pub fn list() -> Vec<ProtocolInfo> {
-    vec![
-        kws::INFO,
-        fest::INFO,
-        falsid::INFO,
-        chalearn_ce::INFO,
-        aij2022::INFO,
-        classification::INFO,
-        regression::INFO,
-    ]
+    PROTOCOLS.iter().map(|p| p.info().clone()).collect()
 }
 
 pub fn info(id: &str) -> Option<ProtocolInfo> {
-    list().into_iter().find(|p| p.id == id)
+    get(id).map(|p| p.info().clone())
 }
 
-/// Scores `files` with protocol `id`. Input problems are diagnostics inside the report; only usage errors
-/// (unknown protocol, protocol not built, bad option) are `Err`.
+/// Scores `files` with protocol `id` through the shell. Input problems are diagnostics inside the report;
+/// only usage errors (unknown protocol, bad option) are `Err`.
 pub fn score(
     id: &str,
     files: &FileSet,
     req: &Request,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
-    let mut throttled = Throttle::new(progress);
-    let mut report = match id {
-        "kws" => kws::score(files, req, &mut throttled)?,
-        "falsid" => falsid::score(files, req, &mut throttled)?,
-        chalearn_ce::ID => chalearn_ce::score(files, req, &mut throttled)?,
-        "fest" => fest::score(files, req, &mut throttled)?,
-        "aij2022" => aij2022::score(files, req, &mut throttled)?,
-        classification::ID => classification::score(files, req, &mut throttled)?,
-        regression::ID => regression::score(files, req, &mut throttled)?,
-        _ => {
-            return Err(UsageError(match info(id) {
-                Some(_) => format!("protocol `{id}` is specified but not built yet"),
-                None => format!(
-                    "unknown protocol `{id}`; known: {}",
-                    list().iter().map(|p| p.id).collect::<Vec<_>>().join(", ")
-                ),
-            }))
-        }
-    };
-    report.sort_diagnostics();
-    throttled.update(1.0, "done");
-    Ok(report)
+    let p = get(id).ok_or_else(|| {
+        UsageError(format!(
+            "unknown protocol `{id}`; known: {}",
+            PROTOCOLS
+                .iter()
+                .map(|p| p.info().id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    shell::run(p, files, req, progress)
 }
 
 /// Scores a small built-in input of protocol `id` and returns its headline value, keeping nothing: callers
 /// run it while idle so that a JIT compiler (V8's, for the wasm build) has compiled the scoring code before a
-/// large input arrives. `None` for a protocol without one (its inputs are small, or its long-running code has
-/// its own warm-up, as FID has).
+/// large input arrives. `None` for a protocol without one.
 pub fn exercise(id: &str) -> Option<f64> {
-    match id {
-        "aij2022" => aij2022::exercise::exercise(1000),
-        _ => None,
-    }
+    get(id)?.exercise()
 }
 
 /// One line per difference between an `official` and a `corrected` report of the same input.
 pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
-    match official.protocol.as_str() {
-        "kws" => kws::explain(official, corrected),
-        "falsid" => falsid::explain(official, corrected),
-        chalearn_ce::ID => chalearn_ce::explain(official, corrected),
-        "fest" => fest::explain(official, corrected),
-        "aij2022" => aij2022::explain(official, corrected),
-        _ => Vec::new(),
-    }
+    get(&official.protocol)
+        .map(|p| shell::explain(p, official, corrected))
+        .unwrap_or_default()
 }
 
 /// The protocol's own text output (e.g. rusteval's layout, trec_eval's `-q` lines).
 pub fn render_text(report: &Report) -> String {
-    match report.protocol.as_str() {
-        "kws" => kws::render_text(report),
-        "falsid" => falsid::render_text(report),
-        chalearn_ce::ID => chalearn_ce::render_text(report),
-        "fest" => fest::render_text(report),
-        "aij2022" => aij2022::render_text(report),
-        _ => crate::render::generic_text(report),
+    match get(&report.protocol) {
+        Some(p) => p.render_text(report),
+        None => crate::render::generic_text(report),
     }
 }

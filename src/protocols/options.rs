@@ -17,11 +17,24 @@ pub struct OptionSpec {
     pub help: &'static str,
 }
 
-/// Effective option values for one run.
-#[derive(Clone, Debug)]
+/// Effective option values for one run. Protocol code reads them by name; a name the protocol's table does not
+/// declare reads as `""` and is recorded ([`Options::unknown_names`]): the shell turns it into the error
+/// diagnostic `internal.unknown_option`, so a misspelled name fails every test that reaches it, and never panics.
+#[derive(Debug)]
 pub struct Options {
     values: Vec<(&'static str, String)>,
     specs: &'static [OptionSpec],
+    unknown: std::sync::Mutex<Vec<String>>,
+}
+
+impl Clone for Options {
+    fn clone(&self) -> Self {
+        Options {
+            values: self.values.clone(),
+            specs: self.specs,
+            unknown: std::sync::Mutex::new(self.unknown_names()),
+        }
+    }
 }
 
 impl Options {
@@ -59,39 +72,77 @@ impl Options {
             }
         }
         if errors.is_empty() {
-            Ok(Options { values, specs })
+            Ok(Options {
+                values,
+                specs,
+                unknown: Default::default(),
+            })
         } else {
             Err(errors.join("\n"))
         }
     }
 
     pub fn get(&self, name: &str) -> &str {
-        self.values
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or("")
-    }
-    pub fn set(&mut self, name: &'static str, value: &str) {
-        if let Some(slot) = self.values.iter_mut().find(|(n, _)| *n == name) {
-            slot.1 = value.to_string();
+        match self.values.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => v.as_str(),
+            None => {
+                self.record_unknown(name);
+                ""
+            }
         }
     }
+    pub fn set(&mut self, name: &'static str, value: &str) {
+        match self.values.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value.to_string(),
+            None => self.record_unknown(name),
+        }
+    }
+    fn record_unknown(&self, name: &str) {
+        if let Ok(mut u) = self.unknown.lock() {
+            if !u.iter().any(|n| n == name) {
+                u.push(name.to_string());
+            }
+        }
+    }
+    /// Names looked up that the protocol's option table does not declare (a bug in protocol code).
+    pub fn unknown_names(&self) -> Vec<String> {
+        self.unknown.lock().map(|u| u.clone()).unwrap_or_default()
+    }
+    /// Whether `name` is declared (for code that probes optional names on purpose).
+    pub fn declares(&self, name: &str) -> bool {
+        self.specs.iter().any(|s| s.name == name)
+    }
+    /// A `bool` option.
     pub fn flag(&self, name: &str) -> bool {
-        self.get(name) == "true"
+        self.typed(name, &["bool"]) == "true"
     }
+    /// An `int` (or `int?`) option; `None` for `none`.
     pub fn int(&self, name: &str) -> Option<i64> {
-        self.get(name).parse().ok()
+        self.typed(name, &["int", "int?"]).parse().ok()
     }
+    /// A `number` option.
     pub fn number(&self, name: &str) -> Option<f64> {
-        self.get(name).parse().ok()
+        self.typed(name, &["number"]).parse().ok()
     }
+    /// A comma-separated option, trimmed, empty parts dropped.
     pub fn list(&self, name: &str) -> Vec<String> {
         self.get(name)
             .split(',')
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect()
+    }
+    /// The value of `name`, recording a misuse when the option's declared type is not one of `kinds`.
+    fn typed(&self, name: &str, kinds: &[&str]) -> &str {
+        if let Some(spec) = self.specs.iter().find(|s| s.name == name) {
+            if !kinds.contains(&spec.kind) {
+                self.record_unknown(&format!(
+                    "{name} (read as {}, declared {})",
+                    kinds[0], spec.kind
+                ));
+            }
+        }
+        self.get(name)
     }
 
     /// Every option with its effective value, typed for JSON.
@@ -121,6 +172,11 @@ impl Options {
 
     /// [`Options::deviations`] restricted to the named options (those that apply to the input at hand).
     pub fn deviations_among(&self, names: &[&str]) -> Vec<String> {
+        for n in names {
+            if !self.declares(n) {
+                self.record_unknown(n);
+            }
+        }
         self.specs
             .iter()
             .zip(&self.values)

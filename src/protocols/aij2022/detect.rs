@@ -379,3 +379,24 @@ pub fn split_combined(f: &mut Found, diags: &mut Vec<Diagnostic>) {
         }
     }
 }
+
+/// The role layer's view of a file: the contest's names (`<task>_gt.json`, `<task>_pred.json`,
+/// `predictions.json`, `ids.json`) tell; anything else is either.
+pub fn classify(path: &str, _head: &[u8]) -> crate::protocols::Class {
+    use crate::protocols::Class;
+    let name = path
+        .rsplit(['/', '\\', '!'])
+        .next()
+        .unwrap_or(path)
+        .to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    let Some(stem) = name.strip_suffix(".json") else {
+        return Class::either();
+    };
+    let kind = stem.rsplit_once('_').map_or(stem, |(_, k)| k);
+    match (stem, kind) {
+        ("predictions", _) | (_, "pred") => Class::pred("is named as the contest's predictions"),
+        ("ids", _) | (_, "gt") => Class::gt("is named as the contest's ground truth"),
+        _ => Class::either(),
+    }
+}

@@ -6,6 +6,7 @@ mod clip;
 mod detect;
 pub mod exercise;
 mod generation;
+mod ids;
 mod lemmas;
 mod meteor_tasks;
 mod options;
@@ -15,10 +16,9 @@ mod text;
 
 pub use options::OPTIONS;
 
-use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
-use crate::formats::aij_json::{Doc, Val};
-use crate::input::FileSet;
+use crate::formats::aij_json::Doc;
 use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
 use crate::metrics::aij::meteor::Synonyms;
 use crate::metrics::aij::tokens as metrics_tokens;
@@ -188,84 +188,6 @@ impl TaskResult {
     }
 }
 
-/// The evaluate_*.py assertion: GT ids and prediction ids form the same set.
-fn check_ids(task: Task, gt: &Doc, pred: &Doc, mode: Mode, out: &mut TaskResult) -> bool {
-    let missing: Vec<&str> = gt
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(i, (k, _))| pred.get_near(k, *i).is_none())
-        .map(|(_, (k, _))| k.as_str())
-        .collect();
-    let extra: Vec<&str> = pred
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(i, (k, _))| gt.get_near(k, *i).is_none())
-        .map(|(_, (k, _))| k.as_str())
-        .collect();
-    if missing.is_empty() && extra.is_empty() {
-        return true;
-    }
-    let list = |v: &[&str]| {
-        let s: Vec<&str> = v.iter().take(20).copied().collect();
-        format!("{}{}", s.join(", "), if v.len() > 20 { ", …" } else { "" })
-    };
-    let msg = format!(
-        "{}: the GT and prediction ids differ: {} missing from the predictions [{}], {} extra [{}]",
-        task.name(),
-        missing.len(),
-        list(&missing),
-        extra.len(),
-        list(&extra)
-    );
-    let d = match mode {
-        Mode::Official => Diagnostic::error("aij.ids.mismatch", msg),
-        Mode::Corrected => Diagnostic::warning(
-            "aij.ids.mismatch",
-            format!("{msg}; missing ids score 0, extra ids are ignored"),
-        ),
-    };
-    out.diags.push(
-        d.file(&pred.file)
-            .expected(format!("{} ids as in the GT", gt.entries.len()))
-            .found(format!("{} ids", pred.entries.len()))
-            .hint("Predict every GT id exactly once.")
-            .official("crashes (AssertionError: Not all questions have predicted answers!)"),
-    );
-    if mode == Mode::Official {
-        out.official_fails = true;
-        return false;
-    }
-    true
-}
-
-/// Wraps bare-object GT entries (README snippet form) into a list, with a warning.
-fn wrap_bare(doc: &mut Doc, task: Task, diags: &mut Vec<Diagnostic>, fails: &mut bool) {
-    let mut n = 0;
-    let mut first = None;
-    for (k, v) in doc.entries.iter_mut() {
-        if v.is_object() {
-            *v = Val::List(vec![std::mem::take(v)]);
-            n += 1;
-            first.get_or_insert(k.clone());
-        }
-    }
-    if let Some(k) = first {
-        let official = if matches!(task, Task::TextQa | Task::MathQa) {
-            "scores the task 0 (KeyError caught)"
-        } else {
-            "crashes (KeyError: 0)"
-        };
-        diags.push(doc.at(&k, Diagnostic::warning("aij.gt.bare_object", format!("{n} GT entr(ies) are a bare {{type, content}} object, read as a one-element list"))
-            .expected("[{\"type\": \"text\", \"content\": [...]}]")
-            .found("{\"type\": …, \"content\": …}")
-            .hint("Wrap each GT entry in a list, as the scorer indexes gt[id][0].")
-            .official(official)));
-        *fails = true;
-    }
-}
-
 fn hidden(opts: &Options) -> Result<Option<[f64; 6]>, UsageError> {
     let v = opts.list("hidden_scores");
     if v.is_empty() || v == ["none"] {
@@ -301,13 +223,36 @@ fn read_synonyms(file: &str, bytes: &[u8]) -> Synonyms {
     m
 }
 
-pub fn score(
-    files: &FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
-    let hidden = hidden(&opts)?;
+/// The `aij2022` protocol.
+pub struct Aij2022;
+
+impl Protocol for Aij2022 {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn head_len(&self) -> usize {
+        256
+    }
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        detect::classify(path, head)
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        score(run, progress)
+    }
+    fn render_text(&self, report: &Report) -> String {
+        render::render_text(report)
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        render::explain(official, corrected)
+    }
+    fn exercise(&self) -> Option<f64> {
+        exercise::exercise(1000)
+    }
+}
+
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    let (files, opts) = (run.files, &run.opts);
+    let hidden = hidden(opts)?;
     let explain = match opts.get("explain") {
         "" | "none" => None,
         x => match x.split_once('/') {
@@ -321,15 +266,15 @@ pub fn score(
         },
     };
     progress.update(0.0, "reading files");
-    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
-    let mut found = detect::find(files, &opts, &mut diags);
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut found = detect::find(files, opts, &mut diags);
     detect::split_combined(&mut found, &mut diags);
-    let mode = req.mode;
+    let mode = run.mode;
     let mut ctx = Ctx {
         mode,
         readme: opts.get("extraction") == "readme",
         lemmas: lemmas::Lemmas {
-            lemmatizer: req.lemmatizer.clone(),
+            lemmatizer: run.lemmatizer.clone(),
             ..Default::default()
         },
         synonyms: None,
@@ -386,8 +331,8 @@ pub fn score(
             continue;
         };
         progress.update(0.05, &format!("scoring {}", task.name()));
-        wrap_bare(&mut gt, task, &mut out.diags, &mut out.official_fails);
-        if check_ids(task, &gt, &pred, mode, &mut out) {
+        ids::wrap_bare(&mut gt, task, &mut out.diags, &mut out.official_fails);
+        if ids::check_ids(task, &gt, &pred, mode, &mut out) {
             match task {
                 Task::TextQa | Task::MathQa | Task::Titw => {
                     text::score(task, &gt, &pred, &mut ctx, &mut out)
@@ -456,18 +401,17 @@ pub fn score(
         any_official_fail |= r.official_fails;
     }
     render::fill(&mut report, &mut results, hidden);
-    report.options = opts.to_json();
-    report.deviations = deviations;
     for r in &mut results {
         diags.append(&mut r.diags);
     }
-    if results.is_empty() && !diags.iter().any(|d| d.is_error()) {
+    if results.is_empty() && !run.diags.has_errors() && !diags.iter().any(|d| d.is_error()) {
         diags.push(Diagnostic::error("aij.input.nothing", "no task could be scored: no GT/prediction pair was recognised")
             .hint("Drop <task>_gt.json + <task>_pred.json, or predictions.json + the GT JSON + ids.json, or FID .npy/.npz files."));
     }
     report.diagnostics = diags;
-    report.official_fails = any_official_fail || (mode == Mode::Official && report.has_errors());
+    report.official_fails = any_official_fail;
     report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    run.set_deviations(deviations);
     Ok(report)
 }
 
@@ -585,8 +529,6 @@ pub fn integral_of(results: &[TaskResult], hidden: Option<[f64; 6]>) -> Option<f
     }
     Some(integral(&open, &h))
 }
-
-pub use render::{explain, render_text};
 
 /// Groups of a report, one per task (used by the renderer).
 pub fn group(r: &TaskResult) -> Group {

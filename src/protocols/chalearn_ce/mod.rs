@@ -13,9 +13,8 @@ pub use category::{stem_of, steps, TieOrder};
 pub use options::OPTIONS;
 pub use pairing::split_gt_stem;
 
-use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
-use crate::diag::{Diagnostic, Diags};
-use crate::input::FileSet;
+use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::diag::Diagnostic;
 use crate::metrics::mean::plain_mean;
 use crate::metrics::voc_ap::Integration;
 use crate::report::{natural_cmp, Column, Display, Label, Mode, Report, Scores};
@@ -136,30 +135,49 @@ fn other_readings(a: Reading) -> Vec<(&'static str, Reading)> {
     ]
 }
 
-pub fn score(
-    files: &FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+/// The `chalearn-ce` protocol.
+pub struct ChalearnCe;
+
+impl Protocol for ChalearnCe {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn head_len(&self) -> usize {
+        2048
+    }
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        pairing::classify(path, head)
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        score(run, progress)
+    }
+    fn render_text(&self, report: &Report) -> String {
+        render_text(report)
+    }
+    fn official_noun(&self) -> &'static str {
+        "official reading"
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        explain(official, corrected)
+    }
+}
+
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    let (files, opts, diags) = (run.files, &run.opts, &mut run.diags);
+    let mode = run.mode;
     progress.update(0.0, "pairing files");
-    let mut diags = Diags::new();
-    diags.extend(files.diagnostics.iter().cloned());
-    let mut report = Report::new(ID, req.mode);
-    report.options = opts.to_json();
-    report.deviations = opts.deviations();
+    let mut report = Report::new(ID, mode);
     report.display = display();
-    let active = reading_of(&opts);
+    let active = reading_of(opts);
     let others = other_readings(active);
     let set = ReadSettings {
         duplicates_error: opts.get("duplicates") == "error",
         gt_zero_ignore: opts.get("gt_zero") == "ignore",
         stem: opts.get("id_match") == "stem",
     };
-    let Some(paired) = pairing::pair(files, opts.get("gt_suffix"), &mut diags) else {
+    let Some(paired) = pairing::pair(files, opts.get("gt_suffix"), diags) else {
         report.scores.set("map", None);
-        report.diagnostics = diags.finish();
-        report.official_fails = req.mode == Mode::Official;
+        report.official_fails = mode == Mode::Official;
         return Ok(report);
     };
     let expected = opts.int("expected_categories").unwrap_or(100);
@@ -248,10 +266,6 @@ pub fn score(
         report.plots.push(p);
     }
     report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
-    report.diagnostics = diags.finish();
-    if report.has_errors() && req.mode == Mode::Official {
-        report.official_fails = true;
-    }
     let _ = &paired.imgset;
     Ok(report)
 }
@@ -287,19 +301,9 @@ fn display() -> Display {
 }
 
 /// One line per difference between the official and the corrected report of the same input.
-pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     let f6 = |v: Option<f64>| v.map_or("null".to_string(), |x| format!("{x:.6}"));
-    if official.official_fails {
-        let first = official.diagnostics.iter().find(|d| d.is_error());
-        lines.push(match first {
-            Some(d) => format!(
-                "The official reading fails on this input ({}: {}).",
-                d.code, d.message
-            ),
-            None => "The official reading fails on this input.".to_string(),
-        });
-    }
     let (a, b) = (official.scores.get("map"), corrected.scores.get("map"));
     let mut differ = Vec::new();
     for it in &official.items {

@@ -264,6 +264,39 @@ fn duplicate_file(e: &Entry, stem: &str) -> Diagnostic {
     .hint("Submit one file per category.")
 }
 
+/// The role layer's view of a file: a GT file holds `<image_id> <label>` lines with labels 1, 0 or -1 (and its
+/// name usually ends in `_<imgset>`); a prediction holds decimal confidences.
+pub fn classify(path: &str, head: &[u8]) -> crate::protocols::Class {
+    use crate::protocols::Class;
+    let text = String::from_utf8_lossy(head);
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if head.len() >= 2048 && lines.len() > 1 {
+        lines.pop(); // possibly cut
+    }
+    let values: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    if values.is_empty() || values.iter().any(|v| v.parse::<f64>().is_err()) {
+        return Class::either().or_name(path);
+    }
+    let stem = path
+        .rsplit(['/', '\\', '!'])
+        .next()
+        .unwrap_or(path)
+        .trim_end_matches(".gz");
+    let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+    if values.iter().any(|v| v.contains(['.', 'e', 'E'])) {
+        Class::pred("has decimal confidences")
+    } else if values.iter().all(|v| matches!(*v, "1" | "0" | "-1"))
+        && split_gt_stem(stem, "auto").is_some()
+    {
+        Class::gt("has 1/0/-1 labels and an `_<imgset>` name")
+    } else {
+        Class::either().or_name(path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,24 @@ pub struct Gathered {
     pub gt_has_writer: bool,
 }
 
+/// The role layer's view: a distance matrix (`.npy`, or a name with `dist`/`matri`) is a prediction; label
+/// files look alike in both roles.
+pub fn classify(path: &str, head: &[u8]) -> crate::protocols::Class {
+    let name = path
+        .rsplit(['/', '\\', '!'])
+        .next()
+        .unwrap_or(path)
+        .to_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if name.ends_with(".npy") || head.starts_with(b"\x93NUMPY") {
+        crate::protocols::Class::pred("is a NumPy distance matrix")
+    } else if name.contains("dist") || name.contains("matri") {
+        crate::protocols::Class::pred("is named as a distance matrix")
+    } else {
+        crate::protocols::Class::either()
+    }
+}
+
 /// True if a prediction file is a distance matrix rather than a label file.
 fn is_matrix(entry: &Entry, cfg: &LabelConfig) -> bool {
     let name = entry.name().to_lowercase();

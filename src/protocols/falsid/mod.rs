@@ -11,8 +11,8 @@ mod output;
 pub use options::OPTIONS;
 pub use output::{explain, render_text};
 
-use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
-use crate::diag::{Diagnostic, Diags};
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::diag::Diagnostic;
 use crate::formats::falsid_labels::LabelConfig;
 use crate::metrics::falsid::Ties;
 use crate::report::Report;
@@ -52,12 +52,34 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     ],
 };
 
-pub fn score(
-    files: &crate::input::FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
+/// The `falsid` protocol.
+pub struct Falsid;
+
+impl Protocol for Falsid {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn head_len(&self) -> usize {
+        512
+    }
+    /// Distance matrices are predictions; label files look alike on both sides, so their names decide.
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        inputs::classify(path, head).or_name(path)
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        score(run, progress)
+    }
+    fn render_text(&self, report: &Report) -> String {
+        render_text(report)
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        explain(official, corrected)
+    }
+}
+
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    let (files, opts, diags) = (run.files, &run.opts, &mut run.diags);
+    let req_mode = run.mode;
     let subsets = opts.list("subsets");
     if subsets.is_empty() {
         return Err(UsageError(
@@ -82,10 +104,8 @@ pub fn score(
         stem: opts.get("id_match") == "stem",
         last_wins: opts.get("duplicate_ids") == "last_wins",
     };
-    let mut diags = Diags::new();
-    diags.extend(files.diagnostics.iter().cloned());
     progress.update(0.0, "reading files");
-    let mut g = inputs::gather(files, &cfg, &mut diags, progress);
+    let mut g = inputs::gather(files, &cfg, diags, progress);
     progress.update(0.6, "scoring");
     if !g.has_gt {
         diags.push(
@@ -146,7 +166,7 @@ pub fn score(
             continue;
         }
         let mut r = if g.has_pred_labels {
-            compute::classify(s, set.exclude_missing, &mut diags)
+            compute::classify(s, set.exclude_missing, diags)
         } else {
             compute::SubsetResult {
                 name: s.name.clone(),
@@ -155,16 +175,18 @@ pub fn score(
             }
         };
         if !by_writer || g.gt_has_writer {
-            compute::topk(s, &mut r, &set, &mut diags);
+            compute::topk(s, &mut r, &set, diags);
         } else {
             r.topk = vec![None; ks.len()];
         }
         results.push(r);
     }
     progress.update(0.95, "report");
-    let mut report = output::build(req.mode, &opts, &ks, &results, g.has_pred_labels);
-    report.options = opts.to_json();
-    report.deviations = opts.deviations();
-    report.diagnostics = diags.finish();
-    Ok(report)
+    Ok(output::build(
+        req_mode,
+        opts,
+        &ks,
+        &results,
+        g.has_pred_labels,
+    ))
 }

@@ -14,9 +14,8 @@ mod text;
 pub use options::OPTIONS;
 pub use text::{py_float, render_text};
 
-use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
-use crate::input::FileSet;
 use crate::metrics::fest::{Matching, Params};
 use crate::report::{Mode, Report};
 
@@ -100,46 +99,57 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
     })
 }
 
-pub fn score(
-    files: &FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
-    let st = settings(&opts, req.mode)?;
-    progress.update(0.0, "pairing files");
-    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
-    let manuscripts = layout::build(
-        files,
-        req.mode,
-        opts.get("split"),
-        opts.get("manuscript_map"),
-        &mut diags,
-    );
-    let mut report = report::build(&manuscripts, &st, req.mode, &mut diags, progress);
-    report.options = opts.to_json();
-    report.deviations = opts.deviations();
-    diags.append(&mut report.diagnostics);
-    report.diagnostics = diags;
-    if report.has_errors() && req.mode == Mode::Official {
-        report.official_fails = true;
+/// The `fest` protocol.
+pub struct Fest;
+
+impl Protocol for Fest {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
     }
-    Ok(report)
+    fn head_len(&self) -> usize {
+        64
+    }
+    /// GT masks live in the data set's `text-line-gt-<MS>/` folders; otherwise only a file name tells.
+    fn classify(&self, path: &str, _head: &[u8]) -> Class {
+        let in_gt_folder = path
+            .split(['/', '\\', '!'])
+            .any(|c| c.to_ascii_lowercase().starts_with("text-line-gt"));
+        if in_gt_folder {
+            Class::gt("lies in a text-line-gt folder of the data set")
+        } else {
+            Class::either().or_name(path)
+        }
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        let st = settings(&run.opts, run.mode)?;
+        progress.update(0.0, "pairing files");
+        let mut diags: Vec<Diagnostic> = Vec::new();
+        let manuscripts = layout::build(
+            run.files,
+            run.mode,
+            run.opts.get("split"),
+            run.opts.get("manuscript_map"),
+            &mut diags,
+        );
+        let mut report = report::build(&manuscripts, &st, run.mode, &mut diags, progress);
+        run.diags.extend(diags);
+        run.diags.extend(std::mem::take(&mut report.diagnostics));
+        Ok(report)
+    }
+    fn render_text(&self, report: &Report) -> String {
+        render_text(report)
+    }
+    fn official_noun(&self) -> &'static str {
+        "official script"
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        explain(official, corrected)
+    }
 }
 
 /// One line per difference between the official and the corrected report of the same input.
-pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
-    if official.official_fails {
-        let first = official.diagnostics.iter().find(|d| d.is_error());
-        lines.push(match first {
-            Some(d) => format!(
-                "The official script fails on this input ({}: {}); corrected mode scores it.",
-                d.code, d.message
-            ),
-            None => "The official script fails on this input.".to_string(),
-        });
-    }
     let (a, b) = (
         official.scores.get("line_iu"),
         corrected.scores.get("line_iu"),

@@ -109,6 +109,18 @@ pub fn sniff(head: &[u8]) -> Sniff {
     }
 }
 
+/// The role layer's view of a file (see `protocols::roles`).
+pub fn classify(head: &[u8]) -> crate::protocols::Class {
+    use crate::protocols::Class;
+    match sniff(head) {
+        Sniff::XmlGt => Class::gt("has <GTRel> relevance-judgement blocks"),
+        Sniff::XmlRes => Class::pred("has <Rel> result blocks"),
+        Sniff::Qrels => Class::gt("has 4-field qrels lines"),
+        Sniff::Run => Class::pred("has 6-field run lines"),
+        Sniff::Unknown => Class::unrelated("is not an ICFHR'14 XML or TREC file"),
+    }
+}
+
 pub struct Picked {
     pub gt: Entry,
     pub runs: Vec<Entry>,

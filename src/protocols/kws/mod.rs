@@ -12,10 +12,9 @@ pub mod trec;
 pub use detect::Family;
 pub use options::OPTIONS;
 
-use super::{Example, Options, Progress, ProtocolInfo, Request, UsageError};
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
-use crate::input::FileSet;
-use crate::report::{Mode, Report};
+use crate::report::Report;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: "kws",
@@ -50,70 +49,63 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     ],
 };
 
-pub fn score(
-    files: &FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let mut opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
-    progress.update(0.0, "reading files");
-    let mut diags: Vec<Diagnostic> = files.diagnostics.clone();
-    let picked = detect::pick(files, &mut diags);
-    let preset = opts.get("preset").to_string();
-    let mut deviations = opts.deviations();
-    let mut report = match picked {
-        Some(p) => {
-            let family = match (preset.as_str(), p.family) {
-                ("icfhr14", Family::Trec) | ("trec", Family::Xml) => {
-                    return Err(UsageError(format!(
-                        "preset `{preset}` does not fit the dropped files ({}); use preset=auto",
-                        p.family.describe()
-                    )))
-                }
-                _ => p.family,
-            };
-            deviations = opts.deviations_among(family.option_names());
-            opts.set("preset", family.preset());
-            let runs: Vec<_> = p.runs.iter().collect();
-            match family {
-                Family::Xml => icfhr14::score(&p.gt, &runs, req.mode, &opts, progress),
-                Family::Trec => trec::score(&p.gt, &runs, req.mode, &opts, progress),
-            }
-        }
-        None => {
-            let mut r = Report::new("kws", req.mode);
-            r.official_fails = true;
-            r
-        }
-    };
-    let extra = std::mem::take(&mut report.options);
-    report.options = opts.to_json();
-    report.options.extend(extra);
-    report.deviations = deviations;
-    diags.append(&mut report.diagnostics);
-    report.diagnostics = diags;
-    if report.has_errors() && req.mode == Mode::Official {
-        report.official_fails = true;
+/// The `kws` protocol.
+pub struct Kws;
+
+impl Protocol for Kws {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
     }
-    Ok(report)
+    fn head_len(&self) -> usize {
+        64 << 10
+    }
+    fn classify(&self, _path: &str, head: &[u8]) -> Class {
+        detect::classify(head)
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        score(run, progress)
+    }
+    fn render_text(&self, report: &Report) -> String {
+        render_text(report)
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        explain(official, corrected)
+    }
+}
+
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    progress.update(0.0, "reading files");
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let picked = detect::pick(run.files, &mut diags);
+    run.diags.extend(diags);
+    let preset = run.opts.get("preset").to_string();
+    let Some(p) = picked else {
+        let mut r = Report::new("kws", run.mode);
+        r.official_fails = true;
+        return Ok(r);
+    };
+    let family = match (preset.as_str(), p.family) {
+        ("icfhr14", Family::Trec) | ("trec", Family::Xml) => {
+            return Err(UsageError(format!(
+                "preset `{preset}` does not fit the dropped files ({}); use preset=auto",
+                p.family.describe()
+            )))
+        }
+        _ => p.family,
+    };
+    run.deviations_among(family.option_names());
+    run.opts.set("preset", family.preset());
+    let runs: Vec<_> = p.runs.iter().collect();
+    Ok(match family {
+        Family::Xml => icfhr14::score(&p.gt, &runs, run.mode, &run.opts, progress),
+        Family::Trec => trec::score(&p.gt, &runs, run.mode, &run.opts, progress),
+    })
 }
 
 /// One line per difference between the official and the corrected report of the same input.
-pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
+fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     let count = |r: &Report, code: &str| r.diagnostics.iter().filter(|d| d.code == code).count();
-    if official.official_fails {
-        let first = official.diagnostics.iter().find(|d| d.is_error());
-        lines.push(match first {
-            Some(d) => format!(
-                "The official scorer fails on this input ({}: {}); corrected mode scores it.",
-                d.code, d.message
-            ),
-            None => {
-                "The official scorer fails on this input; corrected mode scores it.".to_string()
-            }
-        });
-    }
     let missing = official
         .items
         .iter()
@@ -150,7 +142,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             lines.push(format!("{n}× {code}: {text}."));
         }
     }
-    if lines.is_empty() {
+    if lines.is_empty() && !official.official_fails {
         let same =
             official
                 .scores
@@ -173,7 +165,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
 }
 
 /// rusteval's layout (icfhr14) or trec_eval's `-q` lines (trec).
-pub fn render_text(report: &Report) -> String {
+fn render_text(report: &Report) -> String {
     match report.options.get("preset").and_then(|v| v.as_str()) {
         Some("trec") => trec::render_text(report),
         _ => icfhr14::render_text(report),

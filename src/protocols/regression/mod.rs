@@ -3,7 +3,7 @@
 //! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
 use super::classification::inputs::{self, plot};
-use super::{Example, OptionSpec, Options, Progress, ProtocolInfo, Request, UsageError};
+use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::regression_csv as csvin;
 use crate::input::FileSet;
@@ -55,21 +55,19 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     }],
 };
 
-/// Pre-shell entry point: resolves the options and runs [`run`].
-pub fn score(
-    files: &FileSet,
-    req: &Request,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set).map_err(UsageError)?;
-    let mut diags = Diags::new();
-    diags.extend(files.diagnostics.iter().cloned());
-    let mut report = run(files, &opts, req.mode, &mut diags, progress)?;
-    report.options = opts.to_json();
-    report.deviations = opts.deviations();
-    report.diagnostics = diags.finish();
-    report.official_fails = req.mode == Mode::Official && report.has_errors();
-    Ok(report)
+/// The `regression` protocol.
+pub struct Regression;
+
+impl Protocol for Regression {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        run_on(run.files, &run.opts, run.mode, &mut run.diags, progress)
+    }
+    fn official_noun(&self) -> &'static str {
+        "reference library"
+    }
 }
 
 fn display(metric: &str) -> Display {
@@ -124,7 +122,7 @@ pub fn metrics(t: &[f64], p: &[f64]) -> Scores {
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
-pub fn run(
+pub fn run_on(
     files: &FileSet,
     opts: &Options,
     mode: Mode,

@@ -1,0 +1,217 @@
+//! The role layer (specs README, "Role detection"): every protocol classifies entries
+//! ([`Protocol::classify`]); this decides, once for all protocols, what the classifications mean.
+//!
+//! - An entry with no role from the caller or its path takes the role its content shows (`RoleFrom::Sniffed`).
+//! - Inputs given the wrong way round (what looks like ground truth is all on the prediction side, or what
+//!   looks like predictions all on the ground-truth side; see [`swapped`]) are **swapped inputs**: when the roles were given
+//!   explicitly (`--gt`/`--pred`, the page's drop zones) the run stops with the error `input.swapped`, whose
+//!   hint is the corrected command line, and nothing is scored; when they came from folder names (`ref/`,
+//!   `res/`) the roles are exchanged, with the info `input.swapped`, and the run goes on.
+
+use super::shell::{Class, Looks, Protocol};
+use crate::diag::Diagnostic;
+use crate::input::{FileSet, Role, RoleFrom};
+
+/// What the role layer decided.
+pub struct Settled {
+    /// The file set with roles changed, when any changed.
+    pub files: Option<FileSet>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Stop: the inputs were given explicitly the wrong way round.
+    pub refuse: bool,
+}
+
+/// Classifies every entry of `files` with `p` and settles the roles.
+pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
+    let classes: Vec<Option<Class>> = files
+        .entries
+        .iter()
+        .map(|e| e.head(p.head_len()).ok().map(|h| p.classify(&e.path, &h)))
+        .collect();
+    let mut out = Settled {
+        files: None,
+        diagnostics: Vec::new(),
+        refuse: false,
+    };
+    if let Some(explicit) = swapped(files, &classes) {
+        let msg = "These inputs look swapped: the files given as ground truth look like predictions, and the \
+                   predictions look like ground truth.";
+        if explicit {
+            out.diagnostics.push(
+                Diagnostic::error("input.swapped", format!("{msg} Nothing was scored."))
+                    .expected(
+                        "ground truth on the ground-truth side, predictions on the prediction side",
+                    )
+                    .found(evidence(files, &classes))
+                    .hint(format!(
+                        "Swap the two inputs and score again: {}",
+                        corrected_command(p.info().id, files)
+                    )),
+            );
+            out.refuse = true;
+            return out;
+        }
+        out.diagnostics.push(
+            Diagnostic::info(
+                "input.swapped",
+                format!("{msg} Their folders' roles were exchanged."),
+            )
+            .found(evidence(files, &classes))
+            .hint("Put the ground truth under ref/ and the predictions under res/."),
+        );
+        let mut set = files.clone();
+        for e in &mut set.entries {
+            e.role = e.role.map(|r| match r {
+                Role::Gt => Role::Pred,
+                Role::Pred => Role::Gt,
+            });
+        }
+        out.files = Some(set);
+    }
+    let base = out.files.as_ref().unwrap_or(files);
+    let sniffed: Vec<(usize, Role)> = base
+        .entries
+        .iter()
+        .zip(&classes)
+        .enumerate()
+        .filter(|(_, (e, _))| e.role.is_none())
+        .filter_map(|(i, (_, c))| match c.as_ref().map(|c| c.looks) {
+            Some(Looks::Gt) => Some((i, Role::Gt)),
+            Some(Looks::Pred) => Some((i, Role::Pred)),
+            _ => None,
+        })
+        .collect();
+    if !sniffed.is_empty() {
+        let mut set = base.clone();
+        for (i, r) in sniffed {
+            set.entries[i].role = Some(r);
+            set.entries[i].role_from = Some(RoleFrom::Sniffed);
+        }
+        out.files = Some(set);
+    }
+    out
+}
+
+/// `Some(explicit)` when the inputs look swapped: both sides hold entries, and either nothing on the
+/// ground-truth side looks like ground truth while something on the prediction side does (and the ground-truth
+/// side holds something that looks like predictions, or the prediction side nothing that does), or the same
+/// with the sides exchanged. `explicit` when any role was given explicitly.
+fn swapped(files: &FileSet, classes: &[Option<Class>]) -> Option<bool> {
+    // [side: gt, pred][looks: gt, pred]
+    let mut count = [[0usize; 2]; 2];
+    let mut present = [false; 2];
+    let mut explicit = false;
+    for (e, c) in files.entries.iter().zip(classes) {
+        let Some(role) = e.role else {
+            continue;
+        };
+        let side = usize::from(role == Role::Pred);
+        present[side] = true;
+        explicit |= e.role_from == Some(RoleFrom::Explicit);
+        match c.as_ref().map(|c| c.looks) {
+            Some(Looks::Gt) => count[side][0] += 1,
+            Some(Looks::Pred) => count[side][1] += 1,
+            _ => {}
+        }
+    }
+    let [gt, pr] = count;
+    let a = gt[0] == 0 && pr[0] > 0 && (gt[1] > 0 || pr[1] == 0);
+    let b = pr[1] == 0 && gt[1] > 0 && (pr[0] > 0 || gt[0] == 0);
+    (present[0] && present[1] && (a || b)).then_some(explicit)
+}
+
+/// The evidence, one clause per side: "`run.txt` (given as ground truth) has 6 fields per line like a run; …".
+fn evidence(files: &FileSet, classes: &[Option<Class>]) -> String {
+    let mut parts = Vec::new();
+    for role in [Role::Gt, Role::Pred] {
+        let first = files
+            .entries
+            .iter()
+            .zip(classes)
+            .find_map(|(e, c)| match c {
+                Some(c) if e.role == Some(role) && matches!(c.looks, Looks::Gt | Looks::Pred) => {
+                    Some((e, c))
+                }
+                _ => None,
+            });
+        if let Some((e, c)) = first {
+            parts.push(format!(
+                "`{}` (given as {}) {}",
+                e.name(),
+                if role == Role::Gt {
+                    "ground truth"
+                } else {
+                    "predictions"
+                },
+                c.evidence
+            ));
+        }
+    }
+    parts.join("; ")
+}
+
+/// `dropscore <id> --gt <what was given as predictions> --pred <what was given as ground truth>`.
+fn corrected_command(id: &str, files: &FileSet) -> String {
+    let side = |role: Role| -> String {
+        let mut roots: Vec<&str> = Vec::new();
+        for e in files.entries.iter().filter(|e| e.role == Some(role)) {
+            let root = e.path.split('!').next().unwrap_or(&e.path);
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+        if roots.len() > 4 {
+            return common_dir(&roots);
+        }
+        roots.iter().map(|r| quote(r)).collect::<Vec<_>>().join(" ")
+    };
+    format!(
+        "dropscore {id} --gt {} --pred {}",
+        side(Role::Pred),
+        side(Role::Gt)
+    )
+}
+
+/// The longest common folder of `paths` (or `.`).
+fn common_dir(paths: &[&str]) -> String {
+    let first: Vec<&str> = paths[0].split('/').collect();
+    let mut n = first.len().saturating_sub(1);
+    for p in &paths[1..] {
+        let parts: Vec<&str> = p.split('/').collect();
+        n = n.min(first.iter().zip(&parts).take_while(|(a, b)| a == b).count());
+        n = n.min(parts.len().saturating_sub(1));
+    }
+    if n == 0 {
+        ".".into()
+    } else {
+        quote(&first[..n].join("/"))
+    }
+}
+
+/// A path as a shell word: single-quoted when it has anything but `[A-Za-z0-9._/+-]`.
+fn quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/+-".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_folder_and_quoting() {
+        assert_eq!(
+            common_dir(&["a/b/c.txt", "a/b/d.txt", "a/b/e/f.txt"]),
+            "a/b"
+        );
+        assert_eq!(common_dir(&["x.txt", "y.txt"]), ".");
+        assert_eq!(quote("res/a b.txt"), "'res/a b.txt'");
+        assert_eq!(quote("res/a.txt"), "res/a.txt");
+    }
+}

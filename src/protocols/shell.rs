@@ -1,0 +1,267 @@
+//! The protocol shell: what every protocol shares, written once. A protocol only composes formats and metrics
+//! into a [`Report`]; the shell resolves its options, settles which file is the ground truth
+//! ([`super::roles`]), collects the diagnostics under one per-code cap, applies the one `official_fails` rule,
+//! lists the deviations and orders the diagnostics.
+
+use super::{roles, Options, Progress, ProtocolInfo, Request, Throttle, UsageError};
+use crate::diag::{Diagnostic, Diags};
+use crate::input::FileSet;
+use crate::lemma::Lemmatizer;
+use crate::report::{Mode, Report};
+use std::sync::Arc;
+
+/// One competition's rules. Implemented by a unit struct in the protocol's folder and listed once in
+/// [`super::PROTOCOLS`]; nothing else names a protocol.
+pub trait Protocol: Sync {
+    /// Id, name, file descriptions, option table and built-in examples.
+    fn info(&self) -> &'static ProtocolInfo;
+
+    /// How many leading bytes [`Protocol::classify`] needs (the shell reads each entry's head once).
+    fn head_len(&self) -> usize {
+        4096
+    }
+
+    /// What one entry looks like, from its path and its first [`Protocol::head_len`] (decompressed) bytes:
+    /// ground truth, predictions, either, or unrelated, with the evidence in plain words.
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        let _ = (path, head);
+        Class::either()
+    }
+
+    /// Scores `run.files`. Diagnostics go to `run.diags` (capped per code) or `report.diagnostics`; the shell
+    /// merges both, fills `options` and `deviations`, sets `official_fails` when official mode has an error,
+    /// and sorts. Bad option values are usage errors.
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError>;
+
+    /// The protocol's own text output (the official scorer's layout).
+    fn render_text(&self, report: &Report) -> String {
+        crate::render::generic_text(report)
+    }
+
+    /// What official mode runs, as "The {official_noun} fails on this input" reads: the official scorer,
+    /// script, or reading of a metric page.
+    fn official_noun(&self) -> &'static str {
+        "official scorer"
+    }
+
+    /// One plain line per difference between an official and a corrected report of the same input, after the
+    /// shell's line on an official failure ([`explain`]).
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        let _ = (official, corrected);
+        Vec::new()
+    }
+
+    /// Scores a small built-in input and returns its headline (a JIT warm-up); `None` when there is none.
+    fn exercise(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// What an entry's name and content say about its role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Looks {
+    Gt,
+    Pred,
+    /// Could be either (the formats are alike, or nothing tells).
+    Either,
+    /// Not an input of this protocol.
+    Unrelated,
+}
+
+/// A classification with its evidence ("has <GTRel> judgement blocks").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub looks: Looks,
+    pub evidence: String,
+}
+
+impl Class {
+    pub fn gt(evidence: impl Into<String>) -> Class {
+        Class {
+            looks: Looks::Gt,
+            evidence: evidence.into(),
+        }
+    }
+    pub fn pred(evidence: impl Into<String>) -> Class {
+        Class {
+            looks: Looks::Pred,
+            evidence: evidence.into(),
+        }
+    }
+    pub fn either() -> Class {
+        Class {
+            looks: Looks::Either,
+            evidence: String::new(),
+        }
+    }
+    pub fn unrelated(evidence: impl Into<String>) -> Class {
+        Class {
+            looks: Looks::Unrelated,
+            evidence: evidence.into(),
+        }
+    }
+    /// `self` when it decides, else what the file name says (see [`name_says`]).
+    pub fn or_name(self, path: &str) -> Class {
+        if self.looks != Looks::Either {
+            return self;
+        }
+        name_says(path).unwrap_or(self)
+    }
+}
+
+/// What a file name says: a word of its stem such as `gt`, `truth`, `ref`… marks ground truth; `pred`,
+/// `predictions`, `res`, `results`, `submission`, `run`… marks predictions. When the stem says neither, the
+/// innermost folder (or archive) named exactly so decides (`ref/`, `gt/`, `res/`, `pred/`…). `None` when
+/// nothing, or both, is said.
+pub fn name_says(path: &str) -> Option<Class> {
+    let mut comps = path.rsplit(['/', '\\', '!']).filter(|c| !c.is_empty());
+    let name = comps.next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let words: Vec<&str> = stem
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let gt = words.iter().find(|w| word_role(w) == Some(Looks::Gt));
+    let pred = words.iter().find(|w| word_role(w) == Some(Looks::Pred));
+    match (gt, pred) {
+        (Some(w), None) => return Some(Class::gt(format!("has `{w}` in its name"))),
+        (None, Some(w)) => return Some(Class::pred(format!("has `{w}` in its name"))),
+        (Some(_), Some(_)) => return None,
+        (None, None) => {}
+    }
+    for c in comps {
+        let lower = c.to_ascii_lowercase();
+        let folder = lower.strip_suffix(".zip").unwrap_or(&lower);
+        match word_role(folder) {
+            Some(Looks::Gt) => return Some(Class::gt(format!("lies in a folder named `{c}`"))),
+            Some(Looks::Pred) => return Some(Class::pred(format!("lies in a folder named `{c}`"))),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn word_role(w: &str) -> Option<Looks> {
+    match w {
+        "gt" | "groundtruth" | "ground_truth" | "ground" | "truth" | "ref" | "reference"
+        | "references" => Some(Looks::Gt),
+        "pred" | "preds" | "prediction" | "predictions" | "predicted" | "res" | "result"
+        | "results" | "submission" | "run" => Some(Looks::Pred),
+        _ => None,
+    }
+}
+
+/// One scoring run as a protocol sees it.
+pub struct Run<'a> {
+    /// The entries, roles settled (`Some` wherever the role could be decided).
+    pub files: &'a FileSet,
+    pub mode: Mode,
+    pub opts: Options,
+    /// Diagnostics so far (the input layer's and the role layer's first), capped per code.
+    pub diags: Diags,
+    /// The built-in Russian lemmatiser, when the caller loaded its asset.
+    pub lemmatizer: Option<Arc<Lemmatizer>>,
+    deviations: Option<Vec<String>>,
+}
+
+impl Run<'_> {
+    /// Deviations are listed only for the named options (those that apply to the input at hand).
+    pub fn deviations_among(&mut self, names: &[&str]) {
+        self.deviations = Some(self.opts.deviations_among(names));
+    }
+    /// Deviations replaced by the protocol's own list.
+    pub fn set_deviations(&mut self, lines: Vec<String>) {
+        self.deviations = Some(lines);
+    }
+}
+
+/// Runs protocol `p` on `files`: options, roles, the protocol's score, then the shared finishing rules.
+pub fn run(
+    p: &dyn Protocol,
+    files: &FileSet,
+    req: &Request,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let info = p.info();
+    let opts = Options::resolve(info.options, req.mode, &req.set).map_err(UsageError)?;
+    let mut throttled = Throttle::new(progress);
+    let settled = roles::settle(p, files);
+    let mut diags = Diags::new();
+    diags.extend(settled.diagnostics);
+    diags.extend(files.diagnostics.iter().cloned());
+    let files = settled.files.as_ref().unwrap_or(files);
+    let mut run = Run {
+        files,
+        mode: req.mode,
+        opts,
+        diags,
+        lemmatizer: req.lemmatizer.clone(),
+        deviations: None,
+    };
+    let mut report = if settled.refuse {
+        Report::new(info.id, req.mode)
+    } else {
+        p.score(&mut run, &mut throttled)?
+    };
+    finish(&mut report, run);
+    throttled.update(1.0, "done");
+    Ok(report)
+}
+
+/// The shared finishing rules: options (declared ones first, then the protocol's extra keys), deviations,
+/// capped diagnostics, `official_fails`, the diagnostic order.
+fn finish(report: &mut Report, run: Run) {
+    let Run {
+        mode,
+        opts,
+        mut diags,
+        deviations,
+        ..
+    } = run;
+    let extra = std::mem::take(&mut report.options);
+    report.options = opts.to_json();
+    report.options.extend(extra);
+    report.deviations = deviations.unwrap_or_else(|| opts.deviations());
+    for name in opts.unknown_names() {
+        diags.push(Diagnostic::error(
+            "internal.unknown_option",
+            format!("protocol code read option `{name}`, which its option table does not declare"),
+        ));
+    }
+    for d in std::mem::take(&mut report.diagnostics) {
+        diags.push(d);
+    }
+    report.diagnostics = diags.finish();
+    if mode == Mode::Official && report.has_errors() {
+        report.official_fails = true;
+    }
+    report.sort_diagnostics();
+}
+
+/// Why an official and a corrected report differ: when the official scorer fails, one line that says so and
+/// what corrected mode made of the input (scored it, or failed too), then the protocol's own lines.
+pub fn explain(p: &dyn Protocol, official: &Report, corrected: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
+    if official.official_fails {
+        let noun = p.official_noun();
+        let why = |r: &Report| {
+            r.diagnostics
+                .iter()
+                .find(|d| d.is_error())
+                .map(|d| format!(" ({}: {})", d.code, d.message))
+        };
+        let scored = !corrected.has_errors() && corrected.scores.iter().any(|(_, v)| v.is_some());
+        lines.push(match (why(official), scored) {
+            (Some(w), true) => {
+                format!("The {noun} fails on this input{w}; corrected mode scores it.")
+            }
+            (Some(w), false) => format!(
+                "The {noun} fails on this input{w}; corrected mode fails too{}.",
+                why(corrected).unwrap_or_default()
+            ),
+            (None, _) => format!("The {noun} fails on this input (see the warnings)."),
+        });
+    }
+    lines.extend(p.explain(official, corrected));
+    lines
+}

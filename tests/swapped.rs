@@ -1,0 +1,185 @@
+//! Swapped inputs, in every protocol (issue: one protocol shell): given the wrong way round with `--gt` /
+//! `--pred`, the first diagnostic is the error `input.swapped`, nothing is scored, the hint is the corrected
+//! command line, and that command line scores as the unswapped call does. With roles from folder names
+//! (`ref/`, `res/`) the roles are exchanged with the info `input.swapped` and the input is scored.
+
+mod common;
+use common::data;
+use serde_json::Value;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, Value) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .args(["--format", "json"])
+        .current_dir(data(""))
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap_or(-1), json)
+}
+
+/// `protocol --gt gt… --pred pred…` scores; the swapped call is refused with a hint that is the first call
+/// again (same files, roles exchanged), and that hint, run as given, reproduces the scores.
+fn check(protocol: &str, gt: &[&str], pred: &[&str], headline: &str) {
+    let mut right = vec![protocol, "--gt"];
+    right.extend(gt);
+    right.push("--pred");
+    right.extend(pred);
+    let (code, good) = run(&right);
+    assert_eq!(code, 0, "{protocol}: the unswapped call scores: {good}");
+    assert!(
+        good["scores"][headline].is_number(),
+        "{protocol}: {headline} in {}",
+        good["scores"]
+    );
+    assert!(
+        !good["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "input.swapped"),
+        "{protocol}: no swap reported on the right call"
+    );
+
+    let mut wrong = vec![protocol, "--gt"];
+    wrong.extend(pred);
+    wrong.push("--pred");
+    wrong.extend(gt);
+    let (code, bad) = run(&wrong);
+    assert_eq!(code, 1, "{protocol}: swapped inputs are an input error");
+    let first = &bad["diagnostics"][0];
+    assert_eq!(first["code"], "input.swapped", "{protocol}: {bad}");
+    assert_eq!(first["severity"], "error");
+    assert!(
+        bad["scores"].as_object().unwrap().is_empty(),
+        "{protocol}: nothing scored: {}",
+        bad["scores"]
+    );
+    let hint = first["hint"].as_str().unwrap();
+    let cmd = hint.split(": ").nth(1).unwrap();
+    let mut words: Vec<&str> = cmd.split(' ').collect();
+    assert_eq!(words.remove(0), "dropscore");
+    // The same files, each under what the right call gave on that side (a folder is named by its files).
+    let split = |w: &[&str]| -> (Vec<String>, Vec<String>) {
+        let p = w.iter().position(|x| *x == "--pred").unwrap();
+        (
+            w[2..p].iter().map(|s| s.to_string()).collect(),
+            w[p + 1..].iter().map(|s| s.to_string()).collect(),
+        )
+    };
+    let (hint_gt, hint_pred) = split(&words);
+    let (gt_roots, pred_roots) = split(&right);
+    assert_eq!(words[..2], right[..2], "{protocol}: {cmd}");
+    for (given, roots) in [(&hint_gt, &gt_roots), (&hint_pred, &pred_roots)] {
+        assert!(!given.is_empty());
+        for g in given {
+            assert!(
+                roots.iter().any(|r| g.starts_with(r.as_str())),
+                "{protocol}: `{g}` in the hint `{cmd}` belongs to {roots:?}"
+            );
+        }
+    }
+    let (code, again) = run(&words);
+    assert_eq!(code, 0);
+    assert_eq!(again["scores"], good["scores"], "{protocol}");
+}
+
+#[test]
+fn kws_icfhr14() {
+    check(
+        "kws",
+        &["kws/rusteval/GroundTruthRelevanceJudgementsSample.xml"],
+        &["kws/rusteval/WordSpottingResultsSample.xml"],
+        "map",
+    );
+}
+
+#[test]
+fn kws_trec() {
+    check(
+        "kws",
+        &["kws/trec/sample.qrels.bin"],
+        &["kws/trec/sample.run"],
+        "map",
+    );
+}
+
+#[test]
+fn fest() {
+    check(
+        "fest",
+        &["fest/synthetic/gt"],
+        &["fest/synthetic/pred"],
+        "line_iu",
+    );
+}
+
+#[test]
+fn falsid() {
+    check(
+        "falsid",
+        &["falsid/worked/gt_merged.csv"],
+        &["falsid/worked/pred_merged.csv"],
+        "accuracy",
+    );
+}
+
+#[test]
+fn chalearn_ce() {
+    check(
+        "chalearn-ce",
+        &["chalearn-ce/ap_example/input/ref"],
+        &["chalearn-ce/ap_example/input/res"],
+        "map",
+    );
+}
+
+#[test]
+fn aij2022() {
+    check(
+        "aij2022",
+        &["aij2022/textqa_gt.json"],
+        &["aij2022/textqa_pred.json"],
+        "textqa",
+    );
+}
+
+/// Roles from folder names (a Codabench-like layout given without `--gt`/`--pred` roles of its own): the
+/// shell exchanges them with an info and scores.
+#[test]
+fn folder_roles_are_exchanged_with_an_info() {
+    use common::bytes_input;
+    use dropscore::protocols::{self, Quiet, Request};
+    let gt = std::fs::read(data(
+        "kws/rusteval/GroundTruthRelevanceJudgementsSample.xml",
+    ))
+    .unwrap();
+    let res = std::fs::read(data("kws/rusteval/WordSpottingResultsSample.xml")).unwrap();
+    let files = dropscore::input::FileSet::build(
+        vec![
+            bytes_input("input/ref/results.xml", None, res),
+            bytes_input("input/res/judgements.xml", None, gt),
+        ],
+        &dropscore::input::Limits::default(),
+    );
+    let r = protocols::score(
+        "kws",
+        &files,
+        &Request::new(dropscore::Mode::Official),
+        &mut Quiet,
+    )
+    .unwrap();
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "input.swapped")
+        .expect("an input.swapped info");
+    assert_eq!(d.severity, dropscore::Severity::Info);
+    assert_eq!(
+        format!("{:.5}", r.scores.get("map").unwrap()),
+        "0.51852",
+        "scored the right way round"
+    );
+}
