@@ -380,7 +380,7 @@ pub fn read_submission<R: Read>(
     if !usable {
         return None;
     }
-    if single && k == 2 && not_class > 0 {
+    if single && k == 2 && not_class > 0 && number_bad == 0 {
         // Binary score layout: every value must be a number.
         sub.layout = Layout::BinaryScore;
         sub.pred = Vec::new();

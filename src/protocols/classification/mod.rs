@@ -247,7 +247,7 @@ pub fn run_on(
     let has_scores = sub.layout != Layout::Labels;
     if !applies(&metric, k, has_scores) {
         diags.push(
-            Diagnostic::error(&format!("{ID}.metric_not_applicable"), format!("the leaderboard metric `{metric}` cannot be computed for {k} classes and a {} submission", sub.layout.as_str()))
+            Diagnostic::warning(&format!("{ID}.metric_not_applicable"), format!("the leaderboard metric `{metric}` cannot be computed for {k} classes and a {} submission", sub.layout.as_str()))
                 .file(&sub.file)
                 .hint("Submit the layout the competition asks for (e.g. one score column per class)."),
         );
