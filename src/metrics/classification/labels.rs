@@ -163,11 +163,11 @@ pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
     };
     let mut num = Vec::with_capacity(k * k);
     let mut den = Vec::with_capacity(k * k);
-    for i in 0..k {
-        for j in 0..k {
+    for (i, s0) in sum0.iter().enumerate() {
+        for (j, s1) in sum1.iter().enumerate() {
             let wij = weight(i, j);
             num.push(wij * c.at(i, j) as f64);
-            den.push(wij * (sum0[i] * sum1[j] / n));
+            den.push(wij * (s0 * s1 / n));
         }
     }
     let d = numpy_sum(&den);

@@ -341,7 +341,7 @@ fn items(
             let given = sub.seen.get(i).is_some_and(|&l| l > 0);
             let mut scores = crate::report::Scores::new();
             let correct =
-                (p != NONE && !blocked && sub.mixed.is_none()).then(|| (p == t) as u8 as f64);
+                (p != NONE && !blocked && sub.mixed.is_none()).then_some((p == t) as u8 as f64);
             scores.set("correct", correct);
             match sub.layout {
                 Layout::Scores => {
