@@ -119,6 +119,26 @@ fn binary_score_example_and_corrected_mode() {
 }
 
 #[test]
+fn labels_submission_keeps_score_metrics_as_null() {
+    let r = run(
+        &example("gt.csv"),
+        &example("pred_labels.csv"),
+        &[("metric", "log_loss")],
+    );
+    near(r.scores.get("accuracy"), 0.9333333333333333, "accuracy");
+    assert!(r.scores.contains("log_loss") && r.scores.contains("roc_auc_ovr"));
+    assert_eq!(r.scores.get("log_loss"), None);
+    assert!(!r.has_errors());
+    assert_eq!(
+        r.diagnostics
+            .iter()
+            .find(|d| d.code == "classification.metric_not_applicable")
+            .map(|d| d.severity),
+        Some(dropscore::diag::Severity::Warning)
+    );
+}
+
+#[test]
 fn labels_with_a_label_outside_the_gt() {
     // y_true = [a, b, c, a, b, c, a], y_pred = [a, c, c, a, zz, b, a]: f1_score(average='macro', zero_division=0)
     // = 0.375 (zz is a label of its own), cohen_kappa_score(weights='linear') = 0.4814814814814814,

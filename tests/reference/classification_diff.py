@@ -190,6 +190,10 @@ def reference(case):
         out["cohen_kappa_linear"] = safe(lambda: M.cohen_kappa_score(y, pred, weights="linear"))
         out["cohen_kappa_quadratic"] = safe(lambda: M.cohen_kappa_score(y, pred, weights="quadratic"))
     if layout == "labels":
+        # Score metrics stay in the headline as null (a leaderboard column always names a score).
+        more = ["roc_auc", "average_precision", "log_loss", "brier_score"] if k == 2 else [
+            "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "average_precision", "log_loss", "top_k_accuracy"]
+        out.update({m: None for m in more})
         return out
     if k == 2:
         P = positive if positive is not None else classes[1]

@@ -260,9 +260,11 @@ pub fn run_on(
         positive,
         top_k,
     });
+    // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
+    // leaderboard column always names a score).
     let computed: Vec<String> = METRICS
         .iter()
-        .filter(|m| applies(m, k, has_scores) || **m == metric)
+        .filter(|m| applies(m, k, true) || **m == metric)
         .map(|m| m.to_string())
         .collect();
     for m in &computed {
