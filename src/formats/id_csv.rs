@@ -253,7 +253,7 @@ pub fn value_column(
 /// probing, at most half full).
 #[derive(Default)]
 pub struct IdIndex {
-    arena: Vec<u8>,
+    arena: String,
     ends: Vec<u64>,
     table: Vec<u32>,
     hasher: FxBuild,
@@ -269,8 +269,16 @@ impl IdIndex {
         self.ends.is_empty()
     }
     pub fn get(&self, i: usize) -> &str {
+        let (s, e) = self.span(i);
+        self.arena.get(s..e).unwrap_or("")
+    }
+    fn span(&self, i: usize) -> (usize, usize) {
         let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        std::str::from_utf8(&self.arena[s..self.ends[i] as usize]).unwrap_or("")
+        (s, self.ends[i] as usize)
+    }
+    fn bytes(&self, i: usize) -> &[u8] {
+        let (s, e) = self.span(i);
+        &self.arena.as_bytes()[s..e]
     }
     fn slot(&self, id: &str) -> (usize, Option<u32>) {
         let mask = self.table.len() - 1;
@@ -280,7 +288,7 @@ impl IdIndex {
             if v == EMPTY {
                 return (s, None);
             }
-            if self.get(v as usize) == id {
+            if self.bytes(v as usize) == id.as_bytes() {
                 return (s, Some(v));
             }
             s = (s + 1) & mask;
@@ -303,7 +311,7 @@ impl IdIndex {
             return Err(v as usize);
         }
         let i = self.ends.len();
-        self.arena.extend_from_slice(id.as_bytes());
+        self.arena.push_str(id);
         self.ends.push(self.arena.len() as u64);
         self.table[s] = i as u32;
         Ok(i)
@@ -311,8 +319,12 @@ impl IdIndex {
     fn grow(&mut self) {
         let n = (self.table.len() * 2).max(64);
         self.table = vec![EMPTY; n];
+        let mask = n - 1;
         for i in 0..self.ends.len() {
-            let (s, _) = self.slot(self.get(i));
+            let mut s = self.hasher.hash_one(self.bytes(i)) as usize & mask;
+            while self.table[s] != EMPTY {
+                s = (s + 1) & mask;
+            }
             self.table[s] = i as u32;
         }
     }

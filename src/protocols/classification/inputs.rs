@@ -133,3 +133,16 @@ pub fn corrected_note(family: &str) -> Diagnostic {
         "this family has no corrected behaviour: `corrected` gives the reference library's numbers, as `official` does",
     )
 }
+
+/// GT row indices in natural id order (the report's item order); a GT already in that order is not sorted.
+pub fn natural_order(ids: &crate::formats::id_csv::IdIndex) -> Vec<usize> {
+    use crate::report::natural_cmp;
+    let n = ids.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let sorted =
+        (1..n).all(|i| natural_cmp(ids.get(i - 1), ids.get(i)) != std::cmp::Ordering::Greater);
+    if !sorted {
+        order.sort_by(|&a, &b| natural_cmp(ids.get(a), ids.get(b)));
+    }
+    order
+}

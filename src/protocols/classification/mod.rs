@@ -9,7 +9,7 @@ use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run,
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::classification_csv::{self as csvin, Layout, NONE};
 use crate::input::FileSet;
-use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Report};
+use crate::report::{Column, Display, Item, Label, Mode, Report};
 use compute::{applies, Data, METRICS};
 use serde_json::{Map, Value};
 
@@ -321,10 +321,8 @@ fn items(
     out: &compute::Outcome,
     blocked: bool,
 ) -> Vec<Item> {
-    let n = gt.labels.len();
     let k = gt.classes.len();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| natural_cmp(gt.ids.get(a), gt.ids.get(b)));
+    let order = inputs::natural_order(&gt.ids);
     let name = |p: u32| -> Option<String> {
         let p = p as usize;
         if p == NONE as usize {

@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Diags};
 use crate::formats::regression_csv as csvin;
 use crate::input::FileSet;
 use crate::metrics::regression as m;
-use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Report, Scores};
+use crate::report::{Column, Display, Item, Label, Mode, Report, Scores};
 use serde_json::Map;
 
 pub const ID: &str = "regression";
@@ -208,8 +208,7 @@ pub fn run_on(
         report.plots = plots(t, p);
     }
     progress.update(0.85, "per-item rows");
-    let mut order: Vec<usize> = (0..gt.targets.len()).collect();
-    order.sort_by(|&a, &b| natural_cmp(gt.ids.get(a), gt.ids.get(b)));
+    let order = inputs::natural_order(&gt.ids);
     report.items = order
         .into_iter()
         .map(|i| {
