@@ -115,7 +115,8 @@ def timed(cmd):
     h, m, s = wall.groups()
     secs = int(h or 0) * 3600 + int(m) * 60 + float(s)
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)) / 1024
-    return secs, rss, p.stdout
+    cpu = sum(float(re.search(rf"{w} time \(seconds\): ([\d.]+)", p.stderr).group(1)) for w in ("User", "System"))
+    return secs, rss, p.stdout, cpu
 
 
 def main():
@@ -128,17 +129,18 @@ def main():
             ("dropscore native", [BIN, FAMILY, "--gt", gt, "--pred", pred, "--format", "json", "--out", rep]),
             ("scikit-learn (pandas + metric calls)", [sys.executable, "-c", SKLEARN, FAMILY, gt, pred]),
         ]:
-            secs, rss, out = timed(cmd)
+            secs, rss, out, cpu = timed(cmd)
             if tool not in best or secs < best[tool][0]:
-                best[tool] = (secs, rss, out)
+                best[tool] = (secs, rss, out, cpu)
     ours = json.load(open(rep))["scores"]
     theirs = json.loads(best["scikit-learn (pandas + metric calls)"][2])
     bad = [k for k, v in theirs.items() if ours.get(k) is None or abs(ours[k] - v) > 1e-9 * max(1.0, abs(v))]
     print(f"{FAMILY}: {N:,} rows" + (f", {K} classes (scores)" if FAMILY == "classification" else "") +
           f", best of {RUNS}; load average {os.getloadavg()[0]:.2f}")
     base = best["scikit-learn (pandas + metric calls)"][0]
-    for tool, (secs, rss, _) in best.items():
-        print(f"  {tool:40s} {secs:8.2f} s  peak {rss:8.0f} MiB  ×{base / secs:.1f}")
+    base_cpu = best["scikit-learn (pandas + metric calls)"][3]
+    for tool, (secs, rss, _, cpu) in best.items():
+        print(f"  {tool:40s} {secs:8.2f} s wall (×{base / secs:.1f})  {cpu:8.2f} s CPU (×{base_cpu / max(cpu, 1e-9):.1f})  peak {rss:8.0f} MiB")
     print(f"  metrics compared: {len(theirs)}, differing: {bad or 'none'}")
     sys.exit(1 if bad else 0)
 
