@@ -2,14 +2,17 @@
 
 pub mod aij_json;
 pub mod chalearn;
+pub mod classification_csv;
 pub mod coco_json;
 pub mod falsid_labels;
 pub mod falsid_matrix;
 pub mod fxhash;
+pub mod id_csv;
 pub mod kws_xml;
 pub mod kws_xml_lines;
 pub mod label_map;
 pub mod lines;
 pub mod npy;
 pub mod png_mask;
+pub mod regression_csv;
 pub mod trec;

@@ -3,11 +3,13 @@
 
 pub mod aij;
 pub mod assignment;
+pub mod classification;
 pub mod coco;
 pub mod falsid;
 pub mod fest;
 pub mod interp;
 pub mod mean;
+pub mod regression;
 pub mod rusteval;
 pub mod segmentation;
 pub mod trec;

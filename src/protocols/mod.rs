@@ -4,6 +4,7 @@
 
 pub mod aij2022;
 pub mod chalearn_ce;
+pub mod classification;
 pub mod detection;
 pub mod falsid;
 pub mod fest;
@@ -11,6 +12,7 @@ pub mod kinds;
 pub mod kws;
 pub mod options;
 pub mod preflight;
+pub mod regression;
 pub mod roles;
 pub mod segmentation;
 pub mod shell;
@@ -120,6 +122,8 @@ pub static PROTOCOLS: &[&dyn Protocol] = &[
     &falsid::Falsid,
     &chalearn_ce::ChalearnCe,
     &aij2022::Aij2022,
+    &classification::Classification,
+    &regression::Regression,
     &detection::Detection,
     &segmentation::Segmentation,
     #[cfg(feature = "toy")]

@@ -198,6 +198,16 @@ impl Protocol for Segmentation {
         "mmsegmentation evaluation"
     }
 
+    /// PNG label maps; a file that is not a valid PNG gets the PNG reader's located error, and one of a kind
+    /// known to be something else (a JPEG, a document, an archive) or an empty one is named as such first.
+    fn accepts(&self, kind: crate::input::kind::Kind, _role: Option<crate::input::Role>) -> bool {
+        use crate::input::kind::Kind;
+        matches!(
+            kind,
+            Kind::Png | Kind::Text | Kind::Xml | Kind::Json | Kind::Binary
+        )
+    }
+
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         if head.starts_with(b"\x89PNG") || path.to_ascii_lowercase().ends_with(".png") {
             Class::either().or_name(path)

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# regression: a 5,000,000-row regression file; dropscore native and scikit-learn (pandas read_csv + the
+# metric calls) side by side, wall time and peak memory. Run through scripts/bench regression. Env: FAMILY_N, FAMILY_K, BENCH_RUNS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec python3 bench/families_bench.py regression

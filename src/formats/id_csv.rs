@@ -1,0 +1,441 @@
+//! Streaming CSV tables keyed by an id column, shared by the `classification` and `regression` families
+//! (specs/families.md section 0): RFC 4180 records read with the `csv` crate from any `Read`, a UTF-8 BOM
+//! dropped, every field located by line and column (the column counts Unicode scalar values, fields separated
+//! by one delimiter; quotes are not counted). Ids are stored once, in one arena ([`IdIndex`]).
+
+use super::fxhash::FxBuild;
+use crate::diag::{excerpt, Diagnostic, Diags};
+use std::hash::BuildHasher;
+use std::io::Read;
+
+/// One record: its 1-based line, its fields (UTF-8, not trimmed) and each field's 1-based column.
+pub struct Row<'a> {
+    pub line: u64,
+    pub fields: Vec<&'a str>,
+    pub columns: Vec<u64>,
+}
+
+impl Row<'_> {
+    /// Field `i` trimmed of ASCII spaces (ids, labels and numbers all compare trimmed).
+    pub fn get(&self, i: usize) -> &str {
+        self.fields
+            .get(i)
+            .map_or("", |s| s.trim_matches(|c: char| c == ' ' || c == '\t'))
+    }
+    pub fn column(&self, i: usize) -> u64 {
+        self.columns.get(i).copied().unwrap_or(1)
+    }
+}
+
+/// Trims ASCII spaces and tabs.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c == ' ' || c == '\t')
+}
+
+/// What [`read`] hands its callback: the header once (trimmed, BOM dropped), then each record.
+pub enum Event<'a, 'b> {
+    Header(&'a [String]),
+    Row(&'a Row<'b>),
+}
+
+/// Reads a CSV stream: calls `each` with the header, then with every later record that has the header's number
+/// of fields, while `each` returns true. Returns the header (`None` with an error diagnostic when the file is
+/// empty or unreadable). Records with another number of fields, invalid UTF-8 and CSV syntax errors are located
+/// errors (`<family>.csv`, `input.invalid_utf8`).
+pub fn read<R: Read>(
+    family: &str,
+    file: &str,
+    reader: R,
+    delimiter: u8,
+    diags: &mut Diags,
+    mut each: impl FnMut(Event, &mut Diags) -> bool,
+) -> Option<Vec<String>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(reader);
+    let code = format!("{family}.csv");
+    let mut rec = csv::ByteRecord::new();
+    let mut header: Option<Vec<String>> = None;
+    loop {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let (line, msg) = match e.kind() {
+                    csv::ErrorKind::Io(io) => {
+                        diags.push(Diagnostic::read_error(file, io));
+                        break;
+                    }
+                    _ => (
+                        e.position().map_or(0, |p| p.line()),
+                        format!("CSV syntax: {e}"),
+                    ),
+                };
+                diags.push(
+                    Diagnostic::error(&code, msg)
+                        .file(file)
+                        .line(line.max(1))
+                        .hint("Write the file as RFC 4180 CSV (quote fields that contain the delimiter or quotes)."),
+                );
+                continue;
+            }
+        }
+        let line = rec.position().map_or(0, |p| p.line());
+        let mut fields = Vec::with_capacity(rec.len());
+        let mut columns = Vec::with_capacity(rec.len());
+        let mut col = 1u64;
+        let mut bad = None;
+        for (i, f) in rec.iter().enumerate() {
+            let f = if header.is_none() && i == 0 {
+                f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
+            } else {
+                f
+            };
+            match simdutf8::basic::from_utf8(f) {
+                Ok(s) => {
+                    columns.push(col);
+                    col += s.chars().count() as u64 + 1;
+                    fields.push(s);
+                }
+                Err(_) => {
+                    let good = std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
+                    let before = std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
+                    bad = Some(col + before as u64);
+                    break;
+                }
+            }
+        }
+        if let Some(c) = bad {
+            diags.push(
+                Diagnostic::error("input.invalid_utf8", "invalid UTF-8")
+                    .file(file)
+                    .at(line, c)
+                    .hint("Save the file as UTF-8."),
+            );
+            continue;
+        }
+        match &header {
+            None => {
+                if fields.len() == 1 && trim(fields[0]).is_empty() {
+                    continue; // blank lines before the header
+                }
+                let h: Vec<String> = fields.iter().map(|s| trim(s).to_string()).collect();
+                let go = each(Event::Header(&h), diags);
+                header = Some(h);
+                if !go {
+                    break;
+                }
+            }
+            Some(h) => {
+                if fields.len() == 1 && fields[0].is_empty() {
+                    continue; // a blank line
+                }
+                if fields.len() != h.len() {
+                    diags.push(
+                        Diagnostic::error(
+                            &code,
+                            format!("{} fields where the header has {}", fields.len(), h.len()),
+                        )
+                        .file(file)
+                        .at(line, 1)
+                        .expected(h.len().to_string())
+                        .found(fields.len().to_string())
+                        .hint("Give every row one value per header column."),
+                    );
+                    continue;
+                }
+                let row = Row {
+                    line,
+                    fields,
+                    columns,
+                };
+                if !each(Event::Row(&row), diags) {
+                    break;
+                }
+            }
+        }
+    }
+    if header.is_none() {
+        diags.push(
+            Diagnostic::error(
+                &format!("{family}.empty_file"),
+                "the file has no header row",
+            )
+            .file(file)
+            .hint("Start the file with a header row naming its columns, e.g. `id,label`."),
+        );
+    }
+    header
+}
+
+/// The index of the column named `name` (ASCII case-insensitive).
+pub fn find_column(header: &[String], name: &str) -> Option<usize> {
+    header.iter().position(|h| h.eq_ignore_ascii_case(name))
+}
+
+/// The id column: `option` if given (an error when absent), else the first column named `id` (any case), else
+/// the first column.
+pub fn id_column(
+    family: &str,
+    file: &str,
+    header: &[String],
+    option: &str,
+    diags: &mut Diags,
+) -> Option<usize> {
+    if !option.is_empty() {
+        let c = header.iter().position(|h| h == option);
+        if c.is_none() {
+            diags.push(missing_column(family, file, header, option, "id_column"));
+        }
+        return c;
+    }
+    Some(find_column(header, "id").unwrap_or(0))
+}
+
+/// A located error: the header lacks a named column.
+pub fn missing_column(
+    family: &str,
+    file: &str,
+    header: &[String],
+    name: &str,
+    option: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{family}.missing_column"),
+        format!("no column named `{name}` in the header"),
+    )
+    .file(file)
+    .at(1, 1)
+    .expected(name.to_string())
+    .found(excerpt(&header.join(",")))
+    .hint(format!(
+        "Name the column `{name}` in the header, or set the option `{option}`."
+    ))
+}
+
+/// The value column besides `id`: `option` if given, else the only other column, else the first of
+/// `defaults` (any case). `None` (with an error) when none fits.
+pub fn value_column(
+    family: &str,
+    file: &str,
+    header: &[String],
+    id: usize,
+    option: &str,
+    defaults: &[&str],
+    diags: &mut Diags,
+) -> Option<usize> {
+    if !option.is_empty() {
+        if let Some(c) = header.iter().position(|h| h == option) {
+            return Some(c);
+        }
+    }
+    let others: Vec<usize> = (0..header.len()).filter(|&i| i != id).collect();
+    if others.len() == 1 && option.is_empty() {
+        return Some(others[0]);
+    }
+    for d in defaults {
+        if let Some(c) = find_column(header, d).filter(|&c| c != id) {
+            return Some(c);
+        }
+    }
+    let name = if option.is_empty() {
+        defaults.first().copied().unwrap_or("label")
+    } else {
+        option
+    };
+    diags.push(missing_column(family, file, header, name, "label_column"));
+    None
+}
+
+/// Ids stored once: one byte arena, offsets, and an open-addressing table of row indices (FxHash, linear
+/// probing, at most half full).
+#[derive(Default)]
+pub struct IdIndex {
+    arena: String,
+    ends: Vec<u64>,
+    table: Vec<u32>,
+    hasher: FxBuild,
+}
+
+const EMPTY: u32 = u32::MAX;
+
+impl IdIndex {
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+    pub fn get(&self, i: usize) -> &str {
+        let (s, e) = self.span(i);
+        self.arena.get(s..e).unwrap_or("")
+    }
+    fn span(&self, i: usize) -> (usize, usize) {
+        let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (s, self.ends[i] as usize)
+    }
+    fn bytes(&self, i: usize) -> &[u8] {
+        let (s, e) = self.span(i);
+        &self.arena.as_bytes()[s..e]
+    }
+    fn slot(&self, id: &str) -> (usize, Option<u32>) {
+        let mask = self.table.len() - 1;
+        let mut s = self.hasher.hash_one(id.as_bytes()) as usize & mask;
+        loop {
+            let v = self.table[s];
+            if v == EMPTY {
+                return (s, None);
+            }
+            if self.bytes(v as usize) == id.as_bytes() {
+                return (s, Some(v));
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    /// The row index of `id`.
+    pub fn find(&self, id: &str) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
+        }
+        self.slot(id).1.map(|v| v as usize)
+    }
+    /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
+    pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
+        if (self.ends.len() + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let (s, found) = self.slot(id);
+        if let Some(v) = found {
+            return Err(v as usize);
+        }
+        let i = self.ends.len();
+        self.arena.push_str(id);
+        self.ends.push(self.arena.len() as u64);
+        self.table[s] = i as u32;
+        Ok(i)
+    }
+    fn grow(&mut self) {
+        let n = (self.table.len() * 2).max(64);
+        self.table = vec![EMPTY; n];
+        let mask = n - 1;
+        for i in 0..self.ends.len() {
+            let mut s = self.hasher.hash_one(self.bytes(i)) as usize & mask;
+            while self.table[s] != EMPTY {
+                s = (s + 1) & mask;
+            }
+            self.table[s] = i as u32;
+        }
+    }
+}
+
+/// Matches submission rows to GT rows: unknown and repeated ids are located errors.
+pub struct Matcher<'a> {
+    pub family: &'a str,
+    pub file: &'a str,
+    pub seen: Vec<u64>,
+}
+
+impl<'a> Matcher<'a> {
+    pub fn new(family: &'a str, file: &'a str, n: usize) -> Self {
+        Matcher {
+            family,
+            file,
+            seen: vec![0; n],
+        }
+    }
+    /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
+    pub fn row(
+        &mut self,
+        ids: &IdIndex,
+        row: &Row,
+        col: usize,
+        diags: &mut Diags,
+    ) -> Option<usize> {
+        let id = row.get(col);
+        let at = (row.line, row.column(col));
+        match ids.find(id) {
+            None => {
+                diags.push(
+                    Diagnostic::error(&format!("{}.unknown_id", self.family), format!("id `{}` is not in the ground truth", excerpt(id)))
+                        .file(self.file)
+                        .at(at.0, at.1)
+                        .found(excerpt(id))
+                        .hint("Submit exactly the ids of the ground truth (check the id column and spelling).")
+                        .official("rejects the submission (as Kaggle does)"),
+                );
+                None
+            }
+            Some(i) if self.seen[i] != 0 => {
+                diags.push(
+                    Diagnostic::error(
+                        &format!("{}.duplicate_id", self.family),
+                        format!(
+                            "id `{}` repeated (first on line {})",
+                            excerpt(id),
+                            self.seen[i]
+                        ),
+                    )
+                    .file(self.file)
+                    .at(at.0, at.1)
+                    .found(excerpt(id))
+                    .hint("Give one row per id.")
+                    .official("rejects the submission (as Kaggle does)"),
+                );
+                None
+            }
+            Some(i) => {
+                self.seen[i] = row.line.max(1);
+                Some(i)
+            }
+        }
+    }
+    /// GT rows the submission did not give (in GT order).
+    pub fn missing(&self) -> Vec<usize> {
+        (0..self.seen.len())
+            .filter(|&i| self.seen[i] == 0)
+            .collect()
+    }
+}
+
+/// A parsed number field: finite f64, or a located error (`<family>.empty_cell`, `.non_numeric`, `.non_finite`).
+pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags) -> Option<f64> {
+    let s = row.get(col);
+    let at = (row.line, row.column(col));
+    let err = |code: &str, msg: String, hint: &str| {
+        Diagnostic::error(&format!("{family}.{code}"), msg)
+            .file(file)
+            .at(at.0, at.1)
+            .expected("a finite decimal number")
+            .found(excerpt(s))
+            .hint(hint.to_string())
+    };
+    if s.is_empty() {
+        diags.push(err(
+            "empty_cell",
+            "empty cell".into(),
+            "Fill every cell with a number.",
+        ));
+        return None;
+    }
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        Ok(_) => {
+            diags.push(err(
+                "non_finite",
+                format!("`{}` is not a finite number", excerpt(s)),
+                "Replace NaN and infinities by finite numbers.",
+            ));
+            None
+        }
+        Err(_) => {
+            diags.push(err(
+                "non_numeric",
+                format!("`{}` is not a number", excerpt(s)),
+                "Write decimal numbers such as 0.25 or 1e-3.",
+            ));
+            None
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! CSV inputs of the `regression` family (specs/families.md section 2): GT `id,target` and submission
+//! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
+
+use super::id_csv::{self, IdIndex, Matcher};
+use crate::diag::{excerpt, Diagnostic, Diags};
+use std::io::Read;
+
+pub const FAMILY: &str = "regression";
+/// Value column names tried when the header has more than one other column.
+pub const VALUE_DEFAULTS: &[&str] = &["target", "prediction", "pred", "value", "y"];
+
+pub struct Gt {
+    pub file: String,
+    pub ids: IdIndex,
+    pub targets: Vec<f64>,
+    pub lines: Vec<u64>,
+}
+
+/// Reads the GT. `None` when it cannot be used.
+pub fn read_gt<R: Read>(
+    file: &str,
+    r: R,
+    delimiter: u8,
+    id_opt: &str,
+    value_opt: &str,
+    diags: &mut Diags,
+) -> Option<Gt> {
+    let mut gt = Gt {
+        file: file.to_string(),
+        ids: IdIndex::default(),
+        targets: Vec::new(),
+        lines: Vec::new(),
+    };
+    let mut cols = None;
+    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
+        id_csv::Event::Header(h) => {
+            let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
+            cols = id.and_then(|id| {
+                id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
+                    .map(|v| (id, v))
+            });
+            cols.is_some()
+        }
+        id_csv::Event::Row(row) => {
+            let Some((ic, vc)) = cols else { return false };
+            let id = row.get(ic);
+            if let Err(first) = gt.ids.insert(id) {
+                diags.push(
+                    Diagnostic::error(
+                        &format!("{FAMILY}.duplicate_id"),
+                        format!(
+                            "GT id `{}` repeated (first on line {})",
+                            excerpt(id),
+                            gt.lines[first]
+                        ),
+                    )
+                    .file(file)
+                    .at(row.line, row.column(ic))
+                    .found(excerpt(id))
+                    .hint("The ground truth must list each id once."),
+                );
+                return true;
+            }
+            let v = id_csv::number(FAMILY, file, row, vc, diags).unwrap_or(f64::NAN);
+            gt.targets.push(v);
+            gt.lines.push(row.line);
+            true
+        }
+    })?;
+    cols?;
+    if gt.targets.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                &format!("{FAMILY}.empty_file"),
+                "the ground truth has no rows",
+            )
+            .file(file)
+            .hint("Drop the complete ground-truth file."),
+        );
+        return None;
+    }
+    Some(gt)
+}
+
+pub struct Submission {
+    pub file: String,
+    /// Per GT row; NaN where not given or unusable.
+    pub preds: Vec<f64>,
+    /// 1-based line per GT row (0 = not given).
+    pub seen: Vec<u64>,
+}
+
+/// Reads a submission against the GT. `None` when its columns cannot be told.
+pub fn read_submission<R: Read>(
+    gt: &Gt,
+    file: &str,
+    r: R,
+    delimiter: u8,
+    id_opt: &str,
+    value_opt: &str,
+    diags: &mut Diags,
+) -> Option<Submission> {
+    let n = gt.ids.len();
+    let mut m = Matcher::new(FAMILY, file, n);
+    let mut preds = vec![f64::NAN; n];
+    let mut cols = None;
+    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
+        id_csv::Event::Header(h) => {
+            let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
+            cols = id.and_then(|id| {
+                id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
+                    .map(|v| (id, v))
+            });
+            cols.is_some()
+        }
+        id_csv::Event::Row(row) => {
+            let Some((ic, vc)) = cols else { return false };
+            if let Some(i) = m.row(&gt.ids, row, ic, diags) {
+                if let Some(v) = id_csv::number(FAMILY, file, row, vc, diags) {
+                    preds[i] = v;
+                }
+            }
+            true
+        }
+    })?;
+    cols?;
+    Some(Submission {
+        file: file.to_string(),
+        preds,
+        seen: m.seen,
+    })
+}

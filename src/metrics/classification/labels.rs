@@ -1,0 +1,222 @@
+//! Hard-label classification metrics from a confusion matrix, as scikit-learn 1.9 computes them
+//! (`sklearn/metrics/_classification.py`). The matrix's labels are scikit-learn's `unique_labels(y_true,
+//! y_pred)`: the sorted union of true and predicted labels, so a predicted label that is not a true class has a
+//! row of zeros. Means over labels are NumPy's (pairwise sum, [`crate::metrics::mean`]).
+
+use crate::metrics::mean::{numpy_mean, numpy_sum};
+
+/// A k×k confusion matrix, row = true label, column = predicted label (`confusion_matrix`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Confusion {
+    pub k: usize,
+    pub m: Vec<u64>,
+}
+
+impl Confusion {
+    pub fn new(k: usize) -> Self {
+        Confusion {
+            k,
+            m: vec![0; k * k],
+        }
+    }
+    /// Counts one sample with true label index `t` and predicted label index `p`.
+    pub fn add(&mut self, t: usize, p: usize) {
+        self.m[t * self.k + p] += 1;
+    }
+    pub fn at(&self, t: usize, p: usize) -> u64 {
+        self.m[t * self.k + p]
+    }
+    pub fn row_sum(&self, i: usize) -> u64 {
+        self.m[i * self.k..(i + 1) * self.k].iter().sum()
+    }
+    pub fn col_sum(&self, j: usize) -> u64 {
+        (0..self.k).map(|i| self.at(i, j)).sum()
+    }
+    pub fn trace(&self) -> u64 {
+        (0..self.k).map(|i| self.at(i, i)).sum()
+    }
+    pub fn total(&self) -> u64 {
+        self.m.iter().sum()
+    }
+}
+
+/// `accuracy_score`: correct / n. `None` for no samples.
+pub fn accuracy(c: &Confusion) -> Option<f64> {
+    let n = c.total();
+    (n > 0).then(|| c.trace() as f64 / n as f64)
+}
+
+/// `balanced_accuracy_score(adjusted=False)`: per label `C[i,i] / Σ_j C[i,j]`, labels with no true sample
+/// (NaN, "y_pred contains classes not in y_true") dropped, then `np.mean` of the rest in label order.
+pub fn balanced_accuracy(c: &Confusion) -> Option<f64> {
+    let per: Vec<f64> = (0..c.k)
+        .filter_map(|i| {
+            let r = c.row_sum(i);
+            (r > 0).then(|| c.at(i, i) as f64 / r as f64)
+        })
+        .collect();
+    numpy_mean(&per)
+}
+
+/// The `average` argument of `precision_recall_fscore_support`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Average {
+    /// `average='binary'` with `pos_label` at this label index.
+    Binary(usize),
+    Macro,
+    Micro,
+    Weighted,
+}
+
+/// Precision, recall and F1 (β = 1) as `precision_recall_fscore_support(average=…, zero_division=0)`:
+/// per label tp = C[i,i], pred = column sum, true = row sum; precision = tp / pred, recall = tp / true,
+/// F = 2·tp / (true + pred) (scikit-learn's form in confusion-matrix entries), 0 where a denominator is 0.
+/// `micro` sums tp, pred and true first; `macro` is `np.mean` over the labels (sorted union of true and predicted
+/// labels); `weighted` is `np.average(…, weights=true)` = Σ(x·w) / Σw, both sums pairwise.
+pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
+    let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
+    let stats = |i: usize| (c.at(i, i) as f64, c.col_sum(i) as f64, c.row_sum(i) as f64);
+    let one = |(tp, pred, tru): (f64, f64, f64)| {
+        (div(tp, pred), div(tp, tru), div(2.0 * tp, 1.0 * tru + pred))
+    };
+    match avg {
+        Average::Binary(p) => one(stats(p)),
+        Average::Micro => {
+            let (mut tp, mut pred, mut tru) = (0.0, 0.0, 0.0);
+            for i in 0..c.k {
+                let s = stats(i);
+                tp += s.0;
+                pred += s.1;
+                tru += s.2;
+            }
+            one((tp, pred, tru))
+        }
+        Average::Macro | Average::Weighted => {
+            let all: Vec<(f64, f64, f64)> = (0..c.k).map(|i| one(stats(i))).collect();
+            let pick = |f: &dyn Fn(&(f64, f64, f64)) -> f64| -> f64 {
+                let xs: Vec<f64> = all.iter().map(f).collect();
+                if avg == Average::Macro {
+                    numpy_mean(&xs).unwrap_or(f64::NAN)
+                } else {
+                    let w: Vec<f64> = (0..c.k).map(|i| c.row_sum(i) as f64).collect();
+                    let xw: Vec<f64> = xs.iter().zip(&w).map(|(x, w)| x * w).collect();
+                    numpy_sum(&xw) / numpy_sum(&w)
+                }
+            };
+            (pick(&|t| t.0), pick(&|t| t.1), pick(&|t| t.2))
+        }
+    }
+}
+
+/// `matthews_corrcoef` (multi-class form): with t = row sums, p = column sums, c = trace, s = n,
+/// cov_ytyp = c·s − t·p, cov_ypyp = s² − p·p, cov_ytyt = s² − t·t; 0 when cov_ypyp·cov_ytyt = 0, else
+/// cov_ytyp / √(cov_ypyp·cov_ytyt). The dot products are of integer-valued floats, exact below 2⁵³.
+pub fn matthews(c: &Confusion) -> f64 {
+    let t: Vec<f64> = (0..c.k).map(|i| c.row_sum(i) as f64).collect();
+    let p: Vec<f64> = (0..c.k).map(|j| c.col_sum(j) as f64).collect();
+    let correct = c.trace() as f64;
+    let s = numpy_sum(&p);
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).fold(0.0, |acc, (x, y)| acc + x * y);
+    let cov_ytyp = correct * s - dot(&t, &p);
+    let cov_ypyp = s * s - dot(&p, &p);
+    let cov_ytyt = s * s - dot(&t, &t);
+    let prod = cov_ypyp * cov_ytyt;
+    if prod == 0.0 {
+        0.0
+    } else {
+        cov_ytyp / prod.sqrt()
+    }
+}
+
+/// Weights of `cohen_kappa_score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KappaWeights {
+    None,
+    Linear,
+    Quadratic,
+}
+
+/// `cohen_kappa_score(y_true, y_pred, weights=…)`: expected = outer(column sums, row sums) / n;
+/// w = 1 − I, |i − j| or (i − j)²; κ = 1 − Σ(w·C) / Σ(w·expected), both sums NumPy's pairwise sum over the
+/// flattened k×k matrix. `None` (scikit-learn's `replace_undefined_by=np.nan`) when n = 0 or Σ(w·expected) = 0.
+pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
+    let k = c.k;
+    let sum0: Vec<f64> = (0..k).map(|j| c.col_sum(j) as f64).collect();
+    let sum1: Vec<f64> = (0..k).map(|i| c.row_sum(i) as f64).collect();
+    let n = numpy_sum(&sum0);
+    if n == 0.0 {
+        return None;
+    }
+    let weight = |i: usize, j: usize| -> f64 {
+        let d = i as f64 - j as f64;
+        match w {
+            KappaWeights::None => {
+                if i == j {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            KappaWeights::Linear => d.abs(),
+            KappaWeights::Quadratic => d * d,
+        }
+    };
+    let mut num = Vec::with_capacity(k * k);
+    let mut den = Vec::with_capacity(k * k);
+    for (i, s0) in sum0.iter().enumerate() {
+        for (j, s1) in sum1.iter().enumerate() {
+            let wij = weight(i, j);
+            num.push(wij * c.at(i, j) as f64);
+            den.push(wij * (s0 * s1 / n));
+        }
+    }
+    let d = numpy_sum(&den);
+    if d == 0.0 {
+        return None;
+    }
+    Some(1.0 - numpy_sum(&num) / d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conf(k: usize, pairs: &[(usize, usize)]) -> Confusion {
+        let mut c = Confusion::new(k);
+        for &(t, p) in pairs {
+            c.add(t, p);
+        }
+        c
+    }
+
+    #[test]
+    fn sklearn_docstring_values() {
+        // y_true = [0, 1, 2, 0, 1, 2], y_pred = [0, 2, 1, 0, 0, 1] (precision_recall_fscore_support docstring):
+        // macro (0.2222222222222222, 0.3333333333333333, 0.26666666666666666), micro 1/3, weighted (.2222, .3333, .2667).
+        let c = conf(3, &[(0, 0), (1, 2), (2, 1), (0, 0), (1, 0), (2, 1)]);
+        let (p, r, f) = precision_recall_f1(&c, Average::Macro);
+        assert_eq!(
+            (p, r, f),
+            (0.2222222222222222, 0.3333333333333333, 0.26666666666666666)
+        );
+        let (p, r, f) = precision_recall_f1(&c, Average::Micro);
+        assert_eq!(
+            (p, r, f),
+            (0.3333333333333333, 0.3333333333333333, 0.3333333333333333)
+        );
+        assert_eq!(accuracy(&c), Some(0.3333333333333333));
+        // matthews_corrcoef([+1, +1, +1, -1], [+1, -1, +1, +1]) = -0.3333333333333333 (its docstring).
+        let m = conf(2, &[(1, 1), (1, 0), (1, 1), (0, 1)]);
+        assert_eq!(matthews(&m), -0.3333333333333333);
+        // balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1]) = 0.625 (its docstring).
+        let b = conf(2, &[(0, 0), (1, 1), (0, 0), (0, 0), (1, 0), (0, 1)]);
+        assert_eq!(balanced_accuracy(&b), Some(0.625));
+    }
+
+    #[test]
+    fn kappa_undefined_is_none() {
+        let c = conf(1, &[(0, 0), (0, 0)]);
+        assert_eq!(cohen_kappa(&c, KappaWeights::None), None);
+        assert_eq!(matthews(&c), 0.0);
+    }
+}

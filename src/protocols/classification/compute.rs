@@ -1,0 +1,312 @@
+//! From the GT and the submission to the headline metrics, per-item rows and plots (specs/families.md
+//! sections 1 and 5).
+
+use super::inputs::{plot, thin};
+use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
+use crate::metrics::classification::curves::{
+    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, threshold_curve,
+};
+use crate::metrics::classification::labels::{
+    accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
+    KappaWeights,
+};
+use crate::metrics::classification::scores::{
+    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, renormalised, roc_auc_ovo,
+    top_k_accuracy, weighted_mean,
+};
+use crate::report::{Plot, Scores, Series};
+
+/// Every metric id in the spec's order.
+pub const METRICS: &[&str] = &[
+    "accuracy",
+    "balanced_accuracy",
+    "f1",
+    "precision",
+    "recall",
+    "f1_macro",
+    "f1_micro",
+    "f1_weighted",
+    "precision_macro",
+    "precision_micro",
+    "precision_weighted",
+    "recall_macro",
+    "recall_micro",
+    "recall_weighted",
+    "matthews_corrcoef",
+    "cohen_kappa",
+    "cohen_kappa_linear",
+    "cohen_kappa_quadratic",
+    "roc_auc",
+    "roc_auc_ovr",
+    "roc_auc_ovr_weighted",
+    "roc_auc_ovo",
+    "average_precision",
+    "log_loss",
+    "brier_score",
+    "top_k_accuracy",
+];
+
+/// Whether metric `id` applies to an input with `k` GT classes and score columns (`scores`).
+pub fn applies(id: &str, k: usize, scores: bool) -> bool {
+    match id {
+        "f1" | "precision" | "recall" => k == 2,
+        "roc_auc" | "brier_score" => scores && k == 2,
+        "roc_auc_ovr" | "roc_auc_ovr_weighted" | "roc_auc_ovo" | "top_k_accuracy" => {
+            scores && k >= 3
+        }
+        "average_precision" | "log_loss" => scores && k >= 2,
+        _ => true,
+    }
+}
+
+/// The inputs of the metrics, missing rows already filled (`missing = worst`) or absent (blocked).
+pub struct Data<'a> {
+    pub gt: &'a Gt,
+    pub sub: &'a Submission,
+    /// The positive class for f1/precision/recall (`positive_label`, or 1 for {0, 1}).
+    pub positive: Option<usize>,
+    pub top_k: usize,
+}
+
+pub struct Outcome {
+    pub scores: Scores,
+    /// Predicted label index per row (labels: as read; scores: argmax), `NONE` for binary score.
+    pub pred: Vec<u32>,
+    /// Union label names in sorted order and each label index's position in it.
+    pub union: Vec<String>,
+    pub position: Vec<usize>,
+    pub plots: Vec<Plot>,
+}
+
+/// The sorted union of GT classes and extra predicted labels (`unique_labels(y_true, y_pred)`): names in order
+/// and, for each label index (GT classes first, then `extra`), its position.
+pub fn union_order(classes: &Classes, extra: &[String]) -> (Vec<String>, Vec<usize>) {
+    let k = classes.len();
+    let mut all: Vec<usize> = (0..k + extra.len()).collect();
+    let name = |i: usize| {
+        if i < k {
+            classes.names[i].as_str()
+        } else {
+            extra[i - k].as_str()
+        }
+    };
+    match &classes.ints {
+        Some(v) => {
+            let val = |i: usize| {
+                if i < k {
+                    v[i]
+                } else {
+                    extra[i - k].parse::<i64>().unwrap_or(i64::MAX)
+                }
+            };
+            all.sort_by_key(|&i| val(i));
+        }
+        None => all.sort_by(|&a, &b| name(a).cmp(name(b))),
+    }
+    let mut position = vec![0; all.len()];
+    for (p, &i) in all.iter().enumerate() {
+        position[i] = p;
+    }
+    (all.iter().map(|&i| name(i).to_string()).collect(), position)
+}
+
+pub fn compute(d: &Data) -> Outcome {
+    let gt = d.gt;
+    let sub = d.sub;
+    let k = gt.classes.len();
+    let n = gt.labels.len();
+    let truth: Vec<usize> = gt.labels.iter().map(|&l| l as usize).collect();
+    let has_scores = sub.layout != Layout::Labels;
+    let mut s = Scores::new();
+    // Hard labels.
+    let pred: Vec<u32> = match sub.layout {
+        Layout::Labels => sub.pred.clone(),
+        Layout::Scores => sub
+            .scores
+            .chunks_exact(k.max(1))
+            .map(|r| argmax(r) as u32)
+            .collect(),
+        Layout::BinaryScore => vec![NONE; n],
+    };
+    let (union, position) = union_order(&gt.classes, &sub.extra);
+    let labels_ok =
+        sub.layout != Layout::BinaryScore && sub.mixed.is_none() && pred.iter().all(|&p| p != NONE);
+    let mut conf = Confusion::new(union.len());
+    if labels_ok {
+        for (&t, &p) in truth.iter().zip(&pred) {
+            conf.add(position[t], position[p as usize]);
+        }
+    }
+    let lab = |v: Option<f64>| if labels_ok { v } else { None };
+    s.set("accuracy", lab(accuracy(&conf)));
+    s.set("balanced_accuracy", lab(balanced_accuracy(&conf)));
+    if k == 2 {
+        let binary = d
+            .positive
+            .filter(|_| sub.extra.is_empty())
+            .map(|p| precision_recall_f1(&conf, Average::Binary(position[p])));
+        s.set("f1", lab(binary.map(|x| x.2)));
+        s.set("precision", lab(binary.map(|x| x.0)));
+        s.set("recall", lab(binary.map(|x| x.1)));
+    }
+    let avgs = [Average::Macro, Average::Micro, Average::Weighted];
+    let prf: Vec<(f64, f64, f64)> = avgs
+        .iter()
+        .map(|&a| precision_recall_f1(&conf, a))
+        .collect();
+    for (j, name) in ["f1", "precision", "recall"].iter().enumerate() {
+        for (a, suffix) in ["macro", "micro", "weighted"].iter().enumerate() {
+            let t = prf[a];
+            let v = [t.2, t.0, t.1][j];
+            s.set(&format!("{name}_{suffix}"), lab(Some(v)));
+        }
+    }
+    s.set("matthews_corrcoef", lab(Some(matthews(&conf))));
+    s.set("cohen_kappa", lab(cohen_kappa(&conf, KappaWeights::None)));
+    s.set(
+        "cohen_kappa_linear",
+        lab(cohen_kappa(&conf, KappaWeights::Linear)),
+    );
+    s.set(
+        "cohen_kappa_quadratic",
+        lab(cohen_kappa(&conf, KappaWeights::Quadratic)),
+    );
+    let mut plots = Vec::new();
+    if labels_ok {
+        let mut p = plot(
+            "confusion_matrix",
+            "heatmap",
+            "Confusion matrix (rows: truth, columns: prediction)",
+            "predicted",
+            "true",
+        );
+        p.labels = union.clone();
+        p.values = conf.m.iter().map(|&c| Some(c as f64)).collect();
+        plots.push(p);
+    }
+    if has_scores && k >= 2 {
+        score_metrics(d, &truth, &mut s, &mut plots);
+    }
+    Outcome {
+        scores: s,
+        pred,
+        union,
+        position,
+        plots,
+    }
+}
+
+/// The positive class of score metrics in a binary problem: `positive_label`, 1 for {0, 1}, else the greater
+/// class (scikit-learn's `roc_auc_score` convention).
+fn score_positive(d: &Data) -> usize {
+    d.positive.unwrap_or(1)
+}
+
+fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot>) {
+    let sub = d.sub;
+    let k = d.gt.classes.len();
+    let names = &d.gt.classes.names;
+    let mut roc = plot(
+        "roc",
+        "lines",
+        "ROC curves",
+        "false positive rate",
+        "true positive rate",
+    );
+    let mut pr = plot(
+        "pr",
+        "lines",
+        "Precision–recall curves",
+        "recall",
+        "precision",
+    );
+    let mut add_curves =
+        |label: &str,
+         roc_c: &crate::metrics::classification::curves::ThresholdCurve,
+         pr_c: &crate::metrics::classification::curves::ThresholdCurve| {
+            let (fpr, tpr, _) = roc_curve(roc_c);
+            let (x, y) = thin(&fpr, &tpr, 200);
+            roc.series.push(Series {
+                label: label.to_string(),
+                x,
+                y,
+            });
+            let (p, r) = precision_recall_curve(pr_c);
+            let (x, y) = thin(&r, &p, 200);
+            pr.series.push(Series {
+                label: label.to_string(),
+                x,
+                y,
+            });
+        };
+    if k == 2 {
+        let p = score_positive(d);
+        let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
+            sub.scores.clone()
+        } else {
+            sub.scores.chunks_exact(2).map(|r| r[p]).collect()
+        };
+        let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
+        let mut pairs: Vec<(f64, bool)> = sp.iter().copied().zip(y.iter().copied()).collect();
+        let c = threshold_curve(&mut pairs);
+        s.set("roc_auc", roc_auc_of(&c));
+        s.set("average_precision", average_precision_of(&c));
+        s.set(
+            "log_loss",
+            if sub.layout == Layout::BinaryScore {
+                log_loss_binary(&y, &sp)
+            } else {
+                log_loss(truth, &sub.scores, 2)
+            },
+        );
+        s.set("brier_score", brier_binary(&y, &sp));
+        add_curves(&format!("positive class {}", names[p]), &c, &c);
+    } else {
+        let norm = renormalised(&sub.scores, k);
+        let mut auc = Vec::with_capacity(k);
+        let mut ap = Vec::with_capacity(k);
+        let counts: Vec<f64> = (0..k)
+            .map(|c| truth.iter().filter(|&&t| t == c).count() as f64)
+            .collect();
+        for c in 0..k {
+            let mut raw: Vec<(f64, bool)> = truth
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (sub.scores[i * k + c], t == c))
+                .collect();
+            let raw_c = threshold_curve(&mut raw);
+            drop(raw);
+            ap.push(average_precision_of(&raw_c));
+            match &norm {
+                Some(nm) => {
+                    let mut pn: Vec<(f64, bool)> = truth
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &t)| (nm[i * k + c], t == c))
+                        .collect();
+                    let nc = threshold_curve(&mut pn);
+                    auc.push(roc_auc_of(&nc));
+                    add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
+                }
+                None => {
+                    auc.push(None);
+                    add_curves(&format!("{} vs rest", names[c]), &raw_c, &raw_c);
+                }
+            }
+        }
+        s.set("roc_auc_ovr", macro_mean(&auc));
+        s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
+        s.set(
+            "roc_auc_ovo",
+            norm.as_ref().and_then(|nm| roc_auc_ovo(truth, nm, k)),
+        );
+        s.set("average_precision", macro_mean(&ap));
+        s.set("log_loss", log_loss(truth, &sub.scores, k));
+        s.set(
+            "top_k_accuracy",
+            top_k_accuracy(truth, &sub.scores, k, d.top_k),
+        );
+    }
+    plots.push(roc);
+    plots.push(pr);
+}

@@ -1,0 +1,376 @@
+//! Protocol `classification` (specs/families.md sections 0, 1 and 5): a GT `id,label` CSV and a submission of
+//! hard labels, per-class scores or one binary score; every scikit-learn metric of the spec's table, exact to
+//! scikit-learn 1.9.1. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
+
+pub mod compute;
+pub mod inputs;
+
+use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::diag::{Diagnostic, Diags};
+use crate::formats::classification_csv::{self as csvin, Layout, NONE};
+use crate::input::FileSet;
+use crate::report::{Column, Display, Item, Label, Mode, Report};
+use compute::{applies, Data, METRICS};
+use serde_json::{Map, Value};
+
+pub const ID: &str = "classification";
+
+pub static OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "metric", kind: "text", default_official: "accuracy", default_corrected: "accuracy", help: "the leaderboard metric (a metric id: accuracy, f1_macro, roc_auc, log_loss, …), shown first" },
+    OptionSpec { name: "id_column", kind: "text", default_official: "", default_corrected: "", help: "the id column (default: the first column named id, else the first column)" },
+    OptionSpec { name: "label_column", kind: "text", default_official: "", default_corrected: "", help: "the label column (default: the only other column, else label, target, class or y)" },
+    OptionSpec { name: "positive_label", kind: "text", default_official: "", default_corrected: "", help: "the positive class of f1/precision/recall and of binary score metrics (default 1 for {0, 1} labels)" },
+    OptionSpec { name: "k", kind: "int", default_official: "3", default_corrected: "3", help: "k of top_k_accuracy" },
+    OptionSpec { name: "delimiter", kind: "text", default_official: ",", default_corrected: ",", help: "the CSV field delimiter (one character, or tab)" },
+    OptionSpec { name: "missing", kind: "error|worst", default_official: "error", default_corrected: "error", help: "a GT id absent from the submission: an error that blocks the score, or scored as the worst prediction" },
+];
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: ID,
+    name: "Classification (scikit-learn metrics)",
+    built: true,
+    summary: "Accuracy, balanced accuracy, F1/precision/recall (binary, macro, micro, weighted), Matthews, Cohen's kappa, \
+              ROC AUC (binary, one-vs-rest, one-vs-one), average precision, log loss, Brier score and top-k accuracy, \
+              exactly as scikit-learn 1.9.1 computes them, from a GT CSV and a submission CSV.",
+    gt_files: "A CSV with a header: an id column and a label column (e.g. `id,label`).",
+    pred_files: "A CSV with a header: `id,label` (hard labels), `id,<class 1>,<class 2>,…` (one score column per class, \
+                 Kaggle's layout) or `id,score` (the positive class's score, two classes).",
+    options: OPTIONS,
+    examples: &[
+        Example {
+            id: "scores",
+            label: "Three classes, probability columns",
+            gt: &["examples/classification/gt.csv"],
+            pred: &["examples/classification/pred_scores.csv"],
+        },
+        Example {
+            id: "labels",
+            label: "Three classes, hard labels",
+            gt: &["examples/classification/gt.csv"],
+            pred: &["examples/classification/pred_labels.csv"],
+        },
+        Example {
+            id: "binary",
+            label: "Binary, one score column",
+            gt: &["examples/classification/gt_binary.csv"],
+            pred: &["examples/classification/pred_binary.csv"],
+        },
+    ],
+};
+
+/// The `classification` protocol.
+pub struct Classification;
+
+impl Protocol for Classification {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        run_on(run.files, &run.opts, run.mode, &mut run.diags, progress)
+    }
+    fn official_noun(&self) -> &'static str {
+        "reference library"
+    }
+}
+
+fn display(metric: &str, computed: &[String]) -> Display {
+    let mut headline = vec![Label {
+        id: metric.into(),
+        label: metric.into(),
+        decimals: 5,
+    }];
+    for m in computed.iter().filter(|m| *m != metric) {
+        headline.push(Label {
+            id: m.clone(),
+            label: m.clone(),
+            decimals: 5,
+        });
+    }
+    Display {
+        title: INFO.name.into(),
+        headline,
+        item_label: "id".into(),
+        columns: vec![
+            Column::detail("truth", "truth"),
+            Column::detail("predicted", "predicted"),
+            Column::score("correct", "correct", 0),
+            Column::score("score_of_truth", "score of the truth", 5),
+        ],
+        footer: String::new(),
+    }
+}
+
+/// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
+pub fn run_on(
+    files: &FileSet,
+    opts: &Options,
+    mode: Mode,
+    diags: &mut Diags,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let metric = opts.get("metric").to_string();
+    if !METRICS.contains(&metric.as_str()) {
+        return Err(UsageError(format!(
+            "option `metric`: `{metric}` is not a classification metric; known: {}",
+            METRICS.join(", ")
+        )));
+    }
+    let delim = inputs::delimiter(opts)?;
+    let top_k = match opts.int("k") {
+        Some(k) if k >= 1 => k as usize,
+        _ => {
+            return Err(UsageError(format!(
+                "option `k`: expected an integer ≥ 1, found `{}`",
+                opts.get("k")
+            )))
+        }
+    };
+    let worst = opts.get("missing") == "worst";
+    let mut report = Report::new(ID, mode);
+    if mode == Mode::Corrected {
+        diags.push(inputs::corrected_note(ID));
+    }
+    let blank = |report: &mut Report| {
+        report.scores.set(&metric, None);
+        report.display = display(&metric, &[]);
+    };
+    let Some((gt_e, pred_e)) = inputs::pick(ID, files, diags) else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    progress.update(0.05, "reading the ground truth");
+    let gt = match gt_e.open() {
+        Ok(r) => csvin::read_gt(
+            &gt_e.path,
+            r,
+            delim,
+            opts.get("id_column"),
+            opts.get("label_column"),
+            diags,
+        ),
+        Err(e) => {
+            diags.push(Diagnostic::read_error(&gt_e.path, e));
+            None
+        }
+    };
+    let Some(gt) = gt else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    let k = gt.classes.len();
+    // The positive class.
+    let pos_opt = opts.get("positive_label").trim();
+    let positive = if !pos_opt.is_empty() {
+        match gt.classes.index(pos_opt) {
+            Some(p) => Some(p),
+            None => {
+                return Err(UsageError(format!(
+                    "option `positive_label`: `{pos_opt}` is not a GT class (classes: {})",
+                    gt.classes.names.join(", ")
+                )))
+            }
+        }
+    } else if gt.classes.ints.as_deref() == Some(&[0, 1]) {
+        Some(1)
+    } else {
+        None
+    };
+    if k == 2 && positive.is_none() {
+        if matches!(metric.as_str(), "f1" | "precision" | "recall") {
+            return Err(UsageError(format!(
+                "option `metric = {metric}` needs `positive_label` (the GT classes are {})",
+                gt.classes.names.join(", ")
+            )));
+        }
+        diags.push(
+            Diagnostic::info(
+                &format!("{ID}.no_positive_label"),
+                format!(
+                    "f1, precision and recall need `positive_label` (classes: {})",
+                    gt.classes.names.join(", ")
+                ),
+            )
+            .hint("Set the option positive_label to the positive class."),
+        );
+    }
+    progress.update(0.3, "reading the submission");
+    let sub = match pred_e.open() {
+        Ok(r) => csvin::read_submission(
+            &gt,
+            &pred_e.path,
+            r,
+            delim,
+            opts.get("id_column"),
+            opts.get("label_column"),
+            diags,
+        ),
+        Err(e) => {
+            diags.push(Diagnostic::read_error(&pred_e.path, e));
+            None
+        }
+    };
+    let Some(mut sub) = sub else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    let missing: Vec<usize> = (0..sub.seen.len()).filter(|&i| sub.seen[i] == 0).collect();
+    inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, worst, diags);
+    if worst {
+        fill_worst(&gt, &mut sub, &missing);
+    }
+    if let Some((line, col, text, count)) = &sub.mixed {
+        diags.push(
+            Diagnostic::warning(&format!("{ID}.mixed_label_types"), format!("{count} predicted label(s) are not integers while the GT classes are (first: `{text}`); label metrics are null"))
+                .file(&sub.file).at(*line, *col)
+                .official("scikit-learn raises (Mix of label input types)"),
+        );
+    }
+    if sub.layout == Layout::BinaryScore {
+        diags.push(
+            Diagnostic::info(
+                &format!("{ID}.binary_score"),
+                "binary score layout: only score metrics are computed; hard-label metrics are null",
+            )
+            .file(&sub.file),
+        );
+    }
+    if k == 2 && !sub.extra.is_empty() {
+        diags.push(
+            Diagnostic::info(
+                &format!("{ID}.binary_extra_label"),
+                "a predicted label outside the two GT classes: f1, precision and recall are null",
+            )
+            .official("scikit-learn raises (Target is multiclass but average='binary')")
+            .file(&sub.file),
+        );
+    }
+    let has_scores = sub.layout != Layout::Labels;
+    if !applies(&metric, k, has_scores) {
+        diags.push(
+            Diagnostic::warning(&format!("{ID}.metric_not_applicable"), format!("the leaderboard metric `{metric}` cannot be computed for {k} classes and a {} submission", sub.layout.as_str()))
+                .file(&sub.file)
+                .hint("Submit the layout the competition asks for (e.g. one score column per class)."),
+        );
+    }
+    progress.update(0.6, "computing the metrics");
+    let blocked = diags.has_errors();
+    let out = compute::compute(&Data {
+        gt: &gt,
+        sub: &sub,
+        positive,
+        top_k,
+    });
+    // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
+    // leaderboard column always names a score).
+    let computed: Vec<String> = METRICS
+        .iter()
+        .filter(|m| applies(m, k, true) || **m == metric)
+        .map(|m| m.to_string())
+        .collect();
+    for m in &computed {
+        report
+            .scores
+            .set(m, if blocked { None } else { out.scores.get(m) });
+    }
+    report.display = display(&metric, &computed);
+    if !blocked {
+        report.plots = out.plots.clone();
+    }
+    progress.update(0.85, "per-item rows");
+    report.items = items(&gt, &sub, &out, blocked);
+    Ok(report)
+}
+
+/// `missing = worst`: labels → a label that is never right; scores → 0 for the true class and 1/(k − 1) for
+/// every other; binary score → 0 for a positive, 1 for a negative.
+fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
+    let k = gt.classes.len();
+    match sub.layout {
+        Layout::Labels => {
+            let j = sub.extra.len() as u32;
+            if !missing.is_empty() {
+                sub.extra.push(if gt.classes.ints.is_some() {
+                    i64::MIN.to_string()
+                } else {
+                    "(missing)".into()
+                });
+            }
+            for &i in missing {
+                sub.pred[i] = k as u32 + j;
+            }
+        }
+        Layout::Scores => {
+            for &i in missing {
+                let t = gt.labels[i] as usize;
+                for c in 0..k {
+                    sub.scores[i * k + c] = if c == t { 0.0 } else { 1.0 / (k as f64 - 1.0) };
+                }
+            }
+        }
+        Layout::BinaryScore => {
+            for &i in missing {
+                sub.scores[i] = if gt.labels[i] == 1 { 0.0 } else { 1.0 };
+            }
+        }
+    }
+}
+
+fn items(
+    gt: &csvin::Gt,
+    sub: &csvin::Submission,
+    out: &compute::Outcome,
+    blocked: bool,
+) -> Vec<Item> {
+    let k = gt.classes.len();
+    let order = inputs::natural_order(&gt.ids);
+    let name = |p: u32| -> Option<String> {
+        let p = p as usize;
+        if p == NONE as usize {
+            None
+        } else if p < k {
+            Some(gt.classes.names[p].clone())
+        } else {
+            sub.extra.get(p - k).cloned()
+        }
+    };
+    order
+        .into_iter()
+        .map(|i| {
+            let t = gt.labels[i];
+            let p = out.pred.get(i).copied().unwrap_or(NONE);
+            let given = sub.seen.get(i).is_some_and(|&l| l > 0);
+            let mut scores = crate::report::Scores::new();
+            let correct =
+                (p != NONE && !blocked && sub.mixed.is_none()).then_some((p == t) as u8 as f64);
+            scores.set("correct", correct);
+            match sub.layout {
+                Layout::Scores => {
+                    scores.set("score_of_truth", Some(sub.scores[i * k + t as usize]))
+                }
+                Layout::BinaryScore => scores.set(
+                    "score_of_truth",
+                    Some(sub.scores[i]).map(|s| if t == 1 { s } else { 1.0 - s }),
+                ),
+                Layout::Labels => {}
+            }
+            let mut detail = Map::new();
+            detail.insert(
+                "truth".into(),
+                Value::String(gt.classes.names[t as usize].clone()),
+            );
+            detail.insert(
+                "predicted".into(),
+                name(p).filter(|_| given).map_or(Value::Null, Value::String),
+            );
+            if !given {
+                detail.insert("missing".into(), Value::Bool(true));
+            }
+            Item {
+                id: gt.ids.get(i).to_string(),
+                group: None,
+                scores,
+                detail,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,289 @@
+//! Protocol `regression` (specs/families.md sections 0, 2 and 5): a GT `id,target` CSV and a submission
+//! `id,<prediction>`; every metric of the spec's table, exact to scikit-learn 1.9.1 and SciPy 1.17.1, plus
+//! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
+
+use super::classification::inputs::{self, plot};
+use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::diag::{Diagnostic, Diags};
+use crate::formats::regression_csv as csvin;
+use crate::input::FileSet;
+use crate::metrics::regression as m;
+use crate::report::{Column, Display, Item, Label, Mode, Report, Scores};
+use serde_json::Map;
+
+pub const ID: &str = "regression";
+
+/// Every metric id in the spec's order.
+pub const METRICS: &[&str] = &[
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_squared_log_error",
+    "root_mean_squared_log_error",
+    "mean_absolute_percentage_error",
+    "median_absolute_error",
+    "max_error",
+    "r2",
+    "explained_variance",
+    "pearson",
+    "spearman",
+    "smape",
+];
+
+pub static OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "metric", kind: "text", default_official: "root_mean_squared_error", default_corrected: "root_mean_squared_error", help: "the leaderboard metric (a metric id: root_mean_squared_error, mean_absolute_error, r2, …), shown first" },
+    OptionSpec { name: "id_column", kind: "text", default_official: "", default_corrected: "", help: "the id column (default: the first column named id, else the first column)" },
+    OptionSpec { name: "label_column", kind: "text", default_official: "", default_corrected: "", help: "the value column (default: the only other column, else target, prediction, pred, value or y)" },
+    OptionSpec { name: "delimiter", kind: "text", default_official: ",", default_corrected: ",", help: "the CSV field delimiter (one character, or tab)" },
+    OptionSpec { name: "missing", kind: "error", default_official: "error", default_corrected: "error", help: "a GT id absent from the submission is an error that blocks the score (regression has no worst prediction)" },
+];
+
+pub const INFO: ProtocolInfo = ProtocolInfo {
+    id: ID,
+    name: "Regression (scikit-learn and SciPy metrics)",
+    built: true,
+    summary: "MAE, MSE, RMSE, MSLE, RMSLE, MAPE, median absolute error, max error, R², explained variance (scikit-learn \
+              1.9.1), Pearson and Spearman correlation (SciPy 1.17.1) and Kaggle's SMAPE, from a GT CSV and a submission CSV.",
+    gt_files: "A CSV with a header: an id column and a target column (e.g. `id,target`).",
+    pred_files: "A CSV with a header: an id column and a prediction column (e.g. `id,prediction`).",
+    options: OPTIONS,
+    examples: &[Example {
+        id: "houses",
+        label: "House prices (20 rows)",
+        gt: &["examples/regression/gt.csv"],
+        pred: &["examples/regression/pred.csv"],
+    }],
+};
+
+/// The `regression` protocol.
+pub struct Regression;
+
+impl Protocol for Regression {
+    fn info(&self) -> &'static ProtocolInfo {
+        &INFO
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        run_on(run.files, &run.opts, run.mode, &mut run.diags, progress)
+    }
+    fn official_noun(&self) -> &'static str {
+        "reference library"
+    }
+}
+
+fn display(metric: &str) -> Display {
+    let mut headline = vec![Label {
+        id: metric.into(),
+        label: metric.into(),
+        decimals: 5,
+    }];
+    for x in METRICS.iter().filter(|x| **x != metric) {
+        headline.push(Label {
+            id: x.to_string(),
+            label: x.to_string(),
+            decimals: 5,
+        });
+    }
+    Display {
+        title: INFO.name.into(),
+        headline,
+        item_label: "id".into(),
+        columns: vec![
+            Column::score("target", "target", 5),
+            Column::score("prediction", "prediction", 5),
+            Column::score("error", "error (prediction − target)", 5),
+        ],
+        footer: String::new(),
+    }
+}
+
+/// Every metric of the table, `None` where the library raises or returns NaN.
+pub fn metrics(t: &[f64], p: &[f64]) -> Scores {
+    let mut s = Scores::new();
+    s.set("mean_absolute_error", m::mean_absolute_error(t, p));
+    s.set("mean_squared_error", m::mean_squared_error(t, p));
+    s.set("root_mean_squared_error", m::root_mean_squared_error(t, p));
+    s.set("mean_squared_log_error", m::mean_squared_log_error(t, p));
+    s.set(
+        "root_mean_squared_log_error",
+        m::root_mean_squared_log_error(t, p),
+    );
+    s.set(
+        "mean_absolute_percentage_error",
+        m::mean_absolute_percentage_error(t, p),
+    );
+    s.set("median_absolute_error", m::median_absolute_error(t, p));
+    s.set("max_error", m::max_error(t, p));
+    s.set("r2", m::r2(t, p));
+    s.set("explained_variance", m::explained_variance(t, p));
+    s.set("pearson", m::pearson(t, p));
+    s.set("spearman", m::spearman(t, p));
+    s.set("smape", m::smape(t, p));
+    s
+}
+
+/// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
+pub fn run_on(
+    files: &FileSet,
+    opts: &Options,
+    mode: Mode,
+    diags: &mut Diags,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let metric = opts.get("metric").to_string();
+    if !METRICS.contains(&metric.as_str()) {
+        return Err(UsageError(format!(
+            "option `metric`: `{metric}` is not a regression metric; known: {}",
+            METRICS.join(", ")
+        )));
+    }
+    let delim = inputs::delimiter(opts)?;
+    let mut report = Report::new(ID, mode);
+    report.display = display(&metric);
+    if mode == Mode::Corrected {
+        diags.push(inputs::corrected_note(ID));
+    }
+    let blank = |report: &mut Report| {
+        for x in METRICS {
+            report.scores.set(x, None);
+        }
+    };
+    let Some((gt_e, pred_e)) = inputs::pick(ID, files, diags) else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    progress.update(0.05, "reading the ground truth");
+    let gt = match gt_e.open() {
+        Ok(r) => csvin::read_gt(
+            &gt_e.path,
+            r,
+            delim,
+            opts.get("id_column"),
+            opts.get("label_column"),
+            diags,
+        ),
+        Err(e) => {
+            diags.push(Diagnostic::read_error(&gt_e.path, e));
+            None
+        }
+    };
+    let Some(gt) = gt else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    progress.update(0.3, "reading the submission");
+    let sub = match pred_e.open() {
+        Ok(r) => csvin::read_submission(
+            &gt,
+            &pred_e.path,
+            r,
+            delim,
+            opts.get("id_column"),
+            opts.get("label_column"),
+            diags,
+        ),
+        Err(e) => {
+            diags.push(Diagnostic::read_error(&pred_e.path, e));
+            None
+        }
+    };
+    let Some(sub) = sub else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    let missing: Vec<usize> = (0..sub.seen.len()).filter(|&i| sub.seen[i] == 0).collect();
+    inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
+    let blocked = diags.has_errors();
+    progress.update(0.6, "computing the metrics");
+    if blocked {
+        blank(&mut report);
+    } else {
+        let (t, p) = (&gt.targets, &sub.preds);
+        report.scores = metrics(t, p);
+        if t.iter().chain(p).any(|&v| v <= -1.0) {
+            diags.push(
+                Diagnostic::warning(&format!("{ID}.log_undefined"), "a target or prediction is ≤ −1: mean_squared_log_error and root_mean_squared_log_error are null")
+                    .official("scikit-learn raises (values less than or equal to -1)"),
+            );
+        }
+        report.plots = plots(t, p);
+    }
+    progress.update(0.85, "per-item rows");
+    let order = inputs::natural_order(&gt.ids);
+    report.items = order
+        .into_iter()
+        .map(|i| {
+            let (t, p) = (gt.targets[i], sub.preds[i]);
+            let scores = Scores::new()
+                .with("prediction", Some(p))
+                .with("target", Some(t))
+                .with("error", Some(p - t));
+            Item {
+                id: gt.ids.get(i).to_string(),
+                group: None,
+                scores,
+                detail: Map::new(),
+            }
+        })
+        .collect();
+    Ok(report)
+}
+
+/// Predicted vs true as a 2-D histogram (20 × 20 bins over the common range, counts), and the residual
+/// (prediction − target) histogram (30 bins).
+fn plots(t: &[f64], p: &[f64]) -> Vec<crate::report::Plot> {
+    let lo = t.iter().chain(p).copied().fold(f64::INFINITY, f64::min);
+    let hi = t.iter().chain(p).copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut out = Vec::new();
+    if !(lo.is_finite() && hi.is_finite()) {
+        return out;
+    }
+    let nb = 20;
+    let w = if hi > lo { (hi - lo) / nb as f64 } else { 1.0 };
+    let bin = |v: f64| (((v - lo) / w) as usize).min(nb - 1);
+    let mut grid = vec![0u64; nb * nb];
+    for (&a, &b) in t.iter().zip(p) {
+        // Rows: predicted (top = highest), columns: true.
+        grid[(nb - 1 - bin(b)) * nb + bin(a)] += 1;
+    }
+    let mut pv = plot(
+        "predicted_vs_true",
+        "heatmap",
+        "Predicted vs true (counts; columns: true, rows: predicted, highest on top)",
+        "true",
+        "predicted",
+    );
+    pv.labels = (0..nb)
+        .map(|j| format!("{:.4}", lo + (j as f64 + 0.5) * w))
+        .collect();
+    pv.values = grid.iter().map(|&c| Some(c as f64)).collect();
+    out.push(pv);
+    let r: Vec<f64> = t.iter().zip(p).map(|(&a, &b)| b - a).collect();
+    let (rlo, rhi) = r
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+            (a.min(v), b.max(v))
+        });
+    let nb = 30;
+    let w = if rhi > rlo {
+        (rhi - rlo) / nb as f64
+    } else {
+        1.0
+    };
+    let mut counts = vec![0u64; nb];
+    for &v in &r {
+        counts[(((v - rlo) / w) as usize).min(nb - 1)] += 1;
+    }
+    let mut h = plot(
+        "residuals",
+        "histogram",
+        "Residuals (prediction − target)",
+        "residual",
+        "rows",
+    );
+    h.labels = (0..nb)
+        .map(|j| format!("{:.4}", rlo + (j as f64 + 0.5) * w))
+        .collect();
+    h.values = counts.iter().map(|&c| Some(c as f64)).collect();
+    out.push(h);
+    out
+}
