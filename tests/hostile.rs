@@ -211,18 +211,33 @@ fn zip_bomb_entry_is_refused_by_its_declared_size() {
 
 #[test]
 fn gz_bomb_is_refused_while_streaming() {
-    // 3 GiB of zeros in a 3 MB .gz for falsid: no line end within the field limit (64 MiB).
+    // 3 GiB of zeros in a 3 MB .gz for falsid: the shell's file-kind check names it binary data from its first
+    // bytes, before anything is inflated further.
     let p = write("gt_bomb.csv.gz", &gz(&deflate(b"", 0, 3072, b""), 3 << 30));
-    let o = run(&[
-        "falsid",
-        "--gt",
-        &p,
-        "--pred",
-        "falsid/worked/pred_merged.csv",
-        "--format",
-        "json",
-    ]);
-    refused(&o, "input.limit", "gt_bomb.csv.gz");
+    let args = |p: &str| -> Vec<String> {
+        [
+            "falsid",
+            "--gt",
+            p,
+            "--pred",
+            "falsid/worked/pred_merged.csv",
+            "--format",
+            "json",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let a = args(&p);
+    let o = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    refused(&o, "input.wrong_kind", "gt_bomb.csv.gz");
+    // 3 GiB of text with no line end: the streaming reader refuses it at the field limit (64 MiB).
+    let p = write(
+        "gt_text_bomb.csv.gz",
+        &gz(&deflate(b"id,label\n", b'a', 3072, b""), 3 << 30),
+    );
+    let a = args(&p);
+    let o = run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    refused(&o, "input.limit", "gt_text_bomb.csv.gz");
 }
 
 #[test]

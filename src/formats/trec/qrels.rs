@@ -15,11 +15,12 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
     let mut skipped_comment: Option<u64> = None;
     let mut on_line = |no: u64, text: &str, d: &mut Diags| {
         let b = text.as_bytes();
-        if s.comments && b.first() == Some(&b'#') {
-            if !s.comment_quirks || skipped_comment.is_none() {
-                skipped_comment = Some(no);
-                return;
-            }
+        if s.comments
+            && b.first() == Some(&b'#')
+            && (!s.comment_quirks || skipped_comment.is_none())
+        {
+            skipped_comment = Some(no);
+            return;
         }
         skipped_comment = None;
         let (f, n) = fields::<5>(b);
