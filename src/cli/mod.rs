@@ -143,7 +143,7 @@ impl Progress for StderrProgress {
     }
 }
 
-fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
     set.iter()
         .map(|s| match s.split_once('=') {
             Some((k, v)) => Ok((k.trim().to_string(), v.to_string())),

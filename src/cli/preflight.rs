@@ -3,6 +3,7 @@
 //! 2 usage errors.
 
 use super::inputs::load;
+use super::{parse_set, usage};
 use clap::{Parser, ValueEnum};
 use dropscore::input::{FileSet, Input, Limits, Role};
 use dropscore::protocols::preflight;
@@ -67,20 +68,6 @@ fn parse<T: Parser>(name: &str, rest: &[String]) -> Result<T, i32> {
             0
         }
     })
-}
-
-fn usage(msg: &str) -> i32 {
-    eprintln!("dropscore: {msg}");
-    2
-}
-
-fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
-    set.iter()
-        .map(|s| match s.split_once('=') {
-            Some((k, v)) => Ok((k.trim().to_string(), v.to_string())),
-            None => Err(format!("--set expects NAME=VALUE, found `{s}`")),
-        })
-        .collect()
 }
 
 /// The ground truth's files with paths relative to the dropped roots: a folder `a/b/ref` gives `ref/…`, a

@@ -135,6 +135,20 @@ pub fn get(id: &str) -> Option<&'static dyn Protocol> {
     PROTOCOLS.iter().copied().find(|p| p.info().id == id)
 }
 
+/// The protocol with id `id`, or the usage error that lists the known ones.
+pub fn require(id: &str) -> Result<&'static dyn Protocol, UsageError> {
+    get(id).ok_or_else(|| {
+        UsageError(format!(
+            "unknown protocol `{id}`; known: {}",
+            PROTOCOLS
+                .iter()
+                .map(|p| p.info().id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })
+}
+
 /// Every protocol's description, in the table's order.
 pub fn list() -> Vec<ProtocolInfo> {
     PROTOCOLS.iter().map(|p| p.info().clone()).collect()
@@ -152,17 +166,7 @@ pub fn score(
     req: &Request,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
-    let p = get(id).ok_or_else(|| {
-        UsageError(format!(
-            "unknown protocol `{id}`; known: {}",
-            PROTOCOLS
-                .iter()
-                .map(|p| p.info().id)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })?;
-    shell::run(p, files, req, progress)
+    shell::run(require(id)?, files, req, progress)
 }
 
 /// Scores a small built-in input of protocol `id` and returns its headline value, keeping nothing: callers

@@ -6,7 +6,7 @@
 //! and completeness checks scoring uses ([`super::Protocol::check`]), so the diagnostics carry the same codes and
 //! locations, and the verdict is one sentence with counts.
 
-use super::{get, shell, Options, Protocol, Run, UsageError, PROTOCOLS};
+use super::{shell, Options, Protocol, Run, UsageError};
 use crate::diag::{Diagnostic, Severity};
 use crate::input::FileSet;
 use crate::report::{Item, Mode, Report};
@@ -80,16 +80,7 @@ impl Checked {
 }
 
 fn protocol(id: &str) -> Result<&'static dyn Protocol, UsageError> {
-    get(id).ok_or_else(|| {
-        UsageError(format!(
-            "unknown protocol `{id}`; known: {}",
-            PROTOCOLS
-                .iter()
-                .map(|p| p.info().id)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })
+    super::require(id)
 }
 
 fn no_check(id: &str) -> UsageError {
