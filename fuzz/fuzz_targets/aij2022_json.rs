@@ -53,25 +53,25 @@ fuzz_target!(|data: &[u8]| {
     let (task, gt, pred) = TASKS[data.len() % TASKS.len()];
     for mode in [Mode::Official, Mode::Corrected] {
         for (g, p) in [(gt, data), (data, pred)] {
-            let files = FileSet {
-                entries: vec![
+            let files = FileSet::of(
+                vec![
                     Entry::from_bytes(&format!("{task}_gt.json"), Some(Role::Gt), g.to_vec()),
                     Entry::from_bytes(&format!("{task}_pred.json"), Some(Role::Pred), p.to_vec()),
                     Entry::from_bytes("lemmas.tsv", Some(Role::Gt), LEMMAS.to_vec()),
                 ],
-                diagnostics: Vec::new(),
-            };
+                Vec::new(),
+            );
             score(files, mode);
         }
     }
     // the combined layout: the bytes as ids.json
-    let files = FileSet {
-        entries: vec![
+    let files = FileSet::of(
+        vec![
             Entry::from_bytes("output.json", Some(Role::Gt), TASKS[0].1.to_vec()),
             Entry::from_bytes("ids.json", Some(Role::Gt), data.to_vec()),
             Entry::from_bytes("predictions.json", Some(Role::Pred), TASKS[0].2.to_vec()),
         ],
-        diagnostics: Vec::new(),
-    };
+        Vec::new(),
+    );
     score(files, Mode::Official);
 });

@@ -19,26 +19,26 @@ fuzz_target!(|data: &[u8]| {
     if data.len() > 1 << 16 {
         return;
     }
-    let files = FileSet {
-        entries: vec![
+    let files = FileSet::of(
+        vec![
             Entry::from_bytes("gt.npy", Some(Role::Gt), GT.to_vec()),
             Entry::from_bytes("pred.npy", Some(Role::Pred), data.to_vec()),
         ],
-        diagnostics: Vec::new(),
-    };
+        Vec::new(),
+    );
     if let Ok(r) = protocols::score("aij2022", &files, &Request::new(Mode::Official), &mut Quiet) {
         let _ = r.to_json();
     }
-    let files = FileSet {
-        entries: vec![
+    let files = FileSet::of(
+        vec![
             Entry::from_bytes("captioning_gt.json", Some(Role::Gt), CAP_GT.to_vec()),
             Entry::from_bytes("captioning_pred.json", Some(Role::Pred), CAP_PRED.to_vec()),
             Entry::from_bytes("clip_image.npy", Some(Role::Pred), CLIP_IMAGE.to_vec()),
             Entry::from_bytes("clip_text.npy", Some(Role::Pred), data.to_vec()),
             Entry::from_bytes("clip_ids.json", Some(Role::Pred), CLIP_IDS.to_vec()),
         ],
-        diagnostics: Vec::new(),
-    };
+        Vec::new(),
+    );
     if let Ok(r) = protocols::score("aij2022", &files, &Request::new(Mode::Official), &mut Quiet) {
         let _ = r.to_json();
     }

@@ -45,21 +45,21 @@ fn score(files: FileSet, mode: Mode, salt: usize) {
 
 fuzz_target!(|data: &[u8]| {
     for mode in [Mode::Official, Mode::Corrected] {
-        let sub = FileSet {
-            entries: vec![
+        let sub = FileSet::of(
+            vec![
                 Entry::from_bytes("ref/La_Tomatina_test.txt", Some(Role::Gt), GT.to_vec()),
                 Entry::from_bytes("res/La_Tomatina.txt", Some(Role::Pred), data.to_vec()),
             ],
-            diagnostics: Vec::new(),
-        };
+            Vec::new(),
+        );
         score(sub, mode, data.len());
-        let gt = FileSet {
-            entries: vec![
+        let gt = FileSet::of(
+            vec![
                 Entry::from_bytes("ref/La_Tomatina_test.txt", Some(Role::Gt), data.to_vec()),
                 Entry::from_bytes("res/La_Tomatina.txt", Some(Role::Pred), RES.to_vec()),
             ],
-            diagnostics: Vec::new(),
-        };
+            Vec::new(),
+        );
         score(gt, mode, data.len() / 2);
     }
 });

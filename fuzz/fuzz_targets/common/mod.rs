@@ -59,10 +59,7 @@ pub fn score(files: &FileSet, req: &Request) {
 }
 
 pub fn set_of(entries: Vec<Entry>) -> FileSet {
-    FileSet {
-        entries,
-        diagnostics: Vec::new(),
-    }
+    FileSet::of(entries, Vec::new())
 }
 
 /// `data` as the file `name` of role `fuzzed_role`, next to the fixed file `other_name` = `other`.
