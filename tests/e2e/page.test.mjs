@@ -27,10 +27,12 @@ const SAMPLE = { precAt5: '0.90000', precAt10: '0.50000', map: '0.51852' };
 
 setup({ requiredFiles: [sampleGt, samplePred, edgeGt, edgeBlank] });
 
-test('lists the five protocols; the hash selects one; unbuilt ones cannot score', async () => {
+test('lists the five protocols and the four metric families; the hash selects one; unbuilt ones cannot score', async () => {
   const { page, context, check } = await openPage('#/p/kws');
   const ids = await page.$$eval('a.protocol-link', (as) => as.map((a) => a.dataset.protocol));
-  assert.deepEqual([...ids].sort(), ['aij2022', 'chalearn-ce', 'falsid', 'fest', 'kws']);
+  assert.deepEqual([...ids].sort(), [
+    'aij2022', 'chalearn-ce', 'classification', 'detection', 'falsid', 'fest', 'kws', 'regression', 'segmentation',
+  ]);
   assert.equal(await page.getAttribute('a.protocol-link[aria-current=page]', 'data-protocol'), 'kws');
   assert.match(await page.textContent('#zone-gt-expect'), /\S/, 'what to drop as ground truth');
   assert.match(await page.textContent('#zone-pred-expect'), /\S/, 'what to drop as predictions');
