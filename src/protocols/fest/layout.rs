@@ -219,9 +219,19 @@ pub fn build<'a>(
                 Vec::new()
             }
         };
+        // Layout 1 (spec 2.1): two PNG files, one on each side, pair whatever their names.
+        let two_files = single && !dataset && entries.len() == 1 && preds.len() == 1;
         out.push(Manuscript {
             name: name.clone(),
-            jobs: pair(&name, entries, &preds, mode, !single || dataset, diags),
+            jobs: pair(
+                &name,
+                entries,
+                &preds,
+                mode,
+                !single || dataset,
+                two_files,
+                diags,
+            ),
         });
     }
     for (d, es) in &pred_dirs {
@@ -244,13 +254,15 @@ fn extra(e: &Entry) -> Diagnostic {
     .official("ignored")
 }
 
-/// Official pairing inside one manuscript (spec 2.2).
+/// Official pairing inside one manuscript (spec 2.2); `two_files`: layout 1, the one prediction pairs the one
+/// GT image whatever its name.
 fn pair<'a>(
     ms: &str,
     gt: &[&'a Entry],
     pred: &[&'a Entry],
     mode: Mode,
     prefix: bool,
+    two_files: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Job<'a>> {
     let mut gt: Vec<&Entry> = gt.to_vec();
@@ -294,7 +306,22 @@ fn pair<'a>(
                 continue;
             }
         }
-        let p = pred.iter().position(|x| x.name() == want);
+        let mut p = pred.iter().position(|x| x.name() == want);
+        if p.is_none() && two_files && pred.len() == 1 && !claimed[0] {
+            p = Some(0);
+            diags.push(
+                Diagnostic::info(
+                    "fest.input.two_files",
+                    format!(
+                        "one GT image and one prediction: `{}` is scored against `{}` whatever their names",
+                        pred[0].name(),
+                        e.name()
+                    ),
+                )
+                .file(&pred[0].path)
+                .hint("Nothing to do; with several images, name each prediction like its GT image."),
+            );
+        }
         if let Some(i) = p {
             claimed[i] = true;
         }
