@@ -100,12 +100,8 @@ pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<M
     run.diags.extend(settled.diagnostics);
     run.diags.extend(files.diagnostics.iter().cloned());
     let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
-    for name in run.opts.unknown_names() {
-        run.diags.push(Diagnostic::error(
-            "internal.unknown_option",
-            format!("protocol code read option `{name}`, which its option table does not declare"),
-        ));
-    }
+    let unknown: Vec<Diagnostic> = shell::unknown_options(&run.opts).collect();
+    run.diags.extend(unknown);
     let mut diagnostics = run.diags.finish();
     diagnostics.sort_by(|a, b| {
         (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))

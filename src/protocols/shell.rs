@@ -258,12 +258,7 @@ pub(crate) fn finish(report: &mut Report, run: Run) {
     report.options = opts.to_json();
     report.options.extend(extra);
     report.deviations = deviations.unwrap_or_else(|| opts.deviations());
-    for name in opts.unknown_names() {
-        diags.push(Diagnostic::error(
-            "internal.unknown_option",
-            format!("protocol code read option `{name}`, which its option table does not declare"),
-        ));
-    }
+    diags.extend(unknown_options(&opts));
     for d in std::mem::take(&mut report.diagnostics) {
         diags.push(d);
     }
@@ -300,4 +295,14 @@ pub fn explain(p: &dyn Protocol, official: &Report, corrected: &Report) -> Vec<S
     }
     lines.extend(p.explain(official, corrected));
     lines
+}
+
+/// The error `internal.unknown_option` for each option name protocol code read that its table does not declare.
+pub(crate) fn unknown_options(opts: &Options) -> impl Iterator<Item = Diagnostic> {
+    opts.unknown_names().into_iter().map(|name| {
+        Diagnostic::error(
+            "internal.unknown_option",
+            format!("protocol code read option `{name}`, which its option table does not declare"),
+        )
+    })
 }

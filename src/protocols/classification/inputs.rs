@@ -126,6 +126,21 @@ pub fn plot(id: &str, kind: &str, title: &str, x_label: &str, y_label: &str) -> 
     }
 }
 
+/// `read` applied to the (decompressed) stream of `entry`; a file that cannot be opened is `input.read_error`.
+pub fn read_entry<T>(
+    entry: &Entry,
+    diags: &mut Diags,
+    read: impl FnOnce(Box<dyn std::io::Read>, &mut Diags) -> Option<T>,
+) -> Option<T> {
+    match entry.open() {
+        Ok(r) => read(r, diags),
+        Err(e) => {
+            diags.push(Diagnostic::read_error(&entry.path, e));
+            None
+        }
+    }
+}
+
 /// The info line every family report carries in `corrected` mode.
 pub fn corrected_note(family: &str) -> Diagnostic {
     Diagnostic::info(

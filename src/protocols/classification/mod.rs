@@ -139,20 +139,16 @@ pub fn run_on(
         return Ok(report);
     };
     progress.update(0.05, "reading the ground truth");
-    let gt = match gt_e.open() {
-        Ok(r) => csvin::read_gt(
+    let gt = inputs::read_entry(gt_e, diags, |r, diags| {
+        csvin::read_gt(
             &gt_e.path,
             r,
             delim,
             opts.get("id_column"),
             opts.get("label_column"),
             diags,
-        ),
-        Err(e) => {
-            diags.push(Diagnostic::read_error(&gt_e.path, e));
-            None
-        }
-    };
+        )
+    });
     let Some(gt) = gt else {
         blank(&mut report);
         return Ok(report);
@@ -194,8 +190,8 @@ pub fn run_on(
         );
     }
     progress.update(0.3, "reading the submission");
-    let sub = match pred_e.open() {
-        Ok(r) => csvin::read_submission(
+    let sub = inputs::read_entry(pred_e, diags, |r, diags| {
+        csvin::read_submission(
             &gt,
             &pred_e.path,
             r,
@@ -203,12 +199,8 @@ pub fn run_on(
             opts.get("id_column"),
             opts.get("label_column"),
             diags,
-        ),
-        Err(e) => {
-            diags.push(Diagnostic::read_error(&pred_e.path, e));
-            None
-        }
-    };
+        )
+    });
     let Some(mut sub) = sub else {
         blank(&mut report);
         return Ok(report);
