@@ -272,3 +272,35 @@ fn every_fixture_through_every_mode_never_panics() {
         }
     }
 }
+
+/// A chalearn-ce category whose zip member is corrupt (issue 17, finding 9): the read error names the member, and
+/// the category is not scored as if its file were there (no "N GT images missing from this file" follow-on).
+#[test]
+fn corrupt_zip_member_is_unreadable_not_empty() {
+    let res = read("chalearn-ce/ap_example/input/res/La_Tomatina.txt");
+    let body: Vec<u8> = res.iter().cycle().take(res.len() * 40).copied().collect();
+    let mut z = zip_of(&[("La_Tomatina.txt", body)], CompressionMethod::Deflated);
+    // Flip bytes inside the deflate stream: 30-byte local header + the 15-byte name, then a few bytes in.
+    for b in &mut z[30 + 15 + 8..30 + 15 + 12] {
+        *b ^= 0xff;
+    }
+    for mode in [Official, dropscore::Mode::Corrected] {
+        let r = score_inputs(
+            "chalearn-ce",
+            vec![
+                input(
+                    "chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt",
+                    Some(Role::Gt),
+                ),
+                bytes_input("res.zip", Some(Role::Pred), z.clone()),
+            ],
+            mode,
+            &[("expected_categories", "1")],
+        );
+        let first = &r.diagnostics[0];
+        assert_eq!(first.code, "input.read_error", "{:?}", codes(&r));
+        assert_eq!(first.file.as_deref(), Some("res.zip!La_Tomatina.txt"));
+        assert!(!has(&r, "chalearn.res.missing_images"), "{:?}", codes(&r));
+        assert_eq!(r.scores.get("map"), None);
+    }
+}

@@ -27,6 +27,8 @@ pub struct FileStats {
     pub lines: u64,
     /// Lines refused with an error.
     pub bad: u64,
+    /// The file could not be read to its end (a corrupt archive member, an I/O error).
+    pub unreadable: bool,
 }
 
 /// Splits a line into fields at runs of spaces and tabs: `(byte offset, field)`.
@@ -92,6 +94,7 @@ fn read_pairs(
             Err(e) => {
                 diags.push(Diagnostic::read_error(&entry.path, e));
                 stats.bad += 1;
+                stats.unreadable = true;
                 return (stats, 0, 0);
             }
         },
@@ -104,6 +107,7 @@ fn read_pairs(
             Err(e) => {
                 diags.push(Diagnostic::read_error(&entry.path, e).line(no + 1));
                 stats.bad += 1;
+                stats.unreadable = true;
                 break;
             }
         };

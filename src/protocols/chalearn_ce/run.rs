@@ -75,7 +75,7 @@ pub fn one(
             .official("AP is NaN (division by zero)"),
         );
     }
-    if let Some(s) = sub {
+    if let Some(s) = sub.filter(|_| !o.unreadable) {
         if o.missing_pos > 0 || (o.missing_neg > 0 && o.npos > 0) {
             let sev_warn = o.missing_pos > 0;
             let msg = format!(

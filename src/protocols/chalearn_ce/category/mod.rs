@@ -153,6 +153,8 @@ pub struct Outcome {
     pub has_file: bool,
     /// An error blocks this category's AP.
     pub blocked: bool,
+    /// The submission file could not be read to its end: nothing is said about its missing images.
+    pub unreadable: bool,
     /// Matched lines sorted by confidence, descending, stable in file order: (confidence, positive).
     pub ranked: Vec<(f64, bool)>,
     /// Labels of the GT images missing from the submission, in GT order (true = positive).
@@ -293,6 +295,7 @@ pub fn read(
         if st.bad > 0 || (set.duplicates_error && out.duplicates > 0) {
             out.blocked = true;
         }
+        out.unreadable = st.unreadable;
         if out.unknown > 0 {
             diags.push(
                 Diagnostic::warning(
