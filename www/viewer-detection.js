@@ -39,7 +39,8 @@ export async function render(entry, ctx) {
   };
   const nav = imageNav(images.map((im) => ({ value: String(im.image_id), text: label(im) })), 'Image');
   const status = h('p', { class: 'muted small det-status', 'aria-live': 'polite' }, '');
-  const info = h('div', { class: 'det-info', 'aria-live': 'polite' }, h('p', { class: 'muted small' }, 'Click a box (or Tab to it on the focused image and press Enter) to see its category, score, IoU and match.'));
+  const hint = () => h('p', { class: 'muted small' }, 'Click a box (or Tab to it on the focused image and press Enter) to see its category, score, IoU and match.');
+  const info = h('div', { class: 'det-info', 'aria-live': 'polite' }, hint());
   const table = h('div', { class: 'table-scroll det-table' });
   const showGt = h('input', { type: 'checkbox', class: 'det-show-gt', checked: true });
   const showDet = h('input', { type: 'checkbox', class: 'det-show-dets', checked: true });
@@ -63,6 +64,7 @@ export async function render(entry, ctx) {
     const id = Number(nav.select.value);
     const im = images.find((x) => x.image_id === id);
     status.textContent = 'Drawing…';
+    info.replaceChildren(hint());
     try {
       const v = await ctx.session.request({ type: 'detection-image', options, image_id: id });
       const bitmap = await decodeImage(files.get(base(im.name)).data);

@@ -20,7 +20,8 @@ export function festViewer(report, items, ctx) {
   const compare = h('input', { type: 'checkbox', class: 'fest-compare' });
   const outline = h('input', { type: 'checkbox', class: 'fest-outline', checked: true });
   const status = h('p', { class: 'muted small fest-status', 'aria-live': 'polite' }, '');
-  const info = h('div', { class: 'fest-info', 'aria-live': 'polite' }, h('p', { class: 'muted small' }, 'Click a line on the overlay (or Tab to it on the focused overlay and press Enter) to see its IoU, precision, recall and class.'));
+  const hint = () => h('p', { class: 'muted small' }, 'Click a line on the overlay (or Tab to it on the focused overlay and press Enter) to see its IoU, precision, recall and class.');
+  const info = h('div', { class: 'fest-info', 'aria-live': 'polite' }, hint());
   const panes = h('div', { class: 'fest-panes' });
   const tables = h('div', { class: 'fest-tables' });
   /** @type {{o: any, img: OffscreenCanvas, canvas: HTMLCanvasElement, mode: string}[]} */
@@ -53,6 +54,7 @@ export function festViewer(report, items, ctx) {
     const mode0 = ctx.mode ?? report.mode;
     const modes = compare.checked ? ['official', 'corrected'] : [mode0];
     status.textContent = 'Drawing the overlay…';
+    info.replaceChildren(hint());
     const focused = panes.contains(document.activeElement) ? [...panes.querySelectorAll('canvas')].indexOf(/** @type {any} */ (document.activeElement)) : -1;
     panes.replaceChildren();
     panes.classList.toggle('fest-panes-two', modes.length === 2);

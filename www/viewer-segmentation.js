@@ -16,7 +16,8 @@ export function render(entry, ctx) {
   if (!items.length || !ctx?.session) return [];
   const nav = imageNav(items.map((it) => ({ value: it.id, text: `${it.id}  (pixel accuracy ${pct(it.detail.pixel_acc)}, mIoU ${pct(it.detail.mIoU)})` })), 'Image');
   const status = h('p', { class: 'muted small seg-status', 'aria-live': 'polite' }, '');
-  const info = h('div', { class: 'seg-info', 'aria-live': 'polite' }, h('p', { class: 'muted small' }, 'Click a pixel (or press Enter on the focused overlay for the pixel at its centre) to see its GT and predicted class.'));
+  const hint = () => h('p', { class: 'muted small' }, 'Click a pixel (or press Enter on the focused overlay for the pixel at its centre) to see its GT and predicted class.');
+  const info = h('div', { class: 'seg-info', 'aria-live': 'polite' }, hint());
   const counts = h('p', { class: 'small seg-counts' });
   const figure = h('figure', { class: 'viewer-pane' });
   /** @type {{o: any, img: OffscreenCanvas} | null} */
@@ -59,6 +60,7 @@ export function render(entry, ctx) {
   const load = async () => {
     const id = nav.select.value;
     status.textContent = 'Drawing the overlay…';
+    info.replaceChildren(hint());
     try {
       const o = await ctx.session.request({ type: 'segmentation-overlay', options: { mode: ctx.mode ?? report.mode, set: ctx.set ?? {} }, image: id });
       shown = { o, img: rgbaCanvas(o.rgba, o.width, o.height) };
