@@ -48,7 +48,7 @@ export async function render(entry, ctx) {
   let shown = null;
   const zoom = new Zoom({
     width: 1, height: 1,
-    paint: (g, c, z) => paint(g, shown, z.scale, showGt.checked, showDet.checked),
+    paint: (g, c, z) => paint(g, shown, z.scale * ((c.clientWidth || c.width) / c.width), showGt.checked, showDet.checked),
     pick: (x, y) => {
       const hits = (shown?.targets ?? []).filter((t) => x >= t.bbox[0] - 1 && x <= t.bbox[2] + 1 && y >= t.bbox[1] - 1 && y <= t.bbox[3] + 1);
       hits.sort((a, b) => area(a) - area(b));
@@ -104,6 +104,7 @@ export async function render(entry, ctx) {
 const corners = ([x, y, w, hh]) => [x, y, x + Math.max(w, 0) - 1, y + Math.max(hh, 0) - 1];
 const area = (t) => (t.bbox[2] - t.bbox[0] + 1) * (t.bbox[3] - t.bbox[1] + 1);
 
+/** `scale`: screen pixels per image pixel (line widths and labels keep their size on screen). */
 function paint(g, shown, scale, gt, dets) {
   if (!shown) return;
   const { v, bitmap } = shown;
