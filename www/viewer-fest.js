@@ -74,7 +74,9 @@ export function festViewer(report, items, ctx) {
       }
       zoom.resize(shown[0].o.width, shown[0].o.height);
       if (focused >= 0) shown[Math.min(focused, shown.length - 1)].canvas.focus();
-      const under = pageImg ? `on the page image ${pageImg.path}` : 'on black (no page image img-<MS>/…/<stem>.jpg was dropped)';
+      const o0 = shown[0].o;
+      const scaled = page && (page.width !== o0.width || page.height !== o0.height) ? ` (${page.width}×${page.height}, scaled to the mask)` : '';
+      const under = pageImg ? `on the page image ${pageImg.path}${page ? scaled : ', which this browser cannot decode: on black'}` : 'on black (no page image img-<MS>/…/<stem>.jpg was dropped)';
       status.textContent = `${id}: ${shown[0].o.width}×${shown[0].o.height} px, ${under}. Wheel or + / − to zoom, drag or arrow keys to pan, click a line or Tab to it and press Enter.`;
       const it = items.find((i) => i.id === id);
       tables.replaceChildren(...lineTables(it, shown[0].o.meta));
