@@ -3,6 +3,7 @@
 // aria-label and a "data" table for screen readers and copy-paste.
 
 import { h, s, auto, uniqueId } from './util.js';
+import { distinctLabels, middle } from './viewer.js';
 
 const MAX_TABLE_ROWS = 500;
 
@@ -97,7 +98,7 @@ function frame(svg, { W, H, m, yScale, xLabel, yLabel }) {
   return { pw, ph, y };
 }
 
-function drawBars(svg, plot, W, H) {
+function drawBars(svg, plot, W, H, readout) {
   const values = plot.values ?? [];
   const labels = plot.labels ?? [];
   const n = values.length;
@@ -107,7 +108,11 @@ function drawBars(svg, plot, W, H) {
   const yScale = niceScale(lo, hi, H < 260 ? 4 : 5, { integer: counts });
   const showAll = n <= Math.floor((W - 80) / 44);
   const m = { l: 56, r: 16, t: 14, b: showAll ? 52 : 46 };
-  const { pw, ph, y } = frame(svg, { W, H, m, yScale, xLabel: plot.x_label, yLabel: plot.y_label });
+  // Tick labels without their common prefix (named once on the x axis); full names on hover and focus.
+  const { prefix, short } = hist ? { prefix: '', short: labels.map(String) } : distinctLabels(labels.slice(0, n));
+  const xLabel = prefix ? `${plot.x_label || 'label'} (${prefix}…)` : plot.x_label;
+  const { pw, ph, y } = frame(svg, { W, H, m, yScale, xLabel, yLabel: plot.y_label });
+  const show = (text) => { if (readout) readout.textContent = text; };
   const band = Math.min(pw / Math.max(1, n), hist ? 120 : 72); // a few bars stay bar-shaped
   const x0 = m.l + (pw - band * n) / 2;
   const gap = hist ? Math.min(1, band * 0.1) : band > 6 ? band * 0.22 : band > 2 ? 1 : 0;
@@ -122,17 +127,22 @@ function drawBars(svg, plot, W, H) {
       return;
     }
     const yy = y(v);
-    g.append(s('rect', {
+    const text = `${label}: ${fmtVal(v)}`;
+    const bar = s('rect', {
       x, y: Math.min(yy, y0), width: Math.max(0.5, band - gap), height: Math.max(v === 0 ? 0 : 0.75, Math.abs(y0 - yy)),
-      class: 'plot-bar',
-    }, s('title', {}, `${label}: ${fmtVal(v)}`)));
+      class: 'plot-bar', ...(showAll && !hist ? { tabindex: '0', role: 'img', 'aria-label': text } : {}),
+    }, s('title', {}, text));
+    bar.addEventListener('mouseenter', () => show(text));
+    bar.addEventListener('focus', () => show(text));
+    g.append(bar);
   });
   svg.append(g);
   // x tick labels: all of them when they fit, else a few positions (1-based)
   const xt = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
   if (showAll) {
     labels.slice(0, n).forEach((lab, i) => {
-      xt.append(s('text', { x: x0 + (i + 0.5) * band, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' }, shorten(lab, Math.max(4, Math.floor(band / 7)))));
+      xt.append(s('text', { x: x0 + (i + 0.5) * band, y: m.t + ph + 16, class: 'plot-tick', 'text-anchor': 'middle' },
+        middle(short[i], Math.max(4, Math.floor(band / 7))), s('title', {}, String(lab))));
     });
   } else if (n > 0) {
     const step = niceStep(n, Math.max(2, Math.floor(pw / 70)));
@@ -314,9 +324,11 @@ export function renderPlot(plot) {
   const descId = uniqueId('plot-desc');
   const canvas = h('div', { class: 'plot-canvas' });
   const legend = h('ul', { class: 'plot-legend', hidden: true });
+  const readout = h('p', { class: 'plot-readout small', 'aria-live': 'polite' });
   const fig = h('figure', { class: 'plot', dataset: { plot: plot.id ?? '' } },
     h('figcaption', { class: 'plot-title' }, plot.title || plot.id || 'Plot'),
     canvas,
+    readout,
     legend,
     h('details', { class: 'plot-data' }, h('summary', {}, 'Data'), dataTable(plot)));
   let lastWidth = -1;
@@ -325,13 +337,14 @@ export function renderPlot(plot) {
     if (W === lastWidth) return;
     lastWidth = W;
     const H = W < 480 ? 230 : 270;
+    readout.textContent = '';
     const svg = s('svg', {
       class: 'plot-svg', role: 'img', width: W, height: H, viewBox: `0 0 ${W} ${H}`,
       'aria-labelledby': `${titleId} ${descId}`, 'aria-label': summary(plot),
     }, s('title', { id: titleId }, plot.title || 'Plot'), s('desc', { id: descId }, summary(plot)));
     try {
       if (plot.kind === 'lines') drawLines(svg, plot, W, H, legend);
-      else if (plot.kind === 'bars' || plot.kind === 'histogram') drawBars(svg, plot, W, H);
+      else if (plot.kind === 'bars' || plot.kind === 'histogram') drawBars(svg, plot, W, H, readout);
       else if (plot.kind === 'heatmap') drawHeatmap(svg, plot, W, H);
       else svg.append(s('text', { x: 16, y: 24, class: 'plot-tick' }, `(unknown plot kind “${plot.kind}”)`));
     } catch (e) {

@@ -159,6 +159,19 @@ const EXTRA = {
     transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
     return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
   },
+  // The image viewers (www/viewer*.js): a fest page image, segmentation overlays, detection boxes.
+  'fest-page-image': (/** @type {any} */ msg, transfer) => {
+    const p = sessionOf(msg.session).session.fest_page_image(wasmOptions(msg.options), String(msg.image));
+    if (p) transfer.push(p.bytes.buffer);
+    return p ? { path: p.path, bytes: p.bytes } : null;
+  },
+  'segmentation-overlay': (/** @type {any} */ msg, transfer) => {
+    const o = sessionOf(msg.session).session.segmentation_overlay(wasmOptions(msg.options), String(msg.image));
+    transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
+    return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
+  },
+  'detection-images': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_images(wasmOptions(msg.options))),
+  'detection-image': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_image(wasmOptions(msg.options), Number(msg.image_id))),
   config: (/** @type {import('./api').ConfigRequest} */ msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
 };
 

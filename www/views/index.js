@@ -13,6 +13,8 @@
 // It must not modify the report, and everything it draws comes from the report or from the engine.
 export const VIEWS = {
   aij2022: () => import('./aij2022.js'),
+  detection: () => import('../viewer-detection.js'),
   falsid: () => import('./falsid.js'),
   fest: () => import('./fest.js'),
+  segmentation: () => import('../viewer-segmentation.js'),
 };

@@ -110,6 +110,50 @@ pub fn by_score_desc(a: f64, b: f64) -> Ordering {
     b.partial_cmp(&a).unwrap_or(Ordering::Equal)
 }
 
+/// The greedy matching of `evaluateImg` at IoU threshold `t` for one area range: detections in score order
+/// (`ious[d * ng + g]`, `ng` = `ig.len()`), GT visited in `order` (not ignored first); a crowd GT can be matched
+/// many times. Fills `matched` (per GT) and `dt_gt` (the GT each detection matched, or `None`).
+pub fn greedy_match(
+    ious: &[f64],
+    order: &[usize],
+    ig: &[bool],
+    crowd: &[bool],
+    t: f64,
+    matched: &mut [bool],
+    dt_gt: &mut [Option<usize>],
+) {
+    let ng = ig.len();
+    matched.fill(false);
+    dt_gt.fill(None);
+    if ng == 0 {
+        return;
+    }
+    for (di, slot) in dt_gt.iter_mut().enumerate() {
+        let row = &ious[di * ng..(di + 1) * ng];
+        let mut iou = t.min(1.0 - 1e-10);
+        let mut m: Option<usize> = None;
+        for &g in order {
+            if matched[g] && !crowd[g] {
+                continue;
+            }
+            if let Some(mm) = m {
+                if !ig[mm] && ig[g] {
+                    break;
+                }
+            }
+            if row[g] < iou {
+                continue;
+            }
+            iou = row[g];
+            m = Some(g);
+        }
+        if let Some(mm) = m {
+            *slot = Some(mm);
+            matched[mm] = true;
+        }
+    }
+}
+
 /// `evaluateImg` for every area range of one cell.
 #[derive(Clone, Debug, Default)]
 pub struct CellEval {
@@ -162,6 +206,7 @@ pub fn evaluate_cell(input: &Input, p: &Params, cell: &Cell) -> CellEval {
     let mut ig = vec![false; ng];
     let mut matched = vec![false; ng];
     let mut dt_gt: Vec<Option<usize>> = vec![None; nd];
+    let crowd: Vec<bool> = gts.iter().map(|g| g.crowd).collect();
     for (ai, rng) in p.area_rng.iter().enumerate() {
         for (gi, g) in gts.iter().enumerate() {
             ig[gi] = g.crowd || g.area < rng[0] || g.area > rng[1];
@@ -173,34 +218,7 @@ pub fn evaluate_cell(input: &Input, p: &Params, cell: &Cell) -> CellEval {
         out.npig
             .push(order.iter().filter(|&&g| !ig[g]).count() as u64);
         for (ti, &t) in p.iou_thrs.iter().enumerate() {
-            matched.fill(false);
-            dt_gt.fill(None);
-            if nd > 0 && ng > 0 {
-                for (di, slot) in dt_gt.iter_mut().enumerate() {
-                    let row = &ious[di * ng..(di + 1) * ng];
-                    let mut iou = t.min(1.0 - 1e-10);
-                    let mut m: Option<usize> = None;
-                    for &g in &order {
-                        if matched[g] && !gts[g].crowd {
-                            continue;
-                        }
-                        if let Some(mm) = m {
-                            if !ig[mm] && ig[g] {
-                                break;
-                            }
-                        }
-                        if row[g] < iou {
-                            continue;
-                        }
-                        iou = row[g];
-                        m = Some(g);
-                    }
-                    if let Some(mm) = m {
-                        *slot = Some(mm);
-                        matched[mm] = true;
-                    }
-                }
-            }
+            greedy_match(&ious, &order, &ig, &crowd, t, &mut matched, &mut dt_gt);
             let base = (ai * t_n + ti) * nd;
             for di in 0..nd {
                 let (dt_ig, nonzero) = match dt_gt[di] {

@@ -31,7 +31,10 @@ pub struct Loaded {
 }
 
 fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entry> {
-    let all: Vec<&Entry> = files.with_role(role).collect();
+    let all: Vec<&Entry> = files
+        .with_role(role)
+        .filter(|e| !super::viewer::is_image(e))
+        .collect();
     let what = if role == Role::Gt {
         "a COCO annotation file (ground truth)"
     } else {

@@ -6,6 +6,7 @@
 
 mod inputs;
 mod params;
+pub mod viewer;
 
 pub use params::OPTIONS;
 
@@ -47,6 +48,11 @@ impl Protocol for Detection {
         "pycocotools evaluation"
     }
 
+    /// JSON, and images (not scored: viewer::note_images).
+    fn accepts(&self, kind: crate::input::kind::Kind, _role: Option<crate::input::Role>) -> bool {
+        kind.is_text() || kind.is_image()
+    }
+
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         let lower = path.to_ascii_lowercase();
         if [".jpg", ".jpeg", ".png", ".bmp", ".webp"]
@@ -70,6 +76,7 @@ impl Protocol for Detection {
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(metric, run.mode);
         progress.update(0.05, "reading");
+        viewer::note_images(run.files, &mut run.diags);
         let Some(loaded) = inputs::load(run.files, &mut run.diags) else {
             return Ok(report);
         };

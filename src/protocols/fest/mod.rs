@@ -8,6 +8,7 @@ mod labels;
 mod layout;
 mod options;
 pub mod overlay;
+pub mod page_image;
 mod report;
 mod text;
 
