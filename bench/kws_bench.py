@@ -93,6 +93,28 @@ def fmt_mb(kb):
     return "—" if not kb else f"{kb / 1024:.0f} MB"
 
 
+def check_vs_score(add, gt, pred):
+    """Pre-flight check vs score in headless Chromium (issue 20): the manifest of `gt`, then
+    bench/check_browser.mjs (fresh warmed workers; check alone vs open + score official, and the whole click)."""
+    manifest = os.path.join(OUT, "kws_manifest.json")
+    subprocess.run([BIN, "manifest", "kws", "--gt", gt, "--out", manifest], cwd=ROOT, check=True)
+    p = subprocess.run(["node", "bench/check_browser.mjs", "--gt", gt, "--pred", pred, "--manifest", manifest,
+                        "--runs", str(RUNS)], cwd=ROOT, capture_output=True, text=True)
+    res = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    if p.returncode != 0 or not res:
+        add(tool="dropscore check (pre-flight), Chromium", input="xml", wall=None, inner=None, rss_kb=None,
+            kind="wasm", note=f"failed: {p.stderr.strip().splitlines()[-1:]}")
+        return
+
+    def med(k):
+        return statistics.median(x[k] for x in res) / 1000
+
+    add(tool=f"dropscore check (pre-flight, manifest), Chromium {res[0].get('browser', '')}", input="xml", wall=None,
+        inner=med("check_ms"), rss_kb=None, kind="wasm",
+        note=f"the same submission scored: official {med('score_official_ms'):.2f} s, whole Score click "
+             f"{med('click_ms'):.2f} s (fresh warmed workers, medians of {len(res)}); {res[0]['check_summary']}")
+
+
 def main():
     load = os.getloadavg()[0]
     rows = []  # dicts: tool, input, wall, inner, rss_kb, check, note, kind (native|wasm|peer)
@@ -155,6 +177,9 @@ def main():
                     note=f"request to the page's worker → report in the page; fetch → Blob "
                          f"{statistics.median(x['fetch_ms'] for x in res) / 1000:.2f} s not included; "
                          f"report {res[-1]['report_bytes'] / 1e6:.1f} MB; RSS = renderer VmHWM")
+
+        if key == "xml" and os.environ.get("BENCH_SKIP_BROWSER") != "1":
+            check_vs_score(add, gt, pred)
 
         # peers
         if key == "xml":

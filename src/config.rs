@@ -7,6 +7,7 @@
 //! protocol = "kws"
 //! mode = "official"                      # official (default) | corrected
 //! ground_truth = ["gt/GroundTruth.xml"]  # same-origin URLs (page) / files in ref/ (scoring program)
+//! # manifest = "manifest.json"            # instead of the ground truth: the page checks submissions (pre-flight)
 //! [options]
 //! preset = "icfhr14"
 //! [[leaderboard.columns]]
@@ -166,8 +167,14 @@ pub struct Config {
     #[serde(serialize_with = "options_map")]
     pub options: Vec<(String, String)>,
     pub leaderboard: Leaderboard,
+    /// Left out of the JSON form when empty (an empty list is refused when read back).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ground_truth: Vec<String>,
     pub hide_ground_truth_zone: bool,
+    /// A pre-flight manifest (`dropscore manifest`; same-origin URL in the page, a file in `ref/` for the
+    /// scoring program): the page checks submissions against it instead of scoring them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -329,6 +336,7 @@ const TOP: &[&str] = &[
     "leaderboard",
     "ground_truth",
     "hide_ground_truth_zone",
+    "manifest",
 ];
 
 /// Validates a parsed config tree (any of the three readers).
@@ -419,6 +427,7 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
             }
         },
     };
+    let manifest = get(top, "manifest").and_then(|n| sections::same_site(&mut c, n, "manifest"));
     if !c.errors.is_empty() {
         c.errors.sort_by_key(|e| (e.line, e.column));
         return Err(c.errors);
@@ -431,6 +440,7 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
         leaderboard,
         ground_truth,
         hide_ground_truth_zone: hide,
+        manifest,
     })
 }
 

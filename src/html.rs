@@ -33,6 +33,10 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f2f4f7}\
 .err{color:#a61b1b}.warn{color:#8a5a00}.muted{color:#5b6576}.fails{border-left:4px solid #a61b1b;padding:6px 12px;background:#fbeaea}\
 figure{margin:12px 0}figcaption{font-weight:600}svg text{font:11px system-ui,sans-serif;fill:#1c2330}code{font-family:ui-monospace,monospace}";
 
+/// The page's Content-Security-Policy (defence in depth: the page has no script and loads nothing; its styles
+/// and SVG plots are inline).
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
 /// The whole page.
 pub fn detailed(report: &Report, config: Option<&Config>) -> String {
     let title = config
@@ -42,7 +46,7 @@ pub fn detailed(report: &Report, config: Option<&Config>) -> String {
     let mut o = String::new();
     let _ = write!(
         o,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} · detailed results</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n<p class=\"muted\">protocol <code>{}</code>, {} mode · computed by dropscore {}</p>\n",
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"><title>{} · detailed results</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n<p class=\"muted\">protocol <code>{}</code>, {} mode · computed by dropscore {}</p>\n",
         escape(&title),
         escape(&title),
         escape(&report.protocol),

@@ -3,6 +3,7 @@
 //! per Score click, which reads each file once; the free [`score`] reads lazily (tests, benchmarks). See
 //! www/API.md.
 
+use crate::budget::Budget;
 use crate::input::{Blob, FileSet, Input, Limits, Role};
 use crate::protocols::{self, Progress, Request};
 use crate::report::{Mode, Report};
@@ -18,10 +19,20 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Every protocol with its options and examples, as JSON.
+/// Every protocol with its options and examples, as JSON. Each protocol's options end with the shell's own
+/// (`max_memory`, as `dropscore list` shows them), so the page's options form can raise the memory budget.
 #[wasm_bindgen]
 pub fn protocols() -> String {
-    serde_json::to_string(&protocols::list()).unwrap_or_else(|_| "[]".into())
+    let mut list = serde_json::to_value(protocols::list()).unwrap_or_default();
+    let shell = serde_json::to_value(protocols::options::SHELL_OPTIONS).unwrap_or_default();
+    if let (Some(list), Some(shell)) = (list.as_array_mut(), shell.as_array()) {
+        for p in list {
+            if let Some(opts) = p.get_mut("options").and_then(|o| o.as_array_mut()) {
+                opts.extend(shell.iter().cloned());
+            }
+        }
+    }
+    serde_json::to_string(&list).unwrap_or_else(|_| "[]".into())
 }
 
 /// A browser Blob read in slices (only inside a worker, where `FileReaderSync` exists). Each trip into JS
@@ -248,7 +259,7 @@ pub fn score(
     let mut progress = JsProgress(on_progress);
     let (inputs, _) = inputs(&files, Reading::Lazy, &mut protocols::Quiet)?;
     reserve_heap(inputs.iter().map(|i| i.blob.len()).sum());
-    let files = FileSet::build(inputs, &Limits::default());
+    let files = FileSet::build(inputs, &Limits::from_set(&req.set));
     protocols::score(protocol, &files, &req, &mut progress)
         .map(|r| r.to_json())
         .map_err(|e| JsValue::from_str(&e.0))
@@ -260,7 +271,11 @@ pub fn score(
 #[wasm_bindgen]
 pub struct Session {
     protocol: String,
+    /// The dropped files, kept to rebuild `files` when a request names another memory budget (`max_memory`).
+    inputs: Vec<Input>,
+    /// `inputs` indexed under the limits of `budget` (the page's default until a request sets `max_memory`).
     files: FileSet,
+    budget: Budget,
     /// The last kept report of each mode (official, corrected).
     kept: [Option<Report>; 2],
     bytes_in_memory: u64,
@@ -303,9 +318,12 @@ impl Session {
             Some(f) => inputs(&files, Reading::Whole, &mut JsProgress(f))?,
             None => inputs(&files, Reading::Whole, &mut protocols::Quiet)?,
         };
+        let budget = Budget::default();
         Ok(Session {
             protocol: protocol.to_string(),
-            files: FileSet::build(inputs, &Limits::default()),
+            files: FileSet::build(copies(&inputs), &Limits::from_budget(budget)),
+            inputs,
+            budget,
             kept: [None, None],
             bytes_in_memory,
             detection: None,
@@ -329,6 +347,7 @@ impl Session {
     ) -> Result<String, JsValue> {
         let req = request(options)?;
         let mut progress = JsProgress(on_progress);
+        self.budget_of(&req.set);
         let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
             .map_err(|e| JsValue::from_str(&e.0))?;
         let json = report.to_json();
@@ -337,6 +356,28 @@ impl Session {
             self.kept[slot] = Some(report);
         }
         Ok(json)
+    }
+
+    /// The pre-flight check (specs/preflight.md) of the session's files, every one a prediction, against the
+    /// manifest `manifest` (its JSON text): the report's JSON with `ready` and `summary`, as `dropscore check
+    /// --format json`. Throws a string for usage errors: a manifest that is not one, of another protocol, an
+    /// option that conflicts with it, or a protocol without a pre-flight check yet.
+    pub fn check(&mut self, manifest: &str, options: JsValue) -> Result<String, JsValue> {
+        let req = request(options)?;
+        self.budget_of(&req.set);
+        protocols::preflight::check(&self.protocol, manifest, &self.files, &req.set)
+            .map(|c| c.to_json())
+            .map_err(|e| JsValue::from_str(&e.0))
+    }
+
+    /// Rebuilds the file set when `set` names another memory budget than the one it was built under.
+    fn budget_of(&mut self, set: &[(String, String)]) {
+        let budget = Budget::from_set(set);
+        if budget != self.budget {
+            self.files = FileSet::build(copies(&self.inputs), &Limits::from_budget(budget));
+            self.budget = budget;
+            self.kept = [None, None];
+        }
     }
 
     /// One line per difference between the kept official and corrected reports, as a JSON array of strings.
@@ -451,6 +492,40 @@ fn overlay_object(o: protocols::fest::overlay::Overlay) -> Result<JsValue, JsVal
         &JsValue::from_str(&o.meta.to_string()),
     )?;
     Ok(obj.into())
+}
+
+/// The inputs again, sharing their bytes.
+fn copies(inputs: &[Input]) -> Vec<Input> {
+    inputs
+        .iter()
+        .map(|i| Input {
+            path: i.path.clone(),
+            role: i.role,
+            blob: i.blob.clone(),
+        })
+        .collect()
+}
+
+/// Tells the worker which file is being read (`globalThis.dropscoreReading`), so that a trap (an allocation
+/// that failed, which Rust cannot catch in wasm) is reported on that file. Called by the input layer each
+/// time an entry is opened; cheap (a property set when the path changes).
+pub(crate) fn note_reading(path: &str) {
+    thread_local! {
+        static LAST: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    LAST.with(|l| {
+        if let Ok(mut last) = l.try_borrow_mut() {
+            if *last != path {
+                last.clear();
+                last.push_str(path);
+                let _ = Reflect::set(
+                    &js_sys::global(),
+                    &"dropscoreReading".into(),
+                    &JsValue::from_str(path),
+                );
+            }
+        }
+    });
 }
 
 /// The wasm memory's size in bytes (it only grows): the worker reports it with each result.

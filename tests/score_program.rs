@@ -299,7 +299,11 @@ fn flags_without_a_config_and_their_overrides() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("dropscore.toml:2:8: mode:"), "{err}");
-    assert!(!out2.exists());
+    // The outputs are still written: detailed_results.html names the problem; no scores.
+    let html = std::fs::read_to_string(out2.join("detailed_results.html")).unwrap();
+    assert_self_contained(&html);
+    assert!(html.contains("dropscore.toml:2:8: mode:"), "{html}");
+    assert!(!out2.join("scores.json").exists());
     // A leaderboard column naming a score the report lacks.
     std::fs::write(
         input.join("ref/dropscore.toml"),

@@ -124,10 +124,14 @@ export interface ExplainRequest { type: 'explain'; id: number; session: number }
 export interface FestOverlayRequest { type: 'fest-overlay'; id: number; session: number; options: ScoreOptions; image: string }
 /** Validates a competition config's JSON form (answered with `reply`, `value`: ConfigAnswer). */
 export interface ConfigRequest { type: 'config'; id: number; text: string }
+/** The pre-flight check of predictions against a manifest's JSON text (www/check.js; answered with `reply`,
+ *  `value`: CheckResult). */
+export interface CheckRequest { type: 'check'; id: number; protocol: string; manifest: string; files: PageFile[]; options?: Partial<ScoreOptions> }
+export interface CheckResult { ready: boolean; summary: string; report: Report; timing: { check_ms: number; memory_bytes: number } }
 
 export type ToWorker =
   | ProtocolsRequest | WarmRequest | OpenRequest | CloseRequest | ScoreRequest | ExplainRequest
-  | FestOverlayRequest | ConfigRequest;
+  | FestOverlayRequest | ConfigRequest | CheckRequest;
 
 /** A request as `Engine.request` takes it: the id is added there. */
 export type Request = DistributiveOmit<Extract<ToWorker, { id: number }>, 'id'>;
@@ -160,6 +164,8 @@ export interface CompetitionConfig {
   mode?: Mode;
   options?: Record<string, string | number | boolean>;
   ground_truth?: string[];
+  /** a pre-flight manifest (same-origin URL): the embed checks submissions instead of scoring them */
+  manifest?: string;
   hide_ground_truth_zone?: boolean;
   leaderboard?: { columns?: unknown[]; [key: string]: unknown };
   [key: string]: unknown;

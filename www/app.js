@@ -9,8 +9,9 @@ import { h, plural } from './util.js';
 import { Engine } from './engine.js';
 import { Zone } from './files.js';
 import { optionsForm } from './options-form.js';
-import { loadConfig, preloadGroundTruth, fetchFiles } from './config.js';
+import { loadConfig, preloadGroundTruth, preloadManifest, fetchFiles } from './config.js';
 import { RunController } from './run.js';
+import { manifestText, runCheck, renderCheck } from './check.js';
 
 const WWW = new URL('./', import.meta.url); // examples/... are relative to www/
 
@@ -47,6 +48,10 @@ export function mountApp(container, opts = {}) {
     /** @type {import('./api').CompetitionConfig | null} validated competition config (embedded mode) */
     config: null,
     gtPreloaded: false,
+    /** @type {{path: string, text: string} | null} the manifest checked against (dropped, or the config's) */
+    manifest: null,
+    /** @type {{path: string, text: string} | null} the config's manifest (`manifest = "…"`) */
+    configManifest: null,
   };
 
   const els = {
@@ -153,6 +158,8 @@ export function mountApp(container, opts = {}) {
       const p = state.protocols.find((x) => x.id === state.config.protocol);
       if (p) selectProtocol(p);
       state.gtPreloaded = await preloadGroundTruth(state.config, opts, { gtZone: zones.gt, note: els.gtNote, setStatus });
+      state.configManifest = await preloadManifest(state.config, opts, { gtZone: zones.gt, note: els.gtNote, setStatus });
+      state.manifest = state.configManifest;
       updateRunState();
     } else if (page) {
       route();
@@ -215,6 +222,7 @@ export function mountApp(container, opts = {}) {
   // ---------------------------------------------------------------- run state
 
   function inputsChanged() {
+    findManifest();
     if (state.run && !state.running) {
       state.stale = true;
       const note = els.results.querySelector('.stale-note');
@@ -235,6 +243,12 @@ export function mountApp(container, opts = {}) {
     else if (!zones.pred.files.length && state.config) hint = 'Add your predictions to score them.'; // embedded: nothing to score yet
     else if (!zones.pred.files.length) { hint = 'No predictions yet (scoring will report them as missing).'; ok = true; }
     else { hint = `Ready: ${plural(nFiles, 'file')}, ${state.mode} mode first, then the other mode for comparison.`; ok = true; }
+    if (state.manifest && p?.built) { // pre-flight: the manifest takes the place of the ground truth
+      ok = zones.pred.files.length > 0;
+      hint = ok ? `Ready: ${plural(zones.pred.files.length, 'file')} to check against the manifest ${state.manifest.path}, no ground truth needed.`
+        : 'Add your predictions to check them against the manifest.';
+    }
+    els.scoreButton.textContent = state.manifest ? 'Check submission' : 'Score';
     els.scoreButton.disabled = !ok || state.running;
     els.runHint.textContent = state.running ? 'Scoring…' : hint;
     for (const b of els.exampleButtons.querySelectorAll('button')) b.disabled = !p?.built || state.running;
@@ -248,8 +262,60 @@ export function mountApp(container, opts = {}) {
     if (hadFocus) els.scoreButton.focus();
   }
 
-  els.cancel.addEventListener('click', () => runs.cancel());
-  els.scoreButton.addEventListener('click', () => runs.start());
+  els.cancel.addEventListener('click', () => { checking?.abort(); runs.cancel(); });
+  els.scoreButton.addEventListener('click', () => (state.manifest ? startCheck() : runs.start()));
+
+  // ---------------------------------------------------------------- pre-flight check (www/check.js)
+
+  let manifestScan = 0;
+  /** A manifest dropped on the ground-truth zone takes the place of the ground truth (else the config's). */
+  async function findManifest() {
+    const scan = ++manifestScan;
+    let found = state.configManifest;
+    for (const f of zones.gt.files) {
+      const text = await manifestText(f.file, f.path).catch(() => null);
+      if (text != null) { found = { path: f.path, text }; break; }
+    }
+    if (scan !== manifestScan || found === state.manifest) return;
+    state.manifest = found;
+    updateRunState();
+  }
+
+  /** @type {AbortController | null} */
+  let checking = null;
+  async function startCheck() {
+    const p = state.current;
+    const m = state.manifest;
+    if (!p?.built || !m || state.running) return;
+    runs.clear();
+    checking = new AbortController();
+    state.running = true;
+    setRunState('running');
+    Object.assign(els.progress, { value: 0 });
+    els.phase.textContent = 'Reading the predictions…';
+    els.progressBox.hidden = false;
+    setStatus('');
+    updateRunState();
+    const t0 = performance.now();
+    try {
+      const files = zones.pred.files.map((f) => ({ path: f.path, role: /** @type {const} */ ('pred'), data: f.file }));
+      const result = await runCheck(engine, {
+        protocol: p.id, manifest: m.text, files, set: { ...state.set }, signal: checking.signal,
+        onProgress: (fraction, phase) => { els.progress.value = fraction; els.phase.textContent = phase; },
+      });
+      renderCheck(els.results, result, { manifest: m.path, ms: performance.now() - t0 });
+      els.announce.textContent = result.summary;
+      setRunState('done');
+      els.results.querySelector('#results-title')?.focus();
+    } catch (e) {
+      const cancelled = checking.signal.aborted;
+      setStatus(cancelled ? 'Check cancelled.' : `Check failed: ${e?.message ?? e}`);
+      setRunState(cancelled ? 'cancelled' : 'failed');
+    } finally {
+      checking = null;
+      endUi();
+    }
+  }
 
   // ---------------------------------------------------------------- examples
 

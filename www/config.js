@@ -7,6 +7,18 @@ import { h, plural } from './util.js';
 /** @typedef {import('./api').CompetitionConfig} CompetitionConfig */
 
 /**
+ * Whether a response's final URL is the one requested (same origin, same path; a fetch without redirects
+ * leaves it unchanged, an empty URL means a synthesised response).
+ * @param {string} got
+ * @param {URL} asked
+ */
+export function sameResource(got, asked) {
+  if (!got) return true;
+  const u = new URL(got);
+  return u.origin === location.origin && u.origin === asked.origin && u.pathname === asked.pathname;
+}
+
+/**
  * Fetches same-origin files as `{ path, file }` (the zones' shape), named by their last path component.
  * @param {string[]} urls relative to `base`
  * @param {URL | string} base
@@ -17,8 +29,10 @@ export function fetchFiles(urls, base, init = {}) {
   return Promise.all(urls.map(async (rel) => {
     const url = new URL(rel, base);
     if (url.origin !== location.origin) throw new Error(`${rel}: not on this site (${url.origin})`);
-    const resp = await fetch(url, { credentials: 'same-origin', ...init });
+    // No redirect is followed (a same-origin URL must not lead elsewhere), and the answer must be for that URL.
+    const resp = await fetch(url, { credentials: 'same-origin', ...init, redirect: 'error' });
     if (!resp.ok) throw new Error(`${rel}: HTTP ${resp.status}`);
+    if (!sameResource(resp.url, url)) throw new Error(`${rel}: answered from ${resp.url}, not from ${url.href}`);
     const blob = await resp.blob();
     const name = decodeURIComponent(url.pathname.split('/').pop() || 'ground-truth');
     return { path: name, file: new File([blob], name, { type: blob.type }) };
@@ -81,5 +95,29 @@ export async function preloadGroundTruth(config, opts, ui) {
   } catch (e) {
     ui.setStatus(`Could not load the ground truth: ${e?.message ?? e}`);
     return false;
+  }
+}
+
+/**
+ * Fetches the config's pre-flight manifest (`manifest = "…"`, same origin) and hides the ground-truth zone: the
+ * page then checks submissions against it (www/check.js). Returns `{ path, text }`, or null.
+ * @param {CompetitionConfig} config
+ * @param {{configUrl?: string | null}} opts
+ * @param {{gtZone: import('./files.js').Zone, note: HTMLElement, setStatus: (text: string) => void}} ui
+ */
+export async function preloadManifest(config, opts, ui) {
+  if (!config.manifest) return null;
+  ui.setStatus('Loading the manifest…');
+  try {
+    const { fetchManifest } = await import('./check.js');
+    const m = await fetchManifest(config.manifest, opts.configUrl);
+    ui.gtZone.root.hidden = true;
+    ui.note.textContent = `This competition's test set has no public ground truth: drop your predictions to check them against ${m.path}, the organizers' manifest (formats and completeness, before you submit).`;
+    ui.note.hidden = false;
+    ui.setStatus('');
+    return m;
+  } catch (e) {
+    ui.setStatus(`Could not load the manifest: ${e?.message ?? e}`);
+    return null;
   }
 }

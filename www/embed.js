@@ -13,6 +13,7 @@
 
 import { MARKUP } from './markup.js';
 import { mountApp } from './app.js';
+import { sameResource } from './config.js';
 
 const CSS_URL = new URL('./style.css', import.meta.url);
 let sheetPromise = null;
@@ -61,8 +62,10 @@ async function fetchConfig(attr) {
   }
   if (url.origin !== location.origin) return { url: url.href, error: `config="${attr}": not on this site (${url.origin}); serve it from ${location.origin}` };
   try {
-    const resp = await fetch(url, { credentials: 'same-origin' });
+    // No redirect is followed, and the answer must come from the URL asked (www/config.js sameResource).
+    const resp = await fetch(url, { credentials: 'same-origin', redirect: 'error' });
     if (!resp.ok) return { url: url.href, error: `config="${attr}": HTTP ${resp.status}` };
+    if (!sameResource(resp.url, url)) return { url: url.href, error: `config="${attr}": answered from ${resp.url}, not from this site's ${url.pathname}` };
     return { url: url.href, text: await resp.text() };
   } catch (e) {
     return { url: url.href, error: `config="${attr}": ${e?.message ?? e}` };

@@ -173,7 +173,39 @@ const EXTRA = {
   'detection-images': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_images(wasmOptions(msg.options))),
   'detection-image': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_image(wasmOptions(msg.options), Number(msg.image_id))),
   config: (/** @type {import('./api').ConfigRequest} */ msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
+  check: (/** @type {import('./api').CheckRequest} */ msg) => checkSubmission(msg), // pre-flight check (www/check.js)
 };
+
+/**
+ * The pre-flight check of the dropped predictions against a manifest (src/wasm.rs Session::check): the files
+ * are read once, checked, and freed. A protocol without a check yet throws its plain sentence (a string).
+ * @param {import('./api').CheckRequest} msg
+ */
+function checkSubmission(msg) {
+  const files = wasmFiles(msg.files.map((f) => ({ ...f, role: 'pred' })));
+  const session = new Session(String(msg.protocol), files, progressTo(msg.id));
+  try {
+    const t0 = performance.now();
+    const json = session.check(String(msg.manifest), wasmOptions(msg.options));
+    const report = JSON.parse(json);
+    return { ready: report.ready, summary: report.summary, report, timing: { check_ms: performance.now() - t0, memory_bytes: memory_bytes() } };
+  } finally {
+    session.free();
+  }
+}
+
+// A trap (an allocation that failed: Rust aborts with `unreachable`, which nothing inside wasm can catch) leaves
+// the instance unusable. The message names the file the input layer was reading (src/wasm.rs note_reading) and
+// the run's memory budget; the error is not recoverable, so the page's engine starts a fresh worker, with a fresh
+// wasm instance, for the next Score.
+const PAGE_BUDGET = '1 GiB';
+/** @param {any} e @param {any} msg */
+function trapMessage(e, msg) {
+  if (!(e instanceof WebAssembly.RuntimeError)) return null;
+  const file = /** @type {any} */ (globalThis).dropscoreReading;
+  const limit = msg?.options?.set?.max_memory ?? PAGE_BUDGET;
+  return `${file ? `${file}: ` : ''}ran out of memory (limit ${limit}, raise with max_memory)`;
+}
 
 /** @param {ToWorker} msg */
 async function handle(msg) {
@@ -264,6 +296,7 @@ self.addEventListener('message', async (/** @type {MessageEvent} */ event) => {
   } catch (e) {
     // A string is an error the wasm threw on purpose (a usage error, an image that cannot be drawn): the instance
     // and its sessions stay usable. Anything else (a panic is a WebAssembly.RuntimeError) may have broken it.
-    post({ type: 'error', id, message: describe(e), recoverable: typeof e === 'string' || e instanceof RequestError });
+    const trapped = trapMessage(e, msg);
+    post({ type: 'error', id, message: trapped ?? describe(e), recoverable: typeof e === 'string' || e instanceof RequestError });
   }
 });

@@ -112,7 +112,7 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         Ok(i) => i,
         Err(e) => return usage(&e),
     };
-    let files = FileSet::build(inputs, &Limits::default());
+    let files = FileSet::build(inputs, &Limits::from_set(&set));
     let made = match preflight::manifest(&a.protocol, &files, &set) {
         Ok(m) => m,
         Err(e) => return usage(&e.0),
@@ -160,7 +160,7 @@ pub fn check_cmd(rest: &[String]) -> i32 {
     if let Err(e) = load(&a.pred, Role::Pred, &mut inputs, &mut walked) {
         return usage(&e);
     }
-    let mut files = FileSet::build(inputs, &Limits::default());
+    let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
     let checked = match preflight::check(&a.protocol, &text, &files, &set) {
         Ok(c) => c,

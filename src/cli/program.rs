@@ -7,9 +7,11 @@
 
 use super::inputs::list_dir;
 use dropscore::config::{self, Config};
+use dropscore::diag::Diagnostic;
 use dropscore::input::disk::{self, io_words, Kind};
 use dropscore::input::{FileSet, Limits, Role};
-use dropscore::protocols::{self, Quiet, Request};
+use dropscore::protocols::{self, preflight, Quiet, Request};
+use dropscore::report::Report;
 use dropscore::{html, render, Mode};
 use std::path::{Path, PathBuf};
 
@@ -75,6 +77,7 @@ struct ScoreArgs {
     mode: Option<String>,
     set: Vec<(String, String)>,
     config: Option<PathBuf>,
+    manifest: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<ScoreArgs, String> {
@@ -86,6 +89,7 @@ fn parse(args: &[String]) -> Result<ScoreArgs, String> {
         mode: None,
         set: Vec::new(),
         config: None,
+        manifest: None,
     };
     let mut it = args.iter();
     while let Some(x) = it.next() {
@@ -103,6 +107,7 @@ fn parse(args: &[String]) -> Result<ScoreArgs, String> {
             "--protocol" => a.protocol = Some(value("--protocol")?),
             "--mode" => a.mode = Some(value("--mode")?),
             "--config" => a.config = Some(PathBuf::from(value("--config")?)),
+            "--manifest" => a.manifest = Some(PathBuf::from(value("--manifest")?)),
             "--set" => {
                 let v = value("--set")?;
                 match v.split_once('=') {
@@ -125,7 +130,7 @@ fn parse(args: &[String]) -> Result<ScoreArgs, String> {
     }
 }
 
-const USAGE: &str = "usage: dropscore score INPUT_DIR OUTPUT_DIR [--protocol ID] [--mode official|corrected] [--set NAME=VALUE]... [--config FILE]\n  reads INPUT_DIR/ref (ground truth, and dropscore.toml) and INPUT_DIR/res (predictions);\n  writes OUTPUT_DIR/scores.json, scores.txt and detailed_results.html";
+const USAGE: &str = "usage: dropscore score INPUT_DIR OUTPUT_DIR [--protocol ID] [--mode official|corrected] [--set NAME=VALUE]... [--config FILE] [--manifest FILE]\n  reads INPUT_DIR/ref (ground truth, and dropscore.toml) and INPUT_DIR/res (predictions);\n  with a manifest (--manifest, or `manifest` in the config) checks the submission first (dropscore check);\n  writes OUTPUT_DIR/detailed_results.html always, scores.json and scores.txt when the submission scores";
 
 pub fn score_cmd(args: &[String]) -> i32 {
     let a = match parse(args) {
@@ -138,6 +143,99 @@ pub fn score_cmd(args: &[String]) -> i32 {
             return 2;
         }
     };
+    match run_score(&a) {
+        Ok(code) => code,
+        Err(Failed { code, message }) => {
+            // Every failure still writes detailed_results.html (the platform shows it to the participant).
+            eprintln!("{}", render::terminal_lines(&message));
+            let page = failure_page(a.protocol.as_deref().unwrap_or(""), &message);
+            let _ = std::fs::create_dir_all(&a.output);
+            let _ = std::fs::write(a.output.join("detailed_results.html"), page);
+            code
+        }
+    }
+}
+
+/// A run that stops before a report: its exit status and message.
+struct Failed {
+    code: i32,
+    message: String,
+}
+
+fn failed(code: i32, message: impl Into<String>) -> Failed {
+    Failed {
+        code,
+        message: message.into(),
+    }
+}
+
+/// detailed_results.html for a run that stopped before a report: the message as an error.
+fn failure_page(protocol: &str, message: &str) -> String {
+    let mut report = Report::new(protocol, Mode::Official);
+    report
+        .diagnostics
+        .push(Diagnostic::error("score.failed", message.to_string()));
+    html::detailed(&report, None)
+}
+
+/// The manifest given with --manifest, else the config's `manifest` (relative to the config's folder).
+fn manifest_path(
+    a: &ScoreArgs,
+    cfg: Option<&Config>,
+    config_path: Option<&Path>,
+) -> Option<PathBuf> {
+    a.manifest.clone().or_else(|| {
+        let m = cfg?.manifest.as_ref()?;
+        let base = config_path.and_then(Path::parent).unwrap_or(Path::new("."));
+        Some(base.join(m.trim_start_matches('/')))
+    })
+}
+
+/// The pre-flight check of `res/` against the manifest (specs/preflight.md): `Ok(None)` when the submission is
+/// ready (or the protocol has no check yet: said on stderr), `Ok(Some(page))` with detailed_results.html when
+/// it is not (its problems, located, are printed).
+fn preflight_first(
+    protocol: &str,
+    manifest: &Path,
+    res: Vec<dropscore::input::Input>,
+    walked: &[Diagnostic],
+    set: &[(String, String)],
+    cfg: Option<&Config>,
+) -> Result<Option<String>, Failed> {
+    let text = std::fs::read_to_string(manifest)
+        .map_err(|e| failed(2, format!("{}: {}", manifest.display(), io_words(&e))))?;
+    let mut files = FileSet::build(res, &Limits::from_set(set));
+    files.diagnostics.splice(0..0, walked.iter().cloned());
+    let checked = match preflight::check(protocol, &text, &files, set) {
+        Ok(c) => c,
+        Err(e) if preflight::is_no_check(&e) => {
+            eprintln!("dropscore score: {}; scoring without it", e.0);
+            return Ok(None);
+        }
+        Err(e) => return Err(failed(2, format!("{}: {}", manifest.display(), e.0))),
+    };
+    eprintln!(
+        "dropscore score: pre-flight check: {}",
+        render::terminal_lines(&checked.summary)
+    );
+    if checked.ready {
+        return Ok(None);
+    }
+    for d in &checked.report.diagnostics {
+        eprint!("{}", render::diagnostic(d));
+    }
+    let page = html::detailed(&checked.report, cfg);
+    let verdict = format!(
+        "<p class=\"fails\"><strong>{}</strong> (pre-flight check against the manifest; nothing was scored)</p>\n",
+        html::escape(&checked.summary)
+    );
+    Ok(Some(match page.find("</h1>\n") {
+        Some(at) => format!("{}{verdict}{}", &page[..at + 6], &page[at + 6..]),
+        None => page,
+    }))
+}
+
+fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
     // The config: --config, else ref/dropscore.toml (or .json) when present (a file, not a link).
     let ref_dir = a.input.join("ref");
     let config_path = a.config.clone().or_else(|| {
@@ -147,13 +245,7 @@ pub fn score_cmd(args: &[String]) -> i32 {
             .find(|p| matches!(disk::kind(p), Ok(Kind::File)))
     });
     let mut cfg = match &config_path {
-        Some(p) => match read_config(p) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("{}", render::terminal_lines(&e));
-                return 2;
-            }
-        },
+        Some(p) => Some(read_config(p).map_err(|e| failed(2, e))?),
         None => None,
     };
     let Some(protocol) = a
@@ -161,11 +253,13 @@ pub fn score_cmd(args: &[String]) -> i32 {
         .clone()
         .or_else(|| cfg.as_ref().map(|c| c.protocol.clone()))
     else {
-        eprintln!(
-            "dropscore score: no protocol: give --protocol ID or put a dropscore.toml in {}",
-            ref_dir.display()
-        );
-        return 2;
+        return Err(failed(
+            2,
+            format!(
+                "dropscore score: no protocol: give --protocol ID or put a dropscore.toml in {}",
+                ref_dir.display()
+            ),
+        ));
     };
     if let Some(c) = &mut cfg {
         if c.protocol != protocol {
@@ -175,19 +269,19 @@ pub fn score_cmd(args: &[String]) -> i32 {
         }
     }
     let mode = match a.mode.as_deref() {
-        Some(m) => match Mode::parse(m) {
-            Some(m) => m,
-            None => {
-                eprintln!("dropscore score: --mode must be official or corrected, not `{m}`");
-                return 2;
-            }
-        },
+        Some(m) => Mode::parse(m).ok_or_else(|| {
+            failed(
+                2,
+                format!("dropscore score: --mode must be official or corrected, not `{m}`"),
+            )
+        })?,
         None => cfg.as_ref().map_or(Mode::Official, |c| c.mode),
     };
     let mut set: Vec<(String, String)> =
         cfg.as_ref().map(|c| c.options.clone()).unwrap_or_default();
     set.extend(a.set.iter().cloned());
 
+    let manifest = manifest_path(a, cfg.as_ref(), config_path.as_deref());
     let mut skip: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| ref_dir.join(n)).collect();
     if let (Some(p), Some(c)) = (&config_path, &cfg) {
         skip.push(p.clone());
@@ -195,26 +289,47 @@ pub fn score_cmd(args: &[String]) -> i32 {
             skip.push(p.parent().unwrap_or(Path::new(".")).join(y));
         }
     }
+    skip.extend(manifest.clone());
+    let in_words = |e: String| failed(2, format!("dropscore score: {e}"));
+    // The submission first, alone: the pre-flight check reads it without the ground truth.
+    let mut res = Vec::new();
+    let mut res_walked = Vec::new();
+    list_dir(
+        &a.input,
+        "res",
+        Role::Pred,
+        &skip,
+        &mut res,
+        &mut res_walked,
+    )
+    .map_err(in_words)?;
+    if let Some(m) = &manifest {
+        let copies = res
+            .iter()
+            .map(|i| dropscore::input::Input {
+                path: i.path.clone(),
+                role: i.role,
+                blob: i.blob.clone(),
+            })
+            .collect();
+        if let Some(page) = preflight_first(&protocol, m, copies, &res_walked, &set, cfg.as_ref())?
+        {
+            write_out(&a.output, "detailed_results.html", &page)?;
+            eprintln!("dropscore score: the submission is not ready (above); no scores written");
+            return Ok(1);
+        }
+    }
     let mut inputs = Vec::new();
     let mut walked = Vec::new();
-    if let Err(e) = list_dir(&a.input, "ref", Role::Gt, &skip, &mut inputs, &mut walked)
-        .and_then(|_| list_dir(&a.input, "res", Role::Pred, &skip, &mut inputs, &mut walked))
-    {
-        eprintln!("dropscore score: {}", render::terminal_lines(&e));
-        return 2;
-    }
-    let mut files = FileSet::build(inputs, &Limits::default());
+    list_dir(&a.input, "ref", Role::Gt, &skip, &mut inputs, &mut walked).map_err(in_words)?;
+    inputs.extend(res);
+    walked.extend(res_walked);
+    let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
     // aij2022's text tasks need the Russian lemmatiser: ru-lemmas.bin next to the executable (the packaged
     // scoring program), $DROPSCORE_LEMMAS, or the repository's www/assets/.
     let lemmatizer = if protocol == "aij2022" {
-        match dropscore::lemma::load_asset(None) {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("dropscore score: {}", render::terminal_lines(&e));
-                return 2;
-            }
-        }
+        dropscore::lemma::load_asset(None).map_err(in_words)?
     } else {
         None
     };
@@ -223,37 +338,19 @@ pub fn score_cmd(args: &[String]) -> i32 {
         lemmatizer,
         ..Request::new(mode)
     };
-    let report = match protocols::score(&protocol, &files, &req, &mut Quiet) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!(
-                "dropscore score: {}",
-                render::terminal_lines(&e.to_string())
-            );
-            return 2;
-        }
-    };
+    let report = protocols::score(&protocol, &files, &req, &mut Quiet)
+        .map_err(|e| in_words(e.to_string()))?;
     for d in &report.diagnostics {
         eprint!("{}", render::diagnostic(d));
     }
-    if let Err(e) = std::fs::create_dir_all(&a.output) {
-        eprintln!("dropscore score: {}: {}", a.output.display(), io_words(&e));
-        return 2;
-    }
-    let write = |name: &str, text: &str| {
-        let p = a.output.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {}", p.display(), io_words(&e)))
-    };
-    if let Err(e) = write(
+    write_out(
+        &a.output,
         "detailed_results.html",
         &html::detailed(&report, cfg.as_ref()),
-    ) {
-        eprintln!("dropscore score: {}", render::terminal_lines(&e));
-        return 1;
-    }
+    )?;
     if report.has_errors() {
         eprintln!("dropscore score: the submission has errors (above); no scores written");
-        return 1;
+        return Ok(1);
     }
     let cfg = cfg.unwrap_or_else(|| Config {
         title: String::new(),
@@ -263,27 +360,38 @@ pub fn score_cmd(args: &[String]) -> i32 {
         leaderboard: Default::default(),
         ground_truth: Vec::new(),
         hide_ground_truth_zone: false,
+        manifest: None,
     });
-    let scores = match cfg.leaderboard_scores(&report) {
-        Ok(s) => s,
-        Err(errs) => {
-            let shown = config_path
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            for e in errs {
-                eprintln!("{}", render::terminal_lines(&format!("{shown}:{e}")));
-            }
-            return 2;
-        }
-    };
+    let scores = cfg.leaderboard_scores(&report).map_err(|errs| {
+        let shown = config_path
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let lines: Vec<String> = errs.iter().map(|e| format!("{shown}:{e}")).collect();
+        failed(2, lines.join("\n"))
+    })?;
     let mut txt = String::new();
     for (k, v) in &scores {
         txt.push_str(&format!("{k}: {v}\n"));
     }
     let json = format!("{}\n", serde_json::Value::Object(scores));
-    if let Err(e) = write("scores.json", &json).and_then(|_| write("scores.txt", &txt)) {
-        eprintln!("dropscore score: {}", render::terminal_lines(&e));
-        return 1;
-    }
-    0
+    write_out(&a.output, "scores.json", &json)?;
+    write_out(&a.output, "scores.txt", &txt)?;
+    Ok(0)
+}
+
+/// Writes `OUTPUT_DIR/name` (creating the folder).
+fn write_out(dir: &Path, name: &str, text: &str) -> Result<(), Failed> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        failed(
+            2,
+            format!("dropscore score: {}: {}", dir.display(), io_words(&e)),
+        )
+    })?;
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|e| {
+        failed(
+            1,
+            format!("dropscore score: {}: {}", p.display(), io_words(&e)),
+        )
+    })
 }

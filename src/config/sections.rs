@@ -145,22 +145,7 @@ pub(super) fn ground_truth(c: &mut Check, n: &Node) -> Vec<String> {
         } else {
             "ground_truth".into()
         };
-        let Some(s) = c.string(it, &path) else {
-            continue;
-        };
-        let lower = s.to_ascii_lowercase();
-        let has_scheme = lower.split_once(':').is_some_and(|(a, _)| {
-            !a.is_empty()
-                && a.chars()
-                    .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
-        });
-        if s.trim().is_empty() {
-            c.err(it.pos, &path, "empty path");
-        } else if has_scheme || s.starts_with("//") || s.contains('\\') {
-            c.err(it.pos, &path, format!("`{s}`: give a path on the same site (relative to the config, or starting with /), not a URL with a scheme or host"));
-        } else {
-            out.push(s);
-        }
+        out.extend(same_site(c, it, &path));
     }
     if matches!(&n.val, Val::Arr(a) if a.is_empty()) {
         c.err(
@@ -170,4 +155,24 @@ pub(super) fn ground_truth(c: &mut Check, n: &Node) -> Vec<String> {
         );
     }
     out
+}
+
+/// A path on the same site (relative to the config, or starting with `/`): `ground_truth`'s items, `manifest`.
+pub(super) fn same_site(c: &mut Check, it: &Node, path: &str) -> Option<String> {
+    let s = c.string(it, path)?;
+    let lower = s.to_ascii_lowercase();
+    let has_scheme = lower.split_once(':').is_some_and(|(a, _)| {
+        !a.is_empty()
+            && a.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "+-.".contains(ch))
+    });
+    if s.trim().is_empty() {
+        c.err(it.pos, path, "empty path");
+        None
+    } else if has_scheme || s.starts_with("//") || s.contains('\\') {
+        c.err(it.pos, path, format!("`{s}`: give a path on the same site (relative to the config, or starting with /), not a URL with a scheme or host"));
+        None
+    } else {
+        Some(s)
+    }
 }

@@ -229,16 +229,22 @@ pub struct Entry {
 impl Entry {
     /// A stream of the (decompressed) content.
     pub fn open(&self) -> io::Result<Box<dyn Read>> {
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::note_reading(&self.path);
         self.source.open()
     }
     /// The content, when it is already in memory uncompressed (a plain file or a stored zip member).
     pub fn bytes(&self) -> Option<&[u8]> {
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::note_reading(&self.path);
         self.source.as_slice()
     }
     /// A buffered stream of the content, its buffer sized to the file (8 KiB to 1 MiB): large files are read
     /// in few calls, small ones (and fuzz inputs) allocate little.
     /// Addressable content (in memory, memory-mapped, or a stored zip member of such) is read in place.
     pub fn buffered(&self) -> io::Result<Box<dyn io::BufRead + '_>> {
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm::note_reading(&self.path);
         if let Some(s) = self.source.as_slice() {
             return Ok(Box::new(s));
         }

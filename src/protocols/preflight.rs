@@ -83,8 +83,26 @@ fn protocol(id: &str) -> Result<&'static dyn Protocol, UsageError> {
     super::require(id)
 }
 
+/// `Err(no_check)` when the protocol has no pre-flight check yet: asked first, on an empty submission, so that
+/// such a protocol says so plainly whatever the manifest holds.
+fn require_check(p: &dyn Protocol) -> Result<(), UsageError> {
+    let empty = FileSet::default();
+    let opts = Options::resolve(p.info().options, Mode::Official, &[]).map_err(UsageError)?;
+    let mut run = Run::new(&empty, Mode::Official, opts);
+    match p.check(&mut run, &Value::Null) {
+        Some(_) => Ok(()),
+        None => Err(no_check(p.info().id)),
+    }
+}
+
 fn no_check(id: &str) -> UsageError {
     UsageError(format!("protocol `{id}` has no pre-flight check yet"))
+}
+
+/// Whether a usage error of [`manifest`] or [`check`] says only that the protocol has no pre-flight check yet
+/// (the scoring program then scores without it).
+pub fn is_no_check(e: &UsageError) -> bool {
+    e.0.ends_with("has no pre-flight check yet")
 }
 
 /// The manifest of the ground truth in `files` (every entry is ground truth; paths relative to the dropped
@@ -102,10 +120,11 @@ pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<M
     let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
     let unknown: Vec<Diagnostic> = shell::unknown_options(&run.opts).collect();
     run.diags.extend(unknown);
-    let mut diagnostics = run.diags.finish();
-    diagnostics.sort_by(|a, b| {
-        (a.severity, &a.file, a.line, a.column).cmp(&(b.severity, &b.file, b.line, b.column))
-    });
+    // The report's sort: errors first, and among them the causes (a wrong kind of file, an empty file) first.
+    let mut sorted = Report::new(id, Mode::Official);
+    sorted.diagnostics = run.diags.finish();
+    sorted.sort_diagnostics();
+    let diagnostics = sorted.diagnostics;
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let doc = json!({
         "schema": 1,
@@ -183,6 +202,7 @@ pub fn check(
     set: &[(String, String)],
 ) -> Result<Checked, UsageError> {
     let p = protocol(id)?;
+    require_check(p)?;
     let doc: Value = serde_json::from_str(manifest_text)
         .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
     if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1))
