@@ -15,6 +15,9 @@ pub struct Job<'a> {
     pub id: String,
     pub gt: &'a Entry,
     pub pred: Option<&'a Entry>,
+    /// Official mode: a GT entry that is not a PNG (and has no PNG of its stem). The official script reads
+    /// `<stem>.png` and crashes here, so scoring stops at this job (spec 6).
+    pub unreadable: bool,
 }
 
 pub struct Manuscript<'a> {
@@ -285,6 +288,22 @@ fn pair<'a>(
                 .official("crashes (reads the missing PNG)")
             };
             diags.push(d.file(&e.path).hint("Remove the file from the GT folder."));
+            if mode == Mode::Official {
+                let n = seen.entry(st.clone()).or_insert(0);
+                *n += 1;
+                let base = if prefix {
+                    format!("{ms}/{st}")
+                } else {
+                    st.clone()
+                };
+                jobs.push(Job {
+                    id: if *n > 1 { format!("{base}#{n}") } else { base },
+                    stem: st,
+                    gt: e,
+                    pred: None,
+                    unreadable: true,
+                });
+            }
             continue;
         };
         let n = seen.entry(st.clone()).or_insert(0);
@@ -336,6 +355,7 @@ fn pair<'a>(
             id,
             gt: png,
             pred: p.map(|i| pred[i]),
+            unreadable: false,
         });
     }
     for (i, e) in pred.iter().enumerate() {
