@@ -85,21 +85,13 @@ fn classify(e: &Entry) -> GtFile<'_> {
     }
 }
 
-/// Builds the manuscripts and their jobs; every layout problem becomes a diagnostic.
-pub fn build<'a>(
+/// The GT side of the layouts: the GT entries of each manuscript (by folder name, the data set's split chosen)
+/// and whether the data set layout is used. Page images are reported and left out.
+pub fn gt_side<'a>(
     files: &'a FileSet,
-    mode: Mode,
     split_opt: &str,
-    map_opt: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Manuscript<'a>> {
-    for e in files.entries.iter().filter(|e| e.role.is_none()) {
-        diags.push(
-            Diagnostic::error("fest.input.unknown_role", "cannot tell whether this file is ground truth or a prediction")
-                .file(&e.path)
-                .hint("Drop it on the GT or the prediction zone (CLI: --gt / --pred), or put it under a ref/ or res/ folder."),
-        );
-    }
+) -> (BTreeMap<String, Vec<&'a Entry>>, bool) {
     let mut gts: Vec<GtFile> = Vec::new();
     for e in files.with_role(Role::Gt) {
         if comps(&e.path)
@@ -155,6 +147,25 @@ pub fn build<'a>(
     for g in &gts {
         gt_ms.entry(g.ms.clone()).or_default().push(g.entry);
     }
+    (gt_ms, dataset)
+}
+
+/// Builds the manuscripts and their jobs; every layout problem becomes a diagnostic.
+pub fn build<'a>(
+    files: &'a FileSet,
+    mode: Mode,
+    split_opt: &str,
+    map_opt: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Manuscript<'a>> {
+    for e in files.entries.iter().filter(|e| e.role.is_none()) {
+        diags.push(
+            Diagnostic::error("fest.input.unknown_role", "cannot tell whether this file is ground truth or a prediction")
+                .file(&e.path)
+                .hint("Drop it on the GT or the prediction zone (CLI: --gt / --pred), or put it under a ref/ or res/ folder."),
+        );
+    }
+    let (gt_ms, dataset) = gt_side(files, split_opt, diags);
     let mut pred_dirs: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
     for e in files.with_role(Role::Pred) {
         pred_dirs.entry(parent(&e.path)).or_default().push(e);
@@ -259,7 +270,7 @@ fn extra(e: &Entry) -> Diagnostic {
 
 /// Official pairing inside one manuscript (spec 2.2); `two_files`: layout 1, the one prediction pairs the one
 /// GT image whatever its name.
-fn pair<'a>(
+pub fn pair<'a>(
     ms: &str,
     gt: &[&'a Entry],
     pred: &[&'a Entry],

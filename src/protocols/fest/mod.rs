@@ -8,6 +8,7 @@ mod labels;
 mod layout;
 mod options;
 pub mod overlay;
+mod preflight;
 mod report;
 mod text;
 
@@ -157,6 +158,12 @@ impl Protocol for Fest {
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 }
 
