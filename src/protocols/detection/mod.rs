@@ -32,6 +32,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "Synthetic shapes: 12 images, 4 categories, a crowd box",
         gt: &["examples/detection/gt/instances.json"],
         pred: &["examples/detection/pred/results.json"],
+        set: &[],
     }],
 };
 

@@ -39,6 +39,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "Synthetic 40×20 page (3 GT lines, 5 predicted)",
         gt: &["examples/fest/gt/001.png"],
         pred: &["examples/fest/pred/001.png"],
+        set: &[],
     }],
 };
 
