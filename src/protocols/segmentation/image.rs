@@ -12,7 +12,7 @@ use crate::metrics::segmentation::{reduce_zero_label, Counts};
 use crate::protocols::fest::overlay::{hatch, Overlay, FN, FP, TP};
 use serde_json::json;
 
-fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
+pub(super) fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
     let bytes = match e.read_all() {
         Ok(b) => b,
         Err(err) => {
@@ -30,7 +30,13 @@ fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
 }
 
 /// The first pixel whose value is ≥ `num_classes` and not `ignore_index`, and how many there are.
-fn check_values(m: &LabelMap, st: &Settings, file: &str, gt: bool, diags: &mut Diags) -> bool {
+pub(super) fn check_values(
+    m: &LabelMap,
+    st: &Settings,
+    file: &str,
+    gt: bool,
+    diags: &mut Diags,
+) -> bool {
     let c = st.classes;
     let bad = |v: &u16| *v as usize >= c && *v != st.ignore;
     let Some(first) = m.values.iter().position(bad) else {

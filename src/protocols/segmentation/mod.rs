@@ -6,6 +6,7 @@
 
 mod image;
 mod pairing;
+mod preflight;
 
 use super::{
     Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Request, Run, UsageError,
@@ -219,6 +220,14 @@ impl Protocol for Segmentation {
         } else {
             Class::unrelated("is not a PNG label map")
         }
+    }
+
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 
     fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
