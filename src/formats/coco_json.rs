@@ -4,16 +4,190 @@
 //! fields, wrong types and negative box sizes are reported together, each at its line and column.
 //!
 //! Accepted as pycocotools accepts them (Python's `json.load`, then `COCO.createIndex` / `loadRes`): ids are
-//! JSON integers; `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. Not
-//! accepted: `NaN`/`Infinity` literals (Python's json reads them; they are not JSON), a duplicate key in an
-//! element (serde refuses it; Python keeps the last).
+//! JSON integers; `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. As Python's
+//! `json` (which is not strict JSON): the literals `NaN`, `Infinity` and `-Infinity` in a value position are
+//! the floats nan, inf and −inf ([`py_literals`]; the metrics then treat them as pycocotools does: a NaN
+//! score sorts last, a NaN box or area fails every comparison), and a key repeated inside an object keeps its
+//! last value (`dict` semantics), at the top level and in every element. Not reproduced: a number beyond
+//! binary64's range (`1e999`, inf in Python) is a syntax error, and a file that contains the escape `\u0000`
+//! reads the three literals as syntax errors (their stand-in strings could not be told apart).
 
 use crate::diag::Diagnostic;
 use crate::formats::lines::{column_of, strip_bom};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::cell::Cell;
 use std::fmt;
+
+/// The three literals Python's `json` reads as floats, with the JSON string each is replaced by while parsing
+/// (8 bytes longer: `"\u0000` and a closing quote), so that serde can read the file; `pyfloat` turns the
+/// strings back into floats. Active only while a file that needed them is read.
+const LITERALS: [(&str, &str, f64); 3] = [
+    ("-Infinity", "\"\\u0000-Infinity\"", f64::NEG_INFINITY),
+    ("Infinity", "\"\\u0000Infinity\"", f64::INFINITY),
+    ("NaN", "\"\\u0000NaN\"", f64::NAN),
+];
+
+thread_local! {
+    static PY_LITERALS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A file's text as serde parses it: the text itself, or a copy with Python's literals replaced
+/// ([`LITERALS`]), with the (parsed) offsets of the replacements to map offsets back to the file.
+pub struct PyText<'a> {
+    original: &'a str,
+    copy: Option<String>,
+    starts: Vec<usize>,
+}
+
+impl PyText<'_> {
+    pub fn as_str(&self) -> &str {
+        self.copy.as_deref().unwrap_or(self.original)
+    }
+    /// The file offset of a parsed offset.
+    pub fn orig(&self, at: usize) -> usize {
+        let k = self.starts.partition_point(|&s| s < at);
+        at.saturating_sub(8 * k).min(self.original.len())
+    }
+}
+
+/// Sets [`PY_LITERALS`] while a file is read; resets it when dropped.
+struct Active;
+
+impl Active {
+    fn new(on: bool) -> Active {
+        PY_LITERALS.with(|c| c.set(on));
+        Active
+    }
+}
+
+impl Drop for Active {
+    fn drop(&mut self) {
+        PY_LITERALS.with(|c| c.set(false));
+    }
+}
+
+/// Replaces `NaN`, `Infinity` and `-Infinity` where Python's `json` reads a value (not inside a string, not
+/// where an object key is expected) by stand-in strings. Nothing to replace, or a text that already holds the
+/// escape `\u0000`: the text itself.
+pub fn py_literals(text: &str) -> PyText<'_> {
+    let none = |original| PyText {
+        original,
+        copy: None,
+        starts: Vec::new(),
+    };
+    let b = text.as_bytes();
+    if (memchr::memmem::find(b, b"NaN").is_none() && memchr::memmem::find(b, b"Infinity").is_none())
+        || memchr::memmem::find(b, b"\\u0000").is_some()
+    {
+        return none(text);
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut starts = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    // Open containers (true = object) and the last significant byte outside strings.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut last: u8 = 0;
+    let mut i = 0;
+    let mut copied = 0;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == b'\\' {
+                escaped = true;
+            } else if c == b'"' {
+                in_string = false;
+                last = b'"';
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b'{' => stack.push(true),
+            b'[' => stack.push(false),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        let value_position = match last {
+            0 | b':' | b'[' => true,
+            b',' => stack.last() == Some(&false),
+            _ => false,
+        };
+        if value_position && matches!(c, b'N' | b'I' | b'-') {
+            if let Some((lit, with, _)) = LITERALS
+                .iter()
+                .find(|(l, _, _)| b[i..].starts_with(l.as_bytes()))
+            {
+                out.push_str(&text[copied..i]);
+                starts.push(out.len());
+                out.push_str(with);
+                i += lit.len();
+                copied = i;
+                last = b'"';
+                continue;
+            }
+        }
+        if !c.is_ascii_whitespace() {
+            last = c;
+        }
+        i += 1;
+    }
+    if starts.is_empty() {
+        return none(text);
+    }
+    out.push_str(&text[copied..]);
+    PyText {
+        original: text,
+        copy: Some(out),
+        starts,
+    }
+}
+
+/// A float as Python's `json` reads one: a JSON number, or one of [`LITERALS`] (while they are active).
+fn pyfloat<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    struct V;
+    impl Visitor<'_> for V {
+        type Value = f64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+            Ok(v as f64)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
+            let lit = v.strip_prefix('\0').filter(|_| PY_LITERALS.with(Cell::get));
+            match LITERALS.iter().find(|(l, _, _)| Some(*l) == lit) {
+                Some((_, _, x)) => Ok(*x),
+                None => Err(E::invalid_type(de::Unexpected::Str(v), &self)),
+            }
+        }
+    }
+    d.deserialize_any(V)
+}
+
+fn pyfloat_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    #[derive(Deserialize)]
+    struct W(#[serde(deserialize_with = "pyfloat")] f64);
+    Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
+}
+
+fn pyfloat_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+    #[derive(Deserialize)]
+    struct W(#[serde(deserialize_with = "pyfloat")] f64);
+    Ok(Vec::<W>::deserialize(d)?.into_iter().map(|w| w.0).collect())
+}
 
 /// An image of the annotation file.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,9 +274,13 @@ impl<'a> Locator<'a> {
         let (l, c) = self.line_col(offset);
         Diagnostic::error(code, msg).file(file).at(l, c)
     }
-    /// The absolute offset of a serde_json error raised while reading the element at `base`.
+}
+
+impl PyText<'_> {
+    /// The file offset of a serde_json error raised while reading the element at (parsed offset) `base`.
     fn serde_offset(&self, base: usize, e: &serde_json::Error) -> usize {
-        let rel = &self.text[base.min(self.text.len())..];
+        let text = self.as_str().as_bytes();
+        let rel = &text[base.min(text.len())..];
         let (line, col) = (e.line().max(1), e.column());
         let mut at = 0usize;
         for _ in 1..line {
@@ -111,17 +289,22 @@ impl<'a> Locator<'a> {
                 None => break,
             }
         }
-        (base + at + col.saturating_sub(1)).min(self.text.len())
+        self.orig((base + at + col.saturating_sub(1)).min(text.len()))
     }
 }
 
 /// serde_json's message without its " at line L column C" tail.
 fn message(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
+    let mut s = e.to_string();
+    if let Some(i) = s.rfind(" at line ") {
+        s.truncate(i);
     }
+    for (lit, _, _) in LITERALS {
+        s = s
+            .replace(&format!("string \"\\0{lit}\""), lit)
+            .replace(&format!("string \"\0{lit}\""), lit);
+    }
+    s
 }
 
 /// The file's text as UTF-8, or a located error.
@@ -140,8 +323,8 @@ fn text<'a>(file: &str, bytes: &'a [u8], loc: &Locator) -> Result<&'a str, Box<D
     })
 }
 
-fn syntax(file: &str, loc: &Locator, e: &serde_json::Error, what: &str) -> Diagnostic {
-    let at = loc.serde_offset(0, e);
+fn syntax(file: &str, loc: &Locator, py: &PyText, e: &serde_json::Error, what: &str) -> Diagnostic {
+    let at = py.serde_offset(0, e);
     loc.error(
         file,
         "detection.json.syntax",
@@ -156,11 +339,12 @@ fn syntax(file: &str, loc: &Locator, e: &serde_json::Error, what: &str) -> Diagn
 fn field_error(
     file: &str,
     loc: &Locator,
+    py: &PyText,
     base: usize,
     e: &serde_json::Error,
     what: &str,
 ) -> Diagnostic {
-    let at = loc.serde_offset(base, e);
+    let at = py.serde_offset(base, e);
     loc.error(
         file,
         "detection.json.field",
@@ -206,11 +390,35 @@ struct GtTop<'a> {
     categories: Option<Vec<&'a RawValue>>,
 }
 
+/// The annotation file's top level as a `dict`: serde's typed reading, and when a key is repeated, a map
+/// where the last value wins.
+fn gt_top(text: &str) -> Result<GtTop<'_>, serde_json::Error> {
+    match serde_json::from_str::<GtTop>(text) {
+        Err(e) if e.to_string().starts_with("duplicate field") => {
+            let last: std::collections::HashMap<String, &RawValue> = serde_json::from_str(text)?;
+            let list = |k: &str| -> Result<Option<Vec<&RawValue>>, serde_json::Error> {
+                match last.get(k) {
+                    Some(r) => serde_json::from_str(r.get()),
+                    None => Ok(None),
+                }
+            };
+            Ok(GtTop {
+                images: list("images")?,
+                annotations: list("annotations")?,
+                categories: list("categories")?,
+            })
+        }
+        other => other,
+    }
+}
+
 #[derive(Deserialize)]
 struct RawImage {
     id: i64,
     file_name: Option<String>,
+    #[serde(default, deserialize_with = "pyfloat_opt")]
     width: Option<f64>,
+    #[serde(default, deserialize_with = "pyfloat_opt")]
     height: Option<f64>,
 }
 
@@ -225,7 +433,9 @@ struct RawAnnotation {
     id: i64,
     image_id: i64,
     category_id: i64,
+    #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
+    #[serde(deserialize_with = "pyfloat")]
     area: f64,
     #[serde(deserialize_with = "crowd")]
     iscrowd: bool,
@@ -235,7 +445,9 @@ struct RawAnnotation {
 struct RawDetection {
     image_id: i64,
     category_id: i64,
+    #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
+    #[serde(deserialize_with = "pyfloat")]
     score: f64,
 }
 
@@ -282,9 +494,23 @@ fn check_box(
     Some(bb)
 }
 
+/// An element as Python's `json` and `dict` read it: serde's typed reading, and when that fails on a
+/// repeated key, the object read as a map where the last value of a key wins, then typed.
+fn element<'a, T: Deserialize<'a>>(raw: &'a RawValue) -> Result<T, serde_json::Error> {
+    match serde_json::from_str::<T>(raw.get()) {
+        Err(e) if e.to_string().starts_with("duplicate field") => {
+            let last: serde_json::Map<String, serde_json::Value> = serde_json::from_str(raw.get())?;
+            T::deserialize(serde_json::Value::Object(last)).map_err(|_| e)
+        }
+        other => other,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn each<'a, T: Deserialize<'a>>(
     file: &str,
     loc: &Locator,
+    py: &PyText,
     text: &'a str,
     list: &[&'a RawValue],
     what: &str,
@@ -293,11 +519,12 @@ fn each<'a, T: Deserialize<'a>>(
 ) {
     for (i, raw) in list.iter().enumerate() {
         let at = offset_of(text, raw);
-        match serde_json::from_str::<T>(raw.get()) {
-            Ok(v) => keep(v, at, diags),
+        match element::<T>(raw) {
+            Ok(v) => keep(v, py.orig(at), diags),
             Err(e) => diags.push(field_error(
                 file,
                 loc,
+                py,
                 at,
                 &e,
                 &format!("{what} #{}", i + 1),
@@ -317,12 +544,16 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
             return None;
         }
     };
-    let top: GtTop = match serde_json::from_str(text) {
+    let py = py_literals(text);
+    let _active = Active::new(py.copy.is_some());
+    let text = py.as_str();
+    let top: GtTop = match gt_top(text) {
         Ok(t) => t,
         Err(e) => {
             diags.push(syntax(
                 file,
                 &loc,
+                &py,
                 &e,
                 "a COCO annotation object {\"images\": […], \"annotations\": […], \"categories\": […]}",
             ));
@@ -352,7 +583,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
         }
         return None;
     };
-    each::<RawImage>(file, &loc, text, images, "image", diags, |v, at, _| {
+    each::<RawImage>(file, &loc, &py, text, images, "image", diags, |v, at, _| {
         gt.images.push(Image {
             id: v.id,
             file_name: v.file_name,
@@ -364,6 +595,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
     each::<RawCategory>(
         file,
         &loc,
+        &py,
         text,
         categories,
         "category",
@@ -377,19 +609,28 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
     );
     let anns = top.annotations.unwrap_or_default();
     gt.annotations.reserve(anns.len());
-    each::<RawAnnotation>(file, &loc, text, &anns, "annotation", diags, |v, at, d| {
-        if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
-            gt.annotations.push(Annotation {
-                id: v.id,
-                image_id: v.image_id,
-                category_id: v.category_id,
-                bbox,
-                area: v.area,
-                iscrowd: v.iscrowd,
-                at,
-            });
-        }
-    });
+    each::<RawAnnotation>(
+        file,
+        &loc,
+        &py,
+        text,
+        &anns,
+        "annotation",
+        diags,
+        |v, at, d| {
+            if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
+                gt.annotations.push(Annotation {
+                    id: v.id,
+                    image_id: v.image_id,
+                    category_id: v.category_id,
+                    bbox,
+                    area: v.area,
+                    iscrowd: v.iscrowd,
+                    at,
+                });
+            }
+        },
+    );
     Some(gt)
 }
 
@@ -408,12 +649,16 @@ pub fn read_results(
             return None;
         }
     };
+    let py = py_literals(text);
+    let _active = Active::new(py.copy.is_some());
+    let text = py.as_str();
     let list: Vec<&RawValue> = match serde_json::from_str(text) {
         Ok(t) => t,
         Err(e) => {
             diags.push(syntax(
                 file,
                 &loc,
+                &py,
                 &e,
                 "a COCO results list [{\"image_id\", \"category_id\", \"bbox\", \"score\"}, …]",
             ));
@@ -421,7 +666,7 @@ pub fn read_results(
         }
     };
     let mut out = Vec::with_capacity(list.len());
-    each::<RawDetection>(file, &loc, text, &list, "result", diags, |v, at, d| {
+    each::<RawDetection>(file, &loc, &py, text, &list, "result", diags, |v, at, d| {
         if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
             out.push(Detection {
                 image_id: v.image_id,
@@ -468,6 +713,49 @@ mod tests {
         let mut d = Vec::new();
         assert!(read_gt("g.json", b"{\"images\": []}", &mut d).is_none());
         assert!(d[0].message.contains("categories"));
+    }
+
+    /// Python's json reads `NaN`, `Infinity` and `-Infinity` where a value goes, and keeps the last of a
+    /// repeated key; a later error on the same line is still located in the file's own columns.
+    #[test]
+    fn python_literals_and_repeated_keys() {
+        let text = "[{\"image_id\": 1, \"category_id\": 2, \"bbox\": [NaN, 2, Infinity, 4], \"score\": -Infinity},\n {\"score\": 0.1, \"image_id\": 1, \"category_id\": 2, \"bbox\": [1, 2, 3, 4], \"score\": NaN}, {\"image_id\": NaN, \"x\": 1}]";
+        let mut d = Vec::new();
+        let r = read_results("r.json", text.as_bytes(), &mut d).unwrap();
+        assert_eq!(r.len(), 2, "{d:#?}");
+        assert!(r[0].bbox[0].is_nan() && r[0].bbox[2] == f64::INFINITY);
+        assert_eq!(r[0].score, f64::NEG_INFINITY);
+        assert!(r[1].score.is_nan(), "the last `score` wins");
+        assert_eq!((r[1].at, d.len()), (text.find("{\"score\"").unwrap(), 1));
+        // `image_id: NaN`: not an integer id (loadRes refuses such a result too), located at the NaN.
+        assert_eq!(d[0].code, "detection.json.field");
+        // serde locates a value error at the value's last character, here the last `N` of `NaN`.
+        let col = text.lines().nth(1).unwrap().find("NaN, \"x").unwrap() as u64 + 3;
+        assert_eq!(
+            (d[0].line, d[0].column),
+            (Some(2), Some(col)),
+            "{}",
+            d[0].message
+        );
+        assert!(
+            d[0].message.contains("invalid type: NaN"),
+            "{}",
+            d[0].message
+        );
+        // Not in a string or where a key goes; not when the file holds the escape \u0000.
+        let mut d = Vec::new();
+        assert!(read_results("r.json", b"[{NaN: 1}]", &mut d).is_none());
+        assert_eq!(d[0].code, "detection.json.syntax");
+        let p = py_literals("[\"NaN\", {\"a\": NaN, \"b\": [Infinity]}]");
+        assert_eq!(
+            p.as_str(),
+            "[\"NaN\", {\"a\": \"\\u0000NaN\", \"b\": [\"\\u0000Infinity\"]}]"
+        );
+        assert!(py_literals("[\"\\u0000\", NaN]").copy.is_none());
+        // A repeated top-level key of the annotation file: the last list wins.
+        let mut d = Vec::new();
+        let g = read_gt("g.json", br#"{"images": [], "categories": [], "images": [{"id": 4}], "categories": [{"id": 1}]}"#, &mut d).unwrap();
+        assert_eq!((g.images.len(), g.categories.len(), d.len()), (1, 1, 0));
     }
 
     #[test]
