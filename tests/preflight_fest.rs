@@ -21,8 +21,11 @@ fn png(w: u32, h: u32, colour: png::ColorType, depth: png::BitDepth, data: &[u8]
 /// images (stem, width, height).
 struct Gt {
     layout: usize,
-    mss: Vec<(String, Vec<(String, u32, u32)>)>,
+    mss: Vec<(String, Vec<Image>)>,
 }
+
+/// An image: stem, width, height.
+type Image = (String, u32, u32);
 
 const MSS: &[&str] = &["Latin2", "Latin14396", "Syriaque341"];
 
