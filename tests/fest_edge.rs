@@ -419,6 +419,49 @@ fn empty_gt_folder_and_manuscript() {
     assert_eq!(b.scores.get("line_iu"), None);
 }
 
+/// The data set layout with a manuscript whose split folder holds only a system file (ignored by the input
+/// layer): that manuscript has no image, so official gives NaN means (`null`, no leaderboard) and a warning,
+/// corrected an error (was: the manuscript vanished and the headline was the other manuscript's Line IU).
+#[test]
+fn empty_manuscript_of_the_data_set() {
+    let gt = vec![
+        (
+            "ref/Latin2/text-line-gt-Latin2/test/.DS_Store",
+            b"\0\0\0\x01Bud1".to_vec(),
+        ),
+        (
+            "ref/Syr341/text-line-gt-Syr341/test/001.png",
+            syn("gt/001.png"),
+        ),
+    ];
+    let pred = vec![
+        ("res/Latin2/001.png", syn("pred/001.png")),
+        ("res/Syr341/001.png", syn("pred/001.png")),
+    ];
+    let (o, c) = both(&gt, &pred);
+    let d = o
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "fest.input.no_images")
+        .unwrap();
+    assert_eq!(d.severity, Warning);
+    assert!(d.message.contains("Latin2"), "{}", d.message);
+    assert_eq!(o.scores.get("line_iu"), None);
+    let g: Vec<(&str, Option<f64>)> = o
+        .groups
+        .iter()
+        .map(|g| (g.id.as_str(), g.scores.get("line_iu")))
+        .collect();
+    assert_eq!(g, [("Latin2", None), ("Syr341", Some(LINE_IU))]);
+    assert!(text(&o).contains("Manuscript Latin2:\nPixel IU:  nan\n"));
+    assert_eq!(
+        sev(&o, "fest.input.extra_prediction"),
+        Some(Info),
+        "res/Latin2/001.png has no GT image"
+    );
+    assert_eq!(sev(&c, "fest.input.no_images"), Some(Error));
+}
+
 #[test]
 fn extra_prediction() {
     let pred = vec![

@@ -109,11 +109,31 @@ pub fn gt_side<'a>(
         }
         gts.push(classify(e));
     }
+    // Split folders of the data set layout that hold only system files (which the input layer ignores, with
+    // an info): manuscripts without an image (spec 6, empty GT folder), known from those infos.
+    let mut empty: Vec<(String, String)> = Vec::new();
+    for d in files
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "input.ignored_file")
+    {
+        let c = comps(d.file.as_deref().unwrap_or(""));
+        let tl = c
+            .iter()
+            .position(|x| x.to_ascii_lowercase().starts_with("text-line-gt-") && x.len() > 13);
+        if let Some(i) = tl.filter(|&i| i + 3 == c.len() && !c.contains(&"__MACOSX")) {
+            let ms = if i > 0 { c[i - 1] } else { &c[i][13..] };
+            empty.push((ms.to_string(), c[i + 1].to_string()));
+        }
+    }
     // Split selection per dataset manuscript.
     let mut splits: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for g in gts.iter().filter(|g| g.dataset) {
-        let s = splits.entry(g.ms.clone()).or_default();
-        let name = g.split.clone().unwrap_or_default();
+    let named = gts
+        .iter()
+        .filter(|g| g.dataset)
+        .map(|g| (g.ms.clone(), g.split.clone().unwrap_or_default()));
+    for (ms, name) in named.chain(empty.iter().cloned()) {
+        let s = splits.entry(ms).or_default();
         if !s.contains(&name) {
             s.push(name);
         }
@@ -142,11 +162,16 @@ pub fn gt_side<'a>(
         !g.dataset
             || chosen.get(&g.ms).cloned().flatten() == Some(g.split.clone().unwrap_or_default())
     });
-    let dataset = gts.iter().any(|g| g.dataset);
     let mut gt_ms: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
     for g in &gts {
         gt_ms.entry(g.ms.clone()).or_default().push(g.entry);
     }
+    for (ms, split) in &empty {
+        if chosen.get(ms) == Some(&Some(split.clone())) {
+            gt_ms.entry(ms.clone()).or_default();
+        }
+    }
+    let dataset = gts.iter().any(|g| g.dataset) || !empty.is_empty();
     (gt_ms, dataset)
 }
 
