@@ -151,7 +151,7 @@ fn manifest_then_check() {
     let (code, _, err) = run(&["check", "kws", "--manifest", m, "--pred", &res]);
     assert_eq!(code, 2);
     assert!(err.contains("for protocol `chalearn-ce`"), "{err}");
-    let (code, _, err) = run(&["manifest", "fest", "--gt", &res]);
+    let (code, _, err) = run(&["manifest", "aij2022", "--gt", &res]);
     assert_eq!(code, 2);
     assert!(err.contains("no pre-flight check yet"), "{err}");
 }

@@ -63,13 +63,50 @@ fn example_matches_the_numpy_reference() {
     assert_eq!(r.display.headline[0].id, "mIoU");
     let ids: Vec<&str> = r.plots.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(ids, ["class_iou", "confusion"]);
-    // num_classes inferred (no option): the same scores, with a warning.
-    let r2 = score_inputs("segmentation", example_inputs(), Mode::Corrected, &[]);
+    // num_classes = 4 instead of the names: the same scores.
+    let r2 = score_inputs(
+        "segmentation",
+        example_inputs(),
+        Mode::Corrected,
+        &[("num_classes", "4")],
+    );
     assert_eq!(r2.scores, r.scores);
-    assert!(r2
-        .diagnostics
-        .iter()
-        .any(|d| d.code == "segmentation.num_classes_inferred"));
+}
+
+/// Neither num_classes nor class_names (specs/families.md 4: required): a usage error (exit 2) that says
+/// what to set and where, never a guess from the label maps.
+#[test]
+fn num_classes_is_required() {
+    use dropscore::input::{FileSet, Limits};
+    use dropscore::protocols::{self, Quiet, Request};
+    let files = FileSet::build(example_inputs(), &Limits::default());
+    for mode in [Mode::Official, Mode::Corrected] {
+        let e = protocols::score("segmentation", &files, &Request::new(mode), &mut Quiet)
+            .expect_err("no num_classes");
+        assert!(
+            e.0.contains("`num_classes` is required")
+                && e.0.contains("--set num_classes=")
+                && e.0.contains("dropscore.toml"),
+            "{e}"
+        );
+    }
+}
+
+/// The registry example carries the options it needs, so "Try an example" scores: the same as the config's.
+#[test]
+fn registry_example_sets_its_classes() {
+    let info = dropscore::protocols::info("segmentation").unwrap();
+    let ex = &info.examples[0];
+    let set: Vec<(&str, &str)> = ex.set.to_vec();
+    assert_eq!(set, [("class_names", "background,sky,road,car")]);
+    let cfg = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/segmentation/dropscore.toml"),
+    )
+    .unwrap();
+    assert!(cfg.contains("class_names = \"background,sky,road,car\""));
+    let r = score_inputs("segmentation", example_inputs(), Mode::Official, &set);
+    assert_eq!(r.scores.get("mIoU"), Some(EXPECTED[1].1));
 }
 
 /// An 8-bit gray PNG of `w × h` values.

@@ -38,6 +38,8 @@ export interface Example {
   label: string;
   gt: string[];
   pred: string[];
+  /** Options the example needs, `[name, value]` pairs (absent when none). */
+  set?: [string, string][];
 }
 
 export interface ProtocolInfo {

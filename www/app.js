@@ -330,6 +330,11 @@ export function mountApp(container, opts = {}) {
       if (state.current !== p) return;
       zones.gt.set(gt);
       zones.pred.set(pred);
+      // Options the example needs (segmentation's class list), shown as changed in the options form.
+      if (ex.set?.length) {
+        for (const [name, value] of ex.set) state.set[name] = value;
+        form.build();
+      }
       updateRunState();
     } catch (e) {
       setStatus(`Could not load the example: ${e?.message ?? e}`);

@@ -351,3 +351,24 @@ fn crc32(data: &[u8]) -> u32 {
     h.update(data);
     h.sum()
 }
+
+/// An 8-bit gray PNG of `width` × `height` pixels, all `value`: a pre-flight check's stand-in for a ground-truth
+/// mask or label map of that size (specs/preflight.md). Written row by row, so only one row is held.
+pub fn blank_gray(width: u32, height: u32, value: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, width, height);
+    e.set_color(png::ColorType::Grayscale);
+    e.set_depth(png::BitDepth::Eight);
+    let row = vec![value; width as usize];
+    if let Ok(mut w) = e.write_header() {
+        if let Ok(mut s) = w.stream_writer() {
+            for _ in 0..height {
+                if std::io::Write::write_all(&mut s, &row).is_err() {
+                    break;
+                }
+            }
+            let _ = s.finish();
+        }
+    }
+    out
+}

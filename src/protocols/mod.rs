@@ -100,6 +100,10 @@ pub struct Example {
     pub label: &'static str,
     pub gt: &'static [&'static str],
     pub pred: &'static [&'static str],
+    /// Options the example needs, as `--set NAME=VALUE` pairs (segmentation's class list); the page applies
+    /// them on "Try an example". Empty for most examples, and then left out of the JSON.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub set: &'static [(&'static str, &'static str)],
 }
 
 #[derive(Clone, Debug, Serialize)]

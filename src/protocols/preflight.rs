@@ -326,7 +326,22 @@ pub fn score_with_stand_in(
     label_dependent: &[&str],
 ) -> Option<Report> {
     let path = stand_in.path.clone();
-    let mut set = FileSet::of(vec![stand_in], Vec::new());
+    let keep = |d: &Diagnostic| {
+        d.file.as_deref() != Some(path.as_str()) && !label_dependent.contains(&d.code.as_str())
+    };
+    score_with_stand_ins(run, vec![stand_in], score, &keep)
+}
+
+/// [`score_with_stand_in`] with several stand-in entries (one per GT image, say), keeping the diagnostics
+/// `keep` accepts. A protocol whose stand-in paths are the real GT's relative paths (so that a diagnostic
+/// located at a GT file names the same file as scoring) filters by code rather than by path.
+pub fn score_with_stand_ins(
+    run: &mut Run,
+    stand_ins: Vec<crate::input::Entry>,
+    score: fn(&mut Run, &mut dyn super::Progress) -> Result<Report, UsageError>,
+    keep: &dyn Fn(&Diagnostic) -> bool,
+) -> Option<Report> {
+    let mut set = FileSet::of(stand_ins, Vec::new());
     set.entries.extend(run.files.entries.iter().cloned());
     let mut inner = Run::new(&set, run.mode, run.opts.clone());
     let report = match score(&mut inner, &mut super::Quiet) {
@@ -335,9 +350,6 @@ pub fn score_with_stand_in(
             run.diags.push(bad_manifest(&e.0));
             return None;
         }
-    };
-    let keep = |d: &Diagnostic| {
-        d.file.as_deref() != Some(path.as_str()) && !label_dependent.contains(&d.code.as_str())
     };
     for d in std::mem::take(&mut inner.diags)
         .finish()

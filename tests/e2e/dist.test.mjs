@@ -125,7 +125,8 @@ test('dropscore score: detailed_results.html renders in Chromium from file://, s
         for (const f of files) fs.copyFileSync(path.join(repoRoot, 'www', f), path.join(dir, 'input', role, path.basename(f)));
       }
       try {
-        execFileSync(cli, ['score', path.join(dir, 'input'), path.join(dir, 'output'), '--protocol', p.id], { stdio: 'pipe' });
+        execFileSync(cli, ['score', path.join(dir, 'input'), path.join(dir, 'output'), '--protocol', p.id,
+          ...(ex.set ?? []).flatMap(([k, v]) => ['--set', `${k}=${v}`])], { stdio: 'pipe' });
       } catch (e) {
         assert.equal(e.status, 1, `${p.id}/${ex.id}: ${e.stderr}`); // input errors: detailed results still written
       }

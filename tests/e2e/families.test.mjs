@@ -32,7 +32,8 @@ for (const id of FAMILIES) {
       const ex = list.find((p) => p.id === id).examples.find((e) => e.id === exampleId);
       assert.ok(ex, `example ${exampleId}`);
       for (const mode of ['official', 'corrected']) {
-        const args = [id, '--gt', ...ex.gt.map(onDisk), '--pred', ...ex.pred.map(onDisk), '--mode', mode, '--format', 'json'];
+        const args = [id, '--gt', ...ex.gt.map(onDisk), '--pred', ...ex.pred.map(onDisk), '--mode', mode, '--format', 'json',
+          ...(ex.set ?? []).flatMap(([k, v]) => ['--set', `${k}=${v}`])];
         const r = childProcess.spawnSync(cli, args, { encoding: 'utf8' });
         const page_ = JSON.parse(await downloadJson(page, mode));
         assert.deepEqual(page_.scores, JSON.parse(r.stdout).scores, `${id} ${mode}: page and CLI scores`);

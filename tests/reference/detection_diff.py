@@ -6,7 +6,9 @@ Random COCO cases (default 520) are written as an annotation JSON and a results 
 cases cover crowd boxes, GT `area` fields that differ from w*h, tiny/medium/large boxes, images without
 annotations, categories without GT, results for categories not in the GT, more than 100 detections in an image,
 tied and integer scores, repeated GT annotation ids, unsorted image and category ids, and some non-default
-parameters (useCats=0, other maxDets, other IoU thresholds). All 12 stats must agree to 1e-12 (-1 <-> null) and
+parameters (useCats=0, other maxDets, other IoU thresholds). About one case in six is written the way only
+Python's json reads it (issue 22): `NaN`, `Infinity` and `-Infinity` literals in scores, boxes and GT areas, and
+keys repeated inside an element (the last one wins), the reference reading the same text with json.loads. All 12 stats must agree to 1e-12 (-1 <-> null) and
 `summarize()`'s printed text must be byte-identical to `dropscore detection --format text`. Exit status 1 on any
 mismatch; one summary line.
 
@@ -107,6 +109,29 @@ def make_case(rng):
     return {"images": images, "annotations": anns, "categories": cats}, dets, opts
 
 
+def pythonic(prng, gt, dets):
+    """The case's two files as text that only Python's json reads: NaN/Infinity literals in some scores, boxes
+    and GT areas (json.dumps writes them), and a decoy key before the real one in some elements."""
+    for d in dets:
+        r = prng.random()
+        if r < 0.05:
+            d["score"] = float("nan")
+        elif r < 0.07:
+            d["score"] = prng.choice([float("inf"), float("-inf")])
+        elif r < 0.09:
+            d["bbox"][prng.randrange(4)] = float("nan")
+    for a in gt["annotations"]:
+        if prng.random() < 0.05:
+            a["area"] = prng.choice([float("nan"), float("inf")])
+    gt_text, res_text = json.dumps(gt), json.dumps(dets)
+    # Decoys: Python's dict keeps the last value of a repeated key.
+    res_text = res_text.replace('{"image_id": ', '{"bbox": [0, 0, -1, 5], "score": 0.777, "image_id": ', prng.randint(1, 5))
+    gt_text = gt_text.replace('"image_id": ', '"area": -5, "bbox": [1, 2], "image_id": ', prng.randint(0, 5))
+    if prng.random() < 0.3:
+        gt_text = '{"categories": [], ' + gt_text[1:]  # a repeated top-level key
+    return gt_text, res_text
+
+
 def reference(gt, dets, opts):
     with contextlib.redirect_stdout(io.StringIO()):
         coco = COCO()
@@ -152,15 +177,23 @@ def main():
     exact = 0
     values = 0
     nulls = 0
+    pythonic_cases = 0
     with tempfile.TemporaryDirectory() as tmp:
         for case in range(args.cases):
             gt, dets, opts = make_case(rng)
+            prng = random.Random(args.seed * 1000 + case)  # leaves the other cases as they were
+            if prng.random() < 1 / 6:
+                gt_text, res_text = pythonic(prng, gt, dets)
+                gt, dets = json.loads(gt_text), json.loads(res_text)  # as COCO() and loadRes() read the files
+                pythonic_cases += 1
+            else:
+                gt_text, res_text = json.dumps(gt), json.dumps(dets)
             gp = os.path.join(tmp, "gt.json")
             rp = os.path.join(tmp, "res.json")
             with open(gp, "w") as f:
-                json.dump(gt, f)
+                f.write(gt_text)
             with open(rp, "w") as f:
-                json.dump(dets, f)
+                f.write(res_text)
             stats, text = reference(gt, dets, opts)
             code, out, err = run(args.bin, gp, rp, opts, "json")
             if code != 0:
@@ -187,8 +220,8 @@ def main():
             if not out.startswith(text):
                 print(f"case {case}: summary text differs (opts={opts})\n--- pycocotools\n{text}--- dropscore\n{out}")
                 bad += 1
-    print(f"detection_diff: {args.cases} cases, {values} stats ({exact} bit-identical) + {nulls} -1/null, "
-          f"{bad} mismatches")
+    print(f"detection_diff: {args.cases} cases ({pythonic_cases} with NaN/Infinity literals and repeated keys), "
+          f"{values} stats ({exact} bit-identical) + {nulls} -1/null, {bad} mismatches")
     sys.exit(1 if bad else 0)
 
 

@@ -26,7 +26,7 @@ test('every example of every protocol: byte-identical reports natively and in wa
       const preds = ex.pred.map(onDisk);
       assert.ok(gts.every(Boolean) && preds.every(Boolean), `${p.id}/${ex.id}: example files exist`);
       for (const mode of ['official', 'corrected']) {
-        await check(p.id, gts, preds, mode, {}, `${p.id}/${ex.id} ${mode}`);
+        await check(p.id, gts, preds, mode, Object.fromEntries(ex.set ?? []), `${p.id}/${ex.id} ${mode}`);
         cases += 1;
       }
     }
@@ -38,7 +38,7 @@ test('every protocol: the swapped first example gives the same refusal natively 
   for (const p of JSON.parse(wasm.protocols())) {
     const ex = p.examples[0];
     if (!ex) continue;
-    const report = await check(p.id, ex.pred.map(onDisk), ex.gt.map(onDisk), 'official', {}, `${p.id} swapped`);
+    const report = await check(p.id, ex.pred.map(onDisk), ex.gt.map(onDisk), 'official', Object.fromEntries(ex.set ?? []), `${p.id} swapped`);
     if (report && report.diagnostics[0]?.code === 'input.swapped') {
       assert.deepEqual(report.scores, {}, `${p.id}: nothing scored when swapped`);
     }

@@ -105,9 +105,15 @@ pub fn bb_iou(d: &[f64; 4], g: &[f64; 4], crowd: bool) -> f64 {
     i / u
 }
 
-/// `np.argsort(-scores, kind='mergesort')`: descending, ties in input order (−0 equals +0).
+/// `np.argsort(-scores, kind='mergesort')`: descending, ties in input order (−0 equals +0); a NaN score
+/// (Python's json reads the literal `NaN`) sorts after every number, as NumPy sorts NaN last.
 pub fn by_score_desc(a: f64, b: f64) -> Ordering {
-    b.partial_cmp(&a).unwrap_or(Ordering::Equal)
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => b.partial_cmp(&a).unwrap_or(Ordering::Equal),
+    }
 }
 
 /// The greedy matching of `evaluateImg` at IoU threshold `t` for one area range: detections in score order

@@ -60,12 +60,14 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                 "examples/aij2022/text_recognition_pred.json",
                 "examples/aij2022/captioning_pred.json",
             ],
+            set: &[],
         },
         Example {
             id: "fid",
             label: "FID from two .npz statistics files",
             gt: &["examples/aij2022/fid_A_gt_stats.npz"],
             pred: &["examples/aij2022/fid_A_pred_stats_uncompressed.npz"],
+            set: &[],
         },
     ],
 };

@@ -44,12 +44,14 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             label: "Worked example (1 category, a tie at 0.6)",
             gt: &["examples/chalearn-ce/ref/La_Tomatina_test.txt"],
             pred: &["examples/chalearn-ce/res/La_Tomatina.txt"],
+            set: &[],
         },
         Example {
             id: "ap-missing",
             label: "A positive missing from the submission",
             gt: &["examples/chalearn-ce/ref/La_Tomatina_test.txt"],
             pred: &["examples/chalearn-ce/res_missing/La_Tomatina.txt"],
+            set: &[],
         },
     ],
 };

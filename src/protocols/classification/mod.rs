@@ -42,18 +42,21 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             label: "Three classes, probability columns",
             gt: &["examples/classification/gt.csv"],
             pred: &["examples/classification/pred_scores.csv"],
+            set: &[],
         },
         Example {
             id: "labels",
             label: "Three classes, hard labels",
             gt: &["examples/classification/gt.csv"],
             pred: &["examples/classification/pred_labels.csv"],
+            set: &[],
         },
         Example {
             id: "binary",
             label: "Binary, one score column",
             gt: &["examples/classification/gt_binary.csv"],
             pred: &["examples/classification/pred_binary.csv"],
+            set: &[],
         },
     ],
 };

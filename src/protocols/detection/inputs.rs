@@ -30,7 +30,7 @@ pub struct Loaded {
     pub image_dets: Vec<u64>,
 }
 
-fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entry> {
+pub(super) fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entry> {
     let all: Vec<&Entry> = files
         .with_role(role)
         .filter(|e| !super::viewer::is_image(e))
@@ -80,7 +80,7 @@ fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entr
     }
 }
 
-fn read(e: &Entry, diags: &mut Diags) -> Option<Vec<u8>> {
+pub(super) fn read(e: &Entry, diags: &mut Diags) -> Option<Vec<u8>> {
     match e.read_all() {
         Ok(b) => Some(b),
         Err(err) => {

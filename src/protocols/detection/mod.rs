@@ -6,6 +6,7 @@
 
 mod inputs;
 mod params;
+mod preflight;
 pub mod viewer;
 
 pub use params::OPTIONS;
@@ -33,6 +34,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "Synthetic shapes: 12 images, 4 categories, a crowd box",
         gt: &["examples/detection/gt/instances.json"],
         pred: &["examples/detection/pred/results.json"],
+        set: &[],
     }],
 };
 
@@ -69,6 +71,14 @@ impl Protocol for Detection {
             Some(b'[') => Class::pred("is a JSON list (a COCO results file)").or_name(path),
             _ => Class::either().or_name(path),
         }
+    }
+
+    fn manifest(&self, run: &mut Run) -> Option<Value> {
+        Some(preflight::manifest(run))
+    }
+
+    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 
     fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {

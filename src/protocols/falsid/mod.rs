@@ -39,18 +39,21 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             label: "Worked example (merged CSV, 3 subsets)",
             gt: &["examples/falsid/gt_merged.csv"],
             pred: &["examples/falsid/pred_merged.csv"],
+            set: &[],
         },
         Example {
             id: "per-subset",
             label: "Per-subset label files",
             gt: &["examples/falsid/gt_merged.csv"],
             pred: &["examples/falsid/pizan.csv", "examples/falsid/tasso.csv", "examples/falsid/yaqut.csv"],
+            set: &[],
         },
         Example {
             id: "topk",
             label: "Top-k worked example (Tasso, 4×4 matrix)",
             gt: &["examples/falsid/gt_tasso.csv"],
             pred: &["examples/falsid/pred_tasso.csv", "examples/falsid/dist_tasso.csv"],
+            set: &[],
         },
     ],
 };

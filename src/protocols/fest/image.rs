@@ -69,7 +69,7 @@ pub struct Scored {
     pub missing_pred: bool,
 }
 
-fn read(e: &crate::input::Entry) -> Result<Vec<u8>, Box<Diagnostic>> {
+pub(super) fn read(e: &crate::input::Entry) -> Result<Vec<u8>, Box<Diagnostic>> {
     e.read_all()
         .map_err(|err| Box::new(Diagnostic::read_error(&e.path, err)))
 }

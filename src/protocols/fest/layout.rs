@@ -15,6 +15,9 @@ pub struct Job<'a> {
     pub id: String,
     pub gt: &'a Entry,
     pub pred: Option<&'a Entry>,
+    /// Official mode: a GT entry that is not a PNG (and has no PNG of its stem). The official script reads
+    /// `<stem>.png` and crashes here, so scoring stops at this job (spec 6).
+    pub unreadable: bool,
 }
 
 pub struct Manuscript<'a> {
@@ -82,21 +85,13 @@ fn classify(e: &Entry) -> GtFile<'_> {
     }
 }
 
-/// Builds the manuscripts and their jobs; every layout problem becomes a diagnostic.
-pub fn build<'a>(
+/// The GT side of the layouts: the GT entries of each manuscript (by folder name, the data set's split chosen)
+/// and whether the data set layout is used. Page images are reported and left out.
+pub fn gt_side<'a>(
     files: &'a FileSet,
-    mode: Mode,
     split_opt: &str,
-    map_opt: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<Manuscript<'a>> {
-    for e in files.entries.iter().filter(|e| e.role.is_none()) {
-        diags.push(
-            Diagnostic::error("fest.input.unknown_role", "cannot tell whether this file is ground truth or a prediction")
-                .file(&e.path)
-                .hint("Drop it on the GT or the prediction zone (CLI: --gt / --pred), or put it under a ref/ or res/ folder."),
-        );
-    }
+) -> (BTreeMap<String, Vec<&'a Entry>>, bool) {
     let mut gts: Vec<GtFile> = Vec::new();
     for e in files.with_role(Role::Gt) {
         if comps(&e.path)
@@ -114,11 +109,31 @@ pub fn build<'a>(
         }
         gts.push(classify(e));
     }
+    // Split folders of the data set layout that hold only system files (which the input layer ignores, with
+    // an info): manuscripts without an image (spec 6, empty GT folder), known from those infos.
+    let mut empty: Vec<(String, String)> = Vec::new();
+    for d in files
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "input.ignored_file")
+    {
+        let c = comps(d.file.as_deref().unwrap_or(""));
+        let tl = c
+            .iter()
+            .position(|x| x.to_ascii_lowercase().starts_with("text-line-gt-") && x.len() > 13);
+        if let Some(i) = tl.filter(|&i| i + 3 == c.len() && !c.contains(&"__MACOSX")) {
+            let ms = if i > 0 { c[i - 1] } else { &c[i][13..] };
+            empty.push((ms.to_string(), c[i + 1].to_string()));
+        }
+    }
     // Split selection per dataset manuscript.
     let mut splits: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for g in gts.iter().filter(|g| g.dataset) {
-        let s = splits.entry(g.ms.clone()).or_default();
-        let name = g.split.clone().unwrap_or_default();
+    let named = gts
+        .iter()
+        .filter(|g| g.dataset)
+        .map(|g| (g.ms.clone(), g.split.clone().unwrap_or_default()));
+    for (ms, name) in named.chain(empty.iter().cloned()) {
+        let s = splits.entry(ms).or_default();
         if !s.contains(&name) {
             s.push(name);
         }
@@ -147,11 +162,35 @@ pub fn build<'a>(
         !g.dataset
             || chosen.get(&g.ms).cloned().flatten() == Some(g.split.clone().unwrap_or_default())
     });
-    let dataset = gts.iter().any(|g| g.dataset);
     let mut gt_ms: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
     for g in &gts {
         gt_ms.entry(g.ms.clone()).or_default().push(g.entry);
     }
+    for (ms, split) in &empty {
+        if chosen.get(ms) == Some(&Some(split.clone())) {
+            gt_ms.entry(ms.clone()).or_default();
+        }
+    }
+    let dataset = gts.iter().any(|g| g.dataset) || !empty.is_empty();
+    (gt_ms, dataset)
+}
+
+/// Builds the manuscripts and their jobs; every layout problem becomes a diagnostic.
+pub fn build<'a>(
+    files: &'a FileSet,
+    mode: Mode,
+    split_opt: &str,
+    map_opt: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Manuscript<'a>> {
+    for e in files.entries.iter().filter(|e| e.role.is_none()) {
+        diags.push(
+            Diagnostic::error("fest.input.unknown_role", "cannot tell whether this file is ground truth or a prediction")
+                .file(&e.path)
+                .hint("Drop it on the GT or the prediction zone (CLI: --gt / --pred), or put it under a ref/ or res/ folder."),
+        );
+    }
+    let (gt_ms, dataset) = gt_side(files, split_opt, diags);
     let mut pred_dirs: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
     for e in files.with_role(Role::Pred) {
         pred_dirs.entry(parent(&e.path)).or_default().push(e);
@@ -256,7 +295,7 @@ fn extra(e: &Entry) -> Diagnostic {
 
 /// Official pairing inside one manuscript (spec 2.2); `two_files`: layout 1, the one prediction pairs the one
 /// GT image whatever its name.
-fn pair<'a>(
+pub fn pair<'a>(
     ms: &str,
     gt: &[&'a Entry],
     pred: &[&'a Entry],
@@ -285,6 +324,22 @@ fn pair<'a>(
                 .official("crashes (reads the missing PNG)")
             };
             diags.push(d.file(&e.path).hint("Remove the file from the GT folder."));
+            if mode == Mode::Official {
+                let n = seen.entry(st.clone()).or_insert(0);
+                *n += 1;
+                let base = if prefix {
+                    format!("{ms}/{st}")
+                } else {
+                    st.clone()
+                };
+                jobs.push(Job {
+                    id: if *n > 1 { format!("{base}#{n}") } else { base },
+                    stem: st,
+                    gt: e,
+                    pred: None,
+                    unreadable: true,
+                });
+            }
             continue;
         };
         let n = seen.entry(st.clone()).or_insert(0);
@@ -336,6 +391,7 @@ fn pair<'a>(
             id,
             gt: png,
             pred: p.map(|i| pred[i]),
+            unreadable: false,
         });
     }
     for (i, e) in pred.iter().enumerate() {

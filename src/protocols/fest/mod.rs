@@ -9,6 +9,7 @@ mod layout;
 mod options;
 pub mod overlay;
 pub mod page_image;
+mod preflight;
 mod report;
 mod text;
 
@@ -39,6 +40,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "Synthetic 40×20 page (3 GT lines, 5 predicted)",
         gt: &["examples/fest/gt/001.png"],
         pred: &["examples/fest/pred/001.png"],
+        set: &[],
     }],
 };
 
@@ -158,6 +160,12 @@ impl Protocol for Fest {
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 }
 

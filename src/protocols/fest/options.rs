@@ -19,5 +19,5 @@ pub static OPTIONS: &[OptionSpec] = &[
     OptionSpec { name: "aggregation", kind: "per_image|pooled", default_official: "per_image", default_corrected: "per_image", help: "per_image: mean of per-image metrics; pooled: sums over a manuscript, then one division" },
     OptionSpec { name: "split", kind: "text", default_official: "test", default_corrected: "test", help: "dataset layout: which split folder of text-line-gt-<MS> to score" },
     OptionSpec { name: "manuscript_map", kind: "text", default_official: "", default_corrected: "", help: "explicit manuscript pairing GT=prediction folder, comma-separated (e.g. Latin2=latin1,Syriaque341=syr)" },
-    OptionSpec { name: "max_megapixels", kind: "int", default_official: "64", default_corrected: "64", help: "memory cap: larger images are refused before decoding (about 13 bytes per pixel)" },
+    OptionSpec { name: "max_megapixels", kind: "int", default_official: "64", default_corrected: "64", help: "size cap: larger images are refused before decoding. Measured peak (one image pair): about 15 bytes per pixel for line masks, up to 101 when every GT pixel is its own line (a checkerboard at connectivity 4); max_memory refuses such images before labelling" },
 ];

@@ -128,7 +128,7 @@ pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay
     let job = mss
         .iter()
         .flat_map(|m| m.jobs.iter())
-        .find(|j| j.id == image_id)
+        .find(|j| j.id == image_id && !j.unreadable)
         .ok_or_else(|| format!("no image `{image_id}` in the dropped files"))?;
     match image::score(job, &st.decode, &st.params, req.mode, &mut diags) {
         Some(s) => Ok(render(&s)),

@@ -37,7 +37,12 @@ pub fn build(
                 &format!("scoring {}", job.id),
             );
             done += 1;
-            let scored = image::score(job, &st.decode, &st.params, mode, diags);
+            // The official script stops at a GT entry it cannot read (its error is already in `diags`).
+            let scored = if job.unreadable {
+                None
+            } else {
+                image::score(job, &st.decode, &st.params, mode, diags)
+            };
             let mut item = Item {
                 id: job.id.clone(),
                 group: Some(ms.name.clone()),
@@ -122,13 +127,19 @@ pub fn build(
             }
         }
         if ms.jobs.is_empty() {
-            diags.push(
-                Diagnostic::warning(
-                    "fest.input.no_images",
-                    format!("manuscript {}: no image to score", ms.name),
-                )
-                .official("NaN means (numpy mean of an empty list)"),
-            );
+            // Spec 6, empty GT folder: official NaN means and a warning, corrected an error.
+            let d = Diagnostic::new(
+                if mode == Mode::Official {
+                    crate::Severity::Warning
+                } else {
+                    crate::Severity::Error
+                },
+                "fest.input.no_images",
+                format!("manuscript {}: no image to score", ms.name),
+            )
+            .hint("Put the GT masks (PNG) of this manuscript in its folder, or leave the manuscript out.")
+            .official("NaN means (numpy mean of an empty list)");
+            diags.push(d);
         }
         ms_line_iu.push(g.get("line_iu"));
         report.groups.push(Group {

@@ -36,18 +36,21 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             label: "ICFHR'14 sample (2 queries)",
             gt: &["examples/kws/GroundTruthRelevanceJudgementsSample.xml"],
             pred: &["examples/kws/WordSpottingResultsSample.xml"],
+            set: &[],
         },
         Example {
             id: "trec-sample",
             label: "trec_eval sample (qrels + run)",
             gt: &["examples/kws/sample.qrels.bin"],
             pred: &["examples/kws/sample.run"],
+            set: &[],
         },
         Example {
             id: "edge-blank",
             label: "A broken file (blank line inside a block)",
             gt: &["examples/kws/edge_gt.xml"],
             pred: &["examples/kws/edge_res_blank.xml"],
+            set: &[],
         },
     ],
 };

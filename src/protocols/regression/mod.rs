@@ -52,6 +52,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "House prices (20 rows)",
         gt: &["examples/regression/gt.csv"],
         pred: &["examples/regression/pred.csv"],
+        set: &[],
     }],
 };
 

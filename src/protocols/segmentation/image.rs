@@ -12,7 +12,7 @@ use crate::metrics::segmentation::{reduce_zero_label, Counts};
 use crate::protocols::fest::overlay::{hatch, Overlay, FN, FP, TP};
 use serde_json::json;
 
-fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
+pub(super) fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
     let bytes = match e.read_all() {
         Ok(b) => b,
         Err(err) => {
@@ -30,7 +30,13 @@ fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {
 }
 
 /// The first pixel whose value is ≥ `num_classes` and not `ignore_index`, and how many there are.
-fn check_values(m: &LabelMap, st: &Settings, file: &str, gt: bool, diags: &mut Diags) -> bool {
+pub(super) fn check_values(
+    m: &LabelMap,
+    st: &Settings,
+    file: &str,
+    gt: bool,
+    diags: &mut Diags,
+) -> bool {
     let c = st.classes;
     let bad = |v: &u16| *v as usize >= c && *v != st.ignore;
     let Some(first) = m.values.iter().position(bad) else {
@@ -58,35 +64,6 @@ fn check_values(m: &LabelMap, st: &Settings, file: &str, gt: bool, diags: &mut D
     ]);
     diags.push(d);
     false
-}
-
-/// `num_classes` when none is configured: the largest value that is not `ignore_index` in any label map
-/// (GT after `reduce_zero_label`) + 1; at least 1. Files that do not decode are left to the scoring pass.
-pub fn infer_classes(pairs: &[Pair], st: &Settings) -> usize {
-    let mut max: Option<u16> = None;
-    let mut seen = |e: &Entry, gt: bool| {
-        let Ok(bytes) = e.read_all() else { return };
-        let Ok(m) = label_map::decode(&e.path, &bytes, st.max_pixels, st.palette.as_ref()) else {
-            return;
-        };
-        for &v in &m.values {
-            let v = if gt && st.reduce {
-                reduce_zero_label(v)
-            } else {
-                v
-            };
-            if v != st.ignore && max.is_none_or(|x| v > x) {
-                max = Some(v);
-            }
-        }
-    };
-    for p in pairs {
-        seen(p.gt, true);
-        if let Some(e) = p.pred {
-            seen(e, false);
-        }
-    }
-    max.map_or(1, |m| m as usize + 1)
 }
 
 /// A decoded, checked pair: GT (reduced) and prediction values of equal size.

@@ -6,6 +6,7 @@
 
 mod image;
 mod pairing;
+mod preflight;
 
 use super::{
     Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Request, Run, UsageError,
@@ -33,9 +34,8 @@ pub const OPTIONS: &[OptionSpec] = &[
         kind: "int?",
         default_official: "none",
         default_corrected: "none",
-        help: "Number of classes (class values 0 … num_classes − 1). Without it (and without class_names) it is \
-               inferred as the largest class value found + 1, with a warning: classes absent from every map are \
-               NaN and skipped by the means, so the scores are the same, but out-of-range values go unnoticed.",
+        help: "Number of classes (class values 0 … num_classes − 1). Required unless class_names is given \
+               (specs/families.md 4): a class value ≥ num_classes that is not ignore_index is an error at its pixel.",
     },
     OptionSpec {
         name: "class_names",
@@ -112,8 +112,14 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             "examples/segmentation/pred/scene_5.png",
             "examples/segmentation/pred/scene_6.png",
         ],
+        set: &[("class_names", "background,sky,road,car")],
     }],
 };
+
+/// The usage error of a run without `num_classes` and without `class_names` (specs/families.md 4).
+pub const NUM_CLASSES_REQUIRED: &str = "option `num_classes` is required (or `class_names`): set the number of \
+     classes of the competition, e.g. --set num_classes=19, or num_classes = \"19\" under [options] in dropscore.toml \
+     (class values 0 … num_classes − 1; ignore_index, default 255, marks unscored pixels)";
 
 /// The largest number of classes (the confusion matrix holds C² counts, per image and for the data set).
 pub const MAX_CLASSES: usize = 1024;
@@ -149,7 +155,7 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
             )))
         }
         (Some(n), _) => n as usize,
-        // Inferred from the label maps (warning `segmentation.num_classes_inferred`).
+        (None, 0) => return Err(UsageError(NUM_CLASSES_REQUIRED.into())),
         (None, k) => k,
     };
     let ignore = opts.int("ignore_index").unwrap_or(255);
@@ -216,32 +222,19 @@ impl Protocol for Segmentation {
         }
     }
 
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
+    }
+
     fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        let mut st = settings(&run.opts)?;
+        let st = settings(&run.opts)?;
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
-        if st.classes == 0 {
-            st.classes = image::infer_classes(&pairs, &st);
-            if st.classes > MAX_CLASSES {
-                return Err(UsageError(format!(
-                    "num_classes is not set and the label maps hold class values up to {}: set num_classes (at most {MAX_CLASSES}) and ignore_index",
-                    st.classes - 1
-                )));
-            }
-            st.names = (0..st.classes).map(|k| k.to_string()).collect();
-            run.diags.push(
-                crate::diag::Diagnostic::warning(
-                    "segmentation.num_classes_inferred",
-                    format!(
-                        "num_classes is not set: {} inferred from the largest class value in the label maps",
-                        st.classes
-                    ),
-                )
-                .hint("Set num_classes (or class_names) in the competition's config so that out-of-range values are caught.")
-                .official("requires num_classes (the dataset's class list)"),
-            );
-        }
         let mut total = Counts::new(st.classes);
         let mut rows = Vec::with_capacity(pairs.len());
         for (i, p) in pairs.iter().enumerate() {
@@ -384,13 +377,9 @@ fn plots(t: &Counts, st: &Settings) -> Vec<Plot> {
 /// The overlay of image `image_id` (an item id of the report) of `files`.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
     let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let mut st = settings(&opts).map_err(|e| e.0)?;
+    let st = settings(&opts).map_err(|e| e.0)?;
     let mut diags = Diags::new();
     let pairs = pairing::pair(files, true, &mut diags);
-    if st.classes == 0 {
-        st.classes = image::infer_classes(&pairs, &st).min(MAX_CLASSES);
-        st.names = (0..st.classes).map(|k| k.to_string()).collect();
-    }
     let p = pairs
         .iter()
         .find(|p| p.id == image_id)

@@ -36,7 +36,11 @@ fn is_config(e: &Entry) -> bool {
 }
 
 /// The PNGs of one role by stem, in natural order; other files get an info and are skipped.
-fn collect<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Vec<(&'a str, &'a Entry)> {
+pub(super) fn collect<'a>(
+    files: &'a FileSet,
+    role: Role,
+    diags: &mut Diags,
+) -> Vec<(&'a str, &'a Entry)> {
     let mut out: Vec<(&str, &Entry)> = Vec::new();
     let mut seen: HashMap<&str, &Entry> = HashMap::new();
     for e in files.with_role(role) {

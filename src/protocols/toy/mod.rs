@@ -31,6 +31,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         label: "Two lines",
         gt: &["tests/data/toy/gt.txt"],
         pred: &["tests/data/toy/pred.txt"],
+        set: &[],
     }],
 };
 

@@ -4,9 +4,13 @@
 //! fields, wrong types and negative box sizes are reported together, each at its line and column.
 //!
 //! Accepted as pycocotools accepts them (Python's `json.load`, then `COCO.createIndex` / `loadRes`): ids are
-//! JSON integers; `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. Not
-//! accepted: `NaN`/`Infinity` literals (Python's json reads them; they are not JSON), a duplicate key in an
-//! element (serde refuses it; Python keeps the last).
+//! JSON integers; `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. As Python's
+//! `json` (which is not strict JSON): the literals `NaN`, `Infinity` and `-Infinity` in a value position are
+//! the floats nan, inf and −inf ([`py_literals`]; the metrics then treat them as pycocotools does: a NaN
+//! score sorts last, a NaN box or area fails every comparison), and a key repeated inside an object keeps its
+//! last value (`dict` semantics), at the top level and in every element. Not reproduced: a number beyond
+//! binary64's range (`1e999`, inf in Python) is a syntax error, and a file that contains the escape `\u0000`
+//! reads the three literals as syntax errors (their stand-in strings could not be told apart).
 
 use crate::diag::Diagnostic;
 use crate::formats::lines::{column_of, strip_bom};
@@ -14,6 +18,9 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt;
+
+mod python;
+use python::{py_literals, pyfloat, pyfloat_opt, pyfloat_vec, Active, PyText, LITERALS};
 
 /// An image of the annotation file.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,9 +107,13 @@ impl<'a> Locator<'a> {
         let (l, c) = self.line_col(offset);
         Diagnostic::error(code, msg).file(file).at(l, c)
     }
-    /// The absolute offset of a serde_json error raised while reading the element at `base`.
+}
+
+impl PyText<'_> {
+    /// The file offset of a serde_json error raised while reading the element at (parsed offset) `base`.
     fn serde_offset(&self, base: usize, e: &serde_json::Error) -> usize {
-        let rel = &self.text[base.min(self.text.len())..];
+        let text = self.as_str().as_bytes();
+        let rel = &text[base.min(text.len())..];
         let (line, col) = (e.line().max(1), e.column());
         let mut at = 0usize;
         for _ in 1..line {
@@ -111,17 +122,22 @@ impl<'a> Locator<'a> {
                 None => break,
             }
         }
-        (base + at + col.saturating_sub(1)).min(self.text.len())
+        self.orig((base + at + col.saturating_sub(1)).min(text.len()))
     }
 }
 
 /// serde_json's message without its " at line L column C" tail.
 fn message(e: &serde_json::Error) -> String {
-    let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
+    let mut s = e.to_string();
+    if let Some(i) = s.rfind(" at line ") {
+        s.truncate(i);
     }
+    for (lit, _, _) in LITERALS {
+        s = s
+            .replace(&format!("string \"\\0{lit}\""), lit)
+            .replace(&format!("string \"\0{lit}\""), lit);
+    }
+    s
 }
 
 /// The file's text as UTF-8, or a located error.
@@ -140,8 +156,8 @@ fn text<'a>(file: &str, bytes: &'a [u8], loc: &Locator) -> Result<&'a str, Box<D
     })
 }
 
-fn syntax(file: &str, loc: &Locator, e: &serde_json::Error, what: &str) -> Diagnostic {
-    let at = loc.serde_offset(0, e);
+fn syntax(file: &str, loc: &Locator, py: &PyText, e: &serde_json::Error, what: &str) -> Diagnostic {
+    let at = py.serde_offset(0, e);
     loc.error(
         file,
         "detection.json.syntax",
@@ -156,11 +172,12 @@ fn syntax(file: &str, loc: &Locator, e: &serde_json::Error, what: &str) -> Diagn
 fn field_error(
     file: &str,
     loc: &Locator,
+    py: &PyText,
     base: usize,
     e: &serde_json::Error,
     what: &str,
 ) -> Diagnostic {
-    let at = loc.serde_offset(base, e);
+    let at = py.serde_offset(base, e);
     loc.error(
         file,
         "detection.json.field",
@@ -206,11 +223,35 @@ struct GtTop<'a> {
     categories: Option<Vec<&'a RawValue>>,
 }
 
+/// The annotation file's top level as a `dict`: serde's typed reading, and when a key is repeated, a map
+/// where the last value wins.
+fn gt_top(text: &str) -> Result<GtTop<'_>, serde_json::Error> {
+    match serde_json::from_str::<GtTop>(text) {
+        Err(e) if e.to_string().starts_with("duplicate field") => {
+            let last: std::collections::HashMap<String, &RawValue> = serde_json::from_str(text)?;
+            let list = |k: &str| -> Result<Option<Vec<&RawValue>>, serde_json::Error> {
+                match last.get(k) {
+                    Some(r) => serde_json::from_str(r.get()),
+                    None => Ok(None),
+                }
+            };
+            Ok(GtTop {
+                images: list("images")?,
+                annotations: list("annotations")?,
+                categories: list("categories")?,
+            })
+        }
+        other => other,
+    }
+}
+
 #[derive(Deserialize)]
 struct RawImage {
     id: i64,
     file_name: Option<String>,
+    #[serde(default, deserialize_with = "pyfloat_opt")]
     width: Option<f64>,
+    #[serde(default, deserialize_with = "pyfloat_opt")]
     height: Option<f64>,
 }
 
@@ -225,7 +266,9 @@ struct RawAnnotation {
     id: i64,
     image_id: i64,
     category_id: i64,
+    #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
+    #[serde(deserialize_with = "pyfloat")]
     area: f64,
     #[serde(deserialize_with = "crowd")]
     iscrowd: bool,
@@ -235,7 +278,9 @@ struct RawAnnotation {
 struct RawDetection {
     image_id: i64,
     category_id: i64,
+    #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
+    #[serde(deserialize_with = "pyfloat")]
     score: f64,
 }
 
@@ -282,9 +327,23 @@ fn check_box(
     Some(bb)
 }
 
+/// An element as Python's `json` and `dict` read it: serde's typed reading, and when that fails on a
+/// repeated key, the object read as a map where the last value of a key wins, then typed.
+fn element<'a, T: Deserialize<'a>>(raw: &'a RawValue) -> Result<T, serde_json::Error> {
+    match serde_json::from_str::<T>(raw.get()) {
+        Err(e) if e.to_string().starts_with("duplicate field") => {
+            let last: serde_json::Map<String, serde_json::Value> = serde_json::from_str(raw.get())?;
+            T::deserialize(serde_json::Value::Object(last)).map_err(|_| e)
+        }
+        other => other,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn each<'a, T: Deserialize<'a>>(
     file: &str,
     loc: &Locator,
+    py: &PyText,
     text: &'a str,
     list: &[&'a RawValue],
     what: &str,
@@ -293,11 +352,12 @@ fn each<'a, T: Deserialize<'a>>(
 ) {
     for (i, raw) in list.iter().enumerate() {
         let at = offset_of(text, raw);
-        match serde_json::from_str::<T>(raw.get()) {
-            Ok(v) => keep(v, at, diags),
+        match element::<T>(raw) {
+            Ok(v) => keep(v, py.orig(at), diags),
             Err(e) => diags.push(field_error(
                 file,
                 loc,
+                py,
                 at,
                 &e,
                 &format!("{what} #{}", i + 1),
@@ -317,12 +377,16 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
             return None;
         }
     };
-    let top: GtTop = match serde_json::from_str(text) {
+    let py = py_literals(text);
+    let _active = Active::new(py.copy.is_some());
+    let text = py.as_str();
+    let top: GtTop = match gt_top(text) {
         Ok(t) => t,
         Err(e) => {
             diags.push(syntax(
                 file,
                 &loc,
+                &py,
                 &e,
                 "a COCO annotation object {\"images\": […], \"annotations\": […], \"categories\": […]}",
             ));
@@ -352,7 +416,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
         }
         return None;
     };
-    each::<RawImage>(file, &loc, text, images, "image", diags, |v, at, _| {
+    each::<RawImage>(file, &loc, &py, text, images, "image", diags, |v, at, _| {
         gt.images.push(Image {
             id: v.id,
             file_name: v.file_name,
@@ -364,6 +428,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
     each::<RawCategory>(
         file,
         &loc,
+        &py,
         text,
         categories,
         "category",
@@ -377,19 +442,28 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
     );
     let anns = top.annotations.unwrap_or_default();
     gt.annotations.reserve(anns.len());
-    each::<RawAnnotation>(file, &loc, text, &anns, "annotation", diags, |v, at, d| {
-        if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
-            gt.annotations.push(Annotation {
-                id: v.id,
-                image_id: v.image_id,
-                category_id: v.category_id,
-                bbox,
-                area: v.area,
-                iscrowd: v.iscrowd,
-                at,
-            });
-        }
-    });
+    each::<RawAnnotation>(
+        file,
+        &loc,
+        &py,
+        text,
+        &anns,
+        "annotation",
+        diags,
+        |v, at, d| {
+            if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
+                gt.annotations.push(Annotation {
+                    id: v.id,
+                    image_id: v.image_id,
+                    category_id: v.category_id,
+                    bbox,
+                    area: v.area,
+                    iscrowd: v.iscrowd,
+                    at,
+                });
+            }
+        },
+    );
     Some(gt)
 }
 
@@ -408,12 +482,16 @@ pub fn read_results(
             return None;
         }
     };
+    let py = py_literals(text);
+    let _active = Active::new(py.copy.is_some());
+    let text = py.as_str();
     let list: Vec<&RawValue> = match serde_json::from_str(text) {
         Ok(t) => t,
         Err(e) => {
             diags.push(syntax(
                 file,
                 &loc,
+                &py,
                 &e,
                 "a COCO results list [{\"image_id\", \"category_id\", \"bbox\", \"score\"}, …]",
             ));
@@ -421,7 +499,7 @@ pub fn read_results(
         }
     };
     let mut out = Vec::with_capacity(list.len());
-    each::<RawDetection>(file, &loc, text, &list, "result", diags, |v, at, d| {
+    each::<RawDetection>(file, &loc, &py, text, &list, "result", diags, |v, at, d| {
         if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
             out.push(Detection {
                 image_id: v.image_id,
