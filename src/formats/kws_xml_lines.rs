@@ -130,13 +130,13 @@ pub fn read(
                     Err(p) => {
                         block.broken = true;
                         diags.push(
-                            Diagnostic::error("kws.official.reader_panic", format!("rusteval cannot read this line: {}", p.message))
+                            Diagnostic::error("kws.official.reader_panic", "the official scorer cannot read this line and stops: it is not a <word …/> line")
                                 .file(file)
                                 .at(no, p.column)
                                 .expected("a <word …/> line with 5 to 7 double-quoted values: document, x, y, width, height[, Relevance][, Text]")
                                 .found(if text.trim().is_empty() { "blank line".to_string() } else { excerpt(text.trim()) })
                                 .hint(p.hint)
-                                .official(format!("{OFFICIAL_PANIC} ({})", p.message)),
+                                .official(format!("{OFFICIAL_PANIC} on this line (an internal error of the program, not a message meant for participants) and prints no score")),
                         );
                     }
                 }
