@@ -11,6 +11,7 @@ import { Zone } from './files.js';
 import { optionsForm } from './options-form.js';
 import { loadConfig, preloadGroundTruth, fetchFiles } from './config.js';
 import { RunController } from './run.js';
+import { showLemmaStatus } from './lemma-status.js';
 
 const WWW = new URL('./', import.meta.url); // examples/... are relative to www/
 
@@ -197,6 +198,7 @@ export function mountApp(container, opts = {}) {
     els.name.textContent = p.name ?? p.id;
     els.badge.hidden = !!p.built;
     els.summary.textContent = p.summary ?? '';
+    showLemmaStatus(els.summary, p.id); // aij2022: whether the Russian dictionary is built yet (scripts/start)
     zones.gt.setExpect(p.gt_files);
     zones.pred.setExpect(p.pred_files);
     const examples = Array.isArray(p.examples) ? p.examples : [];
