@@ -166,8 +166,18 @@ fn first_diagnostic_names_the_damaged_file_and_line() {
             }
         }
     }
-    assert!(cases.len() >= 30 && skipped <= 4, "{} cases, {skipped} skipped", cases.len());
-    assert!(failures.is_empty(), "{} of {} cases:\n{}", failures.len(), 2 * cases.len(), failures.join("\n"));
+    assert!(
+        cases.len() >= 30 && skipped <= 4,
+        "{} cases, {skipped} skipped",
+        cases.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases:\n{}",
+        failures.len(),
+        2 * cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -178,7 +188,12 @@ fn no_internal_text_in_any_diagnostic() {
             for d in &r.diagnostics {
                 let all = format!("{} {:?} {:?} {:?}", d.message, d.hint, d.found, d.expected);
                 for bad in INTERNAL {
-                    assert!(!all.contains(bad), "{} {}: internal text `{bad}` in {d:?}", case.protocol, case.example);
+                    assert!(
+                        !all.contains(bad),
+                        "{} {}: internal text `{bad}` in {d:?}",
+                        case.protocol,
+                        case.example
+                    );
                 }
             }
         }

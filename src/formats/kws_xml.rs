@@ -304,7 +304,11 @@ pub fn read(
                 if let Some(k) = raw.iter().position(|b| !b.is_ascii_whitespace()) {
                     let before = &raw[..k];
                     let nl = before.iter().filter(|b| **b == b'\n').count() as u64;
-                    let c = if nl == 0 { col + k as u64 } else { (k - before.iter().rposition(|b| *b == b'\n').unwrap_or(0)) as u64 };
+                    let c = if nl == 0 {
+                        col + k as u64
+                    } else {
+                        (k - before.iter().rposition(|b| *b == b'\n').unwrap_or(0)) as u64
+                    };
                     let rest = String::from_utf8_lossy(&raw[k..]);
                     let first = rest.lines().next().unwrap_or("").to_string();
                     stray = Some((line + nl, c, first));

@@ -130,7 +130,7 @@ pub fn read(
                     Err(p) => {
                         block.broken = true;
                         diags.push(
-                            Diagnostic::error("kws.official.reader_panic", "the official scorer cannot read this line and stops: it is not a <word …/> line")
+                            Diagnostic::error("kws.official.reader_panic", "this line is not a <word …/> element, and the official scorer stops here")
                                 .file(file)
                                 .at(no, p.column)
                                 .expected("a <word …/> line with 5 to 7 double-quoted values: document, x, y, width, height[, Relevance][, Text]")
