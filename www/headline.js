@@ -134,8 +134,10 @@ function sameAsDefault(/** @type {string} */ line) {
  */
 function renderDeviations(run, spec) {
   const reports = run.reports;
+  // "The same headline" only for a number both modes computed (a "—" in both says nothing about the scores).
   const same = reports.official && reports.corrected && spec.length > 0 && spec.every((m) =>
-    formatValue(reports.official.report.scores?.[m.id], m.decimals) === formatValue(reports.corrected.report.scores?.[m.id], m.decimals));
+    Number.isFinite(reports.official.report.scores?.[m.id])
+    && formatValue(reports.official.report.scores?.[m.id], m.decimals) === formatValue(reports.corrected.report.scores?.[m.id], m.decimals));
   return MODES.map((m) => {
     const lines = (reports[m]?.report.deviations ?? []).map((d) => (typeof d === 'string' ? d : JSON.stringify(d))).filter((d) => !sameAsDefault(d));
     if (!lines.length) return null;
