@@ -5,7 +5,8 @@
 
 import { h } from './util.js';
 
-const ASSET = new URL('./assets/ru-lemmas.bin', import.meta.url);
+// A HEAD request with its own query, so it is never mistaken for (or cached as) the worker's download of the asset.
+const ASSET = new URL('./assets/ru-lemmas.bin?exists', import.meta.url);
 const POLL_MS = 15000;
 
 /** @type {{timer: ReturnType<typeof setTimeout> | null, note: HTMLElement | null, missing: boolean}} */

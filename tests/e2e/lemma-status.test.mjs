@@ -11,7 +11,7 @@ setup();
 test('aij2022: a note while the dictionary is missing, then "ready"; other protocols show none', async () => {
   const { page, context } = await openPage('#/p/kws', { width: 390, height: 900 });
   let missing = true;
-  await context.route('**/assets/ru-lemmas.bin', (route) => (missing ? route.fulfill({ status: 404, body: '' }) : route.continue()));
+  await context.route((u) => u.pathname.endsWith('/assets/ru-lemmas.bin') && u.search === '?exists', (route) => (missing ? route.fulfill({ status: 404, body: '' }) : route.continue()));
   assert.equal(await page.locator('.lemma-status').count(), 0, 'no note on kws');
 
   await page.goto(new URL('#/p/aij2022', page.url()).href);
