@@ -165,19 +165,45 @@ fn table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         .map(|c| (c.id, c.from))
         .collect();
     head.extend(cols.iter().map(|c| c.0.clone()));
+    let f32 = scores_are_binary32(report);
     let rows = report
         .items
         .iter()
         .map(|it| {
             let mut row = vec![it.id.clone(), it.group.clone().unwrap_or_default()];
-            row.extend(cols.iter().map(|(id, from)| cell(it, id, from)));
+            row.extend(cols.iter().map(|(id, from)| cell(it, id, from, f32)));
             row
         })
         .collect();
     (head, rows)
 }
 
-fn cell(it: &Item, id: &str, from: &str) -> String {
+/// Whether the report's scores are binary32 values widened to binary64 (specs/kws.md 9: the `icfhr14` preset in
+/// official mode computes in f32, as rusteval does; the JSON keeps the widened value, e.g. 0.6000000238418579).
+/// The page's CSV asks the same (www/report.js `scoresAreBinary32`).
+pub fn scores_are_binary32(report: &Report) -> bool {
+    report.protocol == "kws"
+        && report.mode == crate::report::Mode::Official
+        && report.options.get("preset").and_then(Value::as_str) == Some("icfhr14")
+}
+
+/// The shortest decimal that reads back as the same binary32 (0.6 for 0.6000000238418579), as the page's CSV
+/// writes it (www/util.js `shortestBinary32`); `None` when `x` is not a binary32 value.
+pub fn shortest_binary32(x: f64) -> Option<String> {
+    let f = x as f32;
+    (x.is_finite() && f64::from(f) == x).then(|| {
+        // Rust's `Display` of an f32 is its shortest round-trip digits; JSON style for the exponent cases.
+        let plain = f.to_string();
+        match plain.parse::<f64>() {
+            Ok(d) if (d != 0.0 && !(1e-6..1e21).contains(&d.abs())) => {
+                serde_json::Number::from_f64(d).map_or(plain, |n| n.to_string())
+            }
+            _ => plain,
+        }
+    })
+}
+
+fn cell(it: &Item, id: &str, from: &str, f32: bool) -> String {
     if from == "detail" {
         match it.detail.get(id) {
             None | Some(Value::Null) => String::new(),
@@ -185,10 +211,13 @@ fn cell(it: &Item, id: &str, from: &str) -> String {
             Some(v) => v.to_string(),
         }
     } else {
-        // Shortest round-trip form, as in the JSON report.
+        // Shortest round-trip form, as in the JSON report; binary32 scores in their shortest binary32 form.
         it.scores
             .get(id)
-            .map(|x| serde_json::Number::from_f64(x).map_or(String::new(), |n| n.to_string()))
+            .map(|x| match f32.then(|| shortest_binary32(x)).flatten() {
+                Some(s) => s,
+                None => serde_json::Number::from_f64(x).map_or(String::new(), |n| n.to_string()),
+            })
             .unwrap_or_default()
     }
 }

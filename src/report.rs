@@ -255,11 +255,19 @@ impl Report {
     /// Within a severity, the shell's diagnostics about the input as a whole (swapped inputs, files of the
     /// wrong kind, empty files) come first: they are the cause of what follows.
     pub fn sort_diagnostics(&mut self) {
-        let cause = |d: &Diagnostic| {
-            !matches!(
-                d.code.as_str(),
-                "input.swapped" | "input.wrong_kind" | "input.empty"
-            )
+        // 0: the input's kind or roles; 1: damage where it is (a located line); 2: what follows from damage
+        // elsewhere (an id the damaged line would have given, a block whose closing line was damaged), so the
+        // first diagnostic names the damaged file and line (issue 19, "damage is reported where it is").
+        let cause = |d: &Diagnostic| match d.code.as_str() {
+            "input.swapped" | "input.wrong_kind" | "input.empty" => 0u8,
+            c if c.ends_with(".missing_id")
+                || c == "kws.xml.unclosed_block"
+                || c == "falsid.matrix.ids"
+                || c == "aij.gen.fid_side_missing" =>
+            {
+                2
+            }
+            _ => 1,
         };
         self.diagnostics.sort_by(|a, b| {
             (a.severity, cause(a), &a.file, a.line, a.column).cmp(&(

@@ -66,7 +66,7 @@ fn formats_and_out_file() {
         .lines()
         .nth(1)
         .unwrap()
-        .starts_with("sb0000\t\t9\t48\t5\t1.0\t0.5555555820465088\t0.5555555820465088"));
+        .starts_with("sb0000\t\t9\t48\t5\t1\t0.5555556\t0.5555556"));
     let (_, csv, _) = run(&["kws", "--gt", GT, "--pred", RES, "--format", "csv"]);
     assert_eq!(csv.lines().count(), 3);
     let out = std::env::temp_dir().join(format!("dropscore-cli-{}.json", std::process::id()));

@@ -9,6 +9,42 @@ const MODE_LABEL = { official: 'Official', corrected: 'Corrected' };
 
 // ---------------------------------------------------------------- headline
 
+/** Labels of `ids` among `spec`, in `ids` order. */
+const pick = (/** @type {any[]} */ spec, /** @type {string[]} */ ids) => ids.map((id) => spec.find((m) => m.id === id)).filter(Boolean);
+
+/**
+ * The one headline of a run (the leaderboard metric), the measures shown beside it, and every other measure (the
+ * "All measures" table), from display.headline of `report` (the selected mode's report; `reports` are all the
+ * run's reports). Per protocol:
+ * - kws: `map`; ICFHR'14 reports (with precAtK) show each P@k beside it; TREC reports show only `map`.
+ * - falsid: the configured headline (display.headline's first: `accuracy` officially, `uar` in corrected mode),
+ *   with the other of `accuracy` / `uar` beside it.
+ * - aij2022: `integral` when any report computed it or several tasks were given; else the one task's score.
+ * - every other protocol (chalearn-ce `map`, fest `line_iu`, the metric families' configured metric): the first of
+ *   display.headline, which each protocol puts first.
+ * @param {any[]} reports @param {any} report
+ * @returns {{primary: any, beside: any[], rest: any[]}}
+ */
+export function headlineParts(reports, report) {
+  const spec = headlineSpec(report);
+  const byId = (/** @type {string} */ id) => spec.find((m) => m.id === id);
+  let primary = spec[0];
+  /** @type {any[]} */
+  let beside = [];
+  if (report?.protocol === 'kws' && byId('map')) {
+    primary = byId('map');
+    beside = spec.filter((m) => /^precAt\d+$/.test(m.id));
+  } else if (report?.protocol === 'falsid') {
+    beside = pick(spec, ['accuracy', 'uar']).filter((m) => m !== primary);
+  } else if (report?.protocol === 'aij2022' && byId('integral')) {
+    const tasks = spec.slice(0, spec.indexOf(byId('integral')));
+    const computed = reports.some((r) => Number.isFinite(r?.scores?.integral));
+    primary = computed || tasks.length !== 1 ? byId('integral') : tasks[0];
+  }
+  const shown = new Set([primary, ...beside]);
+  return { primary, beside, rest: spec.filter((m) => !shown.has(m)) };
+}
+
 /**
  * @param {object} run {reports: {official?, corrected?}, first, pending: Set<mode>, explain, explainError, failed: {mode: message}}
  */
@@ -16,7 +52,6 @@ export function renderHeadline(run) {
   const reports = run.reports;
   const any = reports[run.first] ?? reports.official ?? reports.corrected;
   const report = any.report;
-  const spec = headlineSpec(report);
   const title = report.display?.title || run.protocolName || report.protocol;
 
   const fails = MODES.some((m) => reports[m]?.report.official_fails);
@@ -28,14 +63,14 @@ export function renderHeadline(run) {
     : null;
 
   const cols = MODES.map((m) => ({ mode: m, entry: reports[m], pending: run.pending.has(m), failed: run.failed?.[m] }));
-  const thead = h('thead', {}, h('tr', {},
+  const thead = () => h('thead', {}, h('tr', {},
     h('th', { scope: 'col', class: 'hl-metric' }, 'Metric'),
     cols.map((c) => h('th', { scope: 'col', class: ['hl-col', c.mode === run.first && 'is-chosen'] },
       h('span', { class: 'hl-mode' }, MODE_LABEL[c.mode]),
       c.mode === run.first ? h('span', { class: 'badge badge-accent' }, 'selected') : null,
       c.entry?.report.deviations?.length && c.mode === 'official' ? h('span', { class: 'badge badge-warning', title: 'Options differ from the official setup' }, 'deviates') : null,
       colErrors(c.entry?.report)))));
-  const rows = spec.map((m) => {
+  const row = (/** @type {any} */ m, /** @type {string | null} */ cls) => {
     const vals = cols.map((c) => c.entry?.report.scores?.[m.id]);
     const both = cols.every((c) => c.entry);
     const differs = both && formatValue(vals[0], m.decimals) !== formatValue(vals[1], m.decimals);
@@ -45,16 +80,27 @@ export function renderHeadline(run) {
     const reasonId = `hl-why-${m.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     const shown = reasons[0] && reasons[0] === reasons[1] ? [`— in both modes: ${reasons[0]}`]
       : cols.map((c, i) => reasons[i] && `— in ${c.mode}: ${reasons[i]}`).filter(Boolean);
-    return h('tr', { class: differs ? 'differs' : null, dataset: { metric: m.id } },
+    return h('tr', { class: [cls, differs && 'differs'], dataset: { metric: m.id } },
       h('th', { scope: 'row', class: 'hl-metric' }, m.label ?? m.id, m.label && m.label !== m.id ? h('span', { class: 'metric-id' }, m.id) : null,
         shown.length ? h('span', { class: 'hl-why', id: reasonId }, shown.join('; ')) : null),
       cols.map((c, i) => h('td', { class: ['hl-value', c.mode === run.first && 'is-chosen'], dataset: { mode: c.mode } },
         c.entry ? h('span', { class: 'num', title: reasons[i] ?? String(vals[i]), 'aria-describedby': reasons[i] ? reasonId : null }, formatValue(vals[i], m.decimals))
           : c.pending ? h('span', { class: 'pending' }, 'computing…')
             : h('span', { class: 'pending', title: reasons[i], 'aria-describedby': reasons[i] ? reasonId : null }, c.failed ? 'failed' : '—'))));
-  });
+  };
+  const parts = headlineParts(MODES.map((m) => reports[m]?.report).filter(Boolean), report);
+  const main = parts.primary
+    ? h('div', { class: 'table-scroll' }, h('table', { class: 'headline hl-main', 'aria-label': `Headline: ${parts.primary.label ?? parts.primary.id}, official and corrected` },
+      thead(), h('tbody', {}, row(parts.primary, 'hl-primary'), parts.beside.map((m) => row(m, 'hl-beside')))))
+    : h('p', { class: 'muted' }, 'This report has no headline scores.');
+  const all = parts.rest.length
+    ? h('section', { class: 'all-measures', 'aria-labelledby': 'all-measures-title' },
+      h('h3', { id: 'all-measures-title' }, 'All measures'),
+      h('div', { class: 'table-scroll' }, h('table', { class: ['headline', 'hl-all', parts.rest.length > 8 && 'is-compact'], 'aria-label': 'All measures, official and corrected' },
+        thead(), h('tbody', {}, parts.rest.map((m) => row(m, null))))))
+    : null;
 
-  const devs = renderDeviations(run, spec);
+  const devs = renderDeviations(run, parts.primary ? [parts.primary] : []);
 
   const footer = report.display?.footer ? h('p', { class: 'hl-footer' }, report.display.footer) : null;
 
@@ -63,10 +109,9 @@ export function renderHeadline(run) {
       h('h2', { id: 'results-title', tabindex: -1 }, 'Result'),
       h('p', { class: 'result-title' }, title)),
     failNotice,
-    spec.length
-      ? h('div', { class: 'table-scroll' }, h('table', { class: ['headline', spec.length > 8 && 'is-compact'], 'aria-label': 'Headline scores, official and corrected' }, thead, h('tbody', {}, rows)))
-      : h('p', { class: 'muted' }, 'This report has no headline scores.'),
+    main,
     footer,
+    all,
     devs,
     renderExplain(run));
 }
@@ -89,8 +134,10 @@ function sameAsDefault(/** @type {string} */ line) {
  */
 function renderDeviations(run, spec) {
   const reports = run.reports;
+  // "The same headline" only for a number both modes computed (a "—" in both says nothing about the scores).
   const same = reports.official && reports.corrected && spec.length > 0 && spec.every((m) =>
-    formatValue(reports.official.report.scores?.[m.id], m.decimals) === formatValue(reports.corrected.report.scores?.[m.id], m.decimals));
+    Number.isFinite(reports.official.report.scores?.[m.id])
+    && formatValue(reports.official.report.scores?.[m.id], m.decimals) === formatValue(reports.corrected.report.scores?.[m.id], m.decimals));
   return MODES.map((m) => {
     const lines = (reports[m]?.report.deviations ?? []).map((d) => (typeof d === 'string' ? d : JSON.stringify(d))).filter((d) => !sameAsDefault(d));
     if (!lines.length) return null;

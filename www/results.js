@@ -4,8 +4,8 @@
 // notes and problem counts next to each listed file.
 
 import { h, formatValue, plural } from './util.js';
-import { MODES, renderDetails, headlineSpec, countSeverities } from './report.js';
-import { renderHeadline } from './headline.js';
+import { MODES, renderDetails, countSeverities } from './report.js';
+import { renderHeadline, headlineParts } from './headline.js';
 import { renderLeaderboard } from './leaderboard.js';
 
 /** @typedef {import('./run.js').Run} Run */
@@ -36,30 +36,31 @@ export function clearResults(ctx) {
   ctx.zones.pred.setNotes(null);
 }
 
-/** "Official: P@5 0.90000, … (1 error)." @param {Run} run @param {Mode} mode */
+/** The run's reports, both modes. @param {Run} run */
+const reportsOf = (run) => MODES.map((m) => run.reports[m]?.report).filter(Boolean);
+
+/** "Official: MAP 0.51852 (1 error)." naming the one headline metric only. @param {Run} run @param {Mode} mode */
 export function summaryText(run, mode) {
   const r = run.reports[mode]?.report;
   if (!r) return '';
   const swapped = swappedDiagnostic(run);
   if (swapped) return swapped.message;
-  const spec = headlineSpec(r);
-  const parts = spec.slice(0, 4).map((m) => `${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}`);
-  if (spec.length > 4) parts.push(`… (${spec.length - 4} more below)`);
+  const m = headlineParts(reportsOf(run), r).primary;
   const c = countSeverities(r.diagnostics);
   const probs = [c.error && plural(c.error, 'error'), c.warning && plural(c.warning, 'warning')].filter(Boolean).join(', ');
   const label = mode === 'official' ? 'Official' : 'Corrected';
-  if (!parts.length) return `${label}: no headline scores${probs ? ` (${probs})` : ''}.`;
-  return `${label}: ${parts.join(', ')}${probs ? ` (${probs})` : ''}.`;
+  if (!m) return `${label}: no headline score${probs ? ` (${probs})` : ''}.`;
+  return `${label}: ${m.label ?? m.id} ${formatValue(r.scores?.[m.id], m.decimals)}${probs ? ` (${probs})` : ''}.`;
 }
 
-/** "Result, official mode: MAP 0.51852." (the first headline metric), or the swapped-inputs sentence. @param {Run} run */
+/** "Result, official mode: MAP 0.51852." (the headline metric), or the swapped-inputs sentence. @param {Run} run */
 export function announcement(run) {
   const swapped = swappedDiagnostic(run);
   if (swapped) return swapped.message;
   const mode = run.reports[run.first] ? run.first : MODES.find((m) => run.reports[m]);
   const r = mode && run.reports[mode]?.report;
   if (!r) return '';
-  const m = headlineSpec(r)[0];
+  const m = headlineParts(reportsOf(run), r).primary;
   const errors = countSeverities(r.diagnostics).error;
   const tail = errors ? ` (${plural(errors, 'error')})` : '';
   if (!m) return `Result, ${mode} mode: no headline score${tail}.`;

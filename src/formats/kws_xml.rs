@@ -177,6 +177,7 @@ pub fn read(
     let mut current: Option<Block> = None;
     let mut seen: HashMap<String, u64> = HashMap::new();
     let mut events = 0u64;
+    let mut stray: Option<(u64, u64, String)> = None;
     loop {
         let (line, col) = {
             let t = reader.get_ref();
@@ -198,6 +199,17 @@ pub fn read(
                             .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\"."),
                     );
                     break;
+                }
+                if let Some((sl, sc, text)) = stray.take() {
+                    // The parser notices the damage later than it is: name the line where it starts.
+                    diags.push(
+                        Diagnostic::error("kws.xml.syntax", "not well-formed XML from this line on: text outside any tag")
+                            .file(file)
+                            .at(sl, sc)
+                            .expected("<word …/> lines and block tags only")
+                            .found(excerpt(&text))
+                            .hint("This line looks damaged: restore it (a <word …/> element or a block's tag)."),
+                    );
                 }
                 diags.push(
                     Diagnostic::error("kws.xml.syntax", format!("not well-formed XML: {e}"))
@@ -286,6 +298,22 @@ pub fn read(
                 }
             }
             Event::Eof => break,
+            Event::Text(t) if stray.is_none() => {
+                // Non-blank text between tags: remembered, and named if the XML breaks later.
+                let raw: &[u8] = t.as_bytes();
+                if let Some(k) = raw.iter().position(|b| !b.is_ascii_whitespace()) {
+                    let before = &raw[..k];
+                    let nl = before.iter().filter(|b| **b == b'\n').count() as u64;
+                    let c = if nl == 0 {
+                        col + k as u64
+                    } else {
+                        (k - before.iter().rposition(|b| *b == b'\n').unwrap_or(0)) as u64
+                    };
+                    let rest = String::from_utf8_lossy(&raw[k..]);
+                    let first = rest.lines().next().unwrap_or("").to_string();
+                    stray = Some((line + nl, c, first));
+                }
+            }
             _ => {}
         }
     }

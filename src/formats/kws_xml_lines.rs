@@ -130,13 +130,13 @@ pub fn read(
                     Err(p) => {
                         block.broken = true;
                         diags.push(
-                            Diagnostic::error("kws.official.reader_panic", format!("rusteval cannot read this line: {}", p.message))
+                            Diagnostic::error("kws.official.reader_panic", format!("the official scorer stops on this line: {}", p.plain()))
                                 .file(file)
                                 .at(no, p.column)
                                 .expected("a <word …/> line with 5 to 7 double-quoted values: document, x, y, width, height[, Relevance][, Text]")
                                 .found(if text.trim().is_empty() { "blank line".to_string() } else { excerpt(text.trim()) })
                                 .hint(p.hint)
-                                .official(format!("{OFFICIAL_PANIC} ({})", p.message)),
+                                .official(format!("{OFFICIAL_PANIC} on this line (an internal error of the program, not a message meant for participants) and prints no score")),
                         );
                     }
                 }
@@ -178,6 +178,30 @@ pub struct Panic {
     pub message: String,
     pub column: u64,
     pub hint: &'static str,
+}
+
+impl Panic {
+    /// What is wrong with the line, in plain words (the panic text itself is Rust's, not for participants).
+    pub fn plain(&self) -> &'static str {
+        let m = self.message.as_str();
+        if m.starts_with("index out of bounds") {
+            "it has more than 7 quoted values"
+        } else if m.starts_with("called `Result::unwrap()`") && self.hint.starts_with("Relevance") {
+            "its Relevance is not a number"
+        } else if m.starts_with("called `Result::unwrap()`") {
+            "x, y, width or height is not a whole number"
+        } else if m == "Invalid value for relevance" {
+            "its Relevance is not in (0, 1]"
+        } else if m == "Unidentified token field" {
+            "its 6th or 7th value is neither Relevance nor Text"
+        } else if m.ends_with("out of bounds of ``") {
+            "the line is blank"
+        } else if m.starts_with("begin <= end") {
+            "it has fewer than 5 quoted values"
+        } else {
+            "non-ASCII text moves the places where it reads the values"
+        }
+    }
 }
 
 /// rusteval's `parse_tokenstring_fast`: the positions of up to 7 pairs of `"` are counted in characters and

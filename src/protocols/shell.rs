@@ -275,17 +275,23 @@ pub fn explain(p: &dyn Protocol, official: &Report, corrected: &Report) -> Vec<S
     let mut lines = Vec::new();
     if official.official_fails {
         let noun = p.official_noun();
+        // Where and why, in the report's own words: " at file:line: message".
         let why = |r: &Report| {
-            r.diagnostics
-                .iter()
-                .find(|d| d.is_error())
-                .map(|d| format!(" ({}: {})", d.code, d.message))
+            r.diagnostics.iter().find(|d| d.is_error()).map(|d| {
+                let at = match (&d.file, d.line) {
+                    (Some(f), Some(l)) => format!(" at {f}:{l}"),
+                    (Some(f), None) => format!(" at {f}"),
+                    _ => String::new(),
+                };
+                format!("{at}: {}", d.message.trim_end_matches('.'))
+            })
         };
         let scored = !corrected.has_errors() && corrected.scores.iter().any(|(_, v)| v.is_some());
         lines.push(match (why(official), scored) {
-            (Some(w), true) => {
-                format!("The {noun} fails on this input{w}; corrected mode scores it.")
-            }
+            (Some(w), true) => format!(
+                "The {noun} fails on this input{w}; corrected mode scores it, with the documented fixes \
+                 (the diagnostics list what it did)."
+            ),
             (Some(w), false) => format!(
                 "The {noun} fails on this input{w}; corrected mode fails too{}.",
                 why(corrected).unwrap_or_default()

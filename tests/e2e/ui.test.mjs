@@ -26,7 +26,7 @@ test('after Score the focus is on the result heading and one sentence names the 
   assert.deepEqual(focused, { id: 'results-title', tag: 'H2', tabIndex: -1 });
   const live = page.locator('#result-announce');
   assert.equal(await live.getAttribute('aria-live'), 'polite');
-  assert.match(await live.textContent(), /^Result, official mode: P@5 \(capped\) 0\.90000\.$/);
+  assert.match(await live.textContent(), /^Result, official mode: MAP 0\.51852\.$/); // the headline: MAP (issue 19)
   // The example buttons land there too.
   await page.click('a.protocol-link[data-protocol="falsid"]');
   assert.equal(await runOf(page, () => page.click('.example-btn')), 'done');

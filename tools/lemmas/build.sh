@@ -2,7 +2,8 @@
 # Builds the Russian lemmatiser asset www/assets/ru-lemmas.bin (about 12 MB, 5.5 MB gzipped) from the pinned
 # pymorphy3 dictionary package: pip install (tools/lemmas/requirements.txt), convert.py, dropscore lemma-build.
 # Skips everything when the asset's stamp matches the inputs (requirements, converter, packer).
-# Usage: tools/lemmas/build.sh [--force]      (run by scripts/ensure-tools)
+# Usage: tools/lemmas/build.sh [--force|--check]   (run by scripts/ensure-tools, and by scripts/start in the
+#        background; --check exits 0 when the asset is up to date, 1 when it would be built)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -15,6 +16,7 @@ if [ "${1:-}" != --force ] && [ -f "$asset" ] && [ -f "$stamp" ] && [ "$(cat "$s
   echo "present"
   exit 0
 fi
+[ "${1:-}" = --check ] && exit 1
 
 t0=$(date +%s)
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
@@ -24,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 tools/lemmas/convert.py "$tmp/src" >&2
 cargo build --release --quiet --bin dropscore >&2
 mkdir -p www/assets
-target/release/dropscore lemma-build "$tmp/src" "$asset.tmp" >&2
+"${CARGO_TARGET_DIR:-target}/release/dropscore" lemma-build "$tmp/src" "$asset.tmp" >&2
 mv "$asset.tmp" "$asset"
 echo "$want" > "$stamp"
 gz=$(gzip -6 -c "$asset" | wc -c)

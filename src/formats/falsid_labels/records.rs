@@ -71,7 +71,8 @@ pub fn decode_text(path: &str, bytes: &[u8], diags: &mut Diags, code: &str) -> O
 }
 
 /// The delimiter of a label file (2.1): `,` `;` TAB giving the same field count, 2 to 4, on the first 20
-/// non-blank lines; else runs of whitespace (`None`). `Err` when nothing fits.
+/// non-blank lines; else runs of whitespace (`None`); else the one most of those lines agree with the first on.
+/// `Err` when nothing fits.
 pub(super) fn detect_delimiter(text: &str) -> Result<Option<u8>, ()> {
     let head: Vec<&str> = text
         .lines()
@@ -93,7 +94,20 @@ pub(super) fn detect_delimiter(text: &str) -> Result<Option<u8>, ()> {
     if fits(None) {
         return Ok(None);
     }
-    Err(())
+    // One damaged line (e.g. `p07;Pizan` in a comma file) must not hide the delimiter: take the one that the
+    // first line and most of the others agree on, so the reader locates the lines that differ.
+    let agreeing = |d: Option<u8>| {
+        let n = count_fields(head[0], d);
+        let k = head.iter().filter(|l| count_fields(l, d) == n).count();
+        ((2..=4).contains(&n) && 2 * k > head.len()).then_some(k)
+    };
+    [Some(b','), Some(b';'), Some(b'\t'), None]
+        .into_iter()
+        .rev() // max_by_key keeps the last of equal counts: the first in preference order
+        .filter_map(|d| agreeing(d).map(|k| (k, d)))
+        .max_by_key(|(k, _)| *k)
+        .map(|(_, d)| d)
+        .ok_or(())
 }
 
 pub(super) struct Record {

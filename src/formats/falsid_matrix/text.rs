@@ -22,6 +22,8 @@ struct Acc {
     lines: Vec<u64>,
     data: Vec<f64>,
     too_large: bool,
+    /// A ragged row was reported (and left out): the shape is not judged again.
+    ragged: bool,
 }
 
 impl Acc {
@@ -71,6 +73,7 @@ impl Acc {
                 .found(format!("{} fields", fields.len()))
                 .hint("Every row of a distance matrix needs the same number of values."),
             );
+            self.ragged = true;
             return;
         }
         if self.ids.len() > MAX_N + 2 {
@@ -127,6 +130,7 @@ pub fn read_text(
         lines: Vec::new(),
         data: Vec::new(),
         too_large: false,
+        ragged: false,
     };
     let errors_before = diags.has_errors();
     let bad_before = diags.count("falsid.matrix.number");
@@ -226,6 +230,7 @@ fn assemble(acc: Acc, diags: &mut Diags) -> Option<Matrix> {
         ids,
         lines,
         mut data,
+        ragged,
         ..
     } = acc;
     if nf == 0 {
@@ -249,6 +254,8 @@ fn assemble(acc: Acc, diags: &mut Diags) -> Option<Matrix> {
         "D2"
     } else if r + 2 == nf && !header_like {
         "D2i"
+    } else if ragged {
+        return None; // the ragged row is the located cause; "not square" would only follow from it
     } else {
         diags.push(
             Diagnostic::error("falsid.matrix.shape", format!("not square: {r} rows of {nf} fields"))

@@ -320,35 +320,44 @@ fn display() -> Display {
     }
 }
 
-/// One line per difference between the official and the corrected report of the same input.
+/// One line per difference between the official and the corrected report of the same input: the mAPs, the
+/// categories whose AP differs, then one plain line per step that differs, with one example category.
 fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     let f6 = |v: Option<f64>| v.map_or("null".to_string(), |x| format!("{x:.6}"));
     let (a, b) = (official.scores.get("map"), corrected.scores.get("map"));
     let mut differ = Vec::new();
+    // The first category each step changed: (category, what it shows).
+    let (mut ties, mut missing, mut repeated) = (None, None, None);
     for it in &official.items {
         let other = corrected.items.iter().find(|c| c.id == it.id);
         let (x, y) = (it.scores.get("ap"), other.and_then(|c| c.scores.get("ap")));
         if x != y {
             let d = &it.detail;
             let mut why = Vec::new();
-            if d.get("tie_spread")
+            if let Some(t) = d
+                .get("tie_spread")
                 .and_then(Value::as_f64)
-                .is_some_and(|t| t != 0.0)
+                .filter(|t| *t != 0.0)
             {
                 why.push("ties between positives and negatives");
+                ties.get_or_insert((it.id.clone(), t));
             }
-            if d.get("missing_positives")
+            if let Some(m) = d
+                .get("missing_positives")
                 .and_then(Value::as_u64)
-                .is_some_and(|m| m > 0)
+                .filter(|m| *m > 0)
             {
                 why.push("missing positives appended");
+                missing.get_or_insert((it.id.clone(), m));
             }
-            if d.get("duplicates")
+            if let Some(m) = d
+                .get("duplicates")
                 .and_then(Value::as_u64)
-                .is_some_and(|m| m > 0)
+                .filter(|m| *m > 0)
             {
                 why.push("repeated ids refused");
+                repeated.get_or_insert((it.id.clone(), m));
             }
             differ.push(format!(
                 "{} {} → {}{}",
@@ -378,6 +387,26 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             },
             shown.join("; "),
             if n > 20 { "; …" } else { "" }
+        ));
+    }
+    if let Some((cat, t)) = ties {
+        lines.push(format!(
+            "Ordering equal confidences: the official scorer ranks images with the same confidence in file order, \
+             so the order you wrote them in changes AP; corrected mode takes one threshold per distinct confidence. \
+             Example: in {cat}, positives and negatives share a confidence, and the possible orders move AP by up to {t:.6}."
+        ));
+    }
+    if let Some((cat, m)) = missing {
+        lines.push(format!(
+            "Completing the ranking: the official scorer leaves GT images that a category file does not list out of \
+             the ranking; corrected mode appends them at the end as one tied group. Example: {cat} does not list {m} \
+             of its positive images."
+        ));
+    }
+    if let Some((cat, m)) = repeated {
+        lines.push(format!(
+            "Reading a category file: the official scorer keeps the first of repeated image ids; corrected mode \
+             refuses the file. Example: {cat} lists {m} image id(s) more than once."
         ));
     }
     lines

@@ -344,21 +344,17 @@ fn plots(results: &[SubsetResult], ks: &[usize], has_pred: bool, page: bool) -> 
     out
 }
 
-/// One line per difference between the official and the corrected report.
+/// One plain line per step where the official and the corrected report differ, with one example sample.
 pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
-    let oh = official
-        .display
-        .headline
-        .first()
-        .map(|l| l.id.clone())
-        .unwrap_or_default();
-    let ch = corrected
-        .display
-        .headline
-        .first()
-        .map(|l| l.id.clone())
-        .unwrap_or_default();
+    let first_id = |r: &Report| {
+        r.display
+            .headline
+            .first()
+            .map(|l| l.id.clone())
+            .unwrap_or_default()
+    };
+    let (oh, ch) = (first_id(official), first_id(corrected));
     if oh != ch {
         let f = |r: &Report, id: &str| {
             r.scores
@@ -366,7 +362,8 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
                 .map_or("null".to_string(), |v| format!("{v:.4}"))
         };
         lines.push(format!(
-            "Headline: official = {oh} {} (the page's formula, mean per-subset accuracy); corrected = {ch} {} (the UAR / balanced accuracy the page names, per subset then averaged).",
+            "Headline: official = {oh} {} (the page's formula, mean per-subset accuracy); corrected = {ch} {} (the UAR / balanced accuracy the page names, per subset then averaged). \
+             Choosing the headline measure: the two modes report different measures of the same predictions.",
             f(official, &oh),
             f(corrected, &ch)
         ));
@@ -374,7 +371,46 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     for g in &official.groups {
         if let (Some(a), Some(b)) = (g.scores.get("accuracy"), g.scores.get("uar")) {
             if (a - b).abs() > 5e-5 {
-                lines.push(format!("{}: accuracy {a:.4} vs balanced accuracy {b:.4} (class imbalance: accuracy rewards the majority class).", g.id));
+                let of = |class: &str| {
+                    official
+                        .items
+                        .iter()
+                        .filter(|i| i.group.as_deref() == Some(g.id.as_str()))
+                        .filter(|i| i.detail.get("gt").and_then(|v| v.as_str()) == Some(class))
+                        .collect::<Vec<_>>()
+                };
+                let (auth, imit) = (of("authentic"), of("imitation"));
+                let minority = if imit.len() <= auth.len() {
+                    &imit
+                } else {
+                    &auth
+                };
+                let example = minority
+                    .iter()
+                    .find(|i| i.scores.get("correct") == Some(0.0))
+                    .map_or(String::new(), |i| {
+                        let said = |k: &str| {
+                            i.detail
+                                .get(k)
+                                .and_then(|v| v.as_str())
+                                .unwrap_or("?")
+                                .to_string()
+                        };
+                        format!(
+                            " Example: `{}` is {} and was predicted {}.",
+                            i.id,
+                            said("gt"),
+                            said("pred")
+                        )
+                    });
+                lines.push(format!(
+                    "{}: accuracy {a:.4} vs balanced accuracy {b:.4} (class imbalance: accuracy rewards the majority class). \
+                     Averaging over samples or over classes: the subset has {} authentic and {} imitation samples; \
+                     accuracy counts every sample alike, balanced accuracy gives both classes equal weight.{example}",
+                    g.id,
+                    auth.len(),
+                    imit.len()
+                ));
             }
         }
     }

@@ -117,12 +117,12 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     })
 }
 
-/// One line per difference between the official and the corrected report of the same input.
+/// One plain line per step where the official and the corrected report of the same input differ, each with one
+/// example (a query, or the file and line of the first diagnostic of that kind).
 fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
-    let count = |r: &Report, code: &str| r.diagnostics.iter().filter(|d| d.code == code).count();
     // GT queries with (or without) results in the official report.
-    let gt_queries = |in_results: bool| {
+    let gt_queries = |in_results: bool| -> Vec<&str> {
         let is = |i: &crate::report::Item, key: &str, v: bool| {
             i.detail.get(key) == Some(&serde_json::Value::Bool(v))
         };
@@ -130,27 +130,37 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             .items
             .iter()
             .filter(|i| is(i, "in_results", in_results) && is(i, "in_gt", true))
-            .count()
+            .map(|i| i.id.as_str())
+            .collect()
     };
-    let (missing, scored) = (gt_queries(false), gt_queries(true));
-    if missing > 0 {
+    let (missing, scored) = (gt_queries(false), gt_queries(true).len());
+    if let Some(first) = missing.first() {
+        let n = missing.len();
         lines.push(format!(
-            "{missing} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0).",
-            if missing == 1 { "query" } else { "queries" },
-            scored + missing
+            "{n} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0). \
+             Averaging step: the official scorer leaves out a query your results do not answer; corrected mode \
+             counts it as 0. Example: query `{first}`.",
+            if n == 1 { "query" } else { "queries" },
+            scored + n
         ));
     }
-    for (code, text) in [
-        ("kws.results.duplicate_item", "repeated relevant items: official counts every repeat as a hit (values can exceed 1), corrected counts each item once"),
-        ("kws.results.cross_document_hit", "boxes matched on another page: official counts them as hits, corrected requires the same document"),
-        ("kws.gt.empty_query", "empty GT queries: official gives NaN (and a NaN mean), corrected leaves them out"),
-        ("kws.official.attribute_order", "attributes in another order: official reads them by position, corrected by name"),
-        ("kws.official.shifted_value", "non-ASCII text: official reads shifted values, corrected the real ones"),
-        ("kws.official.tag_not_recognised", "opening tags not written literally: official ignores their blocks, corrected reads them"),
+    for (code, step) in [
+        ("kws.results.duplicate_item", "Counting hits: the official scorer counts every repeat of a result as another hit (so P@k can exceed 1); corrected mode counts an item once"),
+        ("kws.results.cross_document_hit", "Matching boxes: the official scorer counts a box that overlaps a GT box on another page as a hit; corrected mode requires the same document"),
+        ("kws.gt.empty_query", "Scoring empty GT queries: the official scorer gives them NaN (and so a NaN mean); corrected mode leaves them out"),
+        ("kws.official.attribute_order", "Reading a <word> line: the official scorer takes values by their position on the line; corrected mode by attribute name"),
+        ("kws.official.shifted_value", "Reading a <word> line: non-ASCII text shifts the positions the official scorer reads values at; corrected mode reads the real values"),
+        ("kws.official.tag_not_recognised", "Finding query blocks: the official scorer ignores a block whose opening tag is not written literally; corrected mode reads it"),
     ] {
-        let n = count(official, code);
-        if n > 0 {
-            lines.push(format!("{n}× {code}: {text}."));
+        let hits: Vec<_> = official.diagnostics.iter().filter(|d| d.code == code).collect();
+        if let Some(d) = hits.first() {
+            let at = match (&d.file, d.line) {
+                (Some(f), Some(l)) => format!("{f}:{l}"),
+                (Some(f), None) => f.clone(),
+                _ => "the input".to_string(),
+            };
+            let found = d.found.as_deref().map_or(String::new(), |f| format!(" ({f})"));
+            lines.push(format!("{step}. {} such place(s); example: {at}{found}.", hits.len()));
         }
     }
     if lines.is_empty() && !official.official_fails {
@@ -167,9 +177,29 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         if same {
             lines.push("Both modes agree on this input (to the printed decimals).".to_string());
         } else {
-            lines.push(
-                "Official arithmetic is binary32 (rusteval); corrected is binary64.".to_string(),
-            );
+            // The first query whose AP differs, as the example.
+            let example = official.items.iter().find_map(|o| {
+                let (x, y) = (
+                    o.scores.get("ap")?,
+                    corrected
+                        .items
+                        .iter()
+                        .find(|c| c.id == o.id)?
+                        .scores
+                        .get("ap")?,
+                );
+                (x != y).then(|| {
+                    format!(
+                        " Example: query `{}`, AP {x} (official) vs {y} (corrected).",
+                        o.id
+                    )
+                })
+            });
+            lines.push(format!(
+                "Arithmetic: the official scorer (rusteval) computes in 32-bit floats (binary32), corrected mode in \
+                 64-bit (binary64), so the last digits differ.{}",
+                example.unwrap_or_default()
+            ));
         }
     }
     lines
