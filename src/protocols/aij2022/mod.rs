@@ -333,7 +333,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     };
     progress.update(0.0, "reading files");
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut found = detect::find(files, opts, &mut diags);
+    let mut found = detect::find(files, opts, run.mode, &mut diags);
     detect::split_combined(&mut found, &mut diags);
     let mode = run.mode;
     let mut ctx = Ctx {
