@@ -5,6 +5,7 @@
 mod clip;
 mod detect;
 pub mod exercise;
+mod explain;
 mod generation;
 mod ids;
 mod lemmas;
@@ -130,6 +131,8 @@ impl Task {
 pub struct Ctx {
     pub mode: Mode,
     pub readme: bool,
+    /// Ids where `extraction = readme` took another element than the code's fixed index would.
+    pub extraction_changed: std::cell::Cell<usize>,
     pub lemmas: lemmas::Lemmas,
     pub synonyms: Option<Synonyms>,
     pub ru_stemmer: rust_stemmers::Stemmer,
@@ -309,7 +312,7 @@ impl Protocol for Aij2022 {
         render::render_text(report)
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
-        render::explain(official, corrected)
+        explain::explain(official, corrected)
     }
     fn exercise(&self) -> Option<f64> {
         exercise::exercise(1000)
@@ -339,6 +342,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     let mut ctx = Ctx {
         mode,
         readme: opts.get("extraction") == "readme",
+        extraction_changed: Default::default(),
         lemmas: lemmas::Lemmas {
             lemmatizer: run.lemmatizer.clone(),
             ..Default::default()
@@ -438,6 +442,11 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             )
             .hint("Leave explain unset to score every id."),
         );
+    }
+    // A deviation is listed only when it changed a number (issue 19): `extraction = readme` when no id's
+    // element differs from the code's fixed index is no deviation.
+    if ctx.extraction_changed.get() == 0 {
+        deviations.retain(|d| !d.starts_with("extraction "));
     }
     ctx.lemmas.finish(&mut diags, &mut deviations);
     let uses_meteor = results
