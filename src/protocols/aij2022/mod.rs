@@ -11,6 +11,7 @@ mod ids;
 mod lemmas;
 mod meteor_tasks;
 mod options;
+mod preflight;
 mod pyjson;
 mod render;
 mod text;
@@ -316,6 +317,12 @@ impl Protocol for Aij2022 {
     }
     fn exercise(&self) -> Option<f64> {
         exercise::exercise(1000)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 }
 
