@@ -117,7 +117,9 @@ fn check_long(name: &str, run: &Run) {
 
 /// VisualQA: P = 2/|H|, R = 2/2, γ = 0 (no fragmentation penalty), α = 0.9.
 fn meteor_vqa(h: usize) -> f64 {
-    let (p, r) = (2.0 / h as f64, 2.0 / 2.0);
+    // m = 2 matches, |R| = 2 reference tokens.
+    let (m, reference) = (2.0, [2.0][0]);
+    let (p, r) = (m / h as f64, m / reference);
     (p * r) / (0.9 * p + (1.0 - 0.9) * r)
 }
 
@@ -157,7 +159,9 @@ fn one_long_visualqa_answer_scores_in_seconds() {
 
 /// Token F1 with 2 common tokens: P = 2/|pred|, R = 2/2.
 fn f1(h: usize) -> f64 {
-    let (p, r) = (1.0 * 2.0 / h as f64, 1.0 * 2.0 / 2.0);
+    // 2 common tokens, 2 gold tokens.
+    let (same, gold) = (2.0, [2.0][0]);
+    let (p, r) = (1.0 * same / h as f64, 1.0 * same / gold);
     (2.0 * p * r) / (p + r)
 }
 

@@ -146,8 +146,11 @@ pub struct Ctx {
     /// Snowball stems by (lower-cased) token: the captioning METEOR stems each token once per option.
     pub stems: std::cell::RefCell<rustc_hash::FxHashMap<String, Rc<str>>>,
     /// Porter stems by (lower-cased) token, for VisualQA, and the stemmer's buffers.
-    pub stems_en: std::cell::RefCell<(rustc_hash::FxHashMap<String, Rc<str>>, Vec<char>, String)>,
+    pub stems_en: std::cell::RefCell<(StemMemo, Vec<char>, String)>,
 }
+
+/// Stems by token.
+pub type StemMemo = rustc_hash::FxHashMap<String, Rc<str>>;
 
 /// Entries a stem memo keeps before it starts over: an answer of millions of distinct tokens keeps the memo's
 /// memory bounded (about 100 bytes an entry) instead of growing with the text.

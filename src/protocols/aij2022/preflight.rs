@@ -110,29 +110,33 @@ fn placeholder(kind: &str) -> &'static str {
     }
 }
 
+/// One task of `expects`: the task, its ids and their kinds.
+type Expected = (Task, Vec<String>, Vec<String>);
+
 /// Checks the submission in `run.files` against `expects`; returns what was found.
 pub fn check(run: &mut Run, expects: &Value) -> Found {
-    let parsed: Option<Vec<(Task, Vec<String>, Vec<String>)>> = expects
-        .get("tasks")
-        .and_then(Value::as_array)
-        .and_then(|a| {
-            a.iter()
-                .map(|t| {
-                    let task = TASKS
-                        .into_iter()
-                        .find(|x| Some(x.id()) == t.get("task").and_then(Value::as_str))?;
-                    let strs = |k: &str| -> Option<Vec<String>> {
-                        t.get(k)?
-                            .as_array()?
-                            .iter()
-                            .map(|x| x.as_str().map(String::from))
-                            .collect()
-                    };
-                    let (ids, kinds) = (strs("ids")?, strs("kinds")?);
-                    (ids.len() == kinds.len()).then_some((task, ids, kinds))
-                })
-                .collect()
-        });
+    let parsed: Option<Vec<Expected>> =
+        expects
+            .get("tasks")
+            .and_then(Value::as_array)
+            .and_then(|a| {
+                a.iter()
+                    .map(|t| {
+                        let task = TASKS
+                            .into_iter()
+                            .find(|x| Some(x.id()) == t.get("task").and_then(Value::as_str))?;
+                        let strs = |k: &str| -> Option<Vec<String>> {
+                            t.get(k)?
+                                .as_array()?
+                                .iter()
+                                .map(|x| x.as_str().map(String::from))
+                                .collect()
+                        };
+                        let (ids, kinds) = (strs("ids")?, strs("kinds")?);
+                        (ids.len() == kinds.len()).then_some((task, ids, kinds))
+                    })
+                    .collect()
+            });
     let Some(tasks) = parsed.filter(|t| !t.is_empty()) else {
         run.diags
             .push(bad_manifest("expected tasks with ids and kinds"));
