@@ -26,8 +26,24 @@ fn size() -> usize {
     }
 }
 
+/// The folder of this process's generated files (removed by [`Cleanup`]).
+fn dir() -> PathBuf {
+    std::env::temp_dir().join(format!("dropscore-aij-long-{}", std::process::id()))
+}
+
+/// Removes the generated files (hundreds of MB) when a test ends, passed or failed.
+struct Cleanup(&'static str);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(dir().join(format!("{}_gt.json", self.0)));
+        let _ = std::fs::remove_file(dir().join(format!("{}_pred.json", self.0)));
+        let _ = std::fs::remove_dir(dir());
+    }
+}
+
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dropscore-aij-long-{}", std::process::id()));
+    let d = dir();
     std::fs::create_dir_all(&d).unwrap();
     d.join(name)
 }
@@ -144,6 +160,7 @@ fn one_long_visualqa_answer_scores_in_seconds() {
         "syzygy",
         "rationalization",
     ];
+    let _cleanup = Cleanup("vqa");
     let gt = write_doc("vqa_gt.json", &serde_json::json!(["running dogs"]));
     for mode in ["official", "corrected"] {
         let (small, hs) = answer(&filler, 150, &["running", "dogs"]);
@@ -167,6 +184,7 @@ fn f1(h: usize) -> f64 {
 
 #[test]
 fn one_long_textqa_answer_scores_in_seconds() {
+    let _cleanup = Cleanup("textqa");
     // No letter a–e anywhere (the official letter fallback searches the whole answer) and no Cyrillic.
     let filler = [
         "sky", "ton", "fly", "mist", "lump", "hymn", "stormy", "put", "guy", "tilt", "zoom",
