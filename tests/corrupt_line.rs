@@ -61,6 +61,8 @@ struct Case {
     file: String,
     line: Option<u64>,
     inputs: Vec<(String, Option<Role>, Vec<u8>)>,
+    /// The options the example needs (segmentation's class list).
+    set: &'static [(&'static str, &'static str)],
 }
 
 /// One case per input file of every example: that file damaged, the others intact.
@@ -99,6 +101,7 @@ fn cases() -> Vec<Case> {
                     file,
                     line,
                     inputs,
+                    set: ex.set,
                 });
             }
         }
@@ -112,7 +115,7 @@ fn run(case: &Case, mode: Mode) -> Report {
         .iter()
         .map(|(path, role, bytes)| bytes_input(path, *role, bytes.clone()))
         .collect();
-    score_inputs(case.protocol, inputs, mode, &[])
+    score_inputs(case.protocol, inputs, mode, case.set)
 }
 
 /// Whether the example of `case`, undamaged, already has an error in `mode`.
@@ -122,7 +125,7 @@ fn clean_has_errors(case: &Case, mode: Mode) -> bool {
         .iter()
         .map(|(path, role, _)| bytes_input(path, *role, example_bytes(path)))
         .collect();
-    let r = score_inputs(case.protocol, inputs, mode, &[]);
+    let r = score_inputs(case.protocol, inputs, mode, case.set);
     r.diagnostics
         .iter()
         .any(|d| d.severity == dropscore::diag::Severity::Error)

@@ -123,7 +123,7 @@ fn manifest_then_check() {
     ]);
     assert_eq!(code, 1);
 
-    // Usage errors: a --set that contradicts the manifest, another protocol's check, no check yet.
+    // Usage errors: a --set that contradicts the manifest, another protocol's check.
     let res = data(&format!("{c}/input/res"));
     let (code, _, err) = run(&[
         "check",
@@ -151,9 +151,6 @@ fn manifest_then_check() {
     let (code, _, err) = run(&["check", "kws", "--manifest", m, "--pred", &res]);
     assert_eq!(code, 2);
     assert!(err.contains("for protocol `chalearn-ce`"), "{err}");
-    let (code, _, err) = run(&["manifest", "aij2022", "--gt", &res]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no pre-flight check yet"), "{err}");
 }
 
 #[test]

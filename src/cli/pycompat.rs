@@ -45,15 +45,15 @@ pub fn pycompat(rest: &[String]) -> i32 {
     0
 }
 
-/// `dropscore tokenize --nltk|--razdel`: one text a line on standard input, its NLTK 3.7 `word_tokenize` or
-/// razdel 0.5.0 tokens joined by single spaces a line on standard output (tests/reference/aij_tokenize_diff.py).
+/// `dropscore tokenize --nltk|--razdel|--porter`: one text a line on standard input, its NLTK 3.7 `word_tokenize`
+/// or razdel 0.5.0 tokens joined by single spaces, or NLTK's Porter stem of the line, a line on standard output
+/// (tests/reference/aij_tokenize_diff.py).
 pub fn tokenize(rest: &[String]) -> i32 {
-    use dropscore::metrics::aij::{nltk_tokenize, razdel};
+    use dropscore::metrics::aij::{nltk_tokenize, porter, razdel};
     use std::io::{Read, Write};
-    let nltk = match rest {
-        [a] if a == "--nltk" => true,
-        [a] if a == "--razdel" => false,
-        _ => return super::usage("usage: dropscore tokenize --nltk|--razdel < texts"),
+    let which = match rest {
+        [a] if matches!(a.as_str(), "--nltk" | "--razdel" | "--porter") => a.as_str(),
+        _ => return super::usage("usage: dropscore tokenize --nltk|--razdel|--porter < texts"),
     };
     let mut input = String::new();
     if std::io::stdin().lock().read_to_string(&mut input).is_err() {
@@ -61,10 +61,10 @@ pub fn tokenize(rest: &[String]) -> i32 {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in input.strip_suffix('\n').unwrap_or(&input).split('\n') {
-        let t = if nltk {
-            nltk_tokenize::word_tokenize_joined(line)
-        } else {
-            razdel::join_tokens(line)
+        let t = match which {
+            "--nltk" => nltk_tokenize::word_tokenize_joined(line),
+            "--razdel" => razdel::join_tokens(line),
+            _ => porter::stem(line),
         };
         let _ = writeln!(out, "{t}");
     }

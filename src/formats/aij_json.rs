@@ -3,6 +3,7 @@
 //! any object is an error (`aij.json.duplicate_key`), located where the repeated key ends. Each top-level
 //! key's line and column are recorded so later diagnostics can point at the id.
 
+use super::aij_json_python::{self as py, char_column, top_level_key_positions};
 use crate::diag::Diagnostic;
 use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -14,6 +15,8 @@ use std::fmt;
 pub struct Doc {
     pub file: String,
     pub entries: Vec<(String, Val)>,
+    /// Where (line, column) the file uses what Python's json reads beyond JSON ([`py`]), in file order.
+    pub extensions: Vec<((u64, u64), py::Use)>,
     keys: KeyPos,
     /// id → first index, built on the first look-up and rebuilt when `entries` grew (a linear search per id
     /// made 100,000-id files quadratic: minutes).
@@ -127,6 +130,10 @@ pub enum Val {
     Str(Text),
     List(Vec<Val>),
     Dict(Vec<(Text, Val)>),
+    /// A Python float that JSON cannot hold: `NaN`, `Infinity`, `-Infinity`, `1e999` ([`py`]).
+    Float(f64),
+    /// A Python int beyond the float range, as its digits ([`py`]).
+    BigInt(String),
 }
 
 /// A string of a [`Val`].
@@ -142,6 +149,8 @@ impl Val {
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Val::Num(n) => n.as_f64(),
+            Val::Float(v) => Some(*v),
+            Val::BigInt(d) => d.parse().ok(),
             _ => None,
         }
     }
@@ -170,6 +179,8 @@ impl serde::Serialize for Val {
             Val::Null => s.serialize_unit(),
             Val::Bool(b) => s.serialize_bool(*b),
             Val::Num(n) => n.serialize(s),
+            Val::Float(v) => s.serialize_f64(*v),
+            Val::BigInt(d) => s.serialize_str(d),
             Val::Str(t) => s.serialize_str(t),
             Val::List(v) => {
                 let mut q = s.serialize_seq(Some(v.len()))?;
@@ -207,16 +218,18 @@ fn text(v: &str) -> Text {
     }
 }
 
-struct Strict;
+/// A value; with `Some(marker)`, strings that start with the marker are the numbers of [`py::rewrite`].
+#[derive(Clone, Copy)]
+struct Strict(Option<char>);
 
 impl<'de> DeserializeSeed<'de> for Strict {
     type Value = Val;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
-        d.deserialize_any(StrictVisitor)
+        d.deserialize_any(StrictVisitor(self.0))
     }
 }
 
-struct StrictVisitor;
+struct StrictVisitor(Option<char>);
 
 impl<'de> Visitor<'de> for StrictVisitor {
     type Value = Val;
@@ -235,11 +248,20 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_f64<E>(self, v: f64) -> Result<Val, E> {
         Ok(serde_json::Number::from_f64(v).map_or(Val::Null, Val::Num))
     }
-    fn visit_str<E>(self, v: &str) -> Result<Val, E> {
-        Ok(Val::Str(text(v)))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Val, E> {
+        Ok(match self.0.and_then(|m| py::marked(v, m)) {
+            Some("N") => Val::Float(f64::NAN),
+            Some("I") => Val::Float(f64::INFINITY),
+            Some("J") => Val::Float(f64::NEG_INFINITY),
+            Some(d) if d.starts_with(['B', 'b']) => Val::BigInt(d[1..].to_string()),
+            _ => Val::Str(text(v)),
+        })
     }
-    fn visit_string<E>(self, v: String) -> Result<Val, E> {
-        Ok(Val::Str(Text::Owned(v)))
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Val, E> {
+        match self.0 {
+            Some(m) if v.starts_with(m) => self.visit_str(&v),
+            _ => Ok(Val::Str(Text::Owned(v))),
+        }
     }
     fn visit_unit<E>(self) -> Result<Val, E> {
         Ok(Val::Null)
@@ -250,7 +272,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
         // The contest's lists and dicts hold one or two items: room for two, not the four a first push reserves.
         let mut v = Vec::with_capacity(2);
-        while let Some(x) = seq.next_element_seed(Strict)? {
+        while let Some(x) = seq.next_element_seed(Strict(self.0))? {
             v.push(x);
         }
         Ok(Val::List(v))
@@ -259,7 +281,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut m: Vec<(Text, Val)> = Vec::with_capacity(2);
         // Repeated keys: compared directly while the object is small, through a set of its keys above that.
         let mut seen: Option<rustc_hash::FxHashSet<Text>> = None;
-        read_entries(map, |k, v| {
+        read_entries(map, self.0, |k, v| {
             if m.len() >= 16 {
                 let set = seen.get_or_insert_with(|| m.iter().map(|(x, _)| x.clone()).collect());
                 if !set.insert(k.clone()) {
@@ -275,28 +297,36 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
 }
 
-/// A key, read without allocating when it is a common one.
-struct KeySeed;
+/// A key, read without allocating when it is a common one; a marker string ([`py::rewrite`]) was a number.
+struct KeySeed(Option<char>);
 
 impl<'de> DeserializeSeed<'de> for KeySeed {
     type Value = Text;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text, D::Error> {
-        d.deserialize_str(KeyVisitor)
+        d.deserialize_str(KeyVisitor(self.0))
     }
 }
 
-struct KeyVisitor;
+struct KeyVisitor(Option<char>);
 
 impl<'de> Visitor<'de> for KeyVisitor {
     type Value = Text;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string key")
     }
-    fn visit_str<E>(self, v: &str) -> Result<Text, E> {
-        Ok(text(v))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Text, E> {
+        match self.0 {
+            Some(m) if v.starts_with(m) => Err(E::custom(
+                "Expecting property name enclosed in double quotes",
+            )),
+            _ => Ok(text(v)),
+        }
     }
-    fn visit_string<E>(self, v: String) -> Result<Text, E> {
-        Ok(Text::Owned(v))
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Text, E> {
+        match self.0 {
+            Some(m) if v.starts_with(m) => self.visit_str(&v),
+            _ => Ok(Text::Owned(v)),
+        }
     }
 }
 
@@ -304,9 +334,10 @@ impl<'de> Visitor<'de> for KeyVisitor {
 /// then fails (Python's json would silently keep the last value).
 fn read_entries<'de, A: MapAccess<'de>>(
     mut map: A,
+    marker: Option<char>,
     mut put: impl FnMut(Text, Val) -> Result<(), String>,
 ) -> Result<(), A::Error> {
-    while let Some((k, v)) = next_entry(&mut map)? {
+    while let Some((k, v)) = next_entry(&mut map, marker)? {
         put(k, v).map_err(|k| de::Error::custom(format!("duplicate key `{k}`")))?;
     }
     Ok(())
@@ -316,11 +347,14 @@ fn read_entries<'de, A: MapAccess<'de>>(
 /// entered once in its baseline compiler, so the work is kept in a function that is called per entry and
 /// optimised.
 #[inline(never)]
-fn next_entry<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<(Text, Val)>, A::Error> {
-    let Some(k) = map.next_key_seed(KeySeed)? else {
+fn next_entry<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    marker: Option<char>,
+) -> Result<Option<(Text, Val)>, A::Error> {
+    let Some(k) = map.next_key_seed(KeySeed(marker))? else {
         return Ok(None);
     };
-    Ok(Some((k, map.next_value_seed(Strict)?)))
+    Ok(Some((k, map.next_value_seed(Strict(marker))?)))
 }
 
 /// The top level: an object read straight into entries and their index (no map of 100,000 ids built and then
@@ -330,16 +364,16 @@ enum Top {
     Other,
 }
 
-struct TopSeed;
+struct TopSeed(Option<char>);
 
 impl<'de> DeserializeSeed<'de> for TopSeed {
     type Value = Top;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Top, D::Error> {
-        d.deserialize_any(TopVisitor)
+        d.deserialize_any(TopVisitor(self.0))
     }
 }
 
-struct TopVisitor;
+struct TopVisitor(Option<char>);
 
 impl<'de> Visitor<'de> for TopVisitor {
     type Value = Top;
@@ -349,7 +383,7 @@ impl<'de> Visitor<'de> for TopVisitor {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Top, A::Error> {
         let mut entries = Vec::new();
         let mut index = FxHashMap::default();
-        read_entries(map, |k, v| match index.entry(k.into_owned()) {
+        read_entries(map, self.0, |k, v| match index.entry(k.into_owned()) {
             std::collections::hash_map::Entry::Occupied(o) => Err(o.key().clone()),
             std::collections::hash_map::Entry::Vacant(e) => {
                 entries.push((e.key().clone(), v));
@@ -360,7 +394,7 @@ impl<'de> Visitor<'de> for TopVisitor {
         Ok(Top::Object(entries, index))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
-        while seq.next_element_seed(Strict)?.is_some() {}
+        while seq.next_element_seed(Strict(self.0))?.is_some() {}
         Ok(Top::Other)
     }
     fn visit_bool<E>(self, _: bool) -> Result<Top, E> {
@@ -386,8 +420,9 @@ impl<'de> Visitor<'de> for TopVisitor {
 /// The top-level value, and nothing after it.
 fn top<'de, R: serde_json::de::Read<'de>>(
     de: &mut serde_json::Deserializer<R>,
+    marker: Option<char>,
 ) -> Result<Top, serde_json::Error> {
-    TopSeed
+    TopSeed(marker)
         .deserialize(&mut *de)
         .and_then(|v| de.end().map(|_| v))
 }
@@ -408,13 +443,29 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
     // One vectorised UTF-8 check of the whole file lets serde_json skip its check of every string (its slice
     // reader runs `str::from_utf8` per string: about 5% of a large captioning run in the browser). Invalid
     // UTF-8 goes to the slice reader, which reports where.
-    let value = match simdutf8::basic::from_utf8(body) {
-        Ok(text) => top(&mut serde_json::Deserializer::from_str(text)),
-        Err(_) => top(&mut serde_json::Deserializer::from_slice(body)),
+    let text = simdutf8::basic::from_utf8(body).ok();
+    let value = match text {
+        Some(text) => top(&mut serde_json::Deserializer::from_str(text), None),
+        None => top(&mut serde_json::Deserializer::from_slice(body), None),
+    };
+    // What Python's json reads beyond JSON (NaN, Infinity, 1e999, lone surrogates): read once more, rewritten.
+    let mut extensions = Vec::new();
+    let value = match (value, text.and_then(py::rewrite)) {
+        (Err(_), Some(rw)) => {
+            let v = top(
+                &mut serde_json::Deserializer::from_str(&rw.text),
+                Some(rw.marker),
+            );
+            let at: Vec<usize> = rw.uses.iter().map(|u| u.0).collect();
+            let lc = py::line_cols(body, &at);
+            extensions = lc.into_iter().zip(rw.uses.iter().map(|u| u.1)).collect();
+            v.map_err(|e| (e, Some(rw)))
+        }
+        (v, _) => v.map_err(|e| (e, None)),
     };
     let value = match value {
         Ok(v) => v,
-        Err(e) => {
+        Err((e, rw)) => {
             let msg = e.to_string();
             let dup = msg.starts_with("duplicate key");
             let code = if dup {
@@ -429,8 +480,16 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
                 "Fix the JSON syntax at this position (a UTF-8 JSON object of ids)."
             });
             if e.line() > 0 {
-                // serde_json columns count bytes; convert to code points on that line.
-                d = d.at(e.line() as u64, char_column(body, e.line(), e.column()));
+                // serde_json columns count bytes (of the rewritten text: mapped back); code points on that line.
+                let col = match &rw {
+                    Some(rw) => {
+                        let at = py::line_start(rw.text.as_bytes(), e.line()) + e.column();
+                        rw.original(at)
+                            .saturating_sub(py::line_start(body, e.line()))
+                    }
+                    None => e.column(),
+                };
+                d = d.at(e.line() as u64, char_column(body, e.line(), col));
             }
             if !dup {
                 d = d.official("crashes (json.decoder.JSONDecodeError)");
@@ -456,6 +515,7 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
     let n = entries.len();
     Ok(Doc {
         file: file.to_string(),
+        extensions,
         entries,
         keys: KeyPos {
             body: std::rc::Rc::new(bytes),
@@ -466,77 +526,6 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
         },
         lookup: std::cell::RefCell::new((n, index)),
     })
-}
-
-/// 1-based code-point column from serde_json's 1-based byte column.
-fn char_column(body: &[u8], line: usize, col: usize) -> u64 {
-    let mut start = 0;
-    let mut l = 1;
-    for (i, &b) in body.iter().enumerate() {
-        if l == line {
-            start = i;
-            break;
-        }
-        if b == b'\n' {
-            l += 1;
-            start = i + 1;
-        }
-    }
-    let end = (start + col).min(body.len());
-    let seg = &body[start.min(end)..end];
-    String::from_utf8_lossy(seg).chars().count().max(1) as u64
-}
-
-/// Line and column (1-based, code points) of each key of the top-level object, in file order.
-fn top_level_key_positions(body: &[u8]) -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    let (mut line, mut col) = (1u64, 0u64);
-    let mut depth = 0i64;
-    let mut in_str = false;
-    let mut esc = false;
-    // At depth 1, a string that starts after `{` or `,` is a key.
-    let mut expect_key = false;
-    for &c in body {
-        // Columns count code points: UTF-8 continuation bytes do not start one.
-        if c & 0xC0 == 0x80 {
-            continue;
-        }
-        if c == b'\n' {
-            line += 1;
-            col = 0;
-        } else {
-            col += 1;
-        }
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == b'\\' {
-                esc = true;
-            } else if c == b'"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            b'"' => {
-                if depth == 1 && expect_key {
-                    out.push((line, col));
-                    expect_key = false;
-                }
-                in_str = true;
-            }
-            b'{' | b'[' => {
-                depth += 1;
-                if depth == 1 && c == b'{' {
-                    expect_key = true;
-                }
-            }
-            b'}' | b']' => depth -= 1,
-            b',' if depth == 1 => expect_key = true,
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

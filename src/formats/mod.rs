@@ -1,6 +1,7 @@
 //! Readers: bytes in, typed data out, every problem a located [`crate::Diagnostic`].
 
 pub mod aij_json;
+pub mod aij_json_python;
 pub mod chalearn;
 pub mod classification_csv;
 pub mod coco_json;

@@ -4,7 +4,8 @@ src/metrics/aij/razdel.rs) against the references from PyPI (tests/reference/req
 
 - NLTK 3.7's `NLTKWordTokenizer().tokenize` (what `word_tokenize` applies to each Punkt sentence; Punkt is an
   identity step for the contest's texts, see nltk_tokenize.rs);
-- razdel 0.5.0's `tokenize`.
+- razdel 0.5.0's `tokenize`;
+- NLTK 3.7's `PorterStemmer().stem` (src/metrics/aij/porter.rs), on N random Latin words.
 
 N random strings (default 100,000; argument 1) built from Cyrillic and Latin words, digits, the quotes « “ ‘ „ » ” ’
 " ' and `, every dash (- ‐ ‑ ‒ – — ― −), brackets, punctuation, the NLTK contractions and spaces, each given to
@@ -82,8 +83,34 @@ for flag, ref in (("--nltk", lambda t: tb.tokenize(t)), ("--razdel", lambda t: [
         elif g.split(" ") != want and not (g == "" and want == []):
             fails.append(f"{flag} {t!r}: dropscore {g.split(' ')} vs reference {want}")
 
+# NLTK's PorterStemmer (the VisualQA METEOR's stem stage, src/metrics/aij/porter.rs) on random Latin words built
+# from the letters and suffixes its rules test (y-runs, double consonants, -ational, -alli, -logi, -ies, ...),
+# lower-cased first as METEOR does, plus the irregular forms.
+from nltk.stem.porter import PorterStemmer
+SUFFIXES = ("ational tional enci anci izer bli alli entli eli ousli ization ation ator alism iveness fulness "
+            "ousness aliti iviti biliti fulli logi icate ative alize iciti ical ful ness al ance ence er ic able "
+            "ible ant ement ment ent ion ou ism ate iti ous ive ize sses ies ss s ied eed ed ing at bl iz y e ll "
+            "*d").split()
+def latin_word():
+    w = "".join(rng.choice("aeiouybcdfglmnprstvwxzyy") for _ in range(rng.randint(0, 9)))
+    for _ in range(rng.randint(0, 2)):
+        w += rng.choice(SUFFIXES)
+    return w
+words = [latin_word() for _ in range(N)] + ["sky", "skies", "dying", "news", "innings", "howe", "exceed", "yyyy",
+                                             "syzygy", "ab*d", "falling", "hopping", "ёжики", "ß", "x"]
+ps = PorterStemmer()
+p = subprocess.run([BIN, "tokenize", "--porter"], input=("\n".join(words) + "\n").encode(), capture_output=True)
+got = p.stdout.decode("utf-8").split("\n")[:-1]
+if p.returncode != 0 or len(got) != len(words):
+    raise SystemExit(f"dropscore tokenize --porter failed: {p.stderr.decode()}")
+for w, g in zip(words, got):
+    n += 1
+    if g != ps.stem(w):
+        fails.append(f"--porter {w!r}: dropscore {g!r} vs nltk {ps.stem(w)!r}")
+
 status = "OK" if not fails else f"FAILED ({len(fails)})"
-print(f"aij tokenize diff {status}: {n} tokenizations of {N} random strings (nltk 3.7 NLTKWordTokenizer, razdel 0.5.0)")
+print(f"aij tokenize diff {status}: {n} tokenizations of {N} random strings (nltk 3.7 NLTKWordTokenizer, razdel 0.5.0) "
+      f"and {len(words)} Porter stems")
 for f in fails[:20]:
     print("  " + f)
 sys.exit(1 if fails else 0)

@@ -1,34 +1,63 @@
 //! NLTK's `PorterStemmer()` in its default `NLTK_EXTENSIONS` mode (nltk/stem/porter.py, nltk 3.10), used by
 //! the VisualQA METEOR (specs/aij2022.md 3.4, 3.9). Works on code points; non-Latin words only get lower-cased.
+//!
+//! The word is edited in place in one buffer, and every test (`_is_consonant`, `_measure`, `_contains_vowel`,
+//! `_ends_double_consonant`, `_ends_cvc`, `endswith`) is one pass without allocating, so a word of n code
+//! points costs O(n) (the first version recomputed the consonant flags of a prefix per letter and copied the
+//! word per rule: quadratic, and about 1 MB/s on long answers).
 
-type W = Vec<char>;
-
-fn flags(w: &[char]) -> Vec<bool> {
-    let mut f: Vec<bool> = Vec::with_capacity(w.len());
-    for (i, &c) in w.iter().enumerate() {
-        let v = if matches!(c, 'a' | 'e' | 'i' | 'o' | 'u') {
-            false
-        } else if c == 'y' {
-            i == 0 || !f[i - 1]
-        } else {
-            true
-        };
-        f.push(v);
-    }
-    f
-}
-
+/// `_is_consonant(word, i)`: not a vowel, and a `y` is a consonant at the start or after a vowel. Walks back over
+/// a run of `y`s only (each `y` flips the answer), never recursing.
 fn is_cons(w: &[char], i: usize) -> bool {
-    flags(&w[..=i])[i]
+    match w[i] {
+        'a' | 'e' | 'i' | 'o' | 'u' => false,
+        'y' => {
+            let mut j = i;
+            while j > 0 && w[j - 1] == 'y' {
+                j -= 1;
+            }
+            // w[j] is the first `y` of the run: a consonant at 0 or after a vowel (`!_is_consonant(w, j - 1)`).
+            let first = j == 0 || matches!(w[j - 1], 'a' | 'e' | 'i' | 'o' | 'u');
+            if (i - j) % 2 == 0 {
+                first
+            } else {
+                !first
+            }
+        }
+        _ => true,
+    }
 }
 
+/// Calls `f(is_consonant)` for each letter of `w` in order, in one pass.
+fn each_flag(w: &[char], mut f: impl FnMut(bool)) {
+    let mut prev = false;
+    for (i, &c) in w.iter().enumerate() {
+        let v = match c {
+            'a' | 'e' | 'i' | 'o' | 'u' => false,
+            'y' => i == 0 || !prev,
+            _ => true,
+        };
+        f(v);
+        prev = v;
+    }
+}
+
+/// `_measure`: the number of vowel-to-consonant transitions.
 fn measure(w: &[char]) -> usize {
-    let f = flags(w);
-    f.windows(2).filter(|p| !p[0] && p[1]).count()
+    let (mut m, mut prev) = (0, None);
+    each_flag(w, |v| {
+        if prev == Some(false) && v {
+            m += 1;
+        }
+        prev = Some(v);
+    });
+    m
 }
 
 fn contains_vowel(w: &[char]) -> bool {
-    !flags(w).iter().all(|&c| c)
+    let mut any = false;
+    each_flag(w, |v| any |= !v);
+    any
 }
 
 fn ends_double(w: &[char]) -> bool {
@@ -46,55 +75,50 @@ fn ends_cvc(w: &[char]) -> bool {
         || (n == 2 && !is_cons(w, 0) && is_cons(w, 1))
 }
 
-fn ends(w: &[char], s: &str) -> bool {
-    let s: W = s.chars().collect();
-    w.len() >= s.len() && w[w.len() - s.len()..] == s[..]
+/// `word.endswith(s)` for an ASCII suffix; the stem's length when it does.
+fn ends(w: &[char], s: &str) -> Option<usize> {
+    let k = s.len();
+    (w.len() >= k && w[w.len() - k..].iter().zip(s.chars()).all(|(a, b)| *a == b))
+        .then(|| w.len() - k)
 }
 
-fn cut(w: &[char], s: &str) -> W {
-    w[..w.len() - s.chars().count()].to_vec()
+/// Replaces everything from `at` with `repl`.
+fn put(w: &mut Vec<char>, at: usize, repl: &str) {
+    w.truncate(at);
+    w.extend(repl.chars());
 }
 
-fn cat(mut a: W, b: &str) -> W {
-    a.extend(b.chars());
-    a
-}
+/// A rule's condition on (stem, word).
+type Cond = Option<fn(&[char], &[char]) -> bool>;
 
-type Cond<'a> = Option<&'a dyn Fn(&[char]) -> bool>;
-
-/// `_apply_rule_list`: the first rule whose suffix matches decides (applied, or the word is kept).
-fn rules(w: &[char], list: &[(&str, &str, Cond)]) -> W {
+/// `_apply_rule_list`: the first rule whose suffix matches decides (applied, or the word is kept). A `*d`
+/// suffix matches a double consonant (then, as in NLTK, also the literal text `*d`).
+fn rules(w: &mut Vec<char>, list: &[(&str, &str, Cond)]) {
     for (suffix, repl, cond) in list {
-        if *suffix == "*d" && ends_double(w) {
-            let stem = w[..w.len() - 2].to_vec();
-            return if cond.is_none_or(|c| c(&stem)) {
-                cat(stem, repl)
-            } else {
-                w.to_vec()
-            };
-        }
-        if ends(w, suffix) {
-            let stem = cut(w, suffix);
-            return if cond.is_none_or(|c| c(&stem)) {
-                cat(stem, repl)
-            } else {
-                w.to_vec()
-            };
+        let at = if *suffix == "*d" && ends_double(w) {
+            Some(w.len() - 2)
+        } else {
+            ends(w, suffix)
+        };
+        if let Some(at) = at {
+            if cond.is_none_or(|c| c(&w[..at], w)) {
+                put(w, at, repl);
+            }
+            return;
         }
     }
-    w.to_vec()
 }
 
-fn pos(s: &[char]) -> bool {
+fn pos(s: &[char], _: &[char]) -> bool {
     measure(s) > 0
 }
-fn gt1(s: &[char]) -> bool {
+fn gt1(s: &[char], _: &[char]) -> bool {
     measure(s) > 1
 }
 
-fn step1a(w: &[char]) -> W {
-    if ends(w, "ies") && w.len() == 4 {
-        return cat(cut(w, "ies"), "ie");
+fn step1a(w: &mut Vec<char>) {
+    if let (Some(at), 4) = (ends(w, "ies"), w.len()) {
+        return put(w, at, "ie");
     }
     rules(
         w,
@@ -107,60 +131,71 @@ fn step1a(w: &[char]) -> W {
     )
 }
 
-fn step1b(w: &[char]) -> W {
-    if ends(w, "ied") {
-        return cat(cut(w, "ied"), if w.len() == 4 { "ie" } else { "i" });
+fn step1b(w: &mut Vec<char>) {
+    if let Some(at) = ends(w, "ied") {
+        let repl = if w.len() == 4 { "ie" } else { "i" };
+        return put(w, at, repl);
     }
-    if ends(w, "eed") {
-        let stem = cut(w, "eed");
-        return if measure(&stem) > 0 {
-            cat(stem, "ee")
-        } else {
-            w.to_vec()
-        };
-    }
-    let mut inter = None;
-    for suffix in ["ed", "ing"] {
-        if ends(w, suffix) {
-            let s = cut(w, suffix);
-            if contains_vowel(&s) {
-                inter = Some(s);
-                break;
-            }
+    if let Some(at) = ends(w, "eed") {
+        if measure(&w[..at]) > 0 {
+            put(w, at, "ee");
         }
+        return;
     }
-    let Some(inter) = inter else {
-        return w.to_vec();
+    let Some(at) = ["ed", "ing"]
+        .iter()
+        .find_map(|s| ends(w, s).filter(|&at| contains_vowel(&w[..at])))
+    else {
+        return;
     };
-    let last = inter.last().copied();
-    let last_s: String = last.map(String::from).unwrap_or_default();
-    let not_lsz = move |_: &[char]| !matches!(last, Some('l' | 's' | 'z'));
-    let e_rule = |s: &[char]| measure(s) == 1 && ends_cvc(s);
+    w.truncate(at);
     // `intermediate_stem[-1]` raises IndexError on an empty stem; an empty stem has no vowel, so it never gets here.
+    let last = w.last().copied();
+    if let Some(at) = ["at", "bl", "iz"].iter().find_map(|s| ends(w, s)) {
+        // at → ate, bl → ble, iz → ize
+        w.truncate(at + 2);
+        w.push('e');
+        return;
+    }
+    // ("*d", intermediate_stem[-1], not l/s/z): a double consonant becomes single.
+    if ends_double(w) {
+        if !matches!(last, Some('l' | 's' | 'z')) {
+            w.pop();
+        }
+        return;
+    }
+    if ends(w, "*d").is_some() {
+        if !matches!(last, Some('l' | 's' | 'z')) {
+            // "…*d" → "…" + last, i.e. "…d".
+            let n = w.len();
+            w.truncate(n - 2);
+            w.extend(last);
+        }
+        return;
+    }
+    // ("", "e", m = 1 and *o)
+    if measure(w) == 1 && ends_cvc(w) {
+        w.push('e');
+    }
+}
+
+fn step1c(w: &mut Vec<char>) {
     rules(
-        &inter,
-        &[
-            ("at", "ate", None),
-            ("bl", "ble", None),
-            ("iz", "ize", None),
-            ("*d", &last_s, Some(&not_lsz)),
-            ("", "e", Some(&e_rule)),
-        ],
+        w,
+        &[(
+            "y",
+            "i",
+            Some(|s: &[char], _: &[char]| s.len() > 1 && is_cons(s, s.len() - 1)),
+        )],
     )
 }
 
-fn step1c(w: &[char]) -> W {
-    let c = |s: &[char]| s.len() > 1 && is_cons(s, s.len() - 1);
-    rules(w, &[("y", "i", Some(&c))])
-}
-
-fn step2(w: &[char]) -> W {
-    if ends(w, "alli") && pos(&cut(w, "alli")) {
-        return step2(&cat(cut(w, "alli"), "al"));
+fn step2(w: &mut Vec<char>) {
+    if let Some(at) = ends(w, "alli").filter(|&at| measure(&w[..at]) > 0) {
+        put(w, at, "al");
     }
-    let word = w.to_vec();
-    let logi = move |_: &[char]| pos(&word[..word.len().saturating_sub(3)]);
-    let p: Cond = Some(&pos);
+    let p: Cond = Some(pos);
+    let logi: Cond = Some(|_: &[char], word: &[char]| measure(&word[..word.len() - 3]) > 0);
     rules(
         w,
         &[
@@ -185,13 +220,13 @@ fn step2(w: &[char]) -> W {
             ("iviti", "ive", p),
             ("biliti", "ble", p),
             ("fulli", "ful", p),
-            ("logi", "log", Some(&logi)),
+            ("logi", "log", logi),
         ],
     )
 }
 
-fn step3(w: &[char]) -> W {
-    let p: Cond = Some(&pos);
+fn step3(w: &mut Vec<char>) {
+    let p: Cond = Some(pos);
     rules(
         w,
         &[
@@ -206,9 +241,10 @@ fn step3(w: &[char]) -> W {
     )
 }
 
-fn step4(w: &[char]) -> W {
-    let g: Cond = Some(&gt1);
-    let ion = |s: &[char]| measure(s) > 1 && matches!(s.last(), Some('s' | 't'));
+fn step4(w: &mut Vec<char>) {
+    let g: Cond = Some(gt1);
+    let ion: Cond =
+        Some(|s: &[char], _: &[char]| measure(s) > 1 && matches!(s.last(), Some('s' | 't')));
     rules(
         w,
         &[
@@ -223,7 +259,7 @@ fn step4(w: &[char]) -> W {
             ("ement", "", g),
             ("ment", "", g),
             ("ent", "", g),
-            ("ion", "", Some(&ion)),
+            ("ion", "", ion),
             ("ou", "", g),
             ("ism", "", g),
             ("ate", "", g),
@@ -235,27 +271,33 @@ fn step4(w: &[char]) -> W {
     )
 }
 
-fn step5a(w: &[char]) -> W {
-    if ends(w, "e") {
-        let stem = cut(w, "e");
-        let m = measure(&stem);
-        if m > 1 || (m == 1 && !ends_cvc(&stem)) {
-            return stem;
+fn step5a(w: &mut Vec<char>) {
+    if let Some(at) = ends(w, "e") {
+        let m = measure(&w[..at]);
+        if m > 1 || (m == 1 && !ends_cvc(&w[..at])) {
+            w.truncate(at);
         }
     }
-    w.to_vec()
 }
 
-fn step5b(w: &[char]) -> W {
-    let word = w.to_vec();
-    let c = move |_: &[char]| measure(&word[..word.len().saturating_sub(1)]) > 1;
-    rules(w, &[("ll", "l", Some(&c))])
+fn step5b(w: &mut Vec<char>) {
+    let c: Cond = Some(|_: &[char], word: &[char]| measure(&word[..word.len() - 1]) > 1);
+    rules(w, &[("ll", "l", c)])
 }
 
 /// `PorterStemmer().stem(word)` (NLTK_EXTENSIONS, `to_lowercase=True`).
 pub fn stem(word: &str) -> String {
-    let lower = crate::pycompat::lower(word);
-    let irregular = match lower.as_str() {
+    let mut buf = Vec::new();
+    let mut out = String::new();
+    stem_into(word, &mut buf, &mut out);
+    out
+}
+
+/// [`stem`] into `out` (cleared first), with `buf` as the working buffer: a loop over many words reuses both.
+pub fn stem_into(word: &str, buf: &mut Vec<char>, out: &mut String) {
+    out.clear();
+    let lower = crate::pycompat::lower_cow(word);
+    let irregular = match lower.as_ref() {
         "sky" | "skies" => Some("sky"),
         "dying" => Some("die"),
         "lying" => Some("lie"),
@@ -271,16 +313,19 @@ pub fn stem(word: &str) -> String {
         _ => None,
     };
     if let Some(s) = irregular {
-        return s.to_string();
+        out.push_str(s);
+        return;
     }
-    if word.chars().count() <= 2 {
-        return lower;
+    if word.chars().nth(2).is_none() {
+        out.push_str(&lower);
+        return;
     }
-    let mut w: W = lower.chars().collect();
+    buf.clear();
+    buf.extend(lower.chars());
     for step in [step1a, step1b, step1c, step2, step3, step4, step5a, step5b] {
-        w = step(&w);
+        step(buf);
     }
-    w.into_iter().collect()
+    out.extend(buf.iter());
 }
 
 #[cfg(test)]

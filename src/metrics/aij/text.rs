@@ -3,7 +3,7 @@
 //! `mathqa/metric/calculate_exact_score.py`, `text_recognition/metric/calculate_NED.py`).
 
 use crate::pycompat::{lower, split};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// Python's `string.punctuation`: the 32 ASCII punctuation characters.
@@ -123,25 +123,35 @@ pub fn needs_lemmatiser(w: &str) -> bool {
 }
 
 /// `normalize_answer(s)`: lower → punctuation removal → split → lemma per word (then the number table) → join.
-/// `lemma` gets each lower-cased word and returns pymorphy's normal form.
+/// `lemma` gets each lower-cased word and appends pymorphy's normal form to the string it is given. One pass into
+/// one string (no string per word), so a long answer costs time and memory linear in its length.
 pub fn normalize(
     s: &str,
     punct: impl Fn(&str) -> String,
-    lemma: &mut dyn FnMut(&str) -> String,
+    lemma: &mut dyn FnMut(&str, &mut String),
 ) -> String {
     let cleaned = punct(&lower(s));
-    let mut out: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(cleaned.len());
+    let mut spaced = true;
     for w in split(&cleaned) {
-        let l = lemma(w);
-        let l = match number_word(&l) {
-            Some(d) => d.to_string(),
-            None => l,
-        };
-        out.push(l);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let at = out.len();
+        lemma(w, &mut out);
+        if let Some(d) = number_word(&out[at..]) {
+            out.truncate(at);
+            out.push_str(d);
+        }
+        // A lemma is itself split again (white_space_fix) only if it has whitespace or is empty.
+        let mut it = split(&out[at..]);
+        spaced &= it.next() == Some(&out[at..]) && it.next().is_none();
+    }
+    if spaced {
+        return out;
     }
     // white_space_fix: a lemma may itself contain whitespace only if the lemmatiser returned it.
-    let joined = out.join(" ");
-    split(&joined).collect::<Vec<_>>().join(" ")
+    split(&out).collect::<Vec<_>>().join(" ")
 }
 
 /// `get_tokens(s)`: `[]` for `""`, else the normalised string split on whitespace.
@@ -149,24 +159,52 @@ pub fn tokens(norm: &str) -> Vec<&str> {
     split(norm).collect()
 }
 
+/// A token list's length and counts, for [`f1_counted`]: the prediction's side of the F1, counted once for all
+/// the options of an id.
+pub struct Counts<'a> {
+    n: usize,
+    counts: FxHashMap<&'a str, usize>,
+}
+
+impl<'a> Counts<'a> {
+    pub fn of(tokens: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut counts = FxHashMap::default();
+        let mut n = 0;
+        for t in tokens {
+            *counts.entry(t).or_default() += 1;
+            n += 1;
+        }
+        Counts { n, counts }
+    }
+}
+
 /// SQuAD token F1 as `compute_f1` computes it: both empty → 1, one empty → 0 (integers), no common token → 0,
 /// else 2PR/(P+R) with P = same/|pred|, R = same/|gold|.
 pub fn f1(gold: &[&str], pred: &[&str]) -> f64 {
-    if gold.is_empty() || pred.is_empty() {
-        return if gold == pred { 1.0 } else { 0.0 };
+    f1_counted(gold, &Counts::of(pred.iter().copied()))
+}
+
+/// [`f1`] with the prediction's tokens counted.
+pub fn f1_counted(gold: &[&str], pred: &Counts) -> f64 {
+    if gold.is_empty() || pred.n == 0 {
+        return if gold.is_empty() && pred.n == 0 {
+            1.0
+        } else {
+            0.0
+        };
     }
-    let mut counts: HashMap<&str, (usize, usize)> = HashMap::new();
+    let mut gc: FxHashMap<&str, usize> = FxHashMap::default();
     for g in gold {
-        counts.entry(g).or_default().0 += 1;
+        *gc.entry(g).or_default() += 1;
     }
-    for p in pred {
-        counts.entry(p).or_default().1 += 1;
-    }
-    let same: usize = counts.values().map(|(a, b)| *a.min(b)).sum();
+    let same: usize = gc
+        .iter()
+        .map(|(g, a)| (*a).min(pred.counts.get(g).copied().unwrap_or(0)))
+        .sum();
     if same == 0 {
         return 0.0;
     }
-    let precision = 1.0 * same as f64 / pred.len() as f64;
+    let precision = 1.0 * same as f64 / pred.n as f64;
     let recall = 1.0 * same as f64 / gold.len() as f64;
     (2.0 * precision * recall) / (precision + recall)
 }

@@ -10,6 +10,7 @@ use crate::formats::aij_json::{self, Doc};
 use crate::formats::npy;
 use crate::input::{Entry, FileSet, Role};
 use crate::protocols::Options;
+use crate::report::Mode;
 use std::collections::HashMap;
 
 #[derive(Default)]
@@ -64,10 +65,10 @@ fn read(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Vec<u8>> {
     }
 }
 
-fn json(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<Doc> {
+fn json(e: &Entry, mode: Mode, diags: &mut Vec<Diagnostic>) -> Option<Doc> {
     let b = read(e, diags)?;
     match aij_json::parse_owned(&e.path, b) {
-        Ok(d) => Some(d),
+        Ok(d) => python_extensions(&d, mode, diags).then_some(d),
         Err(d) => {
             diags.push(*d);
             None
@@ -167,7 +168,71 @@ fn side_npz(
     })
 }
 
-pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Found {
+/// Diagnostics for what Python's json reads beyond JSON (issue 18 §5): official mode reads it as Python does (a
+/// warning, the scorer goes on with the value); corrected mode refuses `NaN` and `Infinity`, which are not JSON
+/// (RFC 8259; specs/aij2022.md 2.1), and reads a number beyond the float range as ±∞ and a lone surrogate as
+/// one code point, with a warning. False when the file is refused.
+fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
+    use crate::formats::aij_json_python::Use;
+    for (kind, code, what, python) in [
+        (
+            Use::Literal,
+            "aij.json.python_literal",
+            "`NaN`, `Infinity` or `-Infinity`, which is not JSON",
+            "reads it as float('nan') / float('inf') and scores with that value",
+        ),
+        (
+            Use::Huge,
+            "aij.json.huge_number",
+            "a number beyond the float range",
+            "reads it as float('inf') (an integer: a Python int) and scores with that value",
+        ),
+        (
+            Use::Surrogate,
+            "aij.json.lone_surrogate",
+            "a lone UTF-16 surrogate escape (such as \\ud800), which is no Unicode text",
+            "keeps it as one code point and scores with that string",
+        ),
+    ] {
+        let at: Vec<(u64, u64)> = d
+            .extensions
+            .iter()
+            .filter(|x| x.1 == kind)
+            .map(|x| x.0)
+            .collect();
+        let Some(&(line, col)) = at.first() else {
+            continue;
+        };
+        let refuse = kind == Use::Literal && mode == Mode::Corrected;
+        let n = if at.len() > 1 {
+            format!(" (and {} more)", at.len() - 1)
+        } else {
+            String::new()
+        };
+        let msg = format!("{what}{n}; Python's json {python}");
+        let diag = if refuse {
+            Diagnostic::error(
+                "aij.json.syntax",
+                format!("{what}{n}: corrected mode reads standard JSON only"),
+            )
+            .hint("Write the number as JSON (a finite number), or null.")
+        } else {
+            Diagnostic::warning(code, msg)
+                .hint("Write standard JSON: finite numbers and valid Unicode text.")
+        };
+        diags.push(
+            diag.file(&d.file)
+                .at(line, col)
+                .official(format!("Python's json {python}")),
+        );
+        if refuse {
+            return false;
+        }
+    }
+    true
+}
+
+pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnostic>) -> Found {
     let mut f = Found::default();
     let lemma_opt = opts.get("lemma_table").to_string();
     let wn_opt = opts.get("ruwordnet_table").to_string();
@@ -269,11 +334,11 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
             continue;
         }
         if lower == "ids.json" {
-            f.ids = json(e, diags);
+            f.ids = json(e, mode, diags);
             continue;
         }
         if lower == "predictions.json" {
-            f.combined_pred = json(e, diags);
+            f.combined_pred = json(e, mode, diags);
             continue;
         }
         let (prefix, kind) = match stem.rsplit_once('_') {
@@ -288,7 +353,7 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
         };
         match task_of(&prefix.to_ascii_lowercase()) {
             Some(t) => {
-                if let Some(doc) = json(e, diags) {
+                if let Some(doc) = json(e, mode, diags) {
                     match kind {
                         "gt" => f.gt.insert(t, doc),
                         "pred" => f.pred.insert(t, doc),
@@ -302,7 +367,9 @@ pub fn find(files: &FileSet, opts: &Options, diags: &mut Vec<Diagnostic>) -> Fou
     // Generic JSON files: the combined layout's GT / input, or a single task's pair by role.
     for e in generic {
         let lower = e.name().to_ascii_lowercase();
-        let Some(doc) = json(e, diags) else { continue };
+        let Some(doc) = json(e, mode, diags) else {
+            continue;
+        };
         match (lower.as_str(), e.role) {
             ("input.json", _) => f.combined_input = Some(doc),
             (_, Some(Role::Pred)) if f.combined_pred.is_none() => f.combined_pred = Some(doc),

@@ -238,9 +238,17 @@ pub fn generation_clip(
                 .get(id)
                 .ok_or("KeyError: id missing from the predictions")?;
             if readme {
-                return super::pyjson::first_of_type(pv, "image")
-                    .and_then(|(v, _)| v.as_str().map(String::from))
-                    .ok_or_else(|| "no image element".to_string());
+                let got = super::pyjson::first_of_type(pv, "image")
+                    .and_then(|(v, _)| v.as_str().map(String::from));
+                // Would the code's `pred[id][1]` have given the same image? (A deviation is listed only when
+                // it changed a number.)
+                let code = index(pv, 1)
+                    .ok()
+                    .filter(|e| e.get("type").and_then(Val::as_str) == Some("image"));
+                if code.and_then(|e| e.get("content")).and_then(Val::as_str) != got.as_deref() {
+                    ctx.extraction_changed.set(ctx.extraction_changed.get() + 1);
+                }
+                return got.ok_or_else(|| "no image element".to_string());
             }
             let el = index(pv, 1)?;
             if key(el, "type")?.as_str() != Some("image") {
@@ -323,14 +331,19 @@ pub fn captioning_clip(
     let mut per = HashMap::new();
     let mut missing = Vec::new();
     for (id, pv) in &pred.entries {
+        let first_is_text = index(pv, 0)
+            .ok()
+            .and_then(|e| e.get("type"))
+            .and_then(Val::as_str)
+            == Some("text");
         let cap_ok = if ctx.readme {
-            super::pyjson::first_of_type(pv, "text").is_some()
+            let ok = super::pyjson::first_of_type(pv, "text").is_some();
+            if ok != first_is_text {
+                ctx.extraction_changed.set(ctx.extraction_changed.get() + 1);
+            }
+            ok
         } else {
-            index(pv, 0)
-                .ok()
-                .and_then(|e| e.get("type"))
-                .and_then(Val::as_str)
-                == Some("text")
+            first_is_text
         };
         let img_ok = input.is_none_or(|inp| {
             inp.get(id)

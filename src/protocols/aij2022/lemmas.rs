@@ -13,7 +13,13 @@ pub struct Lemmas {
     pub lemmatizer: Option<Arc<Lemmatizer>>,
     pub unknown: BTreeSet<String>,
     pub table_name: Option<String>,
+    /// Normal forms already found, by form: an answer repeats its words, and the lemmatiser's look-up costs more
+    /// than a hash. Starts over at [`MEMO`] entries, so its memory stays bounded.
+    pub memo: rustc_hash::FxHashMap<String, String>,
 }
+
+/// Entries the memo of normal forms keeps before it starts over.
+const MEMO: usize = 1 << 18;
 
 impl Lemmas {
     /// Reads a `form<TAB>normal_form` table; malformed lines are diagnostics.
@@ -39,6 +45,22 @@ impl Lemmas {
                 ),
             }
         }
+    }
+
+    /// [`Lemmas::normal_form`] appended to `out`, memoised.
+    pub fn push_normal_form(&mut self, w: &str, out: &mut String) {
+        if let Some(l) = self.table.get(w).or_else(|| self.memo.get(w)) {
+            return out.push_str(l);
+        }
+        if !needs_lemmatiser(w) {
+            return out.push_str(w);
+        }
+        let l = self.normal_form(w);
+        out.push_str(&l);
+        if self.memo.len() >= MEMO {
+            self.memo.clear();
+        }
+        self.memo.insert(w.to_string(), l);
     }
 
     /// pymorphy2's `parse(w)[0].normal_form` for a lower-cased form (a word, or VQA's whole string).

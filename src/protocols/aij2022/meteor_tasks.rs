@@ -2,12 +2,12 @@
 //! `captioning/metrics/calc_meteor.py` (specs/aij2022.md 3.4, 3.5).
 
 use super::pyjson::{as_str, index, iterate, key, PyErr};
-use super::{Ctx, Task, TaskResult, DETAIL_LIMIT};
+use super::{text_bytes, Ctx, Task, TaskResult, DETAIL_BYTES, DETAIL_LIMIT};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{Doc, Val};
 use crate::metrics::aij::meteor::{meteor_in, Alignment, Params, Scratch};
 use crate::metrics::aij::text::{remove_ascii_punct, remove_unicode_punct, words};
-use crate::metrics::aij::{porter, recycle, tokens as tk};
+use crate::metrics::aij::{recycle, tokens as tk};
 use crate::metrics::mean::numpy_mean;
 use crate::pycompat::lower as py_lower;
 use crate::report::{Item, Mode, Scores};
@@ -130,7 +130,7 @@ fn get_meteor<'a>(
             m,
             hyp_tokens,
             &reference,
-            &|w| porter::stem(w).into(),
+            &|w| ctx.stem_en(w),
             ctx.synonyms.as_ref(),
             VQA,
         ),
@@ -162,7 +162,9 @@ fn prep_vqa(s: &str, mode: Mode, ctx: &mut Ctx) -> String {
         Mode::Corrected => {
             let x = py_lower(&remove_unicode_punct(s, false));
             let lem = &mut ctx.lemmas;
-            crate::metrics::aij::text::normalize(&x, |y| y.to_string(), &mut |w| lem.normal_form(w))
+            crate::metrics::aij::text::normalize(&x, |y| y.to_string(), &mut |w, out| {
+                lem.push_normal_form(w, out)
+            })
         }
     }
 }
@@ -294,10 +296,15 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
     let mode = ctx.mode;
     let mut scores = Vec::new();
     let mut crashed = false;
-    let full = ctx
-        .full_details
-        .unwrap_or(pred.entries.len() <= DETAIL_LIMIT)
-        || ctx.explain.is_some();
+    let full = ctx.full_details.unwrap_or_else(|| {
+        pred.entries.len() <= DETAIL_LIMIT && {
+            let mut n = 0;
+            pred.entries.iter().all(|(_, v)| {
+                n += text_bytes(v, DETAIL_BYTES);
+                n <= DETAIL_BYTES
+            })
+        }
+    }) || ctx.explain.is_some();
     out.items.reserve(pred.entries.len());
     let mut bufs = Bufs::default();
     for (i, (id, pv)) in pred.entries.iter().enumerate() {

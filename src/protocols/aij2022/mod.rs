@@ -5,11 +5,13 @@
 mod clip;
 mod detect;
 pub mod exercise;
+mod explain;
 mod generation;
 mod ids;
 mod lemmas;
 mod meteor_tasks;
 mod options;
+mod preflight;
 mod pyjson;
 mod render;
 mod text;
@@ -132,21 +134,68 @@ impl Task {
 pub struct Ctx {
     pub mode: Mode,
     pub readme: bool,
+    /// Ids where `extraction = readme` took another element than the code's fixed index would.
+    pub extraction_changed: std::cell::Cell<usize>,
     pub lemmas: lemmas::Lemmas,
     pub synonyms: Option<Synonyms>,
     pub ru_stemmer: rust_stemmers::Stemmer,
     pub numeric_used: usize,
-    /// Option `details`: `Some(true)` full, `Some(false)` light, `None` auto (full up to [`DETAIL_LIMIT`] ids).
+    /// Option `details`: `Some(true)` full, `Some(false)` light, `None` auto (full up to [`DETAIL_LIMIT`] ids and
+    /// [`DETAIL_BYTES`] of answers).
     pub full_details: Option<bool>,
     /// Option `explain`: the one id (within its task) to score, with full detail.
     pub explain: Option<String>,
     /// Snowball stems by (lower-cased) token: the captioning METEOR stems each token once per option.
     pub stems: std::cell::RefCell<rustc_hash::FxHashMap<String, Rc<str>>>,
+    /// Porter stems by (lower-cased) token, for VisualQA, and the stemmer's buffers.
+    pub stems_en: std::cell::RefCell<(StemMemo, Vec<char>, String)>,
 }
+
+/// Stems by token.
+pub type StemMemo = rustc_hash::FxHashMap<String, Rc<str>>;
+
+/// Entries a stem memo keeps before it starts over: an answer of millions of distinct tokens keeps the memo's
+/// memory bounded (about 100 bytes an entry) instead of growing with the text.
+const STEM_MEMO: usize = 1 << 18;
 
 /// Option `details = auto`: METEOR tasks with more ids than this carry the light per-id detail (100,000 captioning
 /// ids with alignments make a report of ~130 MB, too much to hand to a page).
 pub const DETAIL_LIMIT: usize = 2000;
+
+/// Option `details = auto`: nor with more answer text than this (bytes of the predictions' strings). One
+/// 110 MB VisualQA answer of 20 million tokens made a full detail of 2.7 GB (a JSON string per token).
+pub const DETAIL_BYTES: usize = 8 << 20;
+
+/// The bytes of the strings in `v` (up to `cap`; it stops counting there).
+pub fn text_bytes(v: &crate::formats::aij_json::Val, cap: usize) -> usize {
+    use crate::formats::aij_json::Val;
+    match v {
+        Val::Str(s) => s.len(),
+        Val::List(l) => l
+            .iter()
+            .try_fold(0, |n, x| {
+                let n = n + text_bytes(x, cap);
+                if n > cap {
+                    Err(n)
+                } else {
+                    Ok(n)
+                }
+            })
+            .unwrap_or_else(|n| n),
+        Val::Dict(m) => m
+            .iter()
+            .try_fold(0, |n, (_, x)| {
+                let n = n + text_bytes(x, cap);
+                if n > cap {
+                    Err(n)
+                } else {
+                    Ok(n)
+                }
+            })
+            .unwrap_or_else(|n| n),
+        _ => 0,
+    }
+}
 
 impl Ctx {
     /// NLTK's Snowball Russian stem of a token, memoised.
@@ -155,7 +204,26 @@ impl Ctx {
             return s.clone();
         }
         let s: Rc<str> = metrics_tokens::stem_ru(&self.ru_stemmer, w).into();
-        self.stems.borrow_mut().insert(w.to_string(), s.clone());
+        let mut m = self.stems.borrow_mut();
+        if m.len() >= STEM_MEMO {
+            m.clear();
+        }
+        m.insert(w.to_string(), s.clone());
+        s
+    }
+    /// NLTK's Porter stem of a token, memoised.
+    pub fn stem_en(&self, w: &str) -> Rc<str> {
+        let mut b = self.stems_en.borrow_mut();
+        let (m, buf, out) = &mut *b;
+        if let Some(s) = m.get(w) {
+            return s.clone();
+        }
+        crate::metrics::aij::porter::stem_into(w, buf, out);
+        let s: Rc<str> = out.as_str().into();
+        if m.len() >= STEM_MEMO {
+            m.clear();
+        }
+        m.insert(w.to_string(), s.clone());
         s
     }
 }
@@ -250,10 +318,16 @@ impl Protocol for Aij2022 {
         render::render_text(report)
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
-        render::explain(official, corrected)
+        explain::explain(official, corrected)
     }
     fn exercise(&self) -> Option<f64> {
         exercise::exercise(1000)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        Some(preflight::manifest(run))
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects))
     }
 }
 
@@ -274,12 +348,13 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     };
     progress.update(0.0, "reading files");
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut found = detect::find(files, opts, &mut diags);
+    let mut found = detect::find(files, opts, run.mode, &mut diags);
     detect::split_combined(&mut found, &mut diags);
     let mode = run.mode;
     let mut ctx = Ctx {
         mode,
         readme: opts.get("extraction") == "readme",
+        extraction_changed: Default::default(),
         lemmas: lemmas::Lemmas {
             lemmatizer: run.lemmatizer.clone(),
             ..Default::default()
@@ -294,6 +369,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         },
         explain: explain.as_ref().map(|(_, id)| id.clone()),
         stems: Default::default(),
+        stems_en: Default::default(),
     };
     if let Some((name, bytes)) = &found.lemma_table {
         ctx.lemmas.load_table(name, bytes, &mut diags);
@@ -378,6 +454,11 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             )
             .hint("Leave explain unset to score every id."),
         );
+    }
+    // A deviation is listed only when it changed a number (issue 19): `extraction = readme` when no id's
+    // element differs from the code's fixed index is no deviation.
+    if ctx.extraction_changed.get() == 0 {
+        deviations.retain(|d| !d.starts_with("extraction "));
     }
     ctx.lemmas.finish(&mut diags, &mut deviations);
     let uses_meteor = results

@@ -175,33 +175,3 @@ pub fn render_text(report: &Report) -> String {
     }
     s
 }
-
-pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
-    let mut lines = Vec::new();
-    for (k, a) in official.scores.iter() {
-        let b = corrected.scores.get(k);
-        if a != b {
-            lines.push(format!("{k}: official {} vs corrected {}", opt(a), opt(b)));
-        }
-    }
-    for code in [
-        "aij.pred.carry_over",
-        "aij.gt.bare_object",
-        "aij.ids.mismatch",
-    ] {
-        let n = official
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .count();
-        if n > 0 {
-            lines.push(format!(
-                "{n}× {code} in official mode (corrected mode fixes it, specs/aij2022.md 4)."
-            ));
-        }
-    }
-    if lines.is_empty() && !official.official_fails {
-        lines.push("Both modes agree on this input.".into());
-    }
-    lines
-}

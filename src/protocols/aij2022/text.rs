@@ -19,37 +19,80 @@ fn norm(task: Task, mode: Mode, s: &str, ctx: &mut Ctx) -> String {
             Mode::Official => t::remove_ascii_punct(x, minus),
             Mode::Corrected => t::remove_unicode_punct(x, minus),
         },
-        &mut |w| lem.normal_form(w),
+        &mut |w, out| lem.push_normal_form(w, out),
     )
 }
 
-/// Score of one answer against one option, with the normalised forms used.
-fn one(task: Task, mode: Mode, opt: &str, pred: &str, ctx: &mut Ctx) -> (f64, String, String) {
+/// The prediction's side of [`one`], the same for every option of an id: normalised (and, for TextQA, its
+/// tokens counted) once, not once per option.
+struct PredSide<'p> {
+    text: &'p str,
+    norm: String,
+}
+
+impl<'p> PredSide<'p> {
+    fn new(task: Task, mode: Mode, pred: &'p str, ctx: &mut Ctx) -> Self {
+        let norm = match task {
+            Task::Titw => String::new(),
+            // get_tokens: [] for "" (before normalisation), else normalize_answer(s).split()
+            Task::TextQa if pred.is_empty() => String::new(),
+            _ => norm(task, mode, pred, ctx),
+        };
+        PredSide { text: pred, norm }
+    }
+}
+
+/// Score of one answer against one option, with the option's normalised form.
+fn one(
+    task: Task,
+    mode: Mode,
+    opt: &str,
+    pred: &PredSide,
+    counts: &t::Counts,
+    ctx: &mut Ctx,
+) -> (f64, String) {
     match task {
         Task::Titw => (
-            t::ned(opt, pred, mode == Mode::Corrected),
+            t::ned(opt, pred.text, mode == Mode::Corrected),
             opt.to_string(),
-            pred.to_string(),
         ),
         Task::MathQa => {
-            let (a, b) = (norm(task, mode, opt, ctx), norm(task, mode, pred, ctx));
-            ((a == b) as u8 as f64, a, b)
+            let a = norm(task, mode, opt, ctx);
+            ((a == pred.norm) as u8 as f64, a)
         }
         _ => {
-            // get_tokens: [] for "" (before normalisation), else normalize_answer(s).split()
             let a = if opt.is_empty() {
                 String::new()
             } else {
                 norm(task, mode, opt, ctx)
             };
-            let b = if pred.is_empty() {
-                String::new()
-            } else {
-                norm(task, mode, pred, ctx)
-            };
-            (t::f1(&t::tokens(&a), &t::tokens(&b)), a, b)
+            (t::f1_counted(&t::tokens(&a), counts), a)
         }
     }
+}
+
+/// [`one`] for every option: the scores and the options' normalised forms, and the prediction's.
+fn all_options(
+    task: Task,
+    mode: Mode,
+    opts: &[String],
+    pred: &str,
+    ctx: &mut Ctx,
+) -> (Vec<f64>, Vec<String>, String) {
+    let side = PredSide::new(task, mode, pred, ctx);
+    let counts = t::Counts::of(match task {
+        Task::TextQa => t::tokens(&side.norm),
+        _ => Vec::new(),
+    });
+    let (per, norms) = opts
+        .iter()
+        .map(|o| one(task, mode, o, &side, &counts, ctx))
+        .unzip();
+    let pn = match task {
+        Task::Titw => pred.to_string(),
+        _ => side.norm,
+    };
+    (per, norms, pn)
 }
 
 struct Scored {
@@ -73,20 +116,13 @@ fn score_id(
     if strs.is_empty() {
         return Err("ValueError: max() arg is an empty sequence".into());
     }
-    let mut best = f64::NEG_INFINITY;
-    let mut best_i = 0;
-    let mut per = Vec::new();
-    let mut onorms = Vec::new();
-    let mut pnorm = String::new();
-    for (i, o) in strs.iter().enumerate() {
-        let (s, on, pn) = one(task, mode, o, pred, ctx);
+    let (per, onorms, pnorm) = all_options(task, mode, &strs, pred, ctx);
+    let (mut best, mut best_i) = (f64::NEG_INFINITY, 0);
+    for (i, &s) in per.iter().enumerate() {
         if s > best {
             best = s;
             best_i = i;
         }
-        per.push(s);
-        onorms.push(on);
-        pnorm = pn;
     }
     let mut detail = serde_json::Map::new();
     let mut answer = pred.to_string();
@@ -98,15 +134,13 @@ fn score_id(
         };
         if let Some(c) = letter {
             answer = c.to_string();
-            let mut fb = Vec::new();
+            let fb = all_options(task, mode, &strs, &answer, ctx).0;
             best = f64::NEG_INFINITY;
-            for (i, o) in strs.iter().enumerate() {
-                let s = one(task, mode, o, &answer, ctx).0;
+            for (i, &s) in fb.iter().enumerate() {
                 if s > best {
                     best = s;
                     best_i = i;
                 }
-                fb.push(s);
             }
             fallback = json!({ "letter": answer, "option_scores": fb, "score": best });
         }
