@@ -114,8 +114,12 @@ fn get_meteor<'a>(
     {
         ctx.numeric_used += 1;
         let y = crate::pycompat::parse_float(reference[0].as_bytes());
+        // NLTK's tagger normalises a token that starts with a digit to !DIGITS or !YEAR and tags it CD; `nan`,
+        // `inf` and `infinity`, which float() also reads, it tags NN or RB (tests/reference/aij_numeric_diff.py).
+        let any = ctx.numeric_first_float;
         let score = hyp_tokens
             .iter()
+            .filter(|tok| any || tok.chars().next().is_some_and(char::is_numeric))
             .find_map(|tok| Some(distance(crate::pycompat::parse_float(tok.as_bytes())?, y?)))
             .unwrap_or(0.0);
         return One {
