@@ -153,6 +153,19 @@ pub fn weighted_mean(per_class: &[Option<f64>], weights: &[f64]) -> Option<f64> 
     (d != 0.0).then(|| numpy_sum(&xw) / d)
 }
 
+/// [`roc_auc_ovo`] from the directed pair AUCs: `directed[a][b]` = AUC(truth == a, column a) over the samples
+/// of class a or b. The pair means in `combinations` order, then their NumPy mean; `None` if one is undefined.
+pub fn roc_auc_ovo_from(directed: &[Vec<Option<f64>>]) -> Option<f64> {
+    let k = directed.len();
+    let mut pair_scores = Vec::new();
+    for a in 0..k {
+        for b in a + 1..k {
+            pair_scores.push((directed[a][b]? + directed[b][a]?) / 2.0);
+        }
+    }
+    numpy_mean(&pair_scores)
+}
+
 /// `roc_auc_score(multi_class='ovo', average='macro')` (`_average_multiclass_ovo_score`): for each pair a < b of
 /// classes, the samples of class a or b, AUC(truth == a, column a) and AUC(truth == b, column b), their mean
 /// (sa + sb) / 2; then the NumPy mean over the pairs in `combinations` order.
