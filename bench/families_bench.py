@@ -28,7 +28,7 @@ N = int(os.environ.get("FAMILY_N", "5000000"))
 K = int(os.environ.get("FAMILY_K", "10"))
 RUNS = int(os.environ.get("BENCH_RUNS", "1"))
 OUT = os.path.join(ROOT, "bench", "out", FAMILY)
-BIN = os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "dropscore"))
+BIN = os.environ.get("DROPSCORE_BIN", os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "dropscore"))
 
 
 def write(path, header, ids, cols, fmt):
