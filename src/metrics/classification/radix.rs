@@ -26,7 +26,7 @@ pub fn sort_desc<T: Copy + Default>(items: &mut [(f64, T)]) {
     }
     let mut b: Vec<(u64, T)> = vec![(0, T::default()); n];
     for (p, h) in hist.iter().enumerate() {
-        if h.iter().any(|&c| c == n) {
+        if h.contains(&n) {
             continue; // every key has the same byte here
         }
         let mut start = [0usize; 256];

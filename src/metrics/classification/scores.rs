@@ -156,11 +156,10 @@ pub fn weighted_mean(per_class: &[Option<f64>], weights: &[f64]) -> Option<f64> 
 /// [`roc_auc_ovo`] from the directed pair AUCs: `directed[a][b]` = AUC(truth == a, column a) over the samples
 /// of class a or b. The pair means in `combinations` order, then their NumPy mean; `None` if one is undefined.
 pub fn roc_auc_ovo_from(directed: &[Vec<Option<f64>>]) -> Option<f64> {
-    let k = directed.len();
     let mut pair_scores = Vec::new();
-    for a in 0..k {
-        for b in a + 1..k {
-            pair_scores.push((directed[a][b]? + directed[b][a]?) / 2.0);
+    for (a, row) in directed.iter().enumerate() {
+        for (b, other) in directed.iter().enumerate().skip(a + 1) {
+            pair_scores.push((row[b]? + other[a]?) / 2.0);
         }
     }
     numpy_mean(&pair_scores)
