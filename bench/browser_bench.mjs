@@ -5,6 +5,7 @@
 //
 //   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official|corrected|both]
 //                                [--runs 3] [--warm yes|no] [--api session|files] [--chromium /usr/bin/chromium]
+//                                [--set NAME=VALUE[,NAME=VALUE...]]   (the options' `set`, e.g. max_memory=4GiB)
 //
 // --mode both is one Score click of the page: both modes, then the explanation of their differences.
 // --api files drives a worker from before sessions (main at 73e3b32: each score message carried the files, and
@@ -28,12 +29,14 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', api: 'session', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', api: 'session', set: '', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.gt || !args.pred) {
   console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
   process.exit(2);
 }
+
+const setOpts = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 // Serves the repository (for www/pkg and this folder) and the input files under /__input__/<i> (GT first).
@@ -102,7 +105,7 @@ try {
     try {
       const page = await browser.newPage();
       await page.goto(base);
-      const result = await page.evaluate(async ({ names, mode, protocol, warm, api }) => {
+      const result = await page.evaluate(async ({ names, mode, protocol, warm, api, set }) => {
         // The page's own scoring worker (www/worker.js, protocol in www/API.md), so the time is what a user waits
         // for: reading the files, score() in wasm, the hand-over of the report and its JSON.parse in the page.
         const worker = new Worker('/www/worker.js', { type: 'module' });
@@ -154,13 +157,13 @@ try {
           // www/run.js: one session per Score click (the worker reads each file once), both modes kept, then explain.
           await ask({ type: 'open', session: 1, protocol, files }, 'opened', 'open (read the files)');
           for (const m of modes) {
-            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set: {} }, keep: true, parseInPage: true }, 'result', `score ${m}`));
+            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set }, keep: true, parseInPage: true }, 'result', `score ${m}`));
           }
           if (modes.length === 2) await ask({ type: 'explain', session: 1 }, 'explained', 'explain');
         } else {
           // The page before sessions (main at 73e3b32): every score read the files; explain parsed both reports again.
           for (const m of modes) {
-            reports.push(await ask({ type: 'score', protocol, parseInPage: true, options: { mode: m, set: {} }, files }, 'result', `score ${m}`));
+            reports.push(await ask({ type: 'score', protocol, parseInPage: true, options: { mode: m, set }, files }, 'result', `score ${m}`));
           }
           if (modes.length === 2) {
             await ask({ type: 'explain', official: reports[0].reportJson, corrected: reports[1].reportJson }, 'explained', 'explain');
@@ -182,7 +185,7 @@ try {
           scores_by_mode: Object.fromEntries(reports.map((r) => [r.report.mode, r.report.scores])),
           errors: reports[0].report.diagnostics.filter((d) => d.severity === 'error').length,
         };
-      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no', api: args.api });
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no', api: args.api, set: setOpts });
       result.renderer_hwm_kb = rendererHwmKb();
       result.browser = browser.version();
       console.log(JSON.stringify(result));

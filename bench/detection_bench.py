@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """detection bench: a COCO-val-sized synthetic set (5,000 images, ~36,000 GT boxes, 80 categories, 100 detections
 per image = 500,000 results), scored by dropscore native, pycocotools 2.0.8 and faster-coco-eval (when importable),
-each as one whole process under /usr/bin/time (wall, peak RSS), end to end (JSON reading included). The AP of each
-tool is printed as a check that all computed the same thing. The browser row is not measured here.
+each as one whole process under /usr/bin/time (wall, peak RSS), end to end (JSON reading included), and dropscore's
+wasm in headless Chromium (bench/browser_row.py: the page's worker, score time without fetching, the renderer's peak
+RSS). The AP of each tool is printed as a check that all computed the same thing.
 
-Env: BENCH_RUNS (1), DET_IMAGES (5000), DET_PER_IMAGE (100), DROPSCORE_BIN, BENCH_PYTHON (python3).
+Env: BENCH_RUNS (1), BENCH_SKIP_BROWSER=1, DET_IMAGES (5000), DET_PER_IMAGE (100), DROPSCORE_BIN, BENCH_PYTHON (python3).
 """
 import json
 import os
@@ -13,9 +14,11 @@ import statistics
 import subprocess
 import sys
 
+from browser_row import browser_row
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "bench", "out", "detection")
-BIN = os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "dropscore"))
+BIN = os.environ.get("DROPSCORE_BIN", os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "dropscore"))
 PY = os.environ.get("BENCH_PYTHON", sys.executable)
 RUNS = int(os.environ.get("BENCH_RUNS", "1"))
 N_IMG = int(os.environ.get("DET_IMAGES", "5000"))
@@ -104,6 +107,8 @@ def main():
     w, m, out = timed([BIN, "detection", "--gt", gt, "--pred", res, "--format", "json", "--out", os.path.join(OUT, "report.json")])
     ap = json.load(open(os.path.join(OUT, "report.json")))["scores"]["AP"] if w else None
     rows.append(("dropscore native", w, m, repr(ap) if w else out))
+    w, m, sc = browser_row("detection", gt, res, RUNS)
+    rows.append(("dropscore Chromium", w, m, repr(sc["AP"]) if w else sc))
     w, m, out = timed([PY, "-c", PYCOCO, gt, res])
     rows.append(("pycocotools 2.0.8", w, m, out.strip()))
     w, m, out = timed([PY, "-c", FASTER, gt, res])

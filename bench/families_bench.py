@@ -5,12 +5,18 @@ bench/out/<family>/ once (seeded NumPy), then times
   dropscore native   target/release/dropscore <family> --gt gt.csv --pred pred.csv --format json --out /dev/null
                      under /usr/bin/time -v (wall, peak RSS): reading, every metric of the family, per-item rows,
                      plots, the JSON report
+  dropscore Chromium bench/browser_bench.mjs --protocol <family>: both files fetched into Blobs in headless Chromium
+                     (Debian's /usr/bin/chromium, playwright-core) and posted to the page's own worker (www/worker.js),
+                     which reads them once and scores them in wasm; the time runs from the first request to the
+                     report parsed in the page (fetching excluded); peak = the renderer process's VmHWM
   scikit-learn       pandas.read_csv of both files, the id alignment (set_index + reindex), then every metric of
                      the family (scikit-learn 1.9.1 / SciPy 1.17.1 calls, as tests/reference/*_diff.py make them),
                      in one process under /usr/bin/time -v (interpreter start and imports included)
 
 and prints both with the ratio, checking that the headline metrics agree to 1e-9.
-Env: FAMILY_N (rows, default 5,000,000), FAMILY_K (classes, default 10), BENCH_RUNS (default 1).
+Env: FAMILY_N (rows, default 5,000,000), FAMILY_K (classes, default 10), BENCH_RUNS (default 1),
+BENCH_SKIP_BROWSER=1, FAMILY_BROWSER_SET (--set for the page's run, default max_memory=4GiB: the page's budget is
+1 GiB, and 5,000,000 rows × 10 scores with their per-item rows need more).
 """
 import json, os, re, subprocess, sys, time
 
@@ -22,7 +28,7 @@ N = int(os.environ.get("FAMILY_N", "5000000"))
 K = int(os.environ.get("FAMILY_K", "10"))
 RUNS = int(os.environ.get("BENCH_RUNS", "1"))
 OUT = os.path.join(ROOT, "bench", "out", FAMILY)
-BIN = os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "dropscore"))
+BIN = os.environ.get("DROPSCORE_BIN", os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "dropscore"))
 
 
 def write(path, header, ids, cols, fmt):
@@ -119,6 +125,21 @@ def timed(cmd):
     return secs, rss, p.stdout, cpu
 
 
+def browser(gt, pred):
+    """(wall s, peak MiB, scores) of dropscore in headless Chromium, or None (skipped or failed, said on stderr)."""
+    if os.environ.get("BENCH_SKIP_BROWSER") == "1":
+        return None
+    cmd = ["node", os.path.join(ROOT, "bench", "browser_bench.mjs"), "--protocol", FAMILY, "--gt", gt, "--pred", pred,
+           "--runs", str(RUNS), "--set", os.environ.get("FAMILY_BROWSER_SET", "max_memory=4GiB")]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    rows = [json.loads(l) for l in out.stdout.splitlines() if l.startswith("{")]
+    if out.returncode != 0 or not rows or any(r.get("errors") for r in rows):
+        print("bench: browser run failed:", out.stderr[-2000:], [r.get("errors") for r in rows], file=sys.stderr)
+        return None
+    best = min(rows, key=lambda r: r["score_ms"])
+    return best["score_ms"] / 1000, max(r["renderer_hwm_kb"] for r in rows) / 1024, best["scores"]
+
+
 def main():
     generate()
     gt, pred = os.path.join(OUT, "gt.csv"), os.path.join(OUT, "pred.csv")
@@ -133,16 +154,34 @@ def main():
             if tool not in best or secs < best[tool][0]:
                 best[tool] = (secs, rss, out, cpu)
     ours = json.load(open(rep))["scores"]
-    theirs = json.loads(best["scikit-learn (pandas + metric calls)"][2])
-    bad = [k for k, v in theirs.items() if ours.get(k) is None or abs(ours[k] - v) > 1e-9 * max(1.0, abs(v))]
-    print(f"{FAMILY}: {N:,} rows" + (f", {K} classes (scores)" if FAMILY == "classification" else "") +
-          f", best of {RUNS}; load average {os.getloadavg()[0]:.2f}")
-    base = best["scikit-learn (pandas + metric calls)"][0]
-    base_cpu = best["scikit-learn (pandas + metric calls)"][3]
-    for tool, (secs, rss, _, cpu) in best.items():
-        print(f"  {tool:40s} {secs:8.2f} s wall (×{base / secs:.1f})  {cpu:8.2f} s CPU (×{base_cpu / max(cpu, 1e-9):.1f})  peak {rss:8.0f} MiB")
-    print(f"  metrics compared: {len(theirs)}, differing: {bad or 'none'}")
-    sys.exit(1 if bad else 0)
+    sk = "scikit-learn (pandas + metric calls)"
+    theirs = json.loads(best[sk][2])
+    web = browser(gt, pred)
+    agree = lambda mine: [k for k, v in theirs.items() if mine.get(k) is None or abs(mine[k] - v) > 1e-9 * max(1.0, abs(v))]
+    bad = agree(ours)
+    bad_web = agree(web[2]) if web else []
+    title = (f"{FAMILY}: {N:,} rows" + (f", {K} classes (scores)" if FAMILY == "classification" else "") +
+             f", best of {RUNS}; load average {os.getloadavg()[0]:.2f}")
+    base, base_cpu = best[sk][0], best[sk][3]
+    lines = [title, "", "| tool | wall | vs scikit-learn (wall) | CPU | vs scikit-learn (CPU) | peak memory |",
+             "|---|---|---|---|---|---|"]
+    row = lambda tool, secs, cpu, rss: lines.append(
+        f"| {tool} | {secs:.2f} s | {base / secs:.1f}× | " + (f"{cpu:.2f} s | {base_cpu / max(cpu, 1e-9):.1f}× |" if cpu else "— | — |") +
+        f" {rss:,.0f} MiB |")
+    row("dropscore native", best["dropscore native"][0], best["dropscore native"][3], best["dropscore native"][1])
+    if web:
+        row("dropscore wasm, headless Chromium (score only)", web[0], None, web[1])
+    else:
+        lines.append("| dropscore wasm, headless Chromium | skipped or failed (see stderr) | | | | |")
+    row(sk, base, base_cpu, best[sk][1])
+    lines.append("")
+    lines.append(f"metrics compared: {len(theirs)}; differing from scikit-learn by more than 1e-9: native {bad or 'none'}" +
+                 (f", Chromium {bad_web or 'none'}" if web else ""))
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(ROOT, "bench", "out", f"{FAMILY}.md"), "w") as f:
+        f.write(text + "\n")
+    sys.exit(1 if bad or bad_web else 0)
 
 
 if __name__ == "__main__":

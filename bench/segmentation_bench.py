@@ -2,22 +2,27 @@
 """segmentation bench: 500 Cityscapes-sized label maps (1024x2048, 19 classes, ignore 255), GT and prediction as
 8-bit gray PNGs, scored by dropscore native and by the NumPy transcription of mmsegmentation's IoUMetric
 (tests/reference/segmentation_diff.py; PNGs read with zlib + NumPy, which is enough for the files written here:
-8-bit gray, filter 0), each as one whole process under /usr/bin/time (wall, peak RSS). mIoU printed as a check.
+8-bit gray, filter 0), each as one whole process under /usr/bin/time (wall, peak RSS), and dropscore's wasm in headless Chromium on
+gt.zip + pred.zip (the same PNGs, stored; bench/browser_row.py: the page's worker, score time without fetching, the
+renderer's peak RSS). mIoU printed as a check.
 
-Env: BENCH_RUNS (1), SEG_MAPS (500), SEG_W (2048), SEG_H (1024), DROPSCORE_BIN, BENCH_PYTHON (python3).
+Env: BENCH_RUNS (1), BENCH_SKIP_BROWSER=1, SEG_MAPS (500), SEG_W (2048), SEG_H (1024), DROPSCORE_BIN, BENCH_PYTHON (python3).
 """
 import os
 import statistics
 import struct
 import subprocess
 import sys
+import zipfile
 import zlib
 
 import numpy as np
 
+from browser_row import browser_row
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "bench", "out", "segmentation")
-BIN = os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "dropscore"))
+BIN = os.environ.get("DROPSCORE_BIN", os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "dropscore"))
 PY = os.environ.get("BENCH_PYTHON", sys.executable)
 RUNS = int(os.environ.get("BENCH_RUNS", "1"))
 N = int(os.environ.get("SEG_MAPS", "500"))
@@ -111,6 +116,17 @@ def main():
                        "--format", "json", "--out", rep])
     import json
     rows.append(("dropscore native", w, m, repr(json.load(open(rep))["scores"]["mIoU"]) if w else out))
+    zips = []
+    for d in (gt, pred):
+        z = d + ".zip"
+        if not os.path.exists(z):
+            with zipfile.ZipFile(z + ".tmp", "w", zipfile.ZIP_STORED) as f:
+                for name in sorted(os.listdir(d)):
+                    f.write(os.path.join(d, name), name)
+            os.replace(z + ".tmp", z)
+        zips.append(z)
+    w, m, sc = browser_row("segmentation", zips[0], zips[1], RUNS, "max_memory=4GiB,num_classes=19")
+    rows.append(("dropscore Chromium", w, m, repr(sc["mIoU"]) if w else sc))
     w, m, out = timed([PY, "-c", NUMPY, gt, pred, os.path.join(ROOT, "tests", "reference")])
     rows.append(("NumPy IoUMetric", w, m, out.strip()))
     base = rows[0][1]

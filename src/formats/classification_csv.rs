@@ -100,11 +100,15 @@ pub fn read_gt<R: Read>(
                         .hint("Give every GT row a label."),
                 );
             }
-            let n = distinct.len() as u32;
-            let k = *distinct.entry(label.to_string()).or_insert_with(|| {
-                names.push(label.to_string());
-                n
-            });
+            let k = match distinct.get(label) {
+                Some(&k) => k,
+                None => {
+                    let n = distinct.len() as u32;
+                    distinct.insert(label.to_string(), n);
+                    names.push(label.to_string());
+                    n
+                }
+            };
             raw.push(k);
             lines.push(row.line);
             true

@@ -8,11 +8,11 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 use std::hash::BuildHasher;
 use std::io::Read;
 
-/// One record: its 1-based line, its fields (UTF-8, not trimmed) and each field's 1-based column.
+/// One record: its 1-based line and its fields (UTF-8, not trimmed). A field's 1-based column (Unicode scalar
+/// values, fields separated by one delimiter) is computed when a diagnostic asks for it.
 pub struct Row<'a> {
     pub line: u64,
     pub fields: Vec<&'a str>,
-    pub columns: Vec<u64>,
 }
 
 impl Row<'_> {
@@ -23,8 +23,21 @@ impl Row<'_> {
             .map_or("", |s| s.trim_matches(|c: char| c == ' ' || c == '\t'))
     }
     pub fn column(&self, i: usize) -> u64 {
-        self.columns.get(i).copied().unwrap_or(1)
+        if i >= self.fields.len() {
+            return 1;
+        }
+        1 + self.fields[..i]
+            .iter()
+            .map(|f| f.chars().count() as u64 + 1)
+            .sum::<u64>()
     }
+}
+
+/// An empty vector that keeps `v`'s allocation, for borrows of another lifetime (an in-place `collect` of
+/// nothing: same layout, so the buffer is reused); one field list serves every record.
+fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
+    v.clear();
+    v.into_iter().map(|_| "").collect()
 }
 
 /// Trims ASCII spaces and tabs.
@@ -57,6 +70,7 @@ pub fn read<R: Read>(
         .from_reader(reader);
     let code = format!("{family}.csv");
     let mut rec = csv::ByteRecord::new();
+    let mut spare: Vec<&'static str> = Vec::new();
     let mut header: Option<Vec<String>> = None;
     loop {
         match rdr.read_byte_record(&mut rec) {
@@ -83,8 +97,7 @@ pub fn read<R: Read>(
             }
         }
         let line = rec.position().map_or(0, |p| p.line());
-        let mut fields = Vec::with_capacity(rec.len());
-        let mut columns = Vec::with_capacity(rec.len());
+        let mut fields = recycle(std::mem::take(&mut spare));
         let mut col = 1u64;
         let mut bad = None;
         for (i, f) in rec.iter().enumerate() {
@@ -95,11 +108,13 @@ pub fn read<R: Read>(
             };
             match simdutf8::basic::from_utf8(f) {
                 Ok(s) => {
-                    columns.push(col);
-                    col += s.chars().count() as u64 + 1;
                     fields.push(s);
                 }
                 Err(_) => {
+                    col += fields
+                        .iter()
+                        .map(|s| s.chars().count() as u64 + 1)
+                        .sum::<u64>();
                     let good = std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
                     let before = std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
                     bad = Some(col + before as u64);
@@ -146,12 +161,10 @@ pub fn read<R: Read>(
                     );
                     continue;
                 }
-                let row = Row {
-                    line,
-                    fields,
-                    columns,
-                };
-                if !each(Event::Row(&row), diags) {
+                let row = Row { line, fields };
+                let go = each(Event::Row(&row), diags);
+                spare = recycle(row.fields);
+                if !go {
                     break;
                 }
             }
@@ -250,13 +263,16 @@ pub fn value_column(
 }
 
 /// Ids stored once: one byte arena, offsets, and an open-addressing table of row indices (FxHash, linear
-/// probing, at most half full).
+/// probing, at most half full). While every id has the same length (`id00000001`, …), an id's bytes are found
+/// from its index alone, without reading `ends`: one cache miss fewer per lookup in a table of millions.
 #[derive(Default)]
 pub struct IdIndex {
     arena: String,
     ends: Vec<u64>,
     table: Vec<u32>,
     hasher: FxBuild,
+    /// The common length of all ids so far (`None` once two lengths differ, or when empty).
+    uniform: Option<usize>,
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -273,6 +289,9 @@ impl IdIndex {
         self.arena.get(s..e).unwrap_or("")
     }
     fn span(&self, i: usize) -> (usize, usize) {
+        if let Some(l) = self.uniform {
+            return (i * l, (i + 1) * l);
+        }
         let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         (s, self.ends[i] as usize)
     }
@@ -311,6 +330,11 @@ impl IdIndex {
             return Err(v as usize);
         }
         let i = self.ends.len();
+        if i == 0 {
+            self.uniform = Some(id.len());
+        } else if self.uniform != Some(id.len()) {
+            self.uniform = None;
+        }
         self.arena.push_str(id);
         self.ends.push(self.arena.len() as u64);
         self.table[s] = i as u32;

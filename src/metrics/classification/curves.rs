@@ -19,7 +19,7 @@ pub struct ThresholdCurve {
 /// Builds the threshold curve from (score, is_positive) pairs; sorts `pairs` in place (decreasing score).
 /// Scores must be finite (the readers refuse NaN and infinities, as scikit-learn's `assert_all_finite` does).
 pub fn threshold_curve(pairs: &mut [(f64, bool)]) -> ThresholdCurve {
-    pairs.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+    super::radix::sort_desc(pairs);
     let n = pairs.len();
     let mut out = ThresholdCurve {
         fps: Vec::new(),
@@ -34,6 +34,38 @@ pub fn threshold_curve(pairs: &mut [(f64, bool)]) -> ThresholdCurve {
             out.tps.push(tp);
             out.fps.push(1.0 + i as f64 - tp);
             out.thresholds.push(pairs[i].0);
+        }
+    }
+    out
+}
+
+/// The threshold curve of class `pos` against the samples of class `pos` or `other` (all samples when `other`
+/// is `None`), from one score column already sorted by decreasing score (`ranked`: (score, class)). The
+/// same points as [`threshold_curve`] of those samples: a point at the last sample of the subset in each run of
+/// equal scores (runs of the whole column: a run of the subset is the subset's part of one), with
+/// `fps` = samples of the subset so far − `tps`. One sort of a column serves one-vs-rest and every one-vs-one
+/// pair of its class.
+pub fn ranked_curve(ranked: &[(f64, u32)], pos: u32, other: Option<u32>) -> ThresholdCurve {
+    let mut out = ThresholdCurve {
+        fps: Vec::new(),
+        tps: Vec::new(),
+        thresholds: Vec::new(),
+    };
+    let (mut tp, mut count) = (0.0f64, 0.0f64);
+    let mut pending = false;
+    let n = ranked.len();
+    for i in 0..n {
+        let (s, l) = ranked[i];
+        if l == pos || other.is_none_or(|o| l == o) {
+            tp += (l == pos) as u8 as f64;
+            count += 1.0;
+            pending = true;
+        }
+        if pending && (i + 1 == n || ranked[i + 1].0 != s) {
+            out.tps.push(tp);
+            out.fps.push(count - tp);
+            out.thresholds.push(s);
+            pending = false;
         }
     }
     out
@@ -156,5 +188,31 @@ mod tests {
             Some(0.8333333333333333)
         );
         assert_eq!(roc_auc(&mut pairs(&[1, 1], &[0.1, 0.2])), None);
+    }
+
+    /// `ranked_curve` of a subset gives the points `threshold_curve` gives for the subset alone.
+    #[test]
+    fn ranked_curve_is_the_subsets_curve() {
+        let s = [0.9, 0.5, 0.5, 0.5, 0.3, 0.3, 0.1, 0.9, 0.0, 0.5];
+        let y = [0u32, 1, 2, 0, 2, 1, 0, 2, 1, 1];
+        let mut ranked: Vec<(f64, u32)> = s.iter().copied().zip(y).collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for pos in 0..3u32 {
+            let mut all: Vec<(f64, bool)> =
+                s.iter().zip(&y).map(|(&s, &l)| (s, l == pos)).collect();
+            assert_eq!(ranked_curve(&ranked, pos, None), threshold_curve(&mut all));
+            for other in (0..3u32).filter(|&o| o != pos) {
+                let mut sub: Vec<(f64, bool)> = s
+                    .iter()
+                    .zip(&y)
+                    .filter(|(_, &l)| l == pos || l == other)
+                    .map(|(&s, &l)| (s, l == pos))
+                    .collect();
+                assert_eq!(
+                    ranked_curve(&ranked, pos, Some(other)),
+                    threshold_curve(&mut sub)
+                );
+            }
+        }
     }
 }

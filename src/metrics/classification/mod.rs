@@ -3,4 +3,5 @@
 
 pub mod curves;
 pub mod labels;
+pub mod radix;
 pub mod scores;

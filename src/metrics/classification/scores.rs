@@ -153,6 +153,18 @@ pub fn weighted_mean(per_class: &[Option<f64>], weights: &[f64]) -> Option<f64> 
     (d != 0.0).then(|| numpy_sum(&xw) / d)
 }
 
+/// [`roc_auc_ovo`] from the directed pair AUCs: `directed[a][b]` = AUC(truth == a, column a) over the samples
+/// of class a or b. The pair means in `combinations` order, then their NumPy mean; `None` if one is undefined.
+pub fn roc_auc_ovo_from(directed: &[Vec<Option<f64>>]) -> Option<f64> {
+    let mut pair_scores = Vec::new();
+    for (a, row) in directed.iter().enumerate() {
+        for (b, other) in directed.iter().enumerate().skip(a + 1) {
+            pair_scores.push((row[b]? + other[a]?) / 2.0);
+        }
+    }
+    numpy_mean(&pair_scores)
+}
+
 /// `roc_auc_score(multi_class='ovo', average='macro')` (`_average_multiclass_ovo_score`): for each pair a < b of
 /// classes, the samples of class a or b, AUC(truth == a, column a) and AUC(truth == b, column b), their mean
 /// (sa + sb) / 2; then the NumPy mean over the pairs in `combinations` order.

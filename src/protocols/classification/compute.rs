@@ -4,14 +4,16 @@
 use super::inputs::{plot, thin};
 use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
 use crate::metrics::classification::curves::{
-    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, threshold_curve,
+    average_precision_of, precision_recall_curve, ranked_curve, roc_auc_of, roc_curve,
+    threshold_curve,
 };
 use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
+use crate::metrics::classification::radix::sort_desc;
 use crate::metrics::classification::scores::{
-    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, renormalised, roc_auc_ovo,
+    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, renormalised, roc_auc_ovo_from,
     top_k_accuracy, weighted_mean,
 };
 use crate::report::{Plot, Scores, Series};
@@ -268,6 +270,10 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         let counts: Vec<f64> = (0..k)
             .map(|c| truth.iter().filter(|&&t| t == c).count() as f64)
             .collect();
+        // Per class: one sort of the raw column (average precision, PR curve) and one of the renormalised
+        // column (ROC AUC one-vs-rest, and this class's side of every one-vs-one pair).
+        let mut directed = vec![vec![None; k]; k];
+        let mut ranked: Vec<(f64, u32)> = Vec::new();
         for c in 0..k {
             let mut raw: Vec<(f64, bool)> = truth
                 .iter()
@@ -279,13 +285,19 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             ap.push(average_precision_of(&raw_c));
             match &norm {
                 Some(nm) => {
-                    let mut pn: Vec<(f64, bool)> = truth
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &t)| (nm[i * k + c], t == c))
-                        .collect();
-                    let nc = threshold_curve(&mut pn);
+                    ranked.clear();
+                    ranked.extend(
+                        truth
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &t)| (nm[i * k + c], t as u32)),
+                    );
+                    sort_desc(&mut ranked);
+                    let nc = ranked_curve(&ranked, c as u32, None);
                     auc.push(roc_auc_of(&nc));
+                    for (b, d) in directed[c].iter_mut().enumerate().filter(|&(b, _)| b != c) {
+                        *d = roc_auc_of(&ranked_curve(&ranked, c as u32, Some(b as u32)));
+                    }
                     add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
                 }
                 None => {
@@ -294,11 +306,12 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
                 }
             }
         }
+        drop(ranked);
         s.set("roc_auc_ovr", macro_mean(&auc));
         s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
         s.set(
             "roc_auc_ovo",
-            norm.as_ref().and_then(|nm| roc_auc_ovo(truth, nm, k)),
+            norm.as_ref().and_then(|_| roc_auc_ovo_from(&directed)),
         );
         s.set("average_precision", macro_mean(&ap));
         s.set("log_loss", log_loss(truth, &sub.scores, k));

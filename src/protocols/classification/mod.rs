@@ -4,6 +4,7 @@
 
 pub mod compute;
 pub mod inputs;
+pub mod preflight;
 
 use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::{Diagnostic, Diags};
@@ -73,6 +74,29 @@ impl Protocol for Classification {
     }
     fn official_noun(&self) -> &'static str {
         "reference library"
+    }
+    fn manifest(&self, run: &mut Run) -> Option<Value> {
+        let (id_opt, label_opt) = (
+            run.opts.get("id_column").to_string(),
+            run.opts.get("label_column").to_string(),
+        );
+        let shape = preflight::shape(
+            run,
+            ID,
+            |e, delim, diags| {
+                inputs::read_entry(e, diags, |r, diags| {
+                    csvin::read_gt(&e.path, r, delim, &id_opt, &label_opt, diags)
+                })
+            },
+            |g| {
+                let ids = (0..g.ids.len()).map(|i| g.ids.get(i).to_string()).collect();
+                (ids, g.lines.clone(), Some(g.classes.names.clone()))
+            },
+        );
+        Some(shape.as_ref().map_or(Value::Null, preflight::expects))
+    }
+    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects, ID, run_on))
     }
 }
 
@@ -334,21 +358,25 @@ fn items(
             let t = gt.labels[i];
             let p = out.pred.get(i).copied().unwrap_or(NONE);
             let given = sub.seen.get(i).is_some_and(|&l| l > 0);
-            let mut scores = crate::report::Scores::new();
+            // Built directly (finite values, distinct keys): what `Scores::set` would give, without its search.
+            let fin = |v: Option<f64>| v.filter(|x| x.is_finite());
             let correct =
                 (p != NONE && !blocked && sub.mixed.is_none()).then_some((p == t) as u8 as f64);
-            scores.set("correct", correct);
+            let mut sv = Vec::with_capacity(2);
+            sv.push(("correct".to_string(), fin(correct)));
             match sub.layout {
-                Layout::Scores => {
-                    scores.set("score_of_truth", Some(sub.scores[i * k + t as usize]))
-                }
-                Layout::BinaryScore => scores.set(
-                    "score_of_truth",
-                    Some(sub.scores[i]).map(|s| if t == 1 { s } else { 1.0 - s }),
-                ),
+                Layout::Scores => sv.push((
+                    "score_of_truth".to_string(),
+                    fin(Some(sub.scores[i * k + t as usize])),
+                )),
+                Layout::BinaryScore => sv.push((
+                    "score_of_truth".to_string(),
+                    fin(Some(sub.scores[i]).map(|s| if t == 1 { s } else { 1.0 - s })),
+                )),
                 Layout::Labels => {}
             }
-            let mut detail = Map::new();
+            let scores = crate::report::Scores(sv);
+            let mut detail = Map::with_capacity(3);
             detail.insert(
                 "truth".into(),
                 Value::String(gt.classes.names[t as usize].clone()),

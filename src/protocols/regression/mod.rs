@@ -3,6 +3,7 @@
 //! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
 use super::classification::inputs::{self, plot};
+use super::classification::preflight;
 use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::regression_csv as csvin;
@@ -68,6 +69,33 @@ impl Protocol for Regression {
     }
     fn official_noun(&self) -> &'static str {
         "reference library"
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        let (id_opt, value_opt) = (
+            run.opts.get("id_column").to_string(),
+            run.opts.get("label_column").to_string(),
+        );
+        let shape = preflight::shape(
+            run,
+            ID,
+            |e, delim, diags| {
+                inputs::read_entry(e, diags, |r, diags| {
+                    csvin::read_gt(&e.path, r, delim, &id_opt, &value_opt, diags)
+                })
+            },
+            |g| {
+                let ids = (0..g.ids.len()).map(|i| g.ids.get(i).to_string()).collect();
+                (ids, g.lines.clone(), None)
+            },
+        );
+        Some(
+            shape
+                .as_ref()
+                .map_or(serde_json::Value::Null, preflight::expects),
+        )
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        Some(preflight::check(run, expects, ID, run_on))
     }
 }
 
@@ -206,10 +234,13 @@ pub fn run_on(
         .into_iter()
         .map(|i| {
             let (t, p) = (gt.targets[i], sub.preds[i]);
-            let scores = Scores::new()
-                .with("prediction", Some(p))
-                .with("target", Some(t))
-                .with("error", Some(p - t));
+            // Built directly (finite values, distinct keys): what `Scores::with` would give, without its search.
+            let fin = |v: f64| Some(v).filter(|x| x.is_finite());
+            let scores = Scores(vec![
+                ("prediction".to_string(), fin(p)),
+                ("target".to_string(), fin(t)),
+                ("error".to_string(), fin(p - t)),
+            ]);
             Item {
                 id: gt.ids.get(i).to_string(),
                 group: None,
