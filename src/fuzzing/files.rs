@@ -303,6 +303,20 @@ mod tree {
     /// Top-level and folder names (a path of [`NAMES`] keeps its last part).
     const DIRS: &[&str] = &["ref", "res", "sub", "__MACOSX", "gt", "pred", "a.txt"];
 
+    /// Creates a new regular file at `p` and writes `data`; never through a link or into a FIFO (a path
+    /// that exists, whatever it is, is left alone).
+    fn create(p: &Path, data: &[u8]) {
+        use std::os::unix::fs::OpenOptionsExt;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(p)
+        {
+            let _ = std::io::Write::write_all(&mut f, data);
+        }
+    }
+
     fn name(b: &mut Bytes) -> String {
         let n = NAMES[b.u8() as usize % NAMES.len()];
         let n = n.rsplit('/').find(|p| !p.is_empty()).unwrap_or("a.txt");
@@ -335,12 +349,12 @@ mod tree {
                 0 => {
                     let n = name(b);
                     let len = b.u8() as usize;
-                    let _ = std::fs::write(here.join(n), b.take(len));
+                    create(&here.join(n), b.take(len));
                 }
                 1 => {
                     let d = here.join(DIRS[b.u8() as usize % DIRS.len()]);
-                    let _ = std::fs::create_dir(&d);
-                    if stack.len() < 6 {
+                    // Entered only when made here: a link of that name is never entered.
+                    if std::fs::create_dir(&d).is_ok() && stack.len() < 6 {
                         stack.push(d);
                     }
                 }
@@ -368,7 +382,7 @@ mod tree {
                 }
                 6 => {
                     let n = name(b);
-                    let _ = std::fs::write(here.join(n), super::CE_GT);
+                    create(&here.join(n), super::CE_GT);
                 }
                 _ => {
                     let len = 1 + b.u8() as usize % 12;
@@ -378,7 +392,7 @@ mod tree {
                         .map(|&c| if c == b'/' || c == 0 { b'_' } else { c })
                         .collect();
                     let n = <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(&raw);
-                    let _ = std::fs::write(here.join(n), b"x 0.5\n");
+                    create(&here.join(n), b"x 0.5\n");
                 }
             }
         }
