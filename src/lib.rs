@@ -15,6 +15,8 @@ pub mod budget;
 pub mod config;
 pub mod diag;
 pub mod formats;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod html;
 pub mod input;
 pub mod lemma;

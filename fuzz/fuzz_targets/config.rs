@@ -1,12 +1,4 @@
-//! The organizers' config readers (src/config.rs): arbitrary text as dropscore.toml, as its JSON form, and as
-//! a competition.yaml. Asserts only that nothing panics.
+//! Target `config`: its body is `dropscore::fuzzing::config` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
 #![no_main]
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = dropscore::config::from_toml(text);
-        let _ = dropscore::config::from_json(text);
-        let _ = dropscore::config::leaderboard_from_yaml(text);
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("config", data));

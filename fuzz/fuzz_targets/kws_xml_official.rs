@@ -1,17 +1,4 @@
-//! Official mode (rusteval v0.5 line reader): arbitrary bytes as the ICFHR'14 GT (with fixed results) and as
-//! the results (with a fixed GT). Asserts only that nothing panics.
+//! Target `kws_xml_official`: its body is `dropscore::fuzzing::kws_xml_official` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
 #![no_main]
-mod common;
-use dropscore::Mode;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    common::both_sides(
-        data,
-        Mode::Official,
-        "icfhr14",
-        false,
-        ("gt.xml", common::EDGE_GT),
-        ("res.xml", common::EDGE_RES),
-    );
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("kws_xml_official", data));

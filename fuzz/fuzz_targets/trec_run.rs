@@ -1,17 +1,4 @@
-//! TREC run reader and trec_eval measures: arbitrary bytes as a run, with fixed qrels, in both modes.
-//! Asserts only that nothing panics.
+//! Target `trec_run`: its body is `dropscore::fuzzing::trec_run` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
 #![no_main]
-mod common;
-use dropscore::input::Role;
-use dropscore::Mode;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| {
-    for mode in [Mode::Official, Mode::Corrected] {
-        let req = common::request(mode, "trec", true, data.len());
-        common::score(
-            &common::pair("x.run", Role::Pred, data, "x.qrels", common::QRELS),
-            &req,
-        );
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("trec_run", data));

@@ -92,8 +92,14 @@ impl std::fmt::Debug for Lemmatizer {
     }
 }
 
+/// An fst map of the asset, its checksum verified first: `fst` trusts its bytes and panics on corrupted
+/// addresses (found by the `lemma_asset` fuzz target), so a damaged asset is refused before any lookup.
 fn fst_map(b: &[u8], what: &str) -> Result<fst::Map<Vec<u8>>, String> {
-    fst::Map::new(b.to_vec()).map_err(|e| format!("asset: bad {what} map: {e}"))
+    let m = fst::Map::new(b.to_vec()).map_err(|e| format!("asset: bad {what} map: {e}"))?;
+    m.as_fst()
+        .verify()
+        .map_err(|e| format!("asset: bad {what} map: {e}"))?;
+    Ok(m)
 }
 
 impl Lemmatizer {

@@ -1,0 +1,4 @@
+//! Target `label_map`: its body is `dropscore::fuzzing::label_map` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("label_map", data));

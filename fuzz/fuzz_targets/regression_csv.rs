@@ -1,0 +1,4 @@
+//! Target `regression_csv`: its body is `dropscore::fuzzing::regression_csv` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("regression_csv", data));

@@ -1,0 +1,4 @@
+//! Target `zip_built`: its body is `dropscore::fuzzing::zip_built` (src/fuzzing/), replayed under `cargo test` by
+//! tests/fuzz_replay.rs. What it feeds: fuzz/README.md.
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| dropscore::fuzzing::run("zip_built", data));
