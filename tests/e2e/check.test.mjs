@@ -137,7 +137,7 @@ test('manifest embed (kws test set): a ready and a broken submission, located pr
   await context.close();
 });
 
-test('page: a dropped manifest takes the place of the ground truth; a protocol without a check says so', async () => {
+test('page: a dropped manifest takes the place of the ground truth; a manifest the protocol cannot use is refused in plain words', async () => {
   const { page, check, context } = await openPage('#/p/kws');
   await dropFiles(page, '#zone-gt', [MANIFEST]);
   await dropFiles(page, '#zone-pred', [PRED]);
@@ -149,20 +149,15 @@ test('page: a dropped manifest takes the place of the ground truth; a protocol w
   check();
   await context.close();
 
-  // fest has no pre-flight check (yet): the page says so plainly, and stays usable.
+  // A hand-made fest manifest that lacks what fest's check needs: refused in plain words, naming what is missing.
   const fake = path.join(tmp, 'fest-manifest.json');
   fs.writeFileSync(fake, JSON.stringify({ schema: 1, kind: 'dropscore-manifest', protocol: 'fest', options: {}, expects: {} }));
   const second = await openPage('#/p/fest');
   await dropFiles(second.page, '#zone-gt', [fake]);
   await dropFiles(second.page, '#zone-pred', [PRED]);
   await second.page.locator('#score-button', { hasText: 'Check submission' }).waitFor();
-  const state = await runOf(second.page, () => second.page.click('#score-button'));
-  const status = await second.page.textContent('#status-text');
-  if (state === 'failed') {
-    assert.match(status, /protocol `fest` has no pre-flight check yet/);
-  } else {
-    assert.equal(state, 'done'); // fest's check has landed meanwhile
-  }
+  assert.equal(await runOf(second.page, () => second.page.click('#score-button')), 'failed');
+  assert.match(await second.page.textContent('#status-text'), /the manifest does not record option `connectivity`/);
   await second.context.close();
 });
 
