@@ -478,9 +478,14 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         );
     }
     if ctx.numeric_used > 0 {
-        diags.push(Diagnostic::warning("aij.vqa.numeric_approx", format!("{} VQA answer(s) took the numeric path: the first token that starts with a digit and reads as a number stands in for NLTK's CD tag (approximate; it decided as a perceptron tagger does on 24,000 of 24,000 test answers, README)", ctx.numeric_used))
+        let stand_in = if ctx.numeric_first_float {
+            "the first token Python's float() reads (numeric_path = first_float)"
+        } else {
+            "the first token that starts with a digit and reads as a number (it decided as a perceptron tagger does on 24,000 of 24,000 test answers, README)"
+        };
+        diags.push(Diagnostic::warning("aij.vqa.numeric_approx", format!("{} VQA answer(s) took the numeric path: {stand_in} stands in for NLTK's CD tag (approximate)", ctx.numeric_used))
             .official("compares the first token NLTK's perceptron tagger tags CD"));
-        if opts.get("numeric_path") == "tagger" {
+        if !ctx.numeric_first_float {
             deviations.push(
                 "numeric_path = tagger approximated by the first token that starts with a digit (no tagger model ships)".into(),
             );
