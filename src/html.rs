@@ -220,7 +220,8 @@ fn num(v: Option<f64>) -> String {
 }
 
 fn items(o: &mut String, report: &Report) {
-    if report.items.is_empty() {
+    let count = report.item_count();
+    if count == 0 {
         return;
     }
     let label = if report.display.item_label.is_empty() {
@@ -228,13 +229,17 @@ fn items(o: &mut String, report: &Report) {
     } else {
         report.display.item_label.as_str()
     };
-    let _ = writeln!(o, "<h2>Per {} ({})</h2>", escape(label), report.items.len());
+    let _ = writeln!(o, "<h2>Per {} ({})</h2>", escape(label), count);
     let cols: Vec<(String, String, String, Option<u32>)> = report
         .item_columns()
         .into_iter()
         .map(|c| (c.id, c.label, c.from, c.decimals))
         .collect();
-    let has_group = report.items.iter().any(|i| i.group.is_some());
+    let mut has_group = false;
+    report.each_item(|i| {
+        has_group = i.group.is_some();
+        !has_group
+    });
     let _ = write!(o, "<table><thead><tr><th>{}</th>", escape(label));
     if has_group {
         o.push_str("<th>group</th>");
@@ -243,7 +248,8 @@ fn items(o: &mut String, report: &Report) {
         let _ = write!(o, "<th>{}</th>", escape(l));
     }
     o.push_str("</tr></thead><tbody>\n");
-    for it in report.items.iter().take(MAX_ITEMS) {
+    for k in 0..count.min(MAX_ITEMS) {
+        let it = report.item(k);
         let _ = write!(o, "<tr><td>{}</td>", escape(&it.id));
         if has_group {
             let _ = write!(o, "<td>{}</td>", escape(it.group.as_deref().unwrap_or("")));
@@ -269,11 +275,11 @@ fn items(o: &mut String, report: &Report) {
         o.push_str("</tr>\n");
     }
     o.push_str("</tbody></table>\n");
-    if report.items.len() > MAX_ITEMS {
+    if count > MAX_ITEMS {
         let _ = writeln!(
             o,
             "<p class=\"muted\">… and {} more rows (see the JSON report).</p>",
-            report.items.len() - MAX_ITEMS
+            count - MAX_ITEMS
         );
     }
 }

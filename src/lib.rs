@@ -19,6 +19,7 @@ pub mod formats;
 pub mod fuzzing;
 pub mod html;
 pub mod input;
+pub mod items;
 pub mod lemma;
 pub mod metrics;
 pub mod protocols;

@@ -103,16 +103,22 @@ fn terminal_safe_report(report: &Report) -> Option<Report> {
             *s = o;
         }
     }
-    let dirty = report.items.iter().any(|it| {
-        needs(&it.id)
-            || it.group.as_deref().is_some_and(needs)
-            || it.detail.iter().any(|(k, v)| needs(k) || value_needs(v))
-    }) || report.groups.iter().any(|g| needs(&g.id))
+    let table_dirty = report
+        .item_table
+        .as_ref()
+        .is_some_and(|t| t.any_text(needs));
+    let dirty = table_dirty
+        || report.items.iter().any(|it| {
+            needs(&it.id)
+                || it.group.as_deref().is_some_and(needs)
+                || it.detail.iter().any(|(k, v)| needs(k) || value_needs(v))
+        })
+        || report.groups.iter().any(|g| needs(&g.id))
         || report.options.values().any(value_needs);
     if !dirty {
         return None;
     }
-    let mut r = report.clone();
+    let mut r = report.with_rows();
     for it in &mut r.items {
         clean(&mut it.id);
         if let Some(g) = &mut it.group {
@@ -166,15 +172,13 @@ fn table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     head.extend(cols.iter().map(|c| c.0.clone()));
     let f32 = scores_are_binary32(report);
-    let rows = report
-        .items
-        .iter()
-        .map(|it| {
-            let mut row = vec![it.id.clone(), it.group.clone().unwrap_or_default()];
-            row.extend(cols.iter().map(|(id, from)| cell(it, id, from, f32)));
-            row
-        })
-        .collect();
+    let mut rows = Vec::with_capacity(report.item_count());
+    report.each_item(|it| {
+        let mut row = vec![it.id.clone(), it.group.clone().unwrap_or_default()];
+        row.extend(cols.iter().map(|(id, from)| cell(it, id, from, f32)));
+        rows.push(row);
+        true
+    });
     (head, rows)
 }
 

@@ -6,6 +6,9 @@ use crate::diag::{Diagnostic, Severity};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+pub use crate::items::ItemTable;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -177,7 +180,7 @@ pub struct Series {
     pub y: Vec<Option<f64>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Report {
     pub schema: u32,
     pub protocol: String,
@@ -185,6 +188,8 @@ pub struct Report {
     pub options: Map<String, Value>,
     pub scores: Scores,
     pub groups: Vec<Group>,
+    /// The per-item rows, unless [`Report::item_table`] holds them (then this is empty). Read them through
+    /// [`Report::item_count`], [`Report::item`] and [`Report::each_item`], which see both.
     pub items: Vec<Item>,
     pub diagnostics: Vec<Diagnostic>,
     // ---- schema-1 extensions ----
@@ -200,6 +205,34 @@ pub struct Report {
     pub readings: Vec<Reading>,
     #[serde(default)]
     pub plots: Vec<Plot>,
+    /// The per-item rows held column-wise (the families' millions of rows), serialised as `items`.
+    #[serde(skip)]
+    pub item_table: Option<std::sync::Arc<ItemTable>>,
+}
+
+/// Field by field as the schema orders them; `items` from the table when there is one.
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Report", 14)?;
+        st.serialize_field("schema", &self.schema)?;
+        st.serialize_field("protocol", &self.protocol)?;
+        st.serialize_field("mode", &self.mode)?;
+        st.serialize_field("options", &self.options)?;
+        st.serialize_field("scores", &self.scores)?;
+        st.serialize_field("groups", &self.groups)?;
+        match &self.item_table {
+            Some(t) => st.serialize_field("items", &**t)?,
+            None => st.serialize_field("items", &self.items)?,
+        }
+        st.serialize_field("diagnostics", &self.diagnostics)?;
+        st.serialize_field("display", &self.display)?;
+        st.serialize_field("official_fails", &self.official_fails)?;
+        st.serialize_field("deviations", &self.deviations)?;
+        st.serialize_field("readings", &self.readings)?;
+        st.serialize_field("plots", &self.plots)?;
+        st.end()
+    }
 }
 
 impl Report {
@@ -209,7 +242,10 @@ impl Report {
         if !self.display.columns.is_empty() {
             return self.display.columns.clone();
         }
-        let mut keys: Vec<&str> = Vec::new();
+        let mut keys: Vec<&str> = match &self.item_table {
+            Some(t) => t.scores.iter().map(|c| c.key.as_str()).collect(),
+            None => Vec::new(),
+        };
         for it in &self.items {
             for (k, _) in it.scores.iter() {
                 if !keys.contains(&k) {
@@ -242,7 +278,41 @@ impl Report {
             deviations: Vec::new(),
             readings: Vec::new(),
             plots: Vec::new(),
+            item_table: None,
         }
+    }
+
+    /// How many per-item rows the report has.
+    pub fn item_count(&self) -> usize {
+        self.item_table
+            .as_ref()
+            .map_or(self.items.len(), |t| t.len())
+    }
+
+    /// The per-item row at position `k` (`k < item_count()`), borrowed or built from the table.
+    pub fn item(&self, k: usize) -> Cow<'_, Item> {
+        match &self.item_table {
+            Some(t) => Cow::Owned(t.item(k)),
+            None => Cow::Borrowed(&self.items[k]),
+        }
+    }
+
+    /// Calls `f` with each per-item row in order, until it returns false.
+    pub fn each_item(&self, mut f: impl FnMut(&Item) -> bool) {
+        for k in 0..self.item_count() {
+            if !f(&self.item(k)) {
+                break;
+            }
+        }
+    }
+
+    /// The rows of `items` turned into a table's (a copy whose rows can be edited in place).
+    pub fn with_rows(&self) -> Report {
+        let mut r = self.clone();
+        if let Some(t) = r.item_table.take() {
+            r.items = (0..t.len()).map(|k| t.item(k)).collect();
+        }
+        r
     }
 
     pub fn has_errors(&self) -> bool {
@@ -278,6 +348,15 @@ impl Report {
                 b.column,
             ))
         });
+    }
+
+    /// Writes [`Report::to_json`]'s text to `w` without holding it whole.
+    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+        serde_json::to_writer(&mut w, self).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")?;
+        w.flush()
     }
 
     /// The canonical JSON text (compact, one line, trailing newline): identical natively and in wasm.

@@ -86,7 +86,8 @@ fn three_class_scores_example() {
         !r.scores.contains("roc_auc") && !r.scores.contains("f1"),
         "binary metrics only for two classes"
     );
-    assert_eq!(r.items.len(), 30);
+    assert_eq!(r.item_count(), 30);
+    assert_eq!(r.item(0).id, "img001");
     assert_eq!(r.display.headline[0].id, "accuracy");
     let kinds: Vec<&str> = r.plots.iter().map(|p| p.id.as_str()).collect();
     assert_eq!(kinds, ["confusion_matrix", "roc", "pr"]);

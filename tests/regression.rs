@@ -78,7 +78,7 @@ fn house_prices_example() {
     );
     near(r.scores.get("median_absolute_error"), 11.25, "median ae");
     assert_eq!(r.display.headline[0].id, "root_mean_squared_error");
-    assert_eq!(r.items.len(), 20);
+    assert_eq!(r.item_count(), 20);
     assert_eq!(r.plots.len(), 2);
 }
 

@@ -201,7 +201,6 @@ fn score(a: ScoreArgs) -> i32 {
             Err(e) => return usage(&e.0),
         }
     }
-    let out = render_all(&reports, a.format);
     if !a.quiet {
         let mut err = std::io::stderr().lock();
         for d in &reports[0].diagnostics {
@@ -209,11 +208,10 @@ fn score(a: ScoreArgs) -> i32 {
         }
     }
     let written = match &a.out {
-        Some(f) => std::fs::write(f, out).map_err(|e| format!("{f}: {}", io_words(&e))),
-        None => std::io::stdout()
-            .lock()
-            .write_all(out.as_bytes())
-            .map_err(|e| io_words(&e)),
+        Some(f) => std::fs::File::create(f)
+            .and_then(|file| render_all(&reports, a.format, file))
+            .map_err(|e| format!("{f}: {}", io_words(&e))),
+        None => render_all(&reports, a.format, std::io::stdout().lock()).map_err(|e| io_words(&e)),
     };
     if let Err(e) = written {
         eprintln!("dropscore: {}", render::terminal_lines(&e));
@@ -254,7 +252,10 @@ fn option_files(protocol: &str, set: &[(String, String)], inputs: &mut Vec<Input
     }
 }
 
-fn render_all(reports: &[Report], format: Format) -> String {
+/// Writes the report(s) in `format` to `w`; JSON is written as it is serialised (a report of millions of
+/// per-item rows is never held as one string).
+fn render_all(reports: &[Report], format: Format, w: impl Write) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
     let one = |r: &Report| match format {
         Format::Text => render::text(r),
         Format::Json => r.to_json(),
@@ -262,12 +263,28 @@ fn render_all(reports: &[Report], format: Format) -> String {
         Format::Csv => render::csv(r),
     };
     if reports.len() == 1 {
-        return one(&reports[0]);
+        if format == Format::Json {
+            return reports[0].write_json(w);
+        }
+        w.write_all(one(&reports[0]).as_bytes())?;
+        return w.flush();
     }
     let diffs = protocols::explain(&reports[0], &reports[1]);
     if format == Format::Json {
-        let v = serde_json::json!({ "official": reports[0], "corrected": reports[1], "differences": diffs });
-        return format!("{v}\n");
+        #[derive(serde::Serialize)]
+        struct Both<'a> {
+            official: &'a Report,
+            corrected: &'a Report,
+            differences: Vec<String>,
+        }
+        let both = Both {
+            official: &reports[0],
+            corrected: &reports[1],
+            differences: diffs,
+        };
+        serde_json::to_writer(&mut w, &both).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")?;
+        return w.flush();
     }
     let mut s = format!(
         "# official\n{}\n# corrected\n{}\n# differences\n",
@@ -277,7 +294,8 @@ fn render_all(reports: &[Report], format: Format) -> String {
     for d in diffs {
         s.push_str(&format!("- {}\n", render::terminal(&d)));
     }
-    s
+    w.write_all(s.as_bytes())?;
+    w.flush()
 }
 
 /// A usage error (exit status 2), its message escaped for the terminal.

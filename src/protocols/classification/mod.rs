@@ -10,9 +10,11 @@ use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run,
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::classification_csv::{self as csvin, Layout, NONE};
 use crate::input::FileSet;
-use crate::report::{Column, Display, Item, Label, Mode, Report};
+use crate::items::{DetailColumn, DetailValues, ItemTable, ScoreColumn, NULL_CODE};
+use crate::report::{Column, Display, Label, Mode, Report};
 use compute::{applies, Data, METRICS};
-use serde_json::{Map, Value};
+use serde_json::Value;
+use std::sync::Arc;
 
 pub const ID: &str = "classification";
 
@@ -296,7 +298,7 @@ pub fn run_on(
         report.plots = out.plots.clone();
     }
     progress.update(0.85, "per-item rows");
-    report.items = items(&gt, &sub, &out, blocked);
+    report.item_table = Some(Arc::new(items(gt, &sub, &out, blocked)));
     Ok(report)
 }
 
@@ -334,66 +336,96 @@ fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
     }
 }
 
+/// The per-item rows: `correct` (1/0, null when not scored), `score_of_truth` (score layouts) and the detail
+/// `truth`, `predicted` (null when not given) and `missing` (only on rows the submission did not give).
 fn items(
-    gt: &csvin::Gt,
+    gt: csvin::Gt,
     sub: &csvin::Submission,
     out: &compute::Outcome,
     blocked: bool,
-) -> Vec<Item> {
+) -> ItemTable {
     let k = gt.classes.len();
+    let n = gt.labels.len();
     let order = inputs::natural_order(&gt.ids);
-    let name = |p: u32| -> Option<String> {
-        let p = p as usize;
-        if p == NONE as usize {
-            None
-        } else if p < k {
-            Some(gt.classes.names[p].clone())
-        } else {
-            sub.extra.get(p - k).cloned()
-        }
-    };
-    order
-        .into_iter()
+    let pred = |i: usize| out.pred.get(i).copied().unwrap_or(NONE);
+    let given = |i: usize| sub.seen.get(i).is_some_and(|&l| l > 0);
+    let scored = !blocked && sub.mixed.is_none();
+    let correct = (0..n)
         .map(|i| {
-            let t = gt.labels[i];
-            let p = out.pred.get(i).copied().unwrap_or(NONE);
-            let given = sub.seen.get(i).is_some_and(|&l| l > 0);
-            // Built directly (finite values, distinct keys): what `Scores::set` would give, without its search.
-            let fin = |v: Option<f64>| v.filter(|x| x.is_finite());
-            let correct =
-                (p != NONE && !blocked && sub.mixed.is_none()).then_some((p == t) as u8 as f64);
-            let mut sv = Vec::with_capacity(2);
-            sv.push(("correct".to_string(), fin(correct)));
-            match sub.layout {
-                Layout::Scores => sv.push((
-                    "score_of_truth".to_string(),
-                    fin(Some(sub.scores[i * k + t as usize])),
-                )),
-                Layout::BinaryScore => sv.push((
-                    "score_of_truth".to_string(),
-                    fin(Some(sub.scores[i]).map(|s| if t == 1 { s } else { 1.0 - s })),
-                )),
-                Layout::Labels => {}
-            }
-            let scores = crate::report::Scores(sv);
-            let mut detail = Map::with_capacity(3);
-            detail.insert(
-                "truth".into(),
-                Value::String(gt.classes.names[t as usize].clone()),
-            );
-            detail.insert(
-                "predicted".into(),
-                name(p).filter(|_| given).map_or(Value::Null, Value::String),
-            );
-            if !given {
-                detail.insert("missing".into(), Value::Bool(true));
-            }
-            Item {
-                id: gt.ids.get(i).to_string(),
-                group: None,
-                scores,
-                detail,
+            let p = pred(i);
+            if p != NONE && scored {
+                (p == gt.labels[i]) as u8 as f64
+            } else {
+                f64::NAN
             }
         })
-        .collect()
+        .collect();
+    let mut scores = vec![ScoreColumn {
+        key: "correct".into(),
+        values: correct,
+    }];
+    let of_truth: Option<Vec<f64>> = match sub.layout {
+        Layout::Scores => Some(
+            (0..n)
+                .map(|i| sub.scores[i * k + gt.labels[i] as usize])
+                .collect(),
+        ),
+        Layout::BinaryScore => Some(
+            (0..n)
+                .map(|i| {
+                    let s = sub.scores[i];
+                    if gt.labels[i] == 1 {
+                        s
+                    } else {
+                        1.0 - s
+                    }
+                })
+                .collect(),
+        ),
+        Layout::Labels => None,
+    };
+    if let Some(values) = of_truth {
+        scores.push(ScoreColumn {
+            key: "score_of_truth".into(),
+            values,
+        });
+    }
+    // Names: the GT classes, then the submission's other labels (codes k + j).
+    let names: Vec<String> = gt.classes.names.iter().chain(&sub.extra).cloned().collect();
+    let predicted = (0..n)
+        .map(|i| {
+            let p = pred(i);
+            if given(i) && p != NONE && (p as usize) < names.len() {
+                p
+            } else {
+                NULL_CODE
+            }
+        })
+        .collect();
+    let detail = vec![
+        DetailColumn {
+            key: "truth".into(),
+            values: DetailValues::Names {
+                names: names.clone(),
+                codes: gt.labels.clone(),
+            },
+        },
+        DetailColumn {
+            key: "predicted".into(),
+            values: DetailValues::Names {
+                names,
+                codes: predicted,
+            },
+        },
+        DetailColumn {
+            key: "missing".into(),
+            values: DetailValues::TrueOrAbsent((0..n).map(|i| !given(i)).collect()),
+        },
+    ];
+    ItemTable {
+        order: order.into_iter().map(|i| i as u32).collect(),
+        scores,
+        detail,
+        ids: gt.ids,
+    }
 }

@@ -8,9 +8,10 @@ use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run,
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::regression_csv as csvin;
 use crate::input::FileSet;
+use crate::items::{ItemTable, ScoreColumn};
 use crate::metrics::regression as m;
-use crate::report::{Column, Display, Item, Label, Mode, Report, Scores};
-use serde_json::Map;
+use crate::report::{Column, Display, Label, Mode, Report, Scores};
+use std::sync::Arc;
 
 pub const ID: &str = "regression";
 
@@ -230,25 +231,26 @@ pub fn run_on(
     }
     progress.update(0.85, "per-item rows");
     let order = inputs::natural_order(&gt.ids);
-    report.items = order
-        .into_iter()
-        .map(|i| {
-            let (t, p) = (gt.targets[i], sub.preds[i]);
-            // Built directly (finite values, distinct keys): what `Scores::with` would give, without its search.
-            let fin = |v: f64| Some(v).filter(|x| x.is_finite());
-            let scores = Scores(vec![
-                ("prediction".to_string(), fin(p)),
-                ("target".to_string(), fin(t)),
-                ("error".to_string(), fin(p - t)),
-            ]);
-            Item {
-                id: gt.ids.get(i).to_string(),
-                group: None,
-                scores,
-                detail: Map::new(),
-            }
-        })
+    let error = gt
+        .targets
+        .iter()
+        .zip(&sub.preds)
+        .map(|(t, p)| p - t)
         .collect();
+    let column = |key: &str, values| ScoreColumn {
+        key: key.into(),
+        values,
+    };
+    report.item_table = Some(Arc::new(ItemTable {
+        order: order.into_iter().map(|i| i as u32).collect(),
+        scores: vec![
+            column("prediction", sub.preds),
+            column("target", gt.targets),
+            column("error", error),
+        ],
+        detail: Vec::new(),
+        ids: gt.ids,
+    }));
     Ok(report)
 }
 
