@@ -205,6 +205,10 @@ pub struct Report {
     pub readings: Vec<Reading>,
     #[serde(default)]
     pub plots: Vec<Plot>,
+    /// Set only in a page's preview of a report whose rows were cut ([`Report::preview`]): how many rows the
+    /// whole report has (`items` holds the first ones). Never set in the CLI's or the scoring program's output.
+    #[serde(default)]
+    pub items_total: Option<u64>,
     /// The per-item rows held column-wise (the families' millions of rows), serialised as `items`.
     #[serde(skip)]
     pub item_table: Option<std::sync::Arc<ItemTable>>,
@@ -231,6 +235,10 @@ impl Serialize for Report {
         st.serialize_field("deviations", &self.deviations)?;
         st.serialize_field("readings", &self.readings)?;
         st.serialize_field("plots", &self.plots)?;
+        match self.items_total {
+            Some(n) => st.serialize_field("items_total", &n)?,
+            None => st.skip_field("items_total")?,
+        }
         st.end()
     }
 }
@@ -279,7 +287,26 @@ impl Report {
             readings: Vec::new(),
             plots: Vec::new(),
             item_table: None,
+            items_total: None,
         }
+    }
+
+    /// A copy for a page: every row when there are at most `limit`, else the first `limit` rows and
+    /// `items_total` (the page then asks for rows page by page).
+    pub fn preview(&self, limit: usize) -> Report {
+        let n = self.item_count();
+        let mut r = Report {
+            items: Vec::new(),
+            item_table: None,
+            ..self.clone()
+        };
+        if n <= limit {
+            r.items = (0..n).map(|k| self.item(k).into_owned()).collect();
+        } else {
+            r.items = (0..limit).map(|k| self.item(k).into_owned()).collect();
+            r.items_total = Some(n as u64);
+        }
+        r
     }
 
     /// How many per-item rows the report has.
