@@ -169,7 +169,9 @@ pub fn number_text(v: f64, decimals: Option<u32>, out: &mut String) {
             if v < 0.0 {
                 out.push('-');
             }
-            let _ = write!(out, "{:.*}", d.min(20) as usize, a);
+            if !fixed_fast(a, d, out) {
+                let _ = write!(out, "{:.*}", d.min(20) as usize, a);
+            }
         }
         Some(_) => js_string(v, out),
         None if v.fract() == 0.0 => js_string(v, out),
@@ -179,16 +181,68 @@ pub fn number_text(v: f64, decimals: Option<u32>, out: &mut String) {
             let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
             let exp: i32 = exp.parse().unwrap_or(0);
             if !(-6..4).contains(&exp) {
-                let _ = write!(out, "{mant}e{}{}", if exp < 0 { '-' } else { '+' }, exp.abs());
+                let _ = write!(
+                    out,
+                    "{mant}e{}{}",
+                    if exp < 0 { '-' } else { '+' },
+                    exp.abs()
+                );
             } else {
                 let _ = write!(out, "{:.*}", (3 - exp) as usize, v);
             }
         }
         None => {
-            let r: f64 = format!("{v:.6}").parse().unwrap_or(v);
-            js_string(r, out);
+            // toFixed(6) read back as a number: the fixed text without its trailing zeros.
+            if v < 0.0 {
+                out.push('-');
+            }
+            if !fixed_fast(a, 6, out) {
+                let _ = write!(out, "{a:.6}");
+            }
+            let keep = out.trim_end_matches('0').trim_end_matches('.').len();
+            out.truncate(keep);
+            if out == "-0" {
+                out.truncate(0);
+                out.push('0');
+            }
         }
     }
+}
+
+/// `a` (finite, not negative) with `d` decimals, rounded as `format!("{a:.d$}")` rounds the exact binary value,
+/// appended to `out` through integer arithmetic; false (nothing written) when `a·10^d` is too large.
+fn fixed_fast(a: f64, d: u32, out: &mut String) -> bool {
+    const POW: [u64; 16] = {
+        let mut p = [1u64; 16];
+        let mut i = 1;
+        while i < 16 {
+            p[i] = p[i - 1] * 10;
+            i += 1;
+        }
+        p
+    };
+    let Some(&p) = POW.get(d as usize) else {
+        return false;
+    };
+    let m = a * p as f64; // within half an ulp of the exact product
+    if !(m < 4.0e15) {
+        return false;
+    }
+    let fl = m.floor();
+    let f = m - fl;
+    let n = fl as u64;
+    let n = if (f - 0.5).abs() > m * f64::EPSILON + f64::MIN_POSITIVE {
+        n + u64::from(f > 0.5)
+    } else {
+        // Near a tie: the product's rounding error, exactly (a fused multiply-add), decides; a tie goes to even.
+        let t = (f - 0.5) + a.mul_add(p as f64, -m);
+        n + u64::from(t > 0.0 || (t == 0.0 && n % 2 == 1))
+    };
+    let _ = write!(out, "{}", n / p);
+    if d > 0 {
+        let _ = write!(out, ".{:0w$}", n % p, w = d as usize);
+    }
+    true
 }
 
 /// JavaScript's `String(v)` of a finite number.
@@ -375,7 +429,10 @@ fn cmp_keys(a: &Key, b: &Key) -> Ordering {
 fn value_key(v: Option<&Value>) -> Option<Key> {
     match v? {
         Value::Null => None,
-        Value::Number(n) => n.as_f64().filter(|x| x.is_finite()).map(|x| Key::Num(x + 0.0)),
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .map(|x| Key::Num(x + 0.0)),
         Value::String(s) => Some(Key::Text(s.clone())),
         Value::Bool(b) => Some(Key::Text(b.to_string())),
         v => Some(Key::Text(v.to_string())),
@@ -466,7 +523,11 @@ fn sort_table(t: &ItemTable, c: &Col, dir: i32, positions: Vec<u32>) -> Vec<u32>
         return p;
     }
     if let Some(s) = t.scores.iter().find(|s| s.key == c.id) {
-        return by_keys(&|r| Some(s.values[r]).filter(|x| x.is_finite()).map(|x| float_key(x, dir)));
+        return by_keys(&|r| {
+            Some(s.values[r])
+                .filter(|x| x.is_finite())
+                .map(|x| float_key(x, dir))
+        });
     }
     match t.detail.iter().find(|d| d.key == c.id).map(|d| &d.values) {
         Some(DetailValues::Names { names, codes }) => {

@@ -32,6 +32,30 @@ fn number_texts_are_the_pages() {
     assert_eq!(s, "—");
 }
 
+#[test]
+fn the_integer_path_rounds_as_format_does() {
+    let mut seed = 7u64;
+    let mut s = String::new();
+    for i in 0..200_000 {
+        let r = crate::xorshift64(&mut seed);
+        let v = match i % 4 {
+            0 => (r % 100_000) as f64 / 8.0,   // exact ties at 2 and 3 decimals
+            1 => f64::from_bits(r >> 2) % 1e9, // anything below 1e9
+            2 => (r % 1_000_000) as f64 / 1000.0, // 3-decimal inputs
+            _ => (r as f64 / u64::MAX as f64) * 10f64.powi((r % 20) as i32 - 8),
+        };
+        if !v.is_finite() {
+            continue;
+        }
+        for d in [0, 2, 3, 5, 6, 15] {
+            s.clear();
+            if fixed_fast(v, d, &mut s) {
+                assert_eq!(s, format!("{v:.*}", d as usize), "{v:e} {d}");
+            }
+        }
+    }
+}
+
 /// Rows in natural id order (as the families give them), with a missing score, a text detail and a flag.
 fn table_report(n: usize) -> Report {
     let mut ids = IdIndex::default();
@@ -51,7 +75,11 @@ fn table_report(n: usize) -> Report {
         } else {
             ((r >> 20) % 1000) as f64 / 8.0
         });
-        codes.push(if r % 5 == 0 { NULL_CODE } else { (r % 3) as u32 });
+        codes.push(if r % 5 == 0 {
+            NULL_CODE
+        } else {
+            (r % 3) as u32
+        });
         flag.push(r % 4 == 0);
     }
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -120,7 +148,11 @@ fn pages_filters_and_sorts_as_the_table_does() {
     assert_eq!(ids(&p), ["Id29", "Id28"]);
     // Case-insensitive, on ids, detail names and the score texts as shown (2 decimals).
     let p = page(&r, &q(" ID2 ", None, 1, 0, 100), &mut c);
-    assert!(ids(&p).starts_with(&["Id2", "Id20", "Id21"]), "{:?}", ids(&p));
+    assert!(
+        ids(&p).starts_with(&["Id2", "Id20", "Id21"]),
+        "{:?}",
+        ids(&p)
+    );
     let p = page(&r, &q("CAT9", None, 1, 0, 100), &mut c);
     assert!(p.rows.iter().all(|it| it.detail["label"] == "Cat9"));
     assert!(p.matched > 0 && p.matched < 30);
@@ -139,7 +171,11 @@ fn missing_values_sort_last_both_ways_and_ties_keep_the_order() {
     let mut c = Cache::default();
     for dir in [1, -1] {
         let p = page(&r, &q("", Some("prediction"), dir, 0, 200), &mut c);
-        let v: Vec<Option<f64>> = p.rows.iter().map(|it| it.scores.get("prediction")).collect();
+        let v: Vec<Option<f64>> = p
+            .rows
+            .iter()
+            .map(|it| it.scores.get("prediction"))
+            .collect();
         let first_null = v.iter().position(Option::is_none).unwrap();
         assert!(v[first_null..].iter().all(Option::is_none));
         for (k, w) in v[..first_null].windows(2).enumerate() {
@@ -147,7 +183,10 @@ fn missing_values_sort_last_both_ways_and_ties_keep_the_order() {
             assert!(if dir > 0 { a <= b } else { a >= b });
             if a == b {
                 let pos = |it: &Item| (0..200).find(|&j| r.item(j).id == it.id).unwrap();
-                assert!(pos(&p.rows[k]) < pos(&p.rows[k + 1]), "ties in report order");
+                assert!(
+                    pos(&p.rows[k]) < pos(&p.rows[k + 1]),
+                    "ties in report order"
+                );
             }
         }
     }
@@ -182,9 +221,14 @@ fn the_table_path_agrees_with_the_row_path() {
 #[test]
 fn rows_with_groups_and_json_details() {
     let mut r = Report::new("kws", Mode::Official);
-    for (i, (g, s)) in [("b", Some(0.5)), ("a", None), ("b", Some(0.25)), ("a", Some(0.5))]
-        .into_iter()
-        .enumerate()
+    for (i, (g, s)) in [
+        ("b", Some(0.5)),
+        ("a", None),
+        ("b", Some(0.25)),
+        ("a", Some(0.5)),
+    ]
+    .into_iter()
+    .enumerate()
     {
         let mut detail = serde_json::Map::new();
         detail.insert("n".into(), serde_json::json!({ "k": i }));
@@ -207,7 +251,10 @@ fn rows_with_groups_and_json_details() {
     assert_eq!(ids(&p), ["q8"]);
     assert_eq!(page(&r, &q("B", None, 1, 0, 10), &mut c).matched, 2);
     let json = page_json(&r, r#"{"filter":"A","sort":"ap","dir":1}"#, &mut c).unwrap();
-    assert!(json.starts_with(r#"{"total":4,"matched":2,"rows":[{"id":"q7""#), "{json}");
+    assert!(
+        json.starts_with(r#"{"total":4,"matched":2,"rows":[{"id":"q7""#),
+        "{json}"
+    );
     assert!(page_json(&r, "{", &mut c).is_err());
 }
 
