@@ -51,9 +51,12 @@ pub struct Page {
 /// paging through the same view costs only the rows it returns. `None` positions: every row, in order.
 #[derive(Default)]
 pub struct Cache {
-    filtered: Option<(String, Option<Vec<u32>>)>,
-    sorted: Option<(String, Option<String>, i32, Option<Vec<u32>>)>,
+    filtered: Option<(String, Positions)>,
+    sorted: Option<(String, Option<String>, i32, Positions)>,
 }
+
+/// Row positions in the order shown; `None`: every row, in report order.
+type Positions = Option<Vec<u32>>;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -175,7 +178,7 @@ pub fn number_text(v: f64, decimals: Option<u32>, out: &mut String) {
         }
         Some(_) => js_string(v, out),
         None if v.fract() == 0.0 => js_string(v, out),
-        None if a < 1e-4 || a >= 1e9 => {
+        None if !(1e-4..1e9).contains(&a) => {
             // toPrecision(4): exponential when the exponent is below -6 or at least 4.
             let e = format!("{v:.3e}");
             let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
@@ -225,7 +228,7 @@ fn fixed_fast(a: f64, d: u32, out: &mut String) -> bool {
         return false;
     };
     let m = a * p as f64; // within half an ulp of the exact product
-    if !(m < 4.0e15) {
+    if m >= 4.0e15 {
         return false;
     }
     let fl = m.floor();
