@@ -276,3 +276,19 @@ fn five_million_rows() {
         eprintln!("{query:?}: {} matched, {:?}", p.matched, t0.elapsed());
     }
 }
+
+/// The page's preview holds the first rows and the count; the pages after it continue where it stops.
+#[test]
+fn the_preview_and_the_pages_cover_the_report() {
+    let r = table_report(50);
+    let p = r.preview(20);
+    assert_eq!((p.items.len(), p.items_total), (20, Some(50)));
+    assert!(p.to_json().ends_with(",\"items_total\":50}\n"));
+    let mut c = Cache::default();
+    let next = page(&r, &q("", None, 1, 20, 30), &mut c);
+    let all: Vec<Item> = p.items.iter().cloned().chain(next.rows).collect();
+    assert_eq!(all, r.with_rows().items);
+    let whole = r.preview(50);
+    assert_eq!((whole.items.len(), whole.items_total), (50, None));
+    assert_eq!(whole.to_json(), r.to_json());
+}
