@@ -6,6 +6,12 @@
 //   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official|corrected|both]
 //                                [--runs 3] [--warm yes|no] [--api session|files] [--chromium /usr/bin/chromium]
 //                                [--set NAME=VALUE[,NAME=VALUE...]]   (the options' `set`, e.g. max_memory=4GiB)
+//                                [--limit 20000] [--table yes|no] [--export json,csv]
+//
+// --limit: the report comes with at most that many rows, as the page asks for it (www/run.js ITEMS_LIMIT; the worker
+// keeps the whole report, src/wasm/page.rs score_view); --limit 0 asks for the whole report (the page before issue 21).
+// --table yes then times the per-item table's requests on the kept report (sort by the first score column, filter,
+// the next page); --export times Download JSON / CSV (the CLI's bytes streamed out of wasm into a Blob).
 //
 // --mode both is one Score click of the page: both modes, then the explanation of their differences.
 // --api files drives a worker from before sessions (main at 73e3b32: each score message carried the files, and
@@ -29,7 +35,7 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');
-const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', api: 'session', set: '', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
+const args = { protocol: 'kws', mode: 'official', runs: '3', warm: 'yes', api: 'session', set: '', limit: '20000', table: 'no', export: '', chromium: process.env.DROPSCORE_CHROMIUM ?? '/usr/bin/chromium' };
 for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 if (!args.gt || !args.pred) {
   console.error('usage: node bench/browser_bench.mjs --gt G --pred P [--mode M] [--runs N]');
@@ -105,7 +111,7 @@ try {
     try {
       const page = await browser.newPage();
       await page.goto(base);
-      const result = await page.evaluate(async ({ names, mode, protocol, warm, api, set }) => {
+      const result = await page.evaluate(async ({ names, mode, protocol, warm, api, set, limit, table, exportFormats }) => {
         // The page's own scoring worker (www/worker.js, protocol in www/API.md), so the time is what a user waits
         // for: reading the files, score() in wasm, the hand-over of the report and its JSON.parse in the page.
         const worker = new Worker('/www/worker.js', { type: 'module' });
@@ -141,6 +147,7 @@ try {
           });
           worker.postMessage({ ...msg, id: nextId++ });
           const out = await answer;
+          if (out.type === 'reply' && out.value instanceof Blob) out.bytes = out.value.size;
           if (out.type === 'result') {
             const t = performance.now();
             out.report = JSON.parse(out.reportJson); // as www/engine.js does (parseInPage)
@@ -157,7 +164,8 @@ try {
           // www/run.js: one session per Score click (the worker reads each file once), both modes kept, then explain.
           await ask({ type: 'open', session: 1, protocol, files }, 'opened', 'open (read the files)');
           for (const m of modes) {
-            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set }, keep: true, parseInPage: true }, 'result', `score ${m}`));
+            const cut = limit > 0 ? { limit } : {};
+            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set }, keep: true, parseInPage: true, ...cut }, 'result', `score ${m}`));
           }
           if (modes.length === 2) await ask({ type: 'explain', session: 1 }, 'explained', 'explain');
         } else {
@@ -170,14 +178,29 @@ try {
           }
         }
         const scoreMs = performance.now() - t1;
+        const m0 = reports[0]?.report.mode;
+        if (api === 'session' && table && reports[0].report.items_total != null) {
+          // The per-item table's requests (www/items-table.js): a sort, a filter, the next page of it.
+          const col = reports[0].report.display?.columns?.[0]?.id ?? '__id';
+          const pageOf = (query, step) => ask({ type: 'items-page', session: 1, mode: m0, query: { count: 1000, ...query } }, 'reply', step);
+          await pageOf({ sort: col, dir: -1 }, `table: sort by ${col}`);
+          await pageOf({ filter: '12.5' }, 'table: filter 12.5');
+          await pageOf({ filter: '12.5', sort: col, dir: 1 }, `table: filter 12.5, sort by ${col}`);
+          await pageOf({ filter: '12.5', sort: col, dir: 1, offset: 1000 }, 'table: the next page');
+        }
+        for (const format of api === 'session' ? exportFormats : []) {
+          const out = await ask({ type: 'export', session: 1, mode: m0, format }, 'reply', `download ${format}`);
+          steps[steps.length - 1].bytes = out.bytes;
+        }
         worker.terminate();
         return {
           api,
           mode,
           fetch_ms: fetchMs,
-          score_ms: scoreMs, // the whole click: every step below
+          score_ms: scoreMs, // the Score click: the steps up to the explanation (not the table or downloads after it)
           steps,
-          report_bytes: reports[0].reportJson.length, // the first mode's (the other's is in steps)
+          report_bytes: reports[0].reportJson.length, // the first mode's as handed over (the other's is in steps)
+          items_total: reports[0].report.items_total ?? reports[0].report.items.length,
           warm_ms: warmed?.ms ?? null, // the worker's exercise of the protocol
           warm_in_score_ms: warmed ? Math.max(0, warmed.at - t1) : null, // the part of it score_ms waited for
           wasm_memory_mb: memory ? memory / 2 ** 20 : null, // the wasm memory's size after the last score (it only grows)
@@ -185,7 +208,8 @@ try {
           scores_by_mode: Object.fromEntries(reports.map((r) => [r.report.mode, r.report.scores])),
           errors: reports[0].report.diagnostics.filter((d) => d.severity === 'error').length,
         };
-      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no', api: args.api, set: setOpts });
+      }, { names: inputs.map((f) => path.basename(f)), mode: args.mode, protocol: args.protocol, warm: args.warm !== 'no', api: args.api, set: setOpts,
+        limit: Number(args.limit), table: args.table === 'yes', exportFormats: args.export.split(',').filter(Boolean) });
       result.renderer_hwm_kb = rendererHwmKb();
       result.browser = browser.version();
       console.log(JSON.stringify(result));

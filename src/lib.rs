@@ -20,6 +20,7 @@ pub mod fuzzing;
 pub mod html;
 pub mod input;
 pub mod items;
+pub mod items_query;
 pub mod lemma;
 pub mod metrics;
 pub mod protocols;

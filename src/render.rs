@@ -164,6 +164,16 @@ pub fn fmt_opt(v: Option<f64>, decimals: u32) -> String {
 
 /// The per-item table: id, group, then the display columns (or every score key when there are none).
 fn table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut rows = Vec::with_capacity(report.item_count());
+    let head = table_rows(report, |row| {
+        rows.push(row);
+        true
+    });
+    (head, rows)
+}
+
+/// [`table`]'s header, after handing each row to `row` (until it returns false).
+fn table_rows(report: &Report, mut row: impl FnMut(Vec<String>) -> bool) -> Vec<String> {
     let mut head = vec!["id".to_string(), "group".to_string()];
     let cols: Vec<(String, String)> = report
         .item_columns()
@@ -172,14 +182,12 @@ fn table(report: &Report) -> (Vec<String>, Vec<Vec<String>>) {
         .collect();
     head.extend(cols.iter().map(|c| c.0.clone()));
     let f32 = scores_are_binary32(report);
-    let mut rows = Vec::with_capacity(report.item_count());
     report.each_item(|it| {
-        let mut row = vec![it.id.clone(), it.group.clone().unwrap_or_default()];
-        row.extend(cols.iter().map(|(id, from)| cell(it, id, from, f32)));
-        rows.push(row);
-        true
+        let mut r = vec![it.id.clone(), it.group.clone().unwrap_or_default()];
+        r.extend(cols.iter().map(|(id, from)| cell(it, id, from, f32)));
+        row(r)
     });
-    (head, rows)
+    head
 }
 
 /// Whether the report's scores are binary32 values widened to binary64 (specs/kws.md 9: the `icfhr14` preset in
@@ -239,21 +247,38 @@ pub fn tsv(report: &Report) -> String {
 }
 
 pub fn csv(report: &Report) -> String {
-    let (head, rows) = table(report);
-    let q = |s: &str| {
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
+    let mut out = Vec::new();
+    let _ = write_csv(report, &mut out); // writing into a Vec cannot fail
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`csv`]'s text written to `w` row by row, without holding it whole (the page's download of millions of rows).
+pub fn write_csv(report: &Report, w: impl std::io::Write) -> std::io::Result<()> {
+    use std::io::Write;
+    fn line(w: &mut impl Write, cells: &[String]) -> std::io::Result<()> {
+        for (i, s) in cells.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            if s.contains([',', '"', '\n', '\r']) {
+                write!(w, "\"{}\"", s.replace('"', "\"\""))?;
+            } else {
+                w.write_all(s.as_bytes())?;
+            }
         }
-    };
-    let mut out = head.iter().map(|c| q(c)).collect::<Vec<_>>().join(",");
-    out.push('\n');
-    for r in rows {
-        out.push_str(&r.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
-        out.push('\n');
+        w.write_all(b"\n")
     }
-    out
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, w);
+    let mut head = vec!["id".to_string(), "group".to_string()];
+    head.extend(report.item_columns().into_iter().map(|c| c.id));
+    line(&mut w, &head)?;
+    let mut res = Ok(());
+    table_rows(report, |row| {
+        res = line(&mut w, &row);
+        res.is_ok()
+    });
+    res?;
+    w.flush()
 }
 
 /// `file:line:column: severity [code] message`, then indented expected/found/hint/official lines; the file

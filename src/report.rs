@@ -295,10 +295,23 @@ impl Report {
     /// `items_total` (the page then asks for rows page by page).
     pub fn preview(&self, limit: usize) -> Report {
         let n = self.item_count();
+        // Field by field: `..self.clone()` would copy every row first.
         let mut r = Report {
+            schema: self.schema,
+            protocol: self.protocol.clone(),
+            mode: self.mode,
+            options: self.options.clone(),
+            scores: self.scores.clone(),
+            groups: self.groups.clone(),
             items: Vec::new(),
+            diagnostics: self.diagnostics.clone(),
+            display: self.display.clone(),
+            official_fails: self.official_fails,
+            deviations: self.deviations.clone(),
+            readings: self.readings.clone(),
+            plots: self.plots.clone(),
+            items_total: None,
             item_table: None,
-            ..self.clone()
         };
         if n <= limit {
             r.items = (0..n).map(|k| self.item(k).into_owned()).collect();

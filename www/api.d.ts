@@ -80,6 +80,8 @@ export interface Report {
   deviations?: string[];
   readings?: Array<{ id: string; label: string; scores: Record<string, any> }>;
   plots?: unknown[];
+  /** set when the report was cut (score with `limit`): how many rows it has; `items` holds the first ones */
+  items_total?: number;
 }
 
 export interface Timing {
@@ -119,7 +121,13 @@ export interface OpenRequest { type: 'open'; id: number; session: number; protoc
 /** Frees a session's files (no answer). */
 export interface CloseRequest { type: 'close'; session: number }
 /** Scores a session's files; `keep`: keep the report for `explain`; `parseInPage`: omit `report` in the answer. */
-export interface ScoreRequest { type: 'score'; id: number; session: number; options: ScoreOptions; keep?: boolean; parseInPage?: boolean }
+export interface ScoreRequest { type: 'score'; id: number; session: number; options: ScoreOptions; keep?: boolean; parseInPage?: boolean; limit?: number }
+/** A page of a kept report's rows (answered with `reply`, `value`: ItemsPage). */
+export interface ItemsPageRequest { type: 'items-page'; id: number; session: number; mode: Mode; query: ItemsQuery }
+export interface ItemsQuery { filter?: string; sort?: string | null; dir?: number; offset?: number; count?: number }
+export interface ItemsPage { total: number; matched: number; rows: Report['items'] }
+/** A kept report as the CLI's `--format json` / `--format csv` bytes (answered with `reply`, `value`: Blob). */
+export interface ExportRequest { type: 'export'; id: number; session: number; mode: Mode; format: 'json' | 'csv' }
 /** The differences between the session's two kept reports. */
 export interface ExplainRequest { type: 'explain'; id: number; session: number }
 /** fest: the overlay of one image of a session's files (answered with `reply`, `value`: FestOverlay). */
@@ -133,7 +141,7 @@ export interface CheckResult { ready: boolean; summary: string; report: Report; 
 
 export type ToWorker =
   | ProtocolsRequest | WarmRequest | OpenRequest | CloseRequest | ScoreRequest | ExplainRequest
-  | FestOverlayRequest | ConfigRequest | CheckRequest;
+  | FestOverlayRequest | ConfigRequest | CheckRequest | ItemsPageRequest | ExportRequest;
 
 /** A request as `Engine.request` takes it: the id is added there. */
 export type Request = DistributiveOmit<Extract<ToWorker, { id: number }>, 'id'>;

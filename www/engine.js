@@ -276,14 +276,16 @@ export class Session {
   }
 
   /**
-   * Scores the session's files. `keep`: the report is one of the two the explanation compares.
+   * Scores the session's files. `keep`: the report is one of the two the explanation compares. `limit`: the report
+   * comes with at most that many rows and `items_total` when it has more (www/API.md, "Cut reports"); the rest are
+   * read with `itemsPage` and the whole report with `export` (both need `keep`).
    * @param {ScoreOptions} options
-   * @param {RequestOptions & {keep?: boolean}} [opts]
+   * @param {RequestOptions & {keep?: boolean, limit?: number}} [opts]
    * @returns {Promise<ScoreResult>}
    */
-  async score(options, { keep = false, ...opts } = {}) {
+  async score(options, { keep = false, limit, ...opts } = {}) {
     await this.opened(opts);
-    return this.engine.request({ type: 'score', session: this.id, options, keep, parseInPage: true }, opts);
+    return this.engine.request({ type: 'score', session: this.id, options, keep, limit, parseInPage: true }, opts);
   }
 
   /**
@@ -295,6 +297,27 @@ export class Session {
   async explain(opts = {}) {
     await this.opened(opts);
     return this.engine.request({ type: 'explain', session: this.id }, opts);
+  }
+
+  /**
+   * A page of a kept cut report's rows: `query` `{ filter, sort, dir, offset, count }` (src/items_query.rs).
+   * @param {import('./api').Mode} mode
+   * @param {import('./api').ItemsQuery} query
+   * @returns {Promise<import('./api').ItemsPage>}
+   */
+  itemsPage(mode, query) {
+    return this.request({ type: 'items-page', mode, query });
+  }
+
+  /**
+   * A kept report as the CLI writes it with `--format json` or `--format csv`, as a Blob.
+   * @param {import('./api').Mode} mode
+   * @param {'json' | 'csv'} format
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<Blob>}
+   */
+  export(mode, format, opts = {}) {
+    return this.request({ type: 'export', mode, format }, opts);
   }
 
   /**

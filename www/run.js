@@ -9,6 +9,10 @@ import { MODES } from './report.js';
 import { renderRun, clearResults, summaryText } from './results.js';
 
 /** @typedef {import('./api').Mode} Mode */
+
+// The most per-item rows a report brings to the page; the worker keeps the rest (a 5,000,000-row report is
+// 590 MB of JSON, more than a JavaScript string may hold) and the table asks for them page by page.
+const ITEMS_LIMIT = 20000;
 /** @typedef {import('./api').PageFile} PageFile */
 
 /**
@@ -86,7 +90,7 @@ export class RunController {
       for (const [index, mode] of [first, second].entries()) {
         let result;
         try {
-          result = await run.session.score({ mode, set }, { keep: true, signal, onProgress: progressFor(index, modeLabel(mode)) });
+          result = await run.session.score({ mode, set }, { keep: true, limit: ITEMS_LIMIT, signal, onProgress: progressFor(index, modeLabel(mode)) });
         } catch (e) {
           if (e instanceof CancelledError) throw e;
           run.failed[mode] = e?.message ?? String(e);

@@ -174,7 +174,27 @@ const EXTRA = {
   'detection-image': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_image(wasmOptions(msg.options), Number(msg.image_id))),
   config: (/** @type {import('./api').ConfigRequest} */ msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
   check: (/** @type {import('./api').CheckRequest} */ msg) => checkSubmission(msg), // pre-flight check (www/check.js)
+  // A cut report (score with a limit, kept): a page of its rows, and the whole report as the CLI writes it.
+  'items-page': (/** @type {import('./api').ItemsPageRequest} */ msg) => JSON.parse(sessionOf(msg.session).session.items_page(String(msg.mode), JSON.stringify(msg.query ?? {}))),
+  export: (/** @type {import('./api').ExportRequest} */ msg) => exportReport(msg),
 };
+
+/**
+ * The kept report of `msg.mode` as a Blob of the CLI's `--format json` or `--format csv` bytes, streamed out of wasm
+ * in chunks of at most 16 MiB (src/wasm/page.rs); every 8 chunks are folded into a Blob, so the worker does not
+ * hold the whole text.
+ * @param {import('./api').ExportRequest} msg
+ */
+function exportReport(msg) {
+  /** @type {BlobPart[]} */
+  let parts = [];
+  const type = msg.format === 'csv' ? 'text/csv' : 'application/json';
+  sessionOf(msg.session).session.export(String(msg.mode), String(msg.format), (/** @type {Uint8Array<ArrayBuffer>} */ chunk) => {
+    parts.push(chunk);
+    if (parts.length > 8) parts = [new Blob(parts)];
+  });
+  return new Blob(parts, { type });
+}
 
 /**
  * The pre-flight check of the dropped predictions against a manifest (src/wasm.rs Session::check): the files
@@ -235,9 +255,12 @@ async function handle(msg) {
       const onProgress = progressTo(id);
       const keep = msg.keep ?? false;
       const t0 = performance.now();
-      let reportJson = session.score(options, onProgress, keep);
+      // With a limit, the report's rows beyond it stay in wasm (www/API.md, "Cut reports"): the page asks for
+      // them page by page ('items-page') and downloads the whole report in chunks ('export').
+      const run = () => (msg.limit == null ? session.score(options, onProgress, keep) : session.score_view(options, onProgress, keep, msg.limit));
+      let reportJson = run();
       if (needsLemmas(protocol, reportJson) && (await ensureLemmas(onProgress))) {
-        reportJson = session.score(options, onProgress, keep);
+        reportJson = run();
       }
       const t1 = performance.now();
       // parseInPage: the page parses reportJson itself (one JSON.parse there is cheaper than parsing here and

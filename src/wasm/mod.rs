@@ -4,15 +4,19 @@
 //! www/API.md.
 
 use crate::budget::Budget;
-use crate::input::{Blob, FileSet, Input, Limits, Role};
+use crate::input::{FileSet, Input, Limits};
 use crate::protocols::{self, Progress, Request};
 use crate::report::{Mode, Report};
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use std::collections::BTreeMap;
-use std::io;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+mod page;
+mod read;
+mod viewers;
+
+use read::{inputs, Reading};
 
 #[wasm_bindgen(start)]
 pub fn start() {
@@ -35,85 +39,6 @@ pub fn protocols() -> String {
     serde_json::to_string(&list).unwrap_or_else(|_| "[]".into())
 }
 
-/// A browser Blob read in slices (only inside a worker, where `FileReaderSync` exists). Each trip into JS
-/// fetches a 4 MiB chunk; the readers' smaller reads are served from it.
-struct WebBlob {
-    blob: web_sys::Blob,
-    reader: web_sys::FileReaderSync,
-    len: u64,
-    /// (offset, bytes) of the last chunk read.
-    chunk: std::cell::RefCell<(u64, Vec<u8>)>,
-}
-
-const CHUNK: u64 = 4 << 20;
-
-impl WebBlob {
-    fn fetch_array(&self, offset: u64, n: u64) -> io::Result<Uint8Array> {
-        let part = self
-            .blob
-            .slice_with_f64_and_f64(offset as f64, (offset + n) as f64)
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
-        let ab = self
-            .reader
-            .read_as_array_buffer(&part)
-            .map_err(|e| io::Error::other(format!("{e:?}")))?;
-        Ok(Uint8Array::new(&ab))
-    }
-    fn fetch(&self, offset: u64, n: u64) -> io::Result<Vec<u8>> {
-        Ok(self.fetch_array(offset, n)?.to_vec())
-    }
-    /// The whole content, read front to back once in [`WHOLE_SLICE`] slices (`read(bytes so far)` after each);
-    /// `None` when wasm memory cannot hold it or a read fails (the caller then reads lazily, and a failing read
-    /// becomes a diagnostic there).
-    fn read_whole(&self, read: &mut dyn FnMut(u64)) -> Option<Vec<u8>> {
-        let len = usize::try_from(self.len).ok()?;
-        let mut out = Vec::new();
-        out.try_reserve_exact(len).ok()?;
-        out.resize(len, 0);
-        let mut at = 0u64;
-        while at < self.len {
-            let arr = self.fetch_array(at, WHOLE_SLICE.min(self.len - at)).ok()?;
-            let n = arr.length() as u64;
-            if n == 0 || at + n > self.len {
-                return None;
-            }
-            arr.copy_to(&mut out[at as usize..(at + n) as usize]);
-            at += n;
-            read(at);
-        }
-        Some(out)
-    }
-}
-
-impl Blob for WebBlob {
-    fn len(&self) -> u64 {
-        self.len
-    }
-    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        if offset >= self.len || buf.is_empty() {
-            return Ok(0);
-        }
-        let mut chunk = self.chunk.borrow_mut();
-        let inside = offset >= chunk.0 && offset < chunk.0 + chunk.1.len() as u64;
-        if !inside && buf.len() as u64 >= CHUNK {
-            // A large read (a whole file read at once): straight into the caller's buffer, in one trip.
-            let n = (buf.len() as u64).min(self.len - offset);
-            let arr = self.fetch_array(offset, n)?;
-            let got = (arr.length() as usize).min(buf.len());
-            arr.subarray(0, got as u32).copy_to(&mut buf[..got]);
-            return Ok(got);
-        }
-        if !inside {
-            let n = CHUNK.max(buf.len() as u64).min(self.len - offset);
-            *chunk = (offset, self.fetch(offset, n)?);
-        }
-        let start = (offset - chunk.0) as usize;
-        let got = buf.len().min(chunk.1.len() - start);
-        buf[..got].copy_from_slice(&chunk.1[start..start + got]);
-        Ok(got)
-    }
-}
-
 #[derive(serde::Deserialize, Default)]
 struct JsOptions {
     #[serde(default)]
@@ -131,97 +56,6 @@ impl Progress for JsProgress<'_> {
             &JsValue::from_str(phase),
         );
     }
-}
-
-/// How `inputs` hands browser Blobs to the readers.
-#[derive(Clone, Copy, PartialEq)]
-enum Reading {
-    /// In 4 MiB slices, as the readers ask (a second pass reads the file again).
-    Lazy,
-    /// Each Blob read through once, into wasm memory, up to [`IN_MEMORY_LIMIT`] bytes in all; larger inputs
-    /// stay lazy.
-    Whole,
-}
-
-/// The most bytes a [`Session`] copies into wasm memory (the rest is read lazily, so a multi-GiB drop still scores).
-const IN_MEMORY_LIMIT: u64 = 1 << 30;
-
-/// Read in slices of this size when a Blob is read whole: the Blob is never held twice (in JS and in wasm).
-const WHOLE_SLICE: u64 = 8 << 20;
-
-/// The dropped files (`[{ path, role, data }]`) as inputs, and how many of their bytes were copied into wasm memory
-/// (every `Uint8Array`; with [`Reading::Whole`], the Blobs read whole).
-fn inputs(
-    files: &JsValue,
-    reading: Reading,
-    progress: &mut dyn Progress,
-) -> Result<(Vec<Input>, u64), JsValue> {
-    let arr: &Array = files
-        .dyn_ref()
-        .ok_or_else(|| JsValue::from_str("files must be an array"))?;
-    let mut out = Vec::new();
-    let mut reader: Option<web_sys::FileReaderSync> = None;
-    let mut in_memory = 0u64;
-    let total: f64 = arr
-        .iter()
-        .map(|f| {
-            Reflect::get(&f, &"data".into())
-                .ok()
-                .and_then(|d| d.dyn_into::<web_sys::Blob>().ok())
-                .map_or(0.0, |b| b.size())
-        })
-        .sum::<f64>()
-        .max(1.0);
-    let mut done = 0.0;
-    for f in arr.iter() {
-        let path = Reflect::get(&f, &"path".into())?
-            .as_string()
-            .ok_or_else(|| JsValue::from_str("file.path must be a string"))?;
-        let role = Reflect::get(&f, &"role".into())?
-            .as_string()
-            .and_then(|r| Role::parse(&r));
-        let data = Reflect::get(&f, &"data".into())?;
-        let blob: Rc<dyn Blob> = if let Some(u8s) = data.dyn_ref::<Uint8Array>() {
-            in_memory += u8s.length() as u64;
-            Rc::new(u8s.to_vec())
-        } else if let Some(b) = data.dyn_ref::<web_sys::Blob>() {
-            let r = match &reader {
-                Some(r) => r.clone(),
-                None => {
-                    let r = web_sys::FileReaderSync::new()?;
-                    reader = Some(r.clone());
-                    r
-                }
-            };
-            let web = WebBlob {
-                blob: b.clone(),
-                reader: r,
-                len: b.size() as u64,
-                chunk: Default::default(),
-            };
-            let whole = (reading == Reading::Whole && in_memory + web.len <= IN_MEMORY_LIMIT)
-                .then(|| {
-                    web.read_whole(&mut |n| {
-                        progress.update((done + n as f64) / total, &format!("reading {path}"))
-                    })
-                })
-                .flatten();
-            done += web.len as f64;
-            match whole {
-                Some(bytes) => {
-                    in_memory += bytes.len() as u64;
-                    Rc::new(bytes)
-                }
-                None => Rc::new(web),
-            }
-        } else {
-            return Err(JsValue::from_str(&format!(
-                "{path}: data must be a Blob, File or Uint8Array"
-            )));
-        };
-        out.push(Input { path, role, blob });
-    }
-    Ok((out, in_memory))
 }
 
 /// The `{ mode, set }` options object as a [`Request`].
@@ -278,6 +112,8 @@ pub struct Session {
     budget: Budget,
     /// The last kept report of each mode (official, corrected).
     kept: [Option<Report>; 2],
+    /// The per-item table's last filter and sort over each kept report (src/items_query.rs).
+    pages: [crate::items_query::Cache; 2],
     bytes_in_memory: u64,
     /// `detection`'s image viewer: the files indexed for the options (as JSON text) it was asked with.
     detection: Option<(String, protocols::detection::viewer::Prepared)>,
@@ -325,6 +161,7 @@ impl Session {
             inputs,
             budget,
             kept: [None, None],
+            pages: Default::default(),
             bytes_in_memory,
             detection: None,
         })
@@ -352,8 +189,7 @@ impl Session {
             .map_err(|e| JsValue::from_str(&e.0))?;
         let json = report.to_json();
         if keep.unwrap_or(false) {
-            let slot = mode_slot(report.mode);
-            self.kept[slot] = Some(report);
+            self.keep(report);
         }
         Ok(json)
     }
@@ -370,6 +206,13 @@ impl Session {
             .map_err(|e| JsValue::from_str(&e.0))
     }
 
+    /// Keeps `report` as its mode's report.
+    fn keep(&mut self, report: Report) {
+        let slot = mode_slot(report.mode);
+        self.kept[slot] = Some(report);
+        self.pages[slot] = Default::default();
+    }
+
     /// Rebuilds the file set when `set` names another memory budget than the one it was built under.
     fn budget_of(&mut self, set: &[(String, String)]) {
         let budget = Budget::from_set(set);
@@ -377,6 +220,7 @@ impl Session {
             self.files = FileSet::build(copies(&self.inputs), &Limits::from_budget(budget));
             self.budget = budget;
             self.kept = [None, None];
+            self.pages = Default::default();
         }
     }
 
@@ -392,106 +236,6 @@ impl Session {
             )),
         }
     }
-
-    /// `fest`: the mask overlay of one image (an item id of the report) as
-    /// `{ width, height, rgba: Uint8Array, gt_labels: Uint32Array, pred_labels: Uint32Array, meta: JSON string }`
-    /// (www/API.md). Throws a string when the image cannot be scored.
-    pub fn fest_overlay(&self, options: JsValue, image_id: &str) -> Result<JsValue, JsValue> {
-        let req = request(options)?;
-        let o = protocols::fest::overlay::overlay(&self.files, &req, image_id)
-            .map_err(|e| JsValue::from_str(&e))?;
-        overlay_object(o)
-    }
-
-    /// `fest`: the page image dropped for one image (`img-<MS>/…/<stem>.jpg`, specs/fest.md 2.1) as
-    /// `{ path, bytes: Uint8Array }`, or `null` when none was dropped. The page decodes it and draws the overlay on it.
-    pub fn fest_page_image(&self, options: JsValue, image_id: &str) -> Result<JsValue, JsValue> {
-        let req = request(options)?;
-        let Some(e) = protocols::fest::page_image::find(&self.files, &req, image_id) else {
-            return Ok(JsValue::NULL);
-        };
-        let bytes = e
-            .read_all()
-            .map_err(|err| JsValue::from_str(&format!("{}: {err}", e.path)))?;
-        let obj = js_sys::Object::new();
-        Reflect::set(&obj, &"path".into(), &JsValue::from_str(&e.path))?;
-        Reflect::set(&obj, &"bytes".into(), &Uint8Array::from(&bytes[..]))?;
-        Ok(obj.into())
-    }
-
-    /// `segmentation`: the overlay of one image (an item id of the report): correct green, wrong class magenta,
-    /// not predicted blue, ignored hatched; the same object as [`Session::fest_overlay`], with the GT and
-    /// predicted class of every pixel in `gt_labels` / `pred_labels`.
-    pub fn segmentation_overlay(
-        &self,
-        options: JsValue,
-        image_id: &str,
-    ) -> Result<JsValue, JsValue> {
-        let req = request(options)?;
-        let o = protocols::segmentation::overlay(&self.files, &req, image_id)
-            .map_err(|e| JsValue::from_str(&e))?;
-        overlay_object(o)
-    }
-
-    /// `detection`: the images of the ground truth, `[{image_id, name}]` as JSON (src/protocols/detection/viewer.rs).
-    pub fn detection_images(&mut self, options: JsValue) -> Result<String, JsValue> {
-        Ok(self.detection_view(options)?.images().to_string())
-    }
-
-    /// `detection`: one image's GT boxes and detections, classified TP / FP / FN at IoU 0.5 (area all, the
-    /// largest maxDets) by the evaluation's own matching, as JSON (src/protocols/detection/viewer.rs). The files
-    /// are indexed once per session and options.
-    pub fn detection_image(&mut self, options: JsValue, image_id: f64) -> Result<String, JsValue> {
-        if image_id.fract() != 0.0 || !image_id.is_finite() {
-            return Err(JsValue::from_str("image_id must be an integer"));
-        }
-        let v = self.detection_view(options)?.image(image_id as i64);
-        v.map(|v| v.to_string()).map_err(|e| JsValue::from_str(&e))
-    }
-
-    fn detection_view(
-        &mut self,
-        options: JsValue,
-    ) -> Result<&protocols::detection::viewer::Prepared, JsValue> {
-        let key = js_sys::JSON::stringify(&options)
-            .ok()
-            .and_then(|k| k.as_string())
-            .unwrap_or_default();
-        if self.detection.as_ref().map(|d| &d.0) != Some(&key) {
-            let req = request(options)?;
-            let prepared = protocols::detection::viewer::prepare(&self.files, &req)
-                .map_err(|e| JsValue::from_str(&e))?;
-            self.detection = Some((key, prepared));
-        }
-        match &self.detection {
-            Some((_, p)) => Ok(p),
-            None => Err(JsValue::from_str("the detections cannot be evaluated")),
-        }
-    }
-}
-
-/// An overlay as the object of www/API.md: `{ width, height, rgba, gt_labels, pred_labels, meta: JSON string }`.
-fn overlay_object(o: protocols::fest::overlay::Overlay) -> Result<JsValue, JsValue> {
-    let obj = js_sys::Object::new();
-    Reflect::set(&obj, &"width".into(), &JsValue::from(o.width))?;
-    Reflect::set(&obj, &"height".into(), &JsValue::from(o.height))?;
-    Reflect::set(&obj, &"rgba".into(), &Uint8Array::from(&o.rgba[..]))?;
-    Reflect::set(
-        &obj,
-        &"gt_labels".into(),
-        &js_sys::Uint32Array::from(&o.gt_labels[..]),
-    )?;
-    Reflect::set(
-        &obj,
-        &"pred_labels".into(),
-        &js_sys::Uint32Array::from(&o.pred_labels[..]),
-    )?;
-    Reflect::set(
-        &obj,
-        &"meta".into(),
-        &JsValue::from_str(&o.meta.to_string()),
-    )?;
-    Ok(obj.into())
 }
 
 /// The inputs again, sharing their bytes.
