@@ -3,9 +3,7 @@
 //! dropped, every field located by line and column (the column counts Unicode scalar values, fields separated
 //! by one delimiter; quotes are not counted). Ids are stored once, in one arena ([`IdIndex`]).
 
-use super::fxhash::FxBuild;
 use crate::diag::{excerpt, Diagnostic, Diags};
-use std::hash::BuildHasher;
 use std::io::Read;
 
 /// One record: its 1-based line and its fields (UTF-8, not trimmed). A field's 1-based column (Unicode scalar
@@ -17,10 +15,9 @@ pub struct Row<'a> {
 
 impl Row<'_> {
     /// Field `i` trimmed of ASCII spaces (ids, labels and numbers all compare trimmed).
+    #[inline]
     pub fn get(&self, i: usize) -> &str {
-        self.fields
-            .get(i)
-            .map_or("", |s| s.trim_matches(|c: char| c == ' ' || c == '\t'))
+        self.fields.get(i).map_or("", |s| trim(s))
     }
     pub fn column(&self, i: usize) -> u64 {
         if i >= self.fields.len() {
@@ -40,9 +37,17 @@ fn recycle<'b>(mut v: Vec<&str>) -> Vec<&'b str> {
     v.into_iter().map(|_| "").collect()
 }
 
-/// Trims ASCII spaces and tabs.
+/// Trims ASCII spaces and tabs (byte by byte: both are ASCII, so the cut is a character boundary).
+#[inline]
 pub fn trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c == ' ' || c == '\t')
+    let b = s.as_bytes();
+    let blank = |c: &u8| *c == b' ' || *c == b'\t';
+    if !b.first().is_some_and(blank) && !b.last().is_some_and(blank) {
+        return s;
+    }
+    let start = b.iter().position(|c| !blank(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |e| e + 1);
+    s.get(start..end).unwrap_or("")
 }
 
 /// What [`read`] hands its callback: the header once (trimmed, BOM dropped), then each record.
@@ -262,20 +267,43 @@ pub fn value_column(
     None
 }
 
-/// Ids stored once: one byte arena, offsets, and an open-addressing table of row indices (FxHash, linear
-/// probing, at most half full). While every id has the same length (`id00000001`, …), an id's bytes are found
-/// from its index alone, without reading `ends`: one cache miss fewer per lookup in a table of millions.
+/// Ids stored once: one byte arena, offsets, and an open-addressing table (FxHash, linear probing, at most half
+/// full) of 64-bit entries: the high 32 bits of the id's hash (its tag) beside the row index. A probe compares
+/// tags first and reads the arena only when they are equal, and the table grows without reading the arena (an
+/// entry's home slot is its tag's low bits). While every id has the same length (`id00000001`, …), an id's
+/// bytes are found from its index alone, without reading `ends`: one cache miss fewer per lookup.
 #[derive(Default)]
 pub struct IdIndex {
     arena: String,
     ends: Vec<u64>,
-    table: Vec<u32>,
-    hasher: FxBuild,
+    table: Vec<u64>,
     /// The common length of all ids so far (`None` once two lengths differ, or when empty).
     uniform: Option<usize>,
 }
 
-const EMPTY: u32 = u32::MAX;
+const EMPTY: u64 = u64::MAX;
+
+/// The tag of an id: the high half of its hash.
+fn tag_of(id: &[u8]) -> u64 {
+    super::fxhash::hash_bytes(id) >> 32
+}
+
+/// Byte equality of two short strings without a call to `memcmp` (ids are mostly 4 to 16 bytes).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w8 = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let w4 = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0..=3 => a == b,
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
 
 impl IdIndex {
     pub fn len(&self) -> usize {
@@ -288,6 +316,7 @@ impl IdIndex {
         let (s, e) = self.span(i);
         self.arena.get(s..e).unwrap_or("")
     }
+    #[inline]
     fn span(&self, i: usize) -> (usize, usize) {
         if let Some(l) = self.uniform {
             return (i * l, (i + 1) * l);
@@ -295,20 +324,31 @@ impl IdIndex {
         let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         (s, self.ends[i] as usize)
     }
+    #[inline]
     fn bytes(&self, i: usize) -> &[u8] {
         let (s, e) = self.span(i);
         &self.arena.as_bytes()[s..e]
     }
-    fn slot(&self, id: &str) -> (usize, Option<u32>) {
+    /// Whether row `i` (a valid row index) has id `id`.
+    #[inline]
+    pub fn is(&self, i: usize, id: &str) -> bool {
+        match self.uniform {
+            Some(l) if l != id.len() => false,
+            _ => same(self.bytes(i), id.as_bytes()),
+        }
+    }
+    /// `Ok(row index)` of `id` (tag `tag`), or `Err(the empty slot where it would go)`.
+    #[inline]
+    fn slot(&self, id: &str, tag: u64) -> Result<usize, usize> {
         let mask = self.table.len() - 1;
-        let mut s = self.hasher.hash_one(id.as_bytes()) as usize & mask;
+        let mut s = tag as usize & mask;
         loop {
             let v = self.table[s];
             if v == EMPTY {
-                return (s, None);
+                return Err(s);
             }
-            if self.bytes(v as usize) == id.as_bytes() {
-                return (s, Some(v));
+            if v >> 32 == tag && self.is(v as u32 as usize, id) {
+                return Ok(v as u32 as usize);
             }
             s = (s + 1) & mask;
         }
@@ -318,17 +358,18 @@ impl IdIndex {
         if self.table.is_empty() {
             return None;
         }
-        self.slot(id).1.map(|v| v as usize)
+        self.slot(id, tag_of(id.as_bytes())).ok()
     }
     /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
     pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
         if (self.ends.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
-        let (s, found) = self.slot(id);
-        if let Some(v) = found {
-            return Err(v as usize);
-        }
+        let tag = tag_of(id.as_bytes());
+        let s = match self.slot(id, tag) {
+            Ok(first) => return Err(first),
+            Err(s) => s,
+        };
         let i = self.ends.len();
         if i == 0 {
             self.uniform = Some(id.len());
@@ -337,19 +378,19 @@ impl IdIndex {
         }
         self.arena.push_str(id);
         self.ends.push(self.arena.len() as u64);
-        self.table[s] = i as u32;
+        self.table[s] = tag << 32 | i as u64;
         Ok(i)
     }
     fn grow(&mut self) {
         let n = (self.table.len() * 2).max(64);
-        self.table = vec![EMPTY; n];
+        let old = std::mem::replace(&mut self.table, vec![EMPTY; n]);
         let mask = n - 1;
-        for i in 0..self.ends.len() {
-            let mut s = self.hasher.hash_one(self.bytes(i)) as usize & mask;
+        for v in old.into_iter().filter(|&v| v != EMPTY) {
+            let mut s = (v >> 32) as usize & mask;
             while self.table[s] != EMPTY {
                 s = (s + 1) & mask;
             }
-            self.table[s] = i as u32;
+            self.table[s] = v;
         }
     }
 }
@@ -359,6 +400,9 @@ pub struct Matcher<'a> {
     pub family: &'a str,
     pub file: &'a str,
     pub seen: Vec<u64>,
+    /// The GT row after the last one matched: tried first, so that a submission in GT order is matched
+    /// without hashing.
+    next: usize,
 }
 
 impl<'a> Matcher<'a> {
@@ -367,6 +411,7 @@ impl<'a> Matcher<'a> {
             family,
             file,
             seen: vec![0; n],
+            next: 0,
         }
     }
     /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
@@ -378,8 +423,18 @@ impl<'a> Matcher<'a> {
         diags: &mut Diags,
     ) -> Option<usize> {
         let id = row.get(col);
+        let found = if self.next < ids.len() && ids.is(self.next, id) {
+            Some(self.next)
+        } else {
+            ids.find(id)
+        };
+        if let Some(i) = found.filter(|&i| self.seen[i] == 0) {
+            self.seen[i] = row.line.max(1);
+            self.next = i + 1;
+            return Some(i);
+        }
         let at = (row.line, row.column(col));
-        match ids.find(id) {
+        match found {
             None => {
                 diags.push(
                     Diagnostic::error(&format!("{}.unknown_id", self.family), format!("id `{}` is not in the ground truth", excerpt(id)))
@@ -391,7 +446,7 @@ impl<'a> Matcher<'a> {
                 );
                 None
             }
-            Some(i) if self.seen[i] != 0 => {
+            Some(i) => {
                 diags.push(
                     Diagnostic::error(
                         &format!("{}.duplicate_id", self.family),
@@ -409,10 +464,6 @@ impl<'a> Matcher<'a> {
                 );
                 None
             }
-            Some(i) => {
-                self.seen[i] = row.line.max(1);
-                Some(i)
-            }
         }
     }
     /// GT rows the submission did not give (in GT order).
@@ -426,11 +477,15 @@ impl<'a> Matcher<'a> {
 /// A parsed number field: finite f64, or a located error (`<family>.empty_cell`, `.non_numeric`, `.non_finite`).
 pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags) -> Option<f64> {
     let s = row.get(col);
-    let at = (row.line, row.column(col));
+    if let Ok(v) = s.parse::<f64>() {
+        if v.is_finite() {
+            return Some(v);
+        }
+    }
     let err = |code: &str, msg: String, hint: &str| {
         Diagnostic::error(&format!("{family}.{code}"), msg)
             .file(file)
-            .at(at.0, at.1)
+            .at(row.line, row.column(col))
             .expected("a finite decimal number")
             .found(excerpt(s))
             .hint(hint.to_string())
