@@ -56,6 +56,16 @@ pub enum Event<'a, 'b> {
     Row(&'a Row<'b>),
 }
 
+/// What [`read_batched`] hands its callback: the header once (trimmed, BOM dropped), then runs of consecutive
+/// records (in file order; a diagnostic of the reader comes after the records before it).
+pub enum Batch<'a, 'b> {
+    Header(&'a [String]),
+    Rows(&'a [Row<'b>]),
+}
+
+/// Records [`read_batched`] reads ahead: enough for the lookups of one batch to wait on memory together.
+pub const BATCH: usize = 32;
+
 /// Reads a CSV stream: calls `each` with the header, then with every later record that has the header's number
 /// of fields, while `each` returns true. Returns the header (`None` with an error diagnostic when the file is
 /// empty or unreadable). Records with another number of fields, invalid UTF-8 and CSV syntax errors are located
@@ -68,111 +78,171 @@ pub fn read<R: Read>(
     diags: &mut Diags,
     mut each: impl FnMut(Event, &mut Diags) -> bool,
 ) -> Option<Vec<String>> {
+    read_batched(
+        family,
+        file,
+        reader,
+        delimiter,
+        1,
+        diags,
+        |b, diags| match b {
+            Batch::Header(h) => each(Event::Header(h), diags),
+            Batch::Rows(rows) => rows.iter().all(|r| each(Event::Row(r), diags)),
+        },
+    )
+}
+
+/// Hands `rows` to `each` (if any) and recycles their field lists; false when `each` says stop.
+fn flush<'r>(
+    rows: &mut Vec<Row<'r>>,
+    pool: &mut Vec<Vec<&'static str>>,
+    diags: &mut Diags,
+    each: &mut impl FnMut(Batch, &mut Diags) -> bool,
+) -> bool {
+    if rows.is_empty() {
+        return true;
+    }
+    let go = each(Batch::Rows(rows), diags);
+    pool.extend(rows.drain(..).map(|r| recycle(r.fields)));
+    go
+}
+
+/// [`read`], handing `each` up to `batch` records at a time: the same records, diagnostics and order.
+pub fn read_batched<R: Read>(
+    family: &str,
+    file: &str,
+    reader: R,
+    delimiter: u8,
+    batch: usize,
+    diags: &mut Diags,
+    mut each: impl FnMut(Batch, &mut Diags) -> bool,
+) -> Option<Vec<String>> {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delimiter)
         .from_reader(reader);
     let code = format!("{family}.csv");
-    let mut rec = csv::ByteRecord::new();
-    let mut spare: Vec<&'static str> = Vec::new();
+    let batch = batch.max(1);
+    let mut recs: Vec<csv::ByteRecord> = (0..batch).map(|_| csv::ByteRecord::new()).collect();
+    let mut pool: Vec<Vec<&'static str>> = Vec::new();
     let mut header: Option<Vec<String>> = None;
-    loop {
-        match rdr.read_byte_record(&mut rec) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let (line, msg) = match e.kind() {
-                    csv::ErrorKind::Io(io) => {
-                        diags.push(Diagnostic::read_error(file, io));
+    let mut done = false;
+    'outer: while !done {
+        let mut filled = 0;
+        let mut failure = None;
+        while filled < batch {
+            match rdr.read_byte_record(&mut recs[filled]) {
+                Ok(false) => {
+                    done = true;
+                    break;
+                }
+                Ok(true) => filled += 1,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        let mut rows: Vec<Row> = Vec::with_capacity(filled);
+        for rec in &recs[..filled] {
+            let line = rec.position().map_or(0, |p| p.line());
+            let mut fields = recycle(pool.pop().unwrap_or_default());
+            let mut col = 1u64;
+            let mut bad = None;
+            for (i, f) in rec.iter().enumerate() {
+                let f = if header.is_none() && i == 0 {
+                    f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
+                } else {
+                    f
+                };
+                match simdutf8::basic::from_utf8(f) {
+                    Ok(s) => {
+                        fields.push(s);
+                    }
+                    Err(_) => {
+                        col += fields
+                            .iter()
+                            .map(|s| s.chars().count() as u64 + 1)
+                            .sum::<u64>();
+                        let good =
+                            std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
+                        let before =
+                            std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
+                        bad = Some(col + before as u64);
                         break;
                     }
-                    _ => (
-                        e.position().map_or(0, |p| p.line()),
-                        format!("CSV syntax: {e}"),
-                    ),
-                };
+                }
+            }
+            if let Some(c) = bad {
+                if !flush(&mut rows, &mut pool, diags, &mut each) {
+                    break 'outer;
+                }
                 diags.push(
-                    Diagnostic::error(&code, msg)
+                    Diagnostic::error("input.invalid_utf8", "invalid UTF-8")
                         .file(file)
-                        .line(line.max(1))
-                        .hint("Write the file as RFC 4180 CSV (quote fields that contain the delimiter or quotes)."),
+                        .at(line, c)
+                        .hint("Save the file as UTF-8."),
                 );
                 continue;
             }
+            match &header {
+                None => {
+                    if fields.len() == 1 && trim(fields[0]).is_empty() {
+                        continue; // blank lines before the header
+                    }
+                    let h: Vec<String> = fields.iter().map(|s| trim(s).to_string()).collect();
+                    let go = each(Batch::Header(&h), diags);
+                    header = Some(h);
+                    if !go {
+                        break 'outer;
+                    }
+                }
+                Some(h) => {
+                    if fields.len() == 1 && fields[0].is_empty() {
+                        continue; // a blank line
+                    }
+                    if fields.len() != h.len() {
+                        if !flush(&mut rows, &mut pool, diags, &mut each) {
+                            break 'outer;
+                        }
+                        diags.push(
+                            Diagnostic::error(
+                                &code,
+                                format!("{} fields where the header has {}", fields.len(), h.len()),
+                            )
+                            .file(file)
+                            .at(line, 1)
+                            .expected(h.len().to_string())
+                            .found(fields.len().to_string())
+                            .hint("Give every row one value per header column."),
+                        );
+                        continue;
+                    }
+                    rows.push(Row { line, fields });
+                }
+            }
         }
-        let line = rec.position().map_or(0, |p| p.line());
-        let mut fields = recycle(std::mem::take(&mut spare));
-        let mut col = 1u64;
-        let mut bad = None;
-        for (i, f) in rec.iter().enumerate() {
-            let f = if header.is_none() && i == 0 {
-                f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
-            } else {
-                f
+        if !flush(&mut rows, &mut pool, diags, &mut each) {
+            break;
+        }
+        if let Some(e) = failure {
+            let (line, msg) = match e.kind() {
+                csv::ErrorKind::Io(io) => {
+                    diags.push(Diagnostic::read_error(file, io));
+                    break;
+                }
+                _ => (
+                    e.position().map_or(0, |p| p.line()),
+                    format!("CSV syntax: {e}"),
+                ),
             };
-            match simdutf8::basic::from_utf8(f) {
-                Ok(s) => {
-                    fields.push(s);
-                }
-                Err(_) => {
-                    col += fields
-                        .iter()
-                        .map(|s| s.chars().count() as u64 + 1)
-                        .sum::<u64>();
-                    let good = std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
-                    let before = std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
-                    bad = Some(col + before as u64);
-                    break;
-                }
-            }
-        }
-        if let Some(c) = bad {
             diags.push(
-                Diagnostic::error("input.invalid_utf8", "invalid UTF-8")
+                Diagnostic::error(&code, msg)
                     .file(file)
-                    .at(line, c)
-                    .hint("Save the file as UTF-8."),
+                    .line(line.max(1))
+                    .hint("Write the file as RFC 4180 CSV (quote fields that contain the delimiter or quotes)."),
             );
-            continue;
-        }
-        match &header {
-            None => {
-                if fields.len() == 1 && trim(fields[0]).is_empty() {
-                    continue; // blank lines before the header
-                }
-                let h: Vec<String> = fields.iter().map(|s| trim(s).to_string()).collect();
-                let go = each(Event::Header(&h), diags);
-                header = Some(h);
-                if !go {
-                    break;
-                }
-            }
-            Some(h) => {
-                if fields.len() == 1 && fields[0].is_empty() {
-                    continue; // a blank line
-                }
-                if fields.len() != h.len() {
-                    diags.push(
-                        Diagnostic::error(
-                            &code,
-                            format!("{} fields where the header has {}", fields.len(), h.len()),
-                        )
-                        .file(file)
-                        .at(line, 1)
-                        .expected(h.len().to_string())
-                        .found(fields.len().to_string())
-                        .hint("Give every row one value per header column."),
-                    );
-                    continue;
-                }
-                let row = Row { line, fields };
-                let go = each(Event::Row(&row), diags);
-                spare = recycle(row.fields);
-                if !go {
-                    break;
-                }
-            }
         }
     }
     if header.is_none() {
@@ -283,9 +353,14 @@ pub struct IdIndex {
 
 const EMPTY: u64 = u64::MAX;
 
-/// The tag of an id: the high half of its hash.
-fn tag_of(id: &[u8]) -> u64 {
-    super::fxhash::hash_bytes(id) >> 32
+/// The tag of an id in an [`IdIndex`]: the high half of its hash.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tag(u64);
+
+/// The [`Tag`] of `id`.
+#[inline]
+pub fn tag(id: &str) -> Tag {
+    Tag(super::fxhash::hash_bytes(id.as_bytes()) >> 32)
 }
 
 /// Byte equality of two short strings without a call to `memcmp` (ids are mostly 4 to 16 bytes).
@@ -303,6 +378,25 @@ fn same(a: &[u8], b: &[u8]) -> bool {
         8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
         _ => a == b,
     }
+}
+
+/// `vec![v; n]`, asking Linux for huge pages when large (fewer TLB misses in random probes).
+fn big_vec<T: Copy>(n: usize, v: T) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    if n * std::mem::size_of::<T>() >= 4 << 20 {
+        let p = out.as_mut_ptr() as usize;
+        let start = (p + (2 << 20) - 1) & !((2 << 20) - 1);
+        let end = (p + n * std::mem::size_of::<T>()) & !((2 << 20) - 1);
+        if end > start {
+            // SAFETY: advice on pages of this allocation, which nothing has touched yet.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    out.resize(n, v);
+    out
 }
 
 impl IdIndex {
@@ -355,17 +449,40 @@ impl IdIndex {
     }
     /// The row index of `id`.
     pub fn find(&self, id: &str) -> Option<usize> {
+        self.find_tagged(id, tag(id))
+    }
+    /// [`IdIndex::find`] of an id whose [`tag`] is known.
+    #[inline]
+    pub fn find_tagged(&self, id: &str, tag: Tag) -> Option<usize> {
         if self.table.is_empty() {
             return None;
         }
-        self.slot(id, tag_of(id.as_bytes())).ok()
+        self.slot(id, tag.0).ok()
+    }
+    /// The tags of `ids` (into `tags`), each id's home slot read meanwhile: the reads of a batch wait on memory
+    /// together, and the lookups or inserts that follow find the slots in cache.
+    pub fn prepare<'s>(&self, ids: impl Iterator<Item = &'s str>, tags: &mut Vec<Tag>) {
+        tags.clear();
+        tags.extend(ids.map(tag));
+        if self.table.is_empty() {
+            return;
+        }
+        let mask = self.table.len() - 1;
+        let touched = tags
+            .iter()
+            .fold(0u64, |a, t| a ^ self.table[t.0 as usize & mask]);
+        std::hint::black_box(touched);
     }
     /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
     pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
+        self.insert_tagged(id, tag(id))
+    }
+    /// [`IdIndex::insert`] of an id whose [`tag`] is known.
+    pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
         if (self.ends.len() + 1) * 2 > self.table.len() {
             self.grow();
         }
-        let tag = tag_of(id.as_bytes());
+        let tag = tag.0;
         let s = match self.slot(id, tag) {
             Ok(first) => return Err(first),
             Err(s) => s,
@@ -383,7 +500,7 @@ impl IdIndex {
     }
     fn grow(&mut self) {
         let n = (self.table.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.table, vec![EMPTY; n]);
+        let old = std::mem::replace(&mut self.table, big_vec(n, EMPTY));
         let mask = n - 1;
         for v in old.into_iter().filter(|&v| v != EMPTY) {
             let mut s = (v >> 32) as usize & mask;
@@ -403,6 +520,7 @@ pub struct Matcher<'a> {
     /// The GT row after the last one matched: tried first, so that a submission in GT order is matched
     /// without hashing.
     next: usize,
+    tags: Vec<Tag>,
 }
 
 impl<'a> Matcher<'a> {
@@ -412,6 +530,7 @@ impl<'a> Matcher<'a> {
             file,
             seen: vec![0; n],
             next: 0,
+            tags: Vec::new(),
         }
     }
     /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
@@ -428,6 +547,59 @@ impl<'a> Matcher<'a> {
         } else {
             ids.find(id)
         };
+        self.accept(row, col, found, diags)
+    }
+    /// The GT rows of the ids (field `col`) of a batch of rows (`None`: not in the GT), into `found`, to be
+    /// given to [`Matcher::accept`] row by row. The batch's memory reads overlap (see [`IdIndex::prepare`]).
+    pub fn lookup(
+        &mut self,
+        ids: &IdIndex,
+        rows: &[Row],
+        col: usize,
+        found: &mut Vec<Option<usize>>,
+    ) {
+        found.clear();
+        // Rows in GT order are matched without hashing; the others are looked up.
+        let mut guess = self.next;
+        for row in rows {
+            let id = row.get(col);
+            if guess < ids.len() && ids.is(guess, id) {
+                found.push(Some(guess));
+                guess += 1;
+            } else {
+                found.push(None);
+            }
+        }
+        let rest = || {
+            rows.iter()
+                .zip(found.iter())
+                .filter(|(_, f)| f.is_none())
+                .map(|(r, _)| r.get(col))
+        };
+        ids.prepare(rest(), &mut self.tags);
+        let mut tags = self.tags.iter();
+        let mut touched = 0;
+        for (row, f) in rows.iter().zip(found.iter_mut()) {
+            if f.is_none() {
+                let t = tags.next().copied().unwrap_or_default();
+                *f = ids.find_tagged(row.get(col), t);
+                if let Some(i) = *f {
+                    touched ^= self.seen[i];
+                }
+            }
+        }
+        std::hint::black_box(touched);
+    }
+    /// The GT row `found` for the submission row's id (field `col`), or `None` with an error diagnostic (an
+    /// unknown id: `found` is `None`, or a repeated one).
+    pub fn accept(
+        &mut self,
+        row: &Row,
+        col: usize,
+        found: Option<usize>,
+        diags: &mut Diags,
+    ) -> Option<usize> {
+        let id = row.get(col);
         if let Some(i) = found.filter(|&i| self.seen[i] == 0) {
             self.seen[i] = row.line.max(1);
             self.next = i + 1;

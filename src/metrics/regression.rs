@@ -93,7 +93,10 @@ pub fn median_absolute_error(t: &[f64], p: &[f64]) -> Option<f64> {
 
 /// `max_error`: max |t − p|.
 pub fn max_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    t.iter().zip(p).map(|(&a, &b)| (a - b).abs()).reduce(f64::max)
+    t.iter()
+        .zip(p)
+        .map(|(&a, &b)| (a - b).abs())
+        .reduce(f64::max)
 }
 
 /// `_assemble_fraction_of_explained_deviance(force_finite=True)`: 1 − num/den; 1.0 when num = 0 (even with
