@@ -4,19 +4,24 @@
 use super::inputs::{plot, thin};
 use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
 use crate::metrics::classification::curves::{
-    average_precision_of, precision_recall_curve, ranked_curve, roc_auc_of, roc_curve,
-    threshold_curve,
+    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, threshold_curve,
 };
+use crate::metrics::classification::groups::{group, sorted_curves};
 use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
-use crate::metrics::classification::radix::sort_desc;
+use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::classification::scores::{
-    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, renormalised, roc_auc_ovo_from,
-    top_k_accuracy, weighted_mean,
+    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
+    weighted_mean,
 };
+use crate::metrics::mean::numpy_sum;
 use crate::report::{Plot, Scores, Series};
+
+/// Distinct scores a column may have for its curves to come from counts per score (`groups`) rather than a
+/// sort.
+const GROUP_CAP: usize = 1 << 18;
 
 /// Every metric id in the spec's order.
 pub const METRICS: &[&str] = &[
@@ -249,8 +254,18 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             sub.scores.chunks_exact(2).map(|r| r[p]).collect()
         };
         let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
-        let mut pairs: Vec<(f64, bool)> = sp.iter().copied().zip(y.iter().copied()).collect();
-        let c = threshold_curve(&mut pairs);
+        let c = match group(
+            sp.iter().zip(&y).map(|(&s, &y)| (s, y as u32)),
+            2,
+            GROUP_CAP,
+        ) {
+            Some(g) => g.curve(1, None),
+            None => {
+                let mut pairs: Vec<(f64, bool)> =
+                    sp.iter().copied().zip(y.iter().copied()).collect();
+                threshold_curve(&mut pairs)
+            }
+        };
         s.set("roc_auc", roc_auc_of(&c));
         s.set("average_precision", average_precision_of(&c));
         s.set(
@@ -264,54 +279,90 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         s.set("brier_score", brier_binary(&y, &sp));
         add_curves(&format!("positive class {}", names[p]), &c, &c);
     } else {
-        let norm = renormalised(&sub.scores, k);
+        let scores = &sub.scores;
+        // `renormalised`: each row divided by its NumPy sum, usable when every quotient is finite.
+        let row_sums: Vec<f64> = scores.chunks_exact(k).map(numpy_sum).collect();
+        let norm_ok = scores
+            .chunks_exact(k)
+            .zip(&row_sums)
+            .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
         let mut auc = Vec::with_capacity(k);
         let mut ap = Vec::with_capacity(k);
-        let counts: Vec<f64> = (0..k)
-            .map(|c| truth.iter().filter(|&&t| t == c).count() as f64)
-            .collect();
-        // Per class: one sort of the raw column (average precision, PR curve) and one of the renormalised
-        // column (ROC AUC one-vs-rest, and this class's side of every one-vs-one pair).
+        let mut class_counts = vec![0u64; k];
+        for &t in truth {
+            class_counts[t] += 1;
+        }
+        let counts: Vec<f64> = class_counts.iter().map(|&c| c as f64).collect();
+        // Per class: the curve of the raw column (average precision, PR curve) and of the renormalised column
+        // (ROC AUC one-vs-rest, and this class's side of every one-vs-one pair), from counts per distinct score
+        // when the column has few, else from one sort of each column.
         let mut directed = vec![vec![None; k]; k];
-        let mut ranked: Vec<(f64, u32)> = Vec::new();
+        let mut column: Vec<f64> = Vec::with_capacity(truth.len());
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        let mut scratch: Vec<(u64, u32)> = Vec::new();
+        let same_sums = row_sums.windows(2).all(|w| w[0] == w[1]);
         for c in 0..k {
-            let mut raw: Vec<(f64, bool)> = truth
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| (sub.scores[i * k + c], t == c))
-                .collect();
-            let raw_c = threshold_curve(&mut raw);
-            drop(raw);
+            column.clear();
+            column.extend(scores.chunks_exact(k).map(|r| r[c]));
+            let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
+            let raw_c = match group(labelled(), k, GROUP_CAP) {
+                Some(g) => g.curve(c, None),
+                None => {
+                    let mut raw: Vec<(f64, bool)> =
+                        labelled().map(|(v, t)| (v, t == c as u32)).collect();
+                    threshold_curve(&mut raw)
+                }
+            };
             ap.push(average_precision_of(&raw_c));
-            match &norm {
-                Some(nm) => {
-                    ranked.clear();
-                    ranked.extend(
-                        truth
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &t)| (nm[i * k + c], t as u32)),
-                    );
-                    sort_desc(&mut ranked);
-                    let nc = ranked_curve(&ranked, c as u32, None);
-                    auc.push(roc_auc_of(&nc));
-                    for (b, d) in directed[c].iter_mut().enumerate().filter(|&(b, _)| b != c) {
-                        *d = roc_auc_of(&ranked_curve(&ranked, c as u32, Some(b as u32)));
+            if !norm_ok {
+                auc.push(None);
+                add_curves(&format!("{} vs rest", names[c]), &raw_c, &raw_c);
+                continue;
+            }
+            let normed = || {
+                column
+                    .iter()
+                    .zip(&row_sums)
+                    .zip(truth)
+                    .map(|((&v, &s), &t)| (v / s, t as u32))
+            };
+            // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
+            let grouped = if same_sums {
+                group(normed(), k, GROUP_CAP)
+            } else {
+                None
+            };
+            let nc = match grouped {
+                Some(g) => {
+                    for b in (0..k).filter(|&b| b != c) {
+                        directed[c][b] = roc_auc_of(&g.curve(c, Some(b)));
                     }
-                    add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
+                    g.curve(c, None)
                 }
                 None => {
-                    auc.push(None);
-                    add_curves(&format!("{} vs rest", names[c]), &raw_c, &raw_c);
+                    keyed.clear();
+                    let mut negative_zero = false;
+                    keyed.extend(normed().map(|(v, t)| {
+                        negative_zero |= v == 0.0 && v.is_sign_negative();
+                        (desc_key(v + 0.0), t)
+                    }));
+                    sort_keys(&mut keyed, &mut scratch);
+                    let (all, pairs) = sorted_curves(&keyed, c, k, negative_zero);
+                    for b in (0..k).filter(|&b| b != c) {
+                        directed[c][b] = roc_auc_of(&pairs[b]);
+                    }
+                    all
                 }
-            }
+            };
+            auc.push(roc_auc_of(&nc));
+            add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
         }
-        drop(ranked);
+        drop((keyed, scratch));
         s.set("roc_auc_ovr", macro_mean(&auc));
         s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
         s.set(
             "roc_auc_ovo",
-            norm.as_ref().and_then(|_| roc_auc_ovo_from(&directed)),
+            norm_ok.then(|| roc_auc_ovo_from(&directed)).flatten(),
         );
         s.set("average_precision", macro_mean(&ap));
         s.set("log_loss", log_loss(truth, &sub.scores, k));
