@@ -1,8 +1,9 @@
 //! Streaming CSV tables keyed by an id column, shared by the `classification` and `regression` families
 //! (specs/families.md section 0): RFC 4180 records read with the `csv` crate from any `Read`, a UTF-8 BOM
 //! dropped, every field located by line and column (the column counts Unicode scalar values, fields separated
-//! by one delimiter; quotes are not counted). Ids are stored once, in one arena ([`IdIndex`]).
+//! by one delimiter; quotes are not counted). Ids are stored once, in one arena ([`IdIndex`], in `id_index`).
 
+pub use super::id_index::{tag, IdIndex, Matcher, Tag};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::io::Read;
 
@@ -337,318 +338,45 @@ pub fn value_column(
     None
 }
 
-/// Ids stored once: one byte arena, offsets, and an open-addressing table (FxHash, linear probing, at most half
-/// full) of 64-bit entries: the high 32 bits of the id's hash (its tag) beside the row index. A probe compares
-/// tags first and reads the arena only when they are equal, and the table grows without reading the arena (an
-/// entry's home slot is its tag's low bits). While every id has the same length (`id00000001`, …), an id's
-/// bytes are found from its index alone, without reading `ends`: one cache miss fewer per lookup.
-#[derive(Default)]
-pub struct IdIndex {
-    arena: String,
-    ends: Vec<u64>,
-    table: Vec<u64>,
-    /// The common length of all ids so far (`None` once two lengths differ, or when empty).
-    uniform: Option<usize>,
-}
-
-const EMPTY: u64 = u64::MAX;
-
-/// The tag of an id in an [`IdIndex`]: the high half of its hash.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tag(u64);
-
-/// The [`Tag`] of `id`.
-#[inline]
-pub fn tag(id: &str) -> Tag {
-    Tag(super::fxhash::hash_bytes(id.as_bytes()) >> 32)
-}
-
-/// Byte equality of two short strings without a call to `memcmp` (ids are mostly 4 to 16 bytes).
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
+/// `s.parse::<f64>()` of a plain decimal (`-`, digits, at most one `.`, at most 15 digits in all), else `None`.
+/// Clinger's fast path, the first one `parse` takes: the digits as an integer m < 10¹⁵ < 2⁵³ and 10^f (f ≤ 15
+/// fraction digits) are exact doubles, so the one rounding of m / 10^f is the correctly rounded value.
+fn plain_decimal(s: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (negative, digits) = match s.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, s),
+    };
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
     }
-    let w8 = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
-    let w4 = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
-    match n {
-        0..=3 => a == b,
-        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
-        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// `vec![v; n]`, asking Linux for huge pages when large (fewer TLB misses in random probes).
-fn big_vec<T: Copy>(n: usize, v: T) -> Vec<T> {
-    let mut out: Vec<T> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    if n * std::mem::size_of::<T>() >= 4 << 20 {
-        let p = out.as_mut_ptr() as usize;
-        let start = (p + (2 << 20) - 1) & !((2 << 20) - 1);
-        let end = (p + n * std::mem::size_of::<T>()) & !((2 << 20) - 1);
-        if end > start {
-            // SAFETY: advice on pages of this allocation, which nothing has touched yet.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+    let (mut m, mut count, mut fraction, mut dot) = (0u64, 0usize, 0usize, false);
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                m = m * 10 + (c - b'0') as u64;
+                count += 1;
+                fraction += dot as usize;
             }
+            b'.' if !dot => dot = true,
+            _ => return None,
         }
     }
-    out.resize(n, v);
-    out
-}
-
-impl IdIndex {
-    pub fn len(&self) -> usize {
-        self.ends.len()
+    if count == 0 || count > 15 {
+        return None;
     }
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-    pub fn get(&self, i: usize) -> &str {
-        let (s, e) = self.span(i);
-        self.arena.get(s..e).unwrap_or("")
-    }
-    #[inline]
-    fn span(&self, i: usize) -> (usize, usize) {
-        if let Some(l) = self.uniform {
-            return (i * l, (i + 1) * l);
-        }
-        let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        (s, self.ends[i] as usize)
-    }
-    #[inline]
-    fn bytes(&self, i: usize) -> &[u8] {
-        let (s, e) = self.span(i);
-        &self.arena.as_bytes()[s..e]
-    }
-    /// Whether row `i` (a valid row index) has id `id`.
-    #[inline]
-    pub fn is(&self, i: usize, id: &str) -> bool {
-        match self.uniform {
-            Some(l) if l != id.len() => false,
-            _ => same(self.bytes(i), id.as_bytes()),
-        }
-    }
-    /// `Ok(row index)` of `id` (tag `tag`), or `Err(the empty slot where it would go)`.
-    #[inline]
-    fn slot(&self, id: &str, tag: u64) -> Result<usize, usize> {
-        let mask = self.table.len() - 1;
-        let mut s = tag as usize & mask;
-        loop {
-            let v = self.table[s];
-            if v == EMPTY {
-                return Err(s);
-            }
-            if v >> 32 == tag && self.is(v as u32 as usize, id) {
-                return Ok(v as u32 as usize);
-            }
-            s = (s + 1) & mask;
-        }
-    }
-    /// The row index of `id`.
-    pub fn find(&self, id: &str) -> Option<usize> {
-        self.find_tagged(id, tag(id))
-    }
-    /// [`IdIndex::find`] of an id whose [`tag`] is known.
-    #[inline]
-    pub fn find_tagged(&self, id: &str, tag: Tag) -> Option<usize> {
-        if self.table.is_empty() {
-            return None;
-        }
-        self.slot(id, tag.0).ok()
-    }
-    /// The tags of `ids` (into `tags`), each id's home slot read meanwhile: the reads of a batch wait on memory
-    /// together, and the lookups or inserts that follow find the slots in cache.
-    pub fn prepare<'s>(&self, ids: impl Iterator<Item = &'s str>, tags: &mut Vec<Tag>) {
-        tags.clear();
-        tags.extend(ids.map(tag));
-        if self.table.is_empty() {
-            return;
-        }
-        let mask = self.table.len() - 1;
-        let touched = tags
-            .iter()
-            .fold(0u64, |a, t| a ^ self.table[t.0 as usize & mask]);
-        std::hint::black_box(touched);
-    }
-    /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
-    pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
-        self.insert_tagged(id, tag(id))
-    }
-    /// [`IdIndex::insert`] of an id whose [`tag`] is known.
-    pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
-        if (self.ends.len() + 1) * 2 > self.table.len() {
-            self.grow();
-        }
-        let tag = tag.0;
-        let s = match self.slot(id, tag) {
-            Ok(first) => return Err(first),
-            Err(s) => s,
-        };
-        let i = self.ends.len();
-        if i == 0 {
-            self.uniform = Some(id.len());
-        } else if self.uniform != Some(id.len()) {
-            self.uniform = None;
-        }
-        self.arena.push_str(id);
-        self.ends.push(self.arena.len() as u64);
-        self.table[s] = tag << 32 | i as u64;
-        Ok(i)
-    }
-    fn grow(&mut self) {
-        let n = (self.table.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.table, big_vec(n, EMPTY));
-        let mask = n - 1;
-        for v in old.into_iter().filter(|&v| v != EMPTY) {
-            let mut s = (v >> 32) as usize & mask;
-            while self.table[s] != EMPTY {
-                s = (s + 1) & mask;
-            }
-            self.table[s] = v;
-        }
-    }
-}
-
-/// Matches submission rows to GT rows: unknown and repeated ids are located errors.
-pub struct Matcher<'a> {
-    pub family: &'a str,
-    pub file: &'a str,
-    pub seen: Vec<u64>,
-    /// The GT row after the last one matched: tried first, so that a submission in GT order is matched
-    /// without hashing.
-    next: usize,
-    tags: Vec<Tag>,
-}
-
-impl<'a> Matcher<'a> {
-    pub fn new(family: &'a str, file: &'a str, n: usize) -> Self {
-        Matcher {
-            family,
-            file,
-            seen: vec![0; n],
-            next: 0,
-            tags: Vec::new(),
-        }
-    }
-    /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
-    pub fn row(
-        &mut self,
-        ids: &IdIndex,
-        row: &Row,
-        col: usize,
-        diags: &mut Diags,
-    ) -> Option<usize> {
-        let id = row.get(col);
-        let found = if self.next < ids.len() && ids.is(self.next, id) {
-            Some(self.next)
-        } else {
-            ids.find(id)
-        };
-        self.accept(row, col, found, diags)
-    }
-    /// The GT rows of the ids (field `col`) of a batch of rows (`None`: not in the GT), into `found`, to be
-    /// given to [`Matcher::accept`] row by row. The batch's memory reads overlap (see [`IdIndex::prepare`]).
-    pub fn lookup(
-        &mut self,
-        ids: &IdIndex,
-        rows: &[Row],
-        col: usize,
-        found: &mut Vec<Option<usize>>,
-    ) {
-        found.clear();
-        // Rows in GT order are matched without hashing; the others are looked up.
-        let mut guess = self.next;
-        for row in rows {
-            let id = row.get(col);
-            if guess < ids.len() && ids.is(guess, id) {
-                found.push(Some(guess));
-                guess += 1;
-            } else {
-                found.push(None);
-            }
-        }
-        let rest = || {
-            rows.iter()
-                .zip(found.iter())
-                .filter(|(_, f)| f.is_none())
-                .map(|(r, _)| r.get(col))
-        };
-        ids.prepare(rest(), &mut self.tags);
-        let mut tags = self.tags.iter();
-        let mut touched = 0;
-        for (row, f) in rows.iter().zip(found.iter_mut()) {
-            if f.is_none() {
-                let t = tags.next().copied().unwrap_or_default();
-                *f = ids.find_tagged(row.get(col), t);
-                if let Some(i) = *f {
-                    touched ^= self.seen[i];
-                }
-            }
-        }
-        std::hint::black_box(touched);
-    }
-    /// The GT row `found` for the submission row's id (field `col`), or `None` with an error diagnostic (an
-    /// unknown id: `found` is `None`, or a repeated one).
-    pub fn accept(
-        &mut self,
-        row: &Row,
-        col: usize,
-        found: Option<usize>,
-        diags: &mut Diags,
-    ) -> Option<usize> {
-        let id = row.get(col);
-        if let Some(i) = found.filter(|&i| self.seen[i] == 0) {
-            self.seen[i] = row.line.max(1);
-            self.next = i + 1;
-            return Some(i);
-        }
-        let at = (row.line, row.column(col));
-        match found {
-            None => {
-                diags.push(
-                    Diagnostic::error(&format!("{}.unknown_id", self.family), format!("id `{}` is not in the ground truth", excerpt(id)))
-                        .file(self.file)
-                        .at(at.0, at.1)
-                        .found(excerpt(id))
-                        .hint("Submit exactly the ids of the ground truth (check the id column and spelling).")
-                        .official("rejects the submission (as Kaggle does)"),
-                );
-                None
-            }
-            Some(i) => {
-                diags.push(
-                    Diagnostic::error(
-                        &format!("{}.duplicate_id", self.family),
-                        format!(
-                            "id `{}` repeated (first on line {})",
-                            excerpt(id),
-                            self.seen[i]
-                        ),
-                    )
-                    .file(self.file)
-                    .at(at.0, at.1)
-                    .found(excerpt(id))
-                    .hint("Give one row per id.")
-                    .official("rejects the submission (as Kaggle does)"),
-                );
-                None
-            }
-        }
-    }
-    /// GT rows the submission did not give (in GT order).
-    pub fn missing(&self) -> Vec<usize> {
-        (0..self.seen.len())
-            .filter(|&i| self.seen[i] == 0)
-            .collect()
-    }
+    let v = m as f64 / POW10[fraction];
+    Some(if negative { -v } else { v })
 }
 
 /// A parsed number field: finite f64, or a located error (`<family>.empty_cell`, `.non_numeric`, `.non_finite`).
 pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags) -> Option<f64> {
     let s = row.get(col);
+    if let Some(v) = plain_decimal(s.as_bytes()) {
+        return Some(v);
+    }
     if let Ok(v) = s.parse::<f64>() {
         if v.is_finite() {
             return Some(v);
@@ -687,6 +415,61 @@ pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags
                 "Write decimal numbers such as 0.25 or 1e-3.",
             ));
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path gives `parse`'s value, bit for bit, and declines what it does not cover.
+    #[test]
+    fn plain_decimal_is_parse() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "-0.0",
+            "1.",
+            ".5",
+            "-.5",
+            "007",
+            "0.1",
+            "0.3",
+            "123456789012345",
+            "1234567890123456",
+            "0.000000000000001",
+            "99999999999999.9",
+            "-2.675",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 16) as usize + 1;
+            let m = (x >> 8) % 10u64.pow(digits.min(15) as u32);
+            let dot = (x >> 60) as usize % (digits + 1);
+            let t = format!("{m:0digits$}");
+            let (a, b) = t.split_at(dot.min(t.len()));
+            let sign = if x & 1 == 1 { "-" } else { "" };
+            texts.push(format!("{sign}{a}.{b}"));
+        }
+        for t in &texts {
+            let want = t.parse::<f64>().ok();
+            match plain_decimal(t.as_bytes()) {
+                Some(v) => assert_eq!(Some(v.to_bits()), want.map(f64::to_bits), "{t}"),
+                None => assert!(
+                    want.is_none() || t.bytes().filter(u8::is_ascii_digit).count() > 15,
+                    "{t} declined"
+                ),
+            }
+        }
+        for t in ["", "-", ".", "1.2.3", "1e5", "+1", "inf", "1_0", " 1"] {
+            assert_eq!(plain_decimal(t.as_bytes()), None, "{t}");
         }
     }
 }

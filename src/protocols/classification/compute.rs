@@ -305,8 +305,10 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             column.clear();
             column.extend(scores.chunks_exact(k).map(|r| r[c]));
             let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
-            let raw_c = match group(labelled(), k, GROUP_CAP) {
-                Some(g) => g.curve(c, None),
+            // Positives (1) against the rest (0): two counts per distinct score.
+            let positive = labelled().map(|(v, t)| (v, (t == c as u32) as u32));
+            let raw_c = match group(positive, 2, GROUP_CAP) {
+                Some(g) => g.curve(1, None),
                 None => {
                     let mut raw: Vec<(f64, bool)> =
                         labelled().map(|(v, t)| (v, t == c as u32)).collect();
