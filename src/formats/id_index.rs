@@ -12,7 +12,9 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 #[derive(Default)]
 pub struct IdIndex {
     arena: String,
+    /// The end of each id in the arena, kept only once the ids' lengths differ (while `uniform`, empty).
     ends: Vec<u64>,
+    len: usize,
     table: Vec<u64>,
     /// The common length of all ids so far (`None` once two lengths differ, or when empty).
     uniform: Option<usize>,
@@ -68,10 +70,10 @@ fn big_vec<T: Copy>(n: usize, v: T) -> Vec<T> {
 
 impl IdIndex {
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.len
     }
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len == 0
     }
     pub fn get(&self, i: usize) -> &str {
         let (s, e) = self.span(i);
@@ -146,7 +148,7 @@ impl IdIndex {
     }
     /// [`IdIndex::insert`] of an id whose [`tag`] is known.
     pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
-        if (self.ends.len() + 1) * 2 > self.table.len() {
+        if (self.len + 1) * 2 > self.table.len() {
             self.grow();
         }
         let tag = tag.0;
@@ -154,14 +156,18 @@ impl IdIndex {
             Ok(first) => return Err(first),
             Err(s) => s,
         };
-        let i = self.ends.len();
+        let i = self.len;
         if i == 0 {
             self.uniform = Some(id.len());
-        } else if self.uniform != Some(id.len()) {
+        } else if let Some(l) = self.uniform.filter(|&l| l != id.len()) {
             self.uniform = None;
+            self.ends = (1..=i).map(|j| (j * l) as u64).collect();
         }
         self.arena.push_str(id);
-        self.ends.push(self.arena.len() as u64);
+        if self.uniform.is_none() {
+            self.ends.push(self.arena.len() as u64);
+        }
+        self.len += 1;
         self.table[s] = tag << 32 | i as u64;
         Ok(i)
     }
