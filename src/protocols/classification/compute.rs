@@ -5,6 +5,7 @@ use super::inputs::{plot, thin};
 use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
 use crate::metrics::classification::curves::{
     average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, threshold_curve,
+    ThresholdCurve,
 };
 use crate::metrics::classification::groups::{group, sorted_curves};
 use crate::metrics::classification::labels::{
@@ -227,25 +228,11 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         "recall",
         "precision",
     );
-    let mut add_curves =
-        |label: &str,
-         roc_c: &crate::metrics::classification::curves::ThresholdCurve,
-         pr_c: &crate::metrics::classification::curves::ThresholdCurve| {
-            let (fpr, tpr, _) = roc_curve(roc_c);
-            let (x, y) = thin(&fpr, &tpr, 200);
-            roc.series.push(Series {
-                label: label.to_string(),
-                x,
-                y,
-            });
-            let (p, r) = precision_recall_curve(pr_c);
-            let (x, y) = thin(&r, &p, 200);
-            pr.series.push(Series {
-                label: label.to_string(),
-                x,
-                y,
-            });
-        };
+    let mut add_curves = |label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve| {
+        let (r, p) = curve_series(label, roc_c, pr_c);
+        roc.series.push(r);
+        pr.series.push(p);
+    };
     if k == 2 {
         let p = score_positive(d);
         let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
@@ -286,80 +273,30 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             .chunks_exact(k)
             .zip(&row_sums)
             .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
-        let mut auc = Vec::with_capacity(k);
-        let mut ap = Vec::with_capacity(k);
         let mut class_counts = vec![0u64; k];
         for &t in truth {
             class_counts[t] += 1;
         }
         let counts: Vec<f64> = class_counts.iter().map(|&c| c as f64).collect();
-        // Per class: the curve of the raw column (average precision, PR curve) and of the renormalised column
-        // (ROC AUC one-vs-rest, and this class's side of every one-vs-one pair), from counts per distinct score
-        // when the column has few, else from one sort of each column.
-        let mut directed = vec![vec![None; k]; k];
-        let mut column: Vec<f64> = Vec::with_capacity(truth.len());
-        let mut keyed: Vec<(u64, u32)> = Vec::new();
-        let mut scratch: Vec<(u64, u32)> = Vec::new();
-        let same_sums = row_sums.windows(2).all(|w| w[0] == w[1]);
-        for c in 0..k {
-            column.clear();
-            column.extend(scores.chunks_exact(k).map(|r| r[c]));
-            let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
-            // Positives (1) against the rest (0): two counts per distinct score.
-            let positive = labelled().map(|(v, t)| (v, (t == c as u32) as u32));
-            let raw_c = match group(positive, 2, GROUP_CAP) {
-                Some(g) => g.curve(1, None),
-                None => {
-                    let mut raw: Vec<(f64, bool)> =
-                        labelled().map(|(v, t)| (v, t == c as u32)).collect();
-                    threshold_curve(&mut raw)
-                }
-            };
-            ap.push(average_precision_of(&raw_c));
-            if !norm_ok {
-                auc.push(None);
-                add_curves(&format!("{} vs rest", names[c]), &raw_c, &raw_c);
-                continue;
-            }
-            let normed = || {
-                column
-                    .iter()
-                    .zip(&row_sums)
-                    .zip(truth)
-                    .map(|((&v, &s), &t)| (v / s, t as u32))
-            };
-            // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
-            let grouped = if same_sums {
-                group(normed(), k, GROUP_CAP)
-            } else {
-                None
-            };
-            let nc = match grouped {
-                Some(g) => {
-                    for b in (0..k).filter(|&b| b != c) {
-                        directed[c][b] = roc_auc_of(&g.curve(c, Some(b)));
-                    }
-                    g.curve(c, None)
-                }
-                None => {
-                    keyed.clear();
-                    let mut negative_zero = false;
-                    keyed.extend(normed().map(|(v, t)| {
-                        negative_zero |= v == 0.0 && v.is_sign_negative();
-                        (desc_key(v + 0.0), t)
-                    }));
-                    sort_keys(&mut keyed, &mut scratch);
-                    let (all, pairs) = sorted_curves(&keyed, c, k, negative_zero);
-                    for b in (0..k).filter(|&b| b != c) {
-                        directed[c][b] = roc_auc_of(&pairs[b]);
-                    }
-                    all
-                }
-            };
-            auc.push(roc_auc_of(&nc));
-            add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
+        let columns = Columns {
+            scores,
+            truth,
+            row_sums: &row_sums,
+            names,
+            k,
+            norm_ok,
+            same_sums: row_sums.windows(2).all(|w| w[0] == w[1]),
+        };
+        let mut auc = Vec::with_capacity(k);
+        let mut ap = Vec::with_capacity(k);
+        let mut directed = Vec::with_capacity(k);
+        for r in every_class(&columns) {
+            auc.push(r.auc);
+            ap.push(r.ap);
+            directed.push(r.directed);
+            roc.series.push(r.roc);
+            pr.series.push(r.pr);
         }
-        drop((keyed, scratch));
         s.set("roc_auc_ovr", macro_mean(&auc));
         s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
         s.set(
@@ -375,4 +312,183 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
     }
     plots.push(roc);
     plots.push(pr);
+}
+
+/// The ROC and precision–recall series of a plot (at most 200 points each, see [`thin`]).
+fn curve_series(label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve) -> (Series, Series) {
+    let (fpr, tpr, _) = roc_curve(roc_c);
+    let (x, y) = thin(&fpr, &tpr, 200);
+    let roc = Series {
+        label: label.to_string(),
+        x,
+        y,
+    };
+    let (p, r) = precision_recall_curve(pr_c);
+    let (x, y) = thin(&r, &p, 200);
+    let pr = Series {
+        label: label.to_string(),
+        x,
+        y,
+    };
+    (roc, pr)
+}
+
+/// The score matrix of a multi-class problem and what every class's curves read.
+struct Columns<'a> {
+    scores: &'a [f64],
+    truth: &'a [usize],
+    /// NumPy row sums (`renormalised` divides by them); `norm_ok`: every quotient is finite.
+    row_sums: &'a [f64],
+    names: &'a [String],
+    k: usize,
+    norm_ok: bool,
+    /// Every row has the same sum.
+    same_sums: bool,
+}
+
+/// What one class gives the multi-class score metrics and plots.
+struct ClassCurves {
+    ap: Option<f64>,
+    /// One-vs-rest ROC AUC of the renormalised column.
+    auc: Option<f64>,
+    /// At b: the AUC of this class against class b over their samples (this class's side of the one-vs-one
+    /// pair); `None` at the class itself.
+    directed: Vec<Option<f64>>,
+    roc: Series,
+    pr: Series,
+}
+
+/// Buffers one worker reuses from class to class.
+#[derive(Default)]
+struct Buffers {
+    column: Vec<f64>,
+    keyed: Vec<(u64, u32)>,
+    scratch: Vec<(u64, u32)>,
+}
+
+/// Class `c`: the curve of its raw column (average precision, PR curve) and of its renormalised column (ROC AUC
+/// one-vs-rest, and its side of every one-vs-one pair), from counts per distinct score when the column has few,
+/// else from one sort of the column.
+fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
+    let (k, truth) = (x.k, x.truth);
+    b.column.clear();
+    b.column.extend(x.scores.chunks_exact(k).map(|r| r[c]));
+    let column = &b.column;
+    let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
+    // Positives (1) against the rest (0): two counts per distinct score.
+    let positive = labelled().map(|(v, t)| (v, (t == c as u32) as u32));
+    let raw_c = match group(positive, 2, GROUP_CAP) {
+        Some(g) => g.curve(1, None),
+        None => {
+            let mut raw: Vec<(f64, bool)> = labelled().map(|(v, t)| (v, t == c as u32)).collect();
+            threshold_curve(&mut raw)
+        }
+    };
+    let ap = average_precision_of(&raw_c);
+    let label = format!("{} vs rest", x.names[c]);
+    let mut directed = vec![None; k];
+    if !x.norm_ok {
+        let (roc, pr) = curve_series(&label, &raw_c, &raw_c);
+        return ClassCurves {
+            ap,
+            auc: None,
+            directed,
+            roc,
+            pr,
+        };
+    }
+    let normed = || {
+        column
+            .iter()
+            .zip(x.row_sums)
+            .zip(truth)
+            .map(|((&v, &s), &t)| (v / s, t as u32))
+    };
+    // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
+    let grouped = if x.same_sums {
+        group(normed(), k, GROUP_CAP)
+    } else {
+        None
+    };
+    let nc = match grouped {
+        Some(g) => {
+            for o in (0..k).filter(|&o| o != c) {
+                directed[o] = roc_auc_of(&g.curve(c, Some(o)));
+            }
+            g.curve(c, None)
+        }
+        None => {
+            b.keyed.clear();
+            let mut negative_zero = false;
+            b.keyed.extend(normed().map(|(v, t)| {
+                negative_zero |= v == 0.0 && v.is_sign_negative();
+                (desc_key(v + 0.0), t)
+            }));
+            sort_keys(&mut b.keyed, &mut b.scratch);
+            let (all, pairs) = sorted_curves(&b.keyed, c, k, negative_zero);
+            for o in (0..k).filter(|&o| o != c) {
+                directed[o] = roc_auc_of(&pairs[o]);
+            }
+            all
+        }
+    };
+    let (roc, pr) = curve_series(&label, &nc, &raw_c);
+    ClassCurves {
+        ap,
+        auc: roc_auc_of(&nc),
+        directed,
+        roc,
+        pr,
+    }
+}
+
+/// [`class_curves`] of every class, in class order.
+#[cfg(target_arch = "wasm32")]
+fn every_class(x: &Columns) -> Vec<ClassCurves> {
+    let mut b = Buffers::default();
+    (0..x.k).map(|c| class_curves(x, c, &mut b)).collect()
+}
+
+/// [`class_curves`] of every class, in class order, the classes shared among the available cores (each worker
+/// takes the next class not yet taken).
+#[cfg(not(target_arch = "wasm32"))]
+fn every_class(x: &Columns) -> Vec<ClassCurves> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(x.k);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut b = Buffers::default();
+        let mut mine = Vec::new();
+        loop {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= x.k {
+                break mine;
+            }
+            mine.push((c, class_curves(x, c, &mut b)));
+        }
+    };
+    let done: Vec<(usize, ClassCurves)> = if workers <= 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers).map(|_| s.spawn(work)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    let mut out: Vec<Option<ClassCurves>> = (0..x.k).map(|_| None).collect();
+    for (c, r) in done {
+        out[c] = Some(r);
+    }
+    // A worker that panicked (a bug) loses its classes; recompute them here rather than lose the score.
+    let mut b = Buffers::default();
+    out.into_iter()
+        .enumerate()
+        .map(|(c, r)| r.unwrap_or_else(|| class_curves(x, c, &mut b)))
+        .collect()
 }
