@@ -3,6 +3,7 @@
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 
 use super::id_csv::{self, Batch, IdIndex, Matcher, BATCH};
+use super::id_index::touch_rows;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
 use std::io::Read;
@@ -352,6 +353,9 @@ pub fn read_submission<R: Read>(
             }
             Batch::Rows(rows) => {
                 m.lookup(&gt.ids, rows, id_col, &mut found);
+                if sub.layout == Layout::Scores {
+                    touch_rows(&sub.scores, &found, k.max(1));
+                }
                 for (row, &f) in rows.iter().zip(&found) {
                     let Some(i) = m.accept(row, id_col, f, diags) else {
                         continue;

@@ -151,7 +151,21 @@ pub fn read_batched<R: Read>(
             let mut fields = recycle(pool.pop().unwrap_or_default());
             let mut col = 1u64;
             let mut bad = None;
-            for (i, f) in rec.iter().enumerate() {
+            // An ASCII record (after the header: no BOM to drop) is checked once, its fields cut from it.
+            let whole = rec.as_slice();
+            let ascii = if header.is_some() && whole.is_ascii() {
+                std::str::from_utf8(whole).ok()
+            } else {
+                None
+            };
+            if let Some(all) = ascii {
+                let mut at = 0;
+                for f in rec.iter() {
+                    fields.push(all.get(at..at + f.len()).unwrap_or(""));
+                    at += f.len();
+                }
+            }
+            for (i, f) in rec.iter().enumerate().filter(|_| ascii.is_none()) {
                 let f = if header.is_none() && i == 0 {
                     f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
                 } else {

@@ -49,25 +49,6 @@ fn same(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// `vec![v; n]`, asking Linux for huge pages when large (fewer TLB misses in random probes).
-fn big_vec<T: Copy>(n: usize, v: T) -> Vec<T> {
-    let mut out: Vec<T> = Vec::with_capacity(n);
-    #[cfg(target_os = "linux")]
-    if n * std::mem::size_of::<T>() >= 4 << 20 {
-        let p = out.as_mut_ptr() as usize;
-        let start = (p + (2 << 20) - 1) & !((2 << 20) - 1);
-        let end = (p + n * std::mem::size_of::<T>()) & !((2 << 20) - 1);
-        if end > start {
-            // SAFETY: advice on pages of this allocation, which nothing has touched yet.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    out.resize(n, v);
-    out
-}
-
 impl IdIndex {
     pub fn len(&self) -> usize {
         self.len
@@ -173,7 +154,7 @@ impl IdIndex {
     }
     fn grow(&mut self) {
         let n = (self.table.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.table, big_vec(n, EMPTY));
+        let old = std::mem::replace(&mut self.table, vec![EMPTY; n]);
         let mask = n - 1;
         for v in old.into_iter().filter(|&v| v != EMPTY) {
             let mut s = (v >> 32) as usize & mask;
@@ -317,4 +298,15 @@ impl<'a> Matcher<'a> {
             .filter(|&i| self.seen[i] == 0)
             .collect()
     }
+}
+
+/// Reads the first and last value of each found row of a row-major table of `width` values per row: the rows a
+/// batch is about to write are then fetched together rather than one miss at a time.
+pub fn touch_rows(values: &[f64], found: &[Option<usize>], width: usize) {
+    let mut sum = 0.0;
+    for &i in found.iter().flatten() {
+        sum += values.get(i * width).copied().unwrap_or(0.0);
+        sum += values.get((i + 1) * width - 1).copied().unwrap_or(0.0);
+    }
+    std::hint::black_box(sum);
 }

@@ -2,6 +2,7 @@
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
 use super::id_csv::{self, Batch, IdIndex, Matcher, Row, Tag, BATCH};
+use super::id_index::touch_rows;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::io::Read;
 
@@ -134,6 +135,7 @@ pub fn read_submission<R: Read>(
         Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
             m.lookup(&gt.ids, rows, ic, &mut found);
+            touch_rows(&preds, &found, 1);
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = m.accept(row, ic, f, diags) {
                     if let Some(v) = id_csv::number(FAMILY, file, row, vc, diags) {

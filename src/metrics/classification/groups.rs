@@ -148,10 +148,12 @@ pub fn sorted_curves(
     k: usize,
     negative_zero: bool,
 ) -> (ThresholdCurve, Vec<ThresholdCurve>) {
+    // Every curve has at most one point per run: sized once, never moved while it grows.
+    let runs = 1 + ranked.windows(2).filter(|w| w[0].0 != w[1].0).count();
     let empty = || ThresholdCurve {
-        fps: Vec::new(),
-        tps: Vec::new(),
-        thresholds: Vec::new(),
+        fps: Vec::with_capacity(runs),
+        tps: Vec::with_capacity(runs),
+        thresholds: Vec::with_capacity(runs),
     };
     let mut all = empty();
     let mut pairs: Vec<ThresholdCurve> = (0..k).map(|_| empty()).collect();
