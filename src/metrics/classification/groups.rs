@@ -148,6 +148,42 @@ pub fn sorted_curves(
     k: usize,
     negative_zero: bool,
 ) -> (ThresholdCurve, Vec<ThresholdCurve>) {
+    curves_of_sorted(ranked, pos, k, negative_zero, true)
+}
+
+/// The threshold curve of `(score, is_positive)` samples ([`super::curves::threshold_curve`]): from counts per
+/// distinct score when there are at most `cap`, else from one radix sort in the buffers given (kept for the
+/// next call). NaN scores (one run each there) take `threshold_curve` itself.
+pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
+    samples: I,
+    cap: usize,
+    keyed: &mut Vec<(u64, u32)>,
+    scratch: &mut Vec<(u64, u32)>,
+) -> ThresholdCurve {
+    if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
+        return g.curve(1, None);
+    }
+    if samples.clone().any(|(v, _)| v.is_nan()) {
+        return super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+    }
+    keyed.clear();
+    let mut negative_zero = false;
+    keyed.extend(samples.map(|(v, y)| {
+        negative_zero |= v == 0.0 && v.is_sign_negative();
+        (super::radix::desc_key(v + 0.0), y as u32)
+    }));
+    super::radix::sort_keys(keyed, scratch);
+    curves_of_sorted(keyed, 1, 2, negative_zero, false).0
+}
+
+/// [`sorted_curves`], the pair curves only when `pairs`.
+fn curves_of_sorted(
+    ranked: &[(u64, u32)],
+    pos: usize,
+    k: usize,
+    negative_zero: bool,
+    with_pairs: bool,
+) -> (ThresholdCurve, Vec<ThresholdCurve>) {
     // Every curve has at most one point per run: sized once, never moved while it grows.
     let runs = 1 + ranked.windows(2).filter(|w| w[0].0 != w[1].0).count();
     let empty = || ThresholdCurve {
@@ -156,7 +192,7 @@ pub fn sorted_curves(
         thresholds: Vec::with_capacity(runs),
     };
     let mut all = empty();
-    let mut pairs: Vec<ThresholdCurve> = (0..k).map(|_| empty()).collect();
+    let mut pairs: Vec<ThresholdCurve> = (0..k).filter(|_| with_pairs).map(|_| empty()).collect();
     let zero = super::radix::desc_key(0.0);
     let (mut tp, mut count) = (0u64, 0u64);
     // Per class b: its samples so far (the false positives of the pair curve), and whether the current run has one.
@@ -184,7 +220,7 @@ pub fn sorted_curves(
             all.tps.push(tp as f64);
             all.fps.push((count - tp) as f64);
             all.thresholds.push(s);
-            for b in 0..k {
+            for b in 0..pairs.len() {
                 if b == pos || !(pos_pending || pending[b]) {
                     continue;
                 }
@@ -245,6 +281,16 @@ mod tests {
                 }
             }
             assert!(group(ranked.iter().copied(), k, 3).is_none() || g.scores.len() <= 3);
+            for pos in 0..k {
+                let samples = ranked.iter().map(|&(s, l)| (s, l as usize == pos));
+                let mut pairs: Vec<(f64, bool)> = samples.clone().collect();
+                let want = threshold_curve(&mut pairs);
+                for cap in [1, 1 << 20] {
+                    let got = binary_curve(samples.clone(), cap, &mut Vec::new(), &mut Vec::new());
+                    assert_eq!(got, want);
+                    assert_eq!(bits(&got), bits(&want));
+                }
+            }
             let negative_zero = ranked.iter().any(|p| p.0 == 0.0 && p.0.is_sign_negative());
             let mut keyed: Vec<(u64, u32)> = ranked
                 .iter()

@@ -4,10 +4,9 @@
 use super::inputs::{plot, thin};
 use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
 use crate::metrics::classification::curves::{
-    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, threshold_curve,
-    ThresholdCurve,
+    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, ThresholdCurve,
 };
-use crate::metrics::classification::groups::{group, sorted_curves};
+use crate::metrics::classification::groups::{binary_curve, group, sorted_curves};
 use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
@@ -20,9 +19,12 @@ use crate::metrics::classification::scores::{
 use crate::metrics::mean::numpy_sum;
 use crate::report::{Plot, Scores, Series};
 
-/// Distinct scores a column may have for its curves to come from counts per score (`groups`) rather than a
-/// sort.
-const GROUP_CAP: usize = 1 << 18;
+/// Distinct scores a column of `n` may have for its curves to come from counts per score (`groups`) rather
+/// than a sort: a quarter of the samples (a column of mostly distinct scores gives up early), at most 2¹⁸ (the
+/// counts stay in cache).
+fn group_cap(n: usize) -> usize {
+    (n / 4).min(1 << 18)
+}
 
 /// Every metric id in the spec's order.
 pub const METRICS: &[&str] = &[
@@ -241,18 +243,13 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             sub.scores.chunks_exact(2).map(|r| r[p]).collect()
         };
         let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
-        let c = match group(
-            sp.iter().zip(&y).map(|(&s, &y)| (s, y as u32)),
-            2,
-            GROUP_CAP,
-        ) {
-            Some(g) => g.curve(1, None),
-            None => {
-                let mut pairs: Vec<(f64, bool)> =
-                    sp.iter().copied().zip(y.iter().copied()).collect();
-                threshold_curve(&mut pairs)
-            }
-        };
+        let samples = sp.iter().copied().zip(y.iter().copied());
+        let c = binary_curve(
+            samples,
+            group_cap(sp.len()),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        );
         s.set("roc_auc", roc_auc_of(&c));
         s.set("average_precision", average_precision_of(&c));
         s.set(
@@ -376,14 +373,13 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
     let column = &b.column;
     let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
     // Positives (1) against the rest (0): two counts per distinct score.
-    let positive = labelled().map(|(v, t)| (v, (t == c as u32) as u32));
-    let raw_c = match group(positive, 2, GROUP_CAP) {
-        Some(g) => g.curve(1, None),
-        None => {
-            let mut raw: Vec<(f64, bool)> = labelled().map(|(v, t)| (v, t == c as u32)).collect();
-            threshold_curve(&mut raw)
-        }
-    };
+    let positive = labelled().map(|(v, t)| (v, t == c as u32));
+    let raw_c = binary_curve(
+        positive,
+        group_cap(truth.len()),
+        &mut b.keyed,
+        &mut b.scratch,
+    );
     let ap = average_precision_of(&raw_c);
     let label = format!("{} vs rest", x.names[c]);
     let mut directed = vec![None; k];
@@ -406,7 +402,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
     };
     // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
     let grouped = if x.same_sums {
-        group(normed(), k, GROUP_CAP)
+        group(normed(), k, group_cap(truth.len()))
     } else {
         None
     };
