@@ -2,7 +2,8 @@
 //! submission as hard labels, per-class score columns (Kaggle's multi-class layout) or one binary score
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 
-use super::id_csv::{self, IdIndex, Matcher};
+use super::id_csv::{self, Batch, IdIndex, Matcher, BATCH};
+use super::id_index::touch_rows;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
 use std::io::Read;
@@ -62,58 +63,70 @@ pub fn read_gt<R: Read>(
     let mut distinct: HashMap<String, u32> = HashMap::new();
     let mut names: Vec<String> = Vec::new();
     let mut cols: Option<(usize, usize)> = None;
-    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
-        id_csv::Event::Header(h) => {
-            let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
-            let label = id.and_then(|id| {
-                id_csv::value_column(FAMILY, file, h, id, label_opt, LABEL_DEFAULTS, diags)
-            });
-            cols = id.zip(label);
-            cols.is_some()
-        }
-        id_csv::Event::Row(row) => {
-            let Some((ic, lc)) = cols else { return false };
-            let id = row.get(ic);
-            if let Err(first) = ids.insert(id) {
-                diags.push(
-                    Diagnostic::error(
-                        &format!("{FAMILY}.duplicate_id"),
-                        format!(
-                            "GT id `{}` repeated (first on line {})",
-                            excerpt(id),
-                            lines[first]
-                        ),
-                    )
-                    .file(file)
-                    .at(row.line, row.column(ic))
-                    .found(excerpt(id))
-                    .hint("The ground truth must list each id once."),
-                );
-                return true;
+    let mut tags = Vec::new();
+    id_csv::read_batched(
+        FAMILY,
+        file,
+        r,
+        delimiter,
+        BATCH,
+        diags,
+        |ev, diags| match ev {
+            Batch::Header(h) => {
+                let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
+                let label = id.and_then(|id| {
+                    id_csv::value_column(FAMILY, file, h, id, label_opt, LABEL_DEFAULTS, diags)
+                });
+                cols = id.zip(label);
+                cols.is_some()
             }
-            let label = row.get(lc);
-            if label.is_empty() {
-                diags.push(
-                    Diagnostic::error(&format!("{FAMILY}.empty_cell"), "empty GT label")
-                        .file(file)
-                        .at(row.line, row.column(lc))
-                        .hint("Give every GT row a label."),
-                );
-            }
-            let k = match distinct.get(label) {
-                Some(&k) => k,
-                None => {
-                    let n = distinct.len() as u32;
-                    distinct.insert(label.to_string(), n);
-                    names.push(label.to_string());
-                    n
+            Batch::Rows(rows) => {
+                let Some((ic, lc)) = cols else { return false };
+                ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
+                for (row, &tag) in rows.iter().zip(&tags) {
+                    let id = row.get(ic);
+                    if let Err(first) = ids.insert_tagged(id, tag) {
+                        diags.push(
+                            Diagnostic::error(
+                                &format!("{FAMILY}.duplicate_id"),
+                                format!(
+                                    "GT id `{}` repeated (first on line {})",
+                                    excerpt(id),
+                                    lines[first]
+                                ),
+                            )
+                            .file(file)
+                            .at(row.line, row.column(ic))
+                            .found(excerpt(id))
+                            .hint("The ground truth must list each id once."),
+                        );
+                        continue;
+                    }
+                    let label = row.get(lc);
+                    if label.is_empty() {
+                        diags.push(
+                            Diagnostic::error(&format!("{FAMILY}.empty_cell"), "empty GT label")
+                                .file(file)
+                                .at(row.line, row.column(lc))
+                                .hint("Give every GT row a label."),
+                        );
+                    }
+                    let k = match distinct.get(label) {
+                        Some(&k) => k,
+                        None => {
+                            let n = distinct.len() as u32;
+                            distinct.insert(label.to_string(), n);
+                            names.push(label.to_string());
+                            n
+                        }
+                    };
+                    raw.push(k);
+                    lines.push(row.line);
                 }
-            };
-            raw.push(k);
-            lines.push(row.line);
-            true
-        }
-    })?;
+                true
+            }
+        },
+    )?;
     cols?;
     if raw.is_empty() {
         diags.push(
@@ -232,155 +245,187 @@ pub fn read_submission<R: Read>(
     let mut number_errors = Diags::new();
     let mut number_bad = 0u64;
     let mut usable = false;
-    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
-        id_csv::Event::Header(h) => {
-            let Some(ic) = id_csv::id_column(FAMILY, file, h, id_opt, diags) else {
-                return false;
-            };
-            id_col = ic;
-            let others: Vec<usize> = (0..h.len()).filter(|&i| i != ic).collect();
-            let named_label = if label_opt.is_empty() {
-                None
-            } else {
-                h.iter().position(|x| x == label_opt)
-            };
-            let is_class: Vec<Option<usize>> = h.iter().map(|x| gt.classes.index(x)).collect();
-            let any_class = others.iter().any(|&c| is_class[c].is_some());
-            if let Some(c) =
-                named_label.filter(|_| !(others.len() >= 2 && any_class && label_opt.is_empty()))
-            {
-                label_col = c;
-            } else if others.len() >= 2 && any_class {
-                sub.layout = Layout::Scores;
-                class_cols = vec![usize::MAX; k];
-                for &c in &others {
-                    match is_class[c] {
-                        Some(j) if class_cols[j] == usize::MAX => class_cols[j] = c,
-                        Some(_) => diags.push(
-                            Diagnostic::error(
-                                &format!("{FAMILY}.duplicate_class_column"),
-                                format!("class `{}` has two columns", h[c]),
-                            )
-                            .file(file)
-                            .at(1, 1)
-                            .found(h[c].clone())
-                            .hint("Give each class one score column."),
-                        ),
-                        None => diags.push(
-                            Diagnostic::warning(
-                                &format!("{FAMILY}.ignored_column"),
-                                format!("column `{}` is not a GT class; ignored", excerpt(&h[c])),
-                            )
-                            .file(file)
-                            .at(1, 1)
-                            .found(excerpt(&h[c]))
-                            .hint("Name the score columns exactly by the GT class labels."),
-                        ),
-                    }
-                }
-                let missing: Vec<&str> = (0..k)
-                    .filter(|&j| class_cols[j] == usize::MAX)
-                    .map(|j| gt.classes.names[j].as_str())
-                    .collect();
-                if !missing.is_empty() {
-                    diags.push(
-                        Diagnostic::error(
-                            &format!("{FAMILY}.missing_class_column"),
-                            format!(
-                                "no score column for class{} {}",
-                                if missing.len() > 1 { "es" } else { "" },
-                                excerpt(&missing.join(", "))
-                            ),
-                        )
-                        .file(file)
-                        .at(1, 1)
-                        .expected(excerpt(&gt.classes.names.join(",")))
-                        .found(excerpt(&h.join(",")))
-                        .hint("Add one score column per GT class, named by the class label."),
-                    );
+    let mut found = Vec::new();
+    id_csv::read_batched(
+        FAMILY,
+        file,
+        r,
+        delimiter,
+        BATCH,
+        diags,
+        |ev, diags| match ev {
+            Batch::Header(h) => {
+                let Some(ic) = id_csv::id_column(FAMILY, file, h, id_opt, diags) else {
                     return false;
-                }
-                sub.scores = vec![f64::NAN; n * k];
-            } else if others.len() == 1 {
-                label_col = others[0];
-                single = true;
-            } else {
-                match id_csv::value_column(FAMILY, file, h, ic, label_opt, LABEL_DEFAULTS, diags) {
-                    Some(c) => label_col = c,
-                    None => return false,
-                }
-            }
-            if sub.layout == Layout::Labels {
-                sub.pred = vec![NONE; n];
-                if single && k == 2 {
-                    sub.scores = vec![f64::NAN; n];
-                }
-            }
-            usable = true;
-            true
-        }
-        id_csv::Event::Row(row) => {
-            let Some(i) = m.row(&gt.ids, row, id_col, diags) else {
-                return true;
-            };
-            if sub.layout == Layout::Scores {
-                let mut ok = true;
-                for (j, &c) in class_cols.iter().enumerate() {
-                    match id_csv::number(FAMILY, file, row, c, diags) {
-                        Some(v) => sub.scores[i * k + j] = v,
-                        None => ok = false,
+                };
+                id_col = ic;
+                let others: Vec<usize> = (0..h.len()).filter(|&i| i != ic).collect();
+                let named_label = if label_opt.is_empty() {
+                    None
+                } else {
+                    h.iter().position(|x| x == label_opt)
+                };
+                let is_class: Vec<Option<usize>> = h.iter().map(|x| gt.classes.index(x)).collect();
+                let any_class = others.iter().any(|&c| is_class[c].is_some());
+                if let Some(c) = named_label
+                    .filter(|_| !(others.len() >= 2 && any_class && label_opt.is_empty()))
+                {
+                    label_col = c;
+                } else if others.len() >= 2 && any_class {
+                    sub.layout = Layout::Scores;
+                    class_cols = vec![usize::MAX; k];
+                    for &c in &others {
+                        match is_class[c] {
+                            Some(j) if class_cols[j] == usize::MAX => class_cols[j] = c,
+                            Some(_) => diags.push(
+                                Diagnostic::error(
+                                    &format!("{FAMILY}.duplicate_class_column"),
+                                    format!("class `{}` has two columns", h[c]),
+                                )
+                                .file(file)
+                                .at(1, 1)
+                                .found(h[c].clone())
+                                .hint("Give each class one score column."),
+                            ),
+                            None => diags.push(
+                                Diagnostic::warning(
+                                    &format!("{FAMILY}.ignored_column"),
+                                    format!(
+                                        "column `{}` is not a GT class; ignored",
+                                        excerpt(&h[c])
+                                    ),
+                                )
+                                .file(file)
+                                .at(1, 1)
+                                .found(excerpt(&h[c]))
+                                .hint("Name the score columns exactly by the GT class labels."),
+                            ),
+                        }
+                    }
+                    let missing: Vec<&str> = (0..k)
+                        .filter(|&j| class_cols[j] == usize::MAX)
+                        .map(|j| gt.classes.names[j].as_str())
+                        .collect();
+                    if !missing.is_empty() {
+                        diags.push(
+                            Diagnostic::error(
+                                &format!("{FAMILY}.missing_class_column"),
+                                format!(
+                                    "no score column for class{} {}",
+                                    if missing.len() > 1 { "es" } else { "" },
+                                    excerpt(&missing.join(", "))
+                                ),
+                            )
+                            .file(file)
+                            .at(1, 1)
+                            .expected(excerpt(&gt.classes.names.join(",")))
+                            .found(excerpt(&h.join(",")))
+                            .hint("Add one score column per GT class, named by the class label."),
+                        );
+                        return false;
+                    }
+                    sub.scores = vec![f64::NAN; n * k];
+                } else if others.len() == 1 {
+                    label_col = others[0];
+                    single = true;
+                } else {
+                    match id_csv::value_column(
+                        FAMILY,
+                        file,
+                        h,
+                        ic,
+                        label_opt,
+                        LABEL_DEFAULTS,
+                        diags,
+                    ) {
+                        Some(c) => label_col = c,
+                        None => return false,
                     }
                 }
-                if !ok {
-                    sub.bad_values += 1;
+                if sub.layout == Layout::Labels {
+                    sub.pred = vec![NONE; n];
+                    if single && k == 2 {
+                        sub.scores = vec![f64::NAN; n];
+                    }
                 }
-                return true;
+                usable = true;
+                true
             }
-            let s = row.get(label_col);
-            if !sub.scores.is_empty() {
-                match id_csv::number(FAMILY, file, row, label_col, &mut number_errors) {
-                    Some(v) => sub.scores[i] = v,
-                    None => number_bad += 1,
+            Batch::Rows(rows) => {
+                m.lookup(&gt.ids, rows, id_col, &mut found);
+                if sub.layout == Layout::Scores {
+                    touch_rows(&sub.scores, &found, k.max(1));
                 }
-            }
-            if s.is_empty() {
-                diags.push(
-                    Diagnostic::error(&format!("{FAMILY}.empty_cell"), "empty predicted label")
-                        .file(file)
-                        .at(row.line, row.column(label_col))
-                        .hint("Give every row a predicted label."),
-                );
-                sub.bad_values += 1;
-                return true;
-            }
-            if let Some(j) = gt.classes.index(s) {
-                sub.pred[i] = j as u32;
-                return true;
-            }
-            not_class += 1;
-            if first_not_class.is_none() {
-                first_not_class = Some((row.line, row.column(label_col), s.to_string()));
-            }
-            if gt.classes.ints.is_some() && s.parse::<i64>().is_err() {
-                match &mut sub.mixed {
-                    Some(x) => x.3 += 1,
-                    None => sub.mixed = Some((row.line, row.column(label_col), s.to_string(), 1)),
+                for (row, &f) in rows.iter().zip(&found) {
+                    let Some(i) = m.accept(row, id_col, f, diags) else {
+                        continue;
+                    };
+                    if sub.layout == Layout::Scores {
+                        let mut ok = true;
+                        for (j, &c) in class_cols.iter().enumerate() {
+                            match id_csv::number(FAMILY, file, row, c, diags) {
+                                Some(v) => sub.scores[i * k + j] = v,
+                                None => ok = false,
+                            }
+                        }
+                        if !ok {
+                            sub.bad_values += 1;
+                        }
+                        continue;
+                    }
+                    let s = row.get(label_col);
+                    if !sub.scores.is_empty() {
+                        match id_csv::number(FAMILY, file, row, label_col, &mut number_errors) {
+                            Some(v) => sub.scores[i] = v,
+                            None => number_bad += 1,
+                        }
+                    }
+                    if s.is_empty() {
+                        diags.push(
+                            Diagnostic::error(
+                                &format!("{FAMILY}.empty_cell"),
+                                "empty predicted label",
+                            )
+                            .file(file)
+                            .at(row.line, row.column(label_col))
+                            .hint("Give every row a predicted label."),
+                        );
+                        sub.bad_values += 1;
+                        continue;
+                    }
+                    if let Some(j) = gt.classes.index(s) {
+                        sub.pred[i] = j as u32;
+                        continue;
+                    }
+                    not_class += 1;
+                    if first_not_class.is_none() {
+                        first_not_class = Some((row.line, row.column(label_col), s.to_string()));
+                    }
+                    if gt.classes.ints.is_some() && s.parse::<i64>().is_err() {
+                        match &mut sub.mixed {
+                            Some(x) => x.3 += 1,
+                            None => {
+                                sub.mixed =
+                                    Some((row.line, row.column(label_col), s.to_string(), 1))
+                            }
+                        }
+                        continue;
+                    }
+                    let key = match s.parse::<i64>() {
+                        Ok(x) if gt.classes.ints.is_some() => x.to_string(),
+                        _ => s.to_string(),
+                    };
+                    let e = extra_index.len() as u32;
+                    let j = *extra_index.entry(key.clone()).or_insert_with(|| {
+                        sub.extra.push(key);
+                        e
+                    });
+                    sub.pred[i] = k as u32 + j;
                 }
-                return true;
+                true
             }
-            let key = match s.parse::<i64>() {
-                Ok(x) if gt.classes.ints.is_some() => x.to_string(),
-                _ => s.to_string(),
-            };
-            let e = extra_index.len() as u32;
-            let j = *extra_index.entry(key.clone()).or_insert_with(|| {
-                sub.extra.push(key);
-                e
-            });
-            sub.pred[i] = k as u32 + j;
-            true
-        }
-    })?;
+        },
+    )?;
     if !usable {
         return None;
     }

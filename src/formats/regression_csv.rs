@@ -1,7 +1,8 @@
 //! CSV inputs of the `regression` family (specs/families.md section 2): GT `id,target` and submission
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
-use super::id_csv::{self, IdIndex, Matcher};
+use super::id_csv::{self, Batch, IdIndex, Matcher, Row, Tag, BATCH};
+use super::id_index::touch_rows;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::io::Read;
 
@@ -32,8 +33,9 @@ pub fn read_gt<R: Read>(
         lines: Vec::new(),
     };
     let mut cols = None;
-    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
-        id_csv::Event::Header(h) => {
+    let mut tags = Vec::new();
+    let each = |ev: Batch, diags: &mut Diags| match ev {
+        Batch::Header(h) => {
             let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
             cols = id.and_then(|id| {
                 id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
@@ -41,32 +43,16 @@ pub fn read_gt<R: Read>(
             });
             cols.is_some()
         }
-        id_csv::Event::Row(row) => {
+        Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
-            let id = row.get(ic);
-            if let Err(first) = gt.ids.insert(id) {
-                diags.push(
-                    Diagnostic::error(
-                        &format!("{FAMILY}.duplicate_id"),
-                        format!(
-                            "GT id `{}` repeated (first on line {})",
-                            excerpt(id),
-                            gt.lines[first]
-                        ),
-                    )
-                    .file(file)
-                    .at(row.line, row.column(ic))
-                    .found(excerpt(id))
-                    .hint("The ground truth must list each id once."),
-                );
-                return true;
+            gt.ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
+            for (row, &tag) in rows.iter().zip(&tags) {
+                gt_row(&mut gt, file, row, (ic, vc), tag, diags);
             }
-            let v = id_csv::number(FAMILY, file, row, vc, diags).unwrap_or(f64::NAN);
-            gt.targets.push(v);
-            gt.lines.push(row.line);
             true
         }
-    })?;
+    };
+    id_csv::read_batched(FAMILY, file, r, delimiter, BATCH, diags, each)?;
     cols?;
     if gt.targets.is_empty() {
         diags.push(
@@ -80,6 +66,38 @@ pub fn read_gt<R: Read>(
         return None;
     }
     Some(gt)
+}
+
+/// One GT row: its id (field `ic`, tag `tag`) and target (field `vc`).
+fn gt_row(
+    gt: &mut Gt,
+    file: &str,
+    row: &Row,
+    (ic, vc): (usize, usize),
+    tag: Tag,
+    diags: &mut Diags,
+) {
+    let id = row.get(ic);
+    if let Err(first) = gt.ids.insert_tagged(id, tag) {
+        diags.push(
+            Diagnostic::error(
+                &format!("{FAMILY}.duplicate_id"),
+                format!(
+                    "GT id `{}` repeated (first on line {})",
+                    excerpt(id),
+                    gt.lines[first]
+                ),
+            )
+            .file(file)
+            .at(row.line, row.column(ic))
+            .found(excerpt(id))
+            .hint("The ground truth must list each id once."),
+        );
+        return;
+    }
+    let v = id_csv::number(FAMILY, file, row, vc, diags).unwrap_or(f64::NAN);
+    gt.targets.push(v);
+    gt.lines.push(row.line);
 }
 
 pub struct Submission {
@@ -104,8 +122,9 @@ pub fn read_submission<R: Read>(
     let mut m = Matcher::new(FAMILY, file, n);
     let mut preds = vec![f64::NAN; n];
     let mut cols = None;
-    id_csv::read(FAMILY, file, r, delimiter, diags, |ev, diags| match ev {
-        id_csv::Event::Header(h) => {
+    let mut found = Vec::new();
+    let each = |ev: Batch, diags: &mut Diags| match ev {
+        Batch::Header(h) => {
             let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
             cols = id.and_then(|id| {
                 id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
@@ -113,16 +132,21 @@ pub fn read_submission<R: Read>(
             });
             cols.is_some()
         }
-        id_csv::Event::Row(row) => {
+        Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
-            if let Some(i) = m.row(&gt.ids, row, ic, diags) {
-                if let Some(v) = id_csv::number(FAMILY, file, row, vc, diags) {
-                    preds[i] = v;
+            m.lookup(&gt.ids, rows, ic, &mut found);
+            touch_rows(&preds, &found, 1);
+            for (row, &f) in rows.iter().zip(&found) {
+                if let Some(i) = m.accept(row, ic, f, diags) {
+                    if let Some(v) = id_csv::number(FAMILY, file, row, vc, diags) {
+                        preds[i] = v;
+                    }
                 }
             }
             true
         }
-    })?;
+    };
+    id_csv::read_batched(FAMILY, file, r, delimiter, BATCH, diags, each)?;
     cols?;
     Some(Submission {
         file: file.to_string(),

@@ -3,20 +3,39 @@
 //! (`y_true`), `p` the prediction (`y_pred`); both finite and of equal length. Means and sums are NumPy's
 //! (pairwise, [`crate::metrics::mean`]). `None` where scikit-learn or SciPy raise or return NaN.
 
+use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::mean::{numpy_mean, numpy_sum};
 
-fn map2(t: &[f64], p: &[f64], f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
-    t.iter().zip(p).map(|(&a, &b)| f(a, b)).collect()
+/// [`numpy_sum`] of `f(lo)`, …, `f(lo + n − 1)` without storing them: the same recursion (halves rounded
+/// down to a multiple of 8), each leaf of at most 128 values summed by [`numpy_sum`] itself, so the result is
+/// bit-identical to `numpy_sum` of the stored values.
+fn pairwise_by(lo: usize, n: usize, f: &impl Fn(usize) -> f64) -> f64 {
+    if n <= 128 {
+        let mut buf = [0.0f64; 128];
+        for (j, b) in buf[..n].iter_mut().enumerate() {
+            *b = f(lo + j);
+        }
+        numpy_sum(&buf[..n])
+    } else {
+        let mut m = n / 2;
+        m -= m % 8;
+        pairwise_by(lo, m, f) + pairwise_by(lo + m, n - m, f)
+    }
+}
+
+/// [`numpy_mean`] of `f(0)`, …, `f(n − 1)` (see [`pairwise_by`]). `None` if n = 0.
+fn mean_by(n: usize, f: impl Fn(usize) -> f64) -> Option<f64> {
+    (n > 0).then(|| pairwise_by(0, n, &f) / n as f64)
 }
 
 /// `mean_absolute_error`: mean |p − t|.
 pub fn mean_absolute_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    numpy_mean(&map2(t, p, |a, b| (b - a).abs()))
+    mean_by(t.len().min(p.len()), |i| (p[i] - t[i]).abs())
 }
 
 /// `mean_squared_error`: mean (t − p)².
 pub fn mean_squared_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    numpy_mean(&map2(t, p, |a, b| (a - b) * (a - b)))
+    mean_by(t.len().min(p.len()), |i| (t[i] - p[i]) * (t[i] - p[i]))
 }
 
 /// `root_mean_squared_error`: √(mean (t − p)²).
@@ -30,9 +49,10 @@ pub fn mean_squared_log_error(t: &[f64], p: &[f64]) -> Option<f64> {
     if t.iter().chain(p).any(|&v| v <= -1.0) {
         return None;
     }
-    let lt: Vec<f64> = t.iter().map(|&v| libm::log1p(v)).collect();
-    let lp: Vec<f64> = p.iter().map(|&v| libm::log1p(v)).collect();
-    mean_squared_error(&lt, &lp)
+    mean_by(t.len().min(p.len()), |i| {
+        let d = libm::log1p(t[i]) - libm::log1p(p[i]);
+        d * d
+    })
 }
 
 /// `root_mean_squared_log_error`: √ of [`mean_squared_log_error`].
@@ -42,30 +62,41 @@ pub fn root_mean_squared_log_error(t: &[f64], p: &[f64]) -> Option<f64> {
 
 /// `mean_absolute_percentage_error`: mean |p − t| / max(|t|, ε), ε = `np.finfo(float64).eps` = 2⁻⁵².
 pub fn mean_absolute_percentage_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    numpy_mean(&map2(t, p, |a, b| {
-        (b - a).abs() / a.abs().max(f64::EPSILON)
-    }))
+    mean_by(t.len().min(p.len()), |i| {
+        (p[i] - t[i]).abs() / t[i].abs().max(f64::EPSILON)
+    })
 }
 
 /// `median_absolute_error`: `np.median` of |p − t| (the mean (a + b) / 2 of the two middle values for even n).
+/// The middle values are selected (`select_nth_unstable`), not sorted: the same values.
 pub fn median_absolute_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    let mut e = map2(t, p, |a, b| (b - a).abs());
+    let mut e: Vec<f64> = t.iter().zip(p).map(|(&a, &b)| (b - a).abs()).collect();
     let n = e.len();
     if n == 0 {
         return None;
     }
-    e.sort_unstable_by(f64::total_cmp);
+    let (below, &mut mid, _) = e.select_nth_unstable_by(n / 2, f64::total_cmp);
     Some(if n % 2 == 1 {
-        e[n / 2]
+        mid
     } else {
-        (e[n / 2 - 1] + e[n / 2]) / 2.0
+        // The greatest value below the middle one is the (n/2 − 1)-th in order.
+        let lower = below.iter().copied().fold(f64::NEG_INFINITY, |a, b| {
+            if b.total_cmp(&a).is_gt() {
+                b
+            } else {
+                a
+            }
+        });
+        (lower + mid) / 2.0
     })
 }
 
 /// `max_error`: max |t − p|.
 pub fn max_error(t: &[f64], p: &[f64]) -> Option<f64> {
-    let e = map2(t, p, |a, b| (a - b).abs());
-    e.into_iter().reduce(f64::max)
+    t.iter()
+        .zip(p)
+        .map(|(&a, &b)| (a - b).abs())
+        .reduce(f64::max)
 }
 
 /// `_assemble_fraction_of_explained_deviance(force_finite=True)`: 1 − num/den; 1.0 when num = 0 (even with
@@ -86,28 +117,29 @@ pub fn r2(t: &[f64], p: &[f64]) -> Option<f64> {
     if t.len() < 2 {
         return None;
     }
-    let num = numpy_sum(&map2(t, p, |a, b| (a - b) * (a - b)));
+    let n = t.len().min(p.len());
+    let num = pairwise_by(0, n, &|i| (t[i] - p[i]) * (t[i] - p[i]));
     let m = numpy_mean(t)?;
-    let den = numpy_sum(&t.iter().map(|&a| (a - m) * (a - m)).collect::<Vec<_>>());
+    let den = pairwise_by(0, t.len(), &|i| (t[i] - m) * (t[i] - m));
     Some(assemble(num, den))
 }
 
 /// `explained_variance_score`: d = t − p, num = mean (d − mean d)², den = mean (t − mean t)², assembled as
 /// [`r2`] (`force_finite=True`). `None` for no samples.
 pub fn explained_variance(t: &[f64], p: &[f64]) -> Option<f64> {
-    let d = map2(t, p, |a, b| a - b);
-    let md = numpy_mean(&d)?;
-    let num = numpy_mean(&d.iter().map(|&x| (x - md) * (x - md)).collect::<Vec<_>>())?;
+    let n = t.len().min(p.len());
+    let md = mean_by(n, |i| t[i] - p[i])?;
+    let num = mean_by(n, |i| (t[i] - p[i] - md) * (t[i] - p[i] - md))?;
     let mt = numpy_mean(t)?;
-    let den = numpy_mean(&t.iter().map(|&a| (a - mt) * (a - mt)).collect::<Vec<_>>())?;
+    let den = mean_by(t.len(), |i| (t[i] - mt) * (t[i] - mt))?;
     Some(assemble(num, den))
 }
 
 /// Σ a·b with a compensated (Ogita–Rump–Oishi Dot2) accumulation: close to the exact dot product, so that the
 /// result does not depend on the order a BLAS `ddot` sums in.
-fn dot2(a: &[f64], b: &[f64]) -> f64 {
+fn dot2(a: impl Iterator<Item = f64>, b: impl Iterator<Item = f64>) -> f64 {
     let (mut s, mut c) = (0.0f64, 0.0f64);
-    for (&x, &y) in a.iter().zip(b) {
+    for (x, y) in a.zip(b) {
         let h = x * y;
         let r = x.mul_add(y, -h);
         let t = s + h;
@@ -126,35 +158,45 @@ pub fn pearson(t: &[f64], p: &[f64]) -> Option<f64> {
     if t.len() < 2 || t.iter().all(|&v| v == t[0]) || p.iter().all(|&v| v == p[0]) {
         return None;
     }
-    let centred = |x: &[f64]| -> Option<Vec<f64>> {
+    // (mean, max |x − mean|, norm) of each input; the centred and scaled values are computed as they are read.
+    let centred = |x: &[f64]| -> Option<(f64, f64)> {
         let m = numpy_mean(x)?;
-        let xm: Vec<f64> = x.iter().map(|&v| v - m).collect();
-        let mx = xm.iter().fold(0.0f64, |a, &v| a.max(v.abs()));
-        let sq: Vec<f64> = xm.iter().map(|&v| (v / mx) * (v / mx)).collect();
-        let norm = mx * numpy_sum(&sq).sqrt();
-        Some(xm.into_iter().map(|v| v / norm).collect())
+        let mx = x.iter().fold(0.0f64, |a, &v| a.max((v - m).abs()));
+        let norm = mx * pairwise_by(0, x.len(), &|i| ((x[i] - m) / mx) * ((x[i] - m) / mx)).sqrt();
+        Some((m, norm))
     };
-    let (a, b) = (centred(t)?, centred(p)?);
-    let r = dot2(&a, &b);
+    let ((mt, nt), (mp, np)) = (centred(t)?, centred(p)?);
+    let r = dot2(
+        t.iter().map(|&v| (v - mt) / nt),
+        p.iter().map(|&v| (v - mp) / np),
+    );
     r.is_finite().then(|| r.clamp(-1.0, 1.0))
 }
 
 /// `scipy.stats.rankdata(x, method='average')` times 2 (so that every rank is an integer): a run of equal
 /// values at sorted positions s..=e gets (s + 1) + (e + 1).
+/// Ranks come from one radix sort by decreasing value ([`sort_keys`], `-0.0` keyed as `0.0`, equal as `==` has
+/// it): a run of equal values at decreasing positions a..=b is at increasing positions n−1−b..=n−1−a, so its
+/// doubled rank is 2n − a − b.
 fn doubled_ranks(x: &[f64]) -> Vec<i64> {
-    let mut idx: Vec<usize> = (0..x.len()).collect();
-    idx.sort_unstable_by(|&a, &b| x[a].total_cmp(&x[b]));
-    let mut r = vec![0i64; x.len()];
-    let mut s = 0;
-    while s < idx.len() {
-        let mut e = s;
-        while e + 1 < idx.len() && x[idx[e + 1]] == x[idx[s]] {
-            e += 1;
+    let n = x.len();
+    let mut idx: Vec<(u64, u32)> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (desc_key(v + 0.0), i as u32))
+        .collect();
+    sort_keys(&mut idx, &mut Vec::new());
+    let mut r = vec![0i64; n];
+    let mut a = 0;
+    while a < n {
+        let mut b = a;
+        while b + 1 < n && idx[b + 1].0 == idx[a].0 {
+            b += 1;
         }
-        for &i in &idx[s..=e] {
-            r[i] = (s + 1 + e + 1) as i64;
+        for &(_, i) in &idx[a..=b] {
+            r[i as usize] = (2 * n - a - b) as i64;
         }
-        s = e + 1;
+        a = b + 1;
     }
     r
 }
@@ -192,7 +234,8 @@ pub fn smape(t: &[f64], p: &[f64]) -> Option<f64> {
     if t.is_empty() {
         return None;
     }
-    let terms = map2(t, p, |a, f| {
+    let sum = pairwise_by(0, t.len().min(p.len()), &|i| {
+        let (a, f) = (t[i], p[i]);
         let d = a.abs() + f.abs();
         if d == 0.0 {
             0.0
@@ -200,12 +243,48 @@ pub fn smape(t: &[f64], p: &[f64]) -> Option<f64> {
             2.0 * (f - a).abs() / d
         }
     });
-    Some(100.0 / t.len() as f64 * numpy_sum(&terms))
+    Some(100.0 / t.len() as f64 * sum)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The radix ranks are `rankdata(method='average')` doubled: a sort by `total_cmp`, runs of `==` values.
+    #[test]
+    fn doubled_ranks_are_average_ranks() {
+        let mut x: u64 = 0x0bad_5eed_1234_5678;
+        for n in [1usize, 2, 5, 255, 256, 257, 1000, 3000] {
+            let v: Vec<f64> = (0..n)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    match i % 5 {
+                        0 => 0.0,
+                        1 => -0.0,
+                        2 => (x % 50) as f64 - 25.0,
+                        _ => (x >> 11) as f64 / (1u64 << 53) as f64 * 1e3 - 500.0,
+                    }
+                })
+                .collect();
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.sort_by(|&a, &b| v[a].total_cmp(&v[b]));
+            let mut want = vec![0i64; n];
+            let mut s = 0;
+            while s < n {
+                let mut e = s;
+                while e + 1 < n && v[idx[e + 1]] == v[idx[s]] {
+                    e += 1;
+                }
+                for &i in &idx[s..=e] {
+                    want[i] = (s + 1 + e + 1) as i64;
+                }
+                s = e + 1;
+            }
+            assert_eq!(doubled_ranks(&v), want, "n = {n}");
+        }
+    }
 
     #[test]
     fn sklearn_docstring_values() {

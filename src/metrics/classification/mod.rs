@@ -2,6 +2,7 @@
 //! confusion matrix ([`labels`]), binary ranking curves ([`curves`]) and score-based metrics ([`scores`]).
 
 pub mod curves;
+pub mod groups;
 pub mod labels;
 pub mod radix;
 pub mod scores;

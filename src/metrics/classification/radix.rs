@@ -4,10 +4,17 @@
 //! ranking metrics read only runs of equal scores, so the result does not depend on the order inside a tie.
 
 /// The order-preserving key of `x` under `f64::total_cmp`, complemented: ascending keys are decreasing scores.
-fn desc_key(x: f64) -> u64 {
+pub fn desc_key(x: f64) -> u64 {
     let b = x.to_bits();
     let up = if b >> 63 == 1 { !b } else { b | (1 << 63) };
     !up
+}
+
+/// The score of a key of [`desc_key`].
+pub fn score_of(k: u64) -> f64 {
+    let up = !k;
+    let bits = if up >> 63 == 1 { up & !(1 << 63) } else { !up };
+    f64::from_bits(bits)
 }
 
 /// Sorts `items` by decreasing score (`f64::total_cmp` reversed; the order inside a tie is unspecified).
@@ -18,13 +25,28 @@ pub fn sort_desc<T: Copy + Default>(items: &mut [(f64, T)]) {
         return;
     }
     let mut a: Vec<(u64, T)> = items.iter().map(|&(s, t)| (desc_key(s), t)).collect();
+    sort_keys(&mut a, &mut Vec::new());
+    for (dst, &(k, t)) in items.iter_mut().zip(&a) {
+        *dst = (score_of(k), t);
+    }
+}
+
+/// Sorts `a` by increasing key (keys of [`desc_key`]: decreasing scores; the order inside a tie is
+/// unspecified), `scratch` as the second buffer (its allocation is kept for the next call).
+pub fn sort_keys<T: Copy + Default>(a: &mut Vec<(u64, T)>, scratch: &mut Vec<(u64, T)>) {
+    let n = a.len();
+    if n < 256 {
+        a.sort_unstable_by_key(|x| x.0);
+        return;
+    }
     let mut hist = vec![[0usize; 256]; 8];
-    for &(k, _) in &a {
+    for &(k, _) in a.iter() {
         for (p, h) in hist.iter_mut().enumerate() {
             h[((k >> (8 * p)) & 0xff) as usize] += 1;
         }
     }
-    let mut b: Vec<(u64, T)> = vec![(0, T::default()); n];
+    scratch.clear();
+    scratch.resize(n, (0, T::default()));
     for (p, h) in hist.iter().enumerate() {
         if h.contains(&n) {
             continue; // every key has the same byte here
@@ -35,17 +57,12 @@ pub fn sort_desc<T: Copy + Default>(items: &mut [(f64, T)]) {
             *s = sum;
             sum += c;
         }
-        for &(k, t) in &a {
+        for &(k, t) in a.iter() {
             let d = ((k >> (8 * p)) & 0xff) as usize;
-            b[start[d]] = (k, t);
+            scratch[start[d]] = (k, t);
             start[d] += 1;
         }
-        std::mem::swap(&mut a, &mut b);
-    }
-    for (dst, &(k, t)) in items.iter_mut().zip(&a) {
-        let up = !k;
-        let bits = if up >> 63 == 1 { up & !(1 << 63) } else { !up };
-        *dst = (f64::from_bits(bits), t);
+        std::mem::swap(a, scratch);
     }
 }
 

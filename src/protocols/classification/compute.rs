@@ -4,19 +4,27 @@
 use super::inputs::{plot, thin};
 use crate::formats::classification_csv::{Classes, Gt, Layout, Submission, NONE};
 use crate::metrics::classification::curves::{
-    average_precision_of, precision_recall_curve, ranked_curve, roc_auc_of, roc_curve,
-    threshold_curve,
+    average_precision_of, precision_recall_curve, roc_auc_of, roc_curve, ThresholdCurve,
 };
+use crate::metrics::classification::groups::{binary_curve, group, sorted_curves};
 use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
-use crate::metrics::classification::radix::sort_desc;
+use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::classification::scores::{
-    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, renormalised, roc_auc_ovo_from,
-    top_k_accuracy, weighted_mean,
+    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
+    weighted_mean,
 };
+use crate::metrics::mean::numpy_sum;
 use crate::report::{Plot, Scores, Series};
+
+/// Distinct scores a column of `n` may have for its curves to come from counts per score (`groups`) rather
+/// than a sort: a quarter of the samples (a column of mostly distinct scores gives up early), at most 2¹⁸ (the
+/// counts stay in cache).
+fn group_cap(n: usize) -> usize {
+    (n / 4).min(1 << 18)
+}
 
 /// Every metric id in the spec's order.
 pub const METRICS: &[&str] = &[
@@ -222,25 +230,11 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         "recall",
         "precision",
     );
-    let mut add_curves =
-        |label: &str,
-         roc_c: &crate::metrics::classification::curves::ThresholdCurve,
-         pr_c: &crate::metrics::classification::curves::ThresholdCurve| {
-            let (fpr, tpr, _) = roc_curve(roc_c);
-            let (x, y) = thin(&fpr, &tpr, 200);
-            roc.series.push(Series {
-                label: label.to_string(),
-                x,
-                y,
-            });
-            let (p, r) = precision_recall_curve(pr_c);
-            let (x, y) = thin(&r, &p, 200);
-            pr.series.push(Series {
-                label: label.to_string(),
-                x,
-                y,
-            });
-        };
+    let mut add_curves = |label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve| {
+        let (r, p) = curve_series(label, roc_c, pr_c);
+        roc.series.push(r);
+        pr.series.push(p);
+    };
     if k == 2 {
         let p = score_positive(d);
         let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
@@ -249,8 +243,13 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
             sub.scores.chunks_exact(2).map(|r| r[p]).collect()
         };
         let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
-        let mut pairs: Vec<(f64, bool)> = sp.iter().copied().zip(y.iter().copied()).collect();
-        let c = threshold_curve(&mut pairs);
+        let samples = sp.iter().copied().zip(y.iter().copied());
+        let c = binary_curve(
+            samples,
+            group_cap(sp.len()),
+            &mut Vec::new(),
+            &mut Vec::new(),
+        );
         s.set("roc_auc", roc_auc_of(&c));
         s.set("average_precision", average_precision_of(&c));
         s.set(
@@ -264,54 +263,42 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         s.set("brier_score", brier_binary(&y, &sp));
         add_curves(&format!("positive class {}", names[p]), &c, &c);
     } else {
-        let norm = renormalised(&sub.scores, k);
+        let scores = &sub.scores;
+        // `renormalised`: each row divided by its NumPy sum, usable when every quotient is finite.
+        let row_sums: Vec<f64> = scores.chunks_exact(k).map(numpy_sum).collect();
+        let norm_ok = scores
+            .chunks_exact(k)
+            .zip(&row_sums)
+            .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
+        let mut class_counts = vec![0u64; k];
+        for &t in truth {
+            class_counts[t] += 1;
+        }
+        let counts: Vec<f64> = class_counts.iter().map(|&c| c as f64).collect();
+        let columns = Columns {
+            scores,
+            truth,
+            row_sums: &row_sums,
+            names,
+            k,
+            norm_ok,
+            same_sums: row_sums.windows(2).all(|w| w[0] == w[1]),
+        };
         let mut auc = Vec::with_capacity(k);
         let mut ap = Vec::with_capacity(k);
-        let counts: Vec<f64> = (0..k)
-            .map(|c| truth.iter().filter(|&&t| t == c).count() as f64)
-            .collect();
-        // Per class: one sort of the raw column (average precision, PR curve) and one of the renormalised
-        // column (ROC AUC one-vs-rest, and this class's side of every one-vs-one pair).
-        let mut directed = vec![vec![None; k]; k];
-        let mut ranked: Vec<(f64, u32)> = Vec::new();
-        for c in 0..k {
-            let mut raw: Vec<(f64, bool)> = truth
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| (sub.scores[i * k + c], t == c))
-                .collect();
-            let raw_c = threshold_curve(&mut raw);
-            drop(raw);
-            ap.push(average_precision_of(&raw_c));
-            match &norm {
-                Some(nm) => {
-                    ranked.clear();
-                    ranked.extend(
-                        truth
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &t)| (nm[i * k + c], t as u32)),
-                    );
-                    sort_desc(&mut ranked);
-                    let nc = ranked_curve(&ranked, c as u32, None);
-                    auc.push(roc_auc_of(&nc));
-                    for (b, d) in directed[c].iter_mut().enumerate().filter(|&(b, _)| b != c) {
-                        *d = roc_auc_of(&ranked_curve(&ranked, c as u32, Some(b as u32)));
-                    }
-                    add_curves(&format!("{} vs rest", names[c]), &nc, &raw_c);
-                }
-                None => {
-                    auc.push(None);
-                    add_curves(&format!("{} vs rest", names[c]), &raw_c, &raw_c);
-                }
-            }
+        let mut directed = Vec::with_capacity(k);
+        for r in every_class(&columns) {
+            auc.push(r.auc);
+            ap.push(r.ap);
+            directed.push(r.directed);
+            roc.series.push(r.roc);
+            pr.series.push(r.pr);
         }
-        drop(ranked);
         s.set("roc_auc_ovr", macro_mean(&auc));
         s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
         s.set(
             "roc_auc_ovo",
-            norm.as_ref().and_then(|_| roc_auc_ovo_from(&directed)),
+            norm_ok.then(|| roc_auc_ovo_from(&directed)).flatten(),
         );
         s.set("average_precision", macro_mean(&ap));
         s.set("log_loss", log_loss(truth, &sub.scores, k));
@@ -322,4 +309,182 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
     }
     plots.push(roc);
     plots.push(pr);
+}
+
+/// The ROC and precision–recall series of a plot (at most 200 points each, see [`thin`]).
+fn curve_series(label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve) -> (Series, Series) {
+    let (fpr, tpr, _) = roc_curve(roc_c);
+    let (x, y) = thin(&fpr, &tpr, 200);
+    let roc = Series {
+        label: label.to_string(),
+        x,
+        y,
+    };
+    let (p, r) = precision_recall_curve(pr_c);
+    let (x, y) = thin(&r, &p, 200);
+    let pr = Series {
+        label: label.to_string(),
+        x,
+        y,
+    };
+    (roc, pr)
+}
+
+/// The score matrix of a multi-class problem and what every class's curves read.
+struct Columns<'a> {
+    scores: &'a [f64],
+    truth: &'a [usize],
+    /// NumPy row sums (`renormalised` divides by them); `norm_ok`: every quotient is finite.
+    row_sums: &'a [f64],
+    names: &'a [String],
+    k: usize,
+    norm_ok: bool,
+    /// Every row has the same sum.
+    same_sums: bool,
+}
+
+/// What one class gives the multi-class score metrics and plots.
+struct ClassCurves {
+    ap: Option<f64>,
+    /// One-vs-rest ROC AUC of the renormalised column.
+    auc: Option<f64>,
+    /// At b: the AUC of this class against class b over their samples (this class's side of the one-vs-one
+    /// pair); `None` at the class itself.
+    directed: Vec<Option<f64>>,
+    roc: Series,
+    pr: Series,
+}
+
+/// Buffers one worker reuses from class to class.
+#[derive(Default)]
+struct Buffers {
+    column: Vec<f64>,
+    keyed: Vec<(u64, u32)>,
+    scratch: Vec<(u64, u32)>,
+}
+
+/// Class `c`: the curve of its raw column (average precision, PR curve) and of its renormalised column (ROC AUC
+/// one-vs-rest, and its side of every one-vs-one pair), from counts per distinct score when the column has few,
+/// else from one sort of the column.
+fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
+    let (k, truth) = (x.k, x.truth);
+    b.column.clear();
+    b.column.extend(x.scores.chunks_exact(k).map(|r| r[c]));
+    let column = &b.column;
+    let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
+    // Positives (1) against the rest (0): two counts per distinct score.
+    let positive = labelled().map(|(v, t)| (v, t == c as u32));
+    let raw_c = binary_curve(
+        positive,
+        group_cap(truth.len()),
+        &mut b.keyed,
+        &mut b.scratch,
+    );
+    let ap = average_precision_of(&raw_c);
+    let label = format!("{} vs rest", x.names[c]);
+    let mut directed = vec![None; k];
+    if !x.norm_ok {
+        let (roc, pr) = curve_series(&label, &raw_c, &raw_c);
+        return ClassCurves {
+            ap,
+            auc: None,
+            directed,
+            roc,
+            pr,
+        };
+    }
+    let normed = || {
+        column
+            .iter()
+            .zip(x.row_sums)
+            .zip(truth)
+            .map(|((&v, &s), &t)| (v / s, t as u32))
+    };
+    // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
+    let grouped = if x.same_sums {
+        group(normed(), k, group_cap(truth.len()))
+    } else {
+        None
+    };
+    let nc = match grouped {
+        Some(g) => {
+            for o in (0..k).filter(|&o| o != c) {
+                directed[o] = roc_auc_of(&g.curve(c, Some(o)));
+            }
+            g.curve(c, None)
+        }
+        None => {
+            b.keyed.clear();
+            let mut negative_zero = false;
+            b.keyed.extend(normed().map(|(v, t)| {
+                negative_zero |= v == 0.0 && v.is_sign_negative();
+                (desc_key(v + 0.0), t)
+            }));
+            sort_keys(&mut b.keyed, &mut b.scratch);
+            let (all, pairs) = sorted_curves(&b.keyed, c, k, negative_zero);
+            for o in (0..k).filter(|&o| o != c) {
+                directed[o] = roc_auc_of(&pairs[o]);
+            }
+            all
+        }
+    };
+    let (roc, pr) = curve_series(&label, &nc, &raw_c);
+    ClassCurves {
+        ap,
+        auc: roc_auc_of(&nc),
+        directed,
+        roc,
+        pr,
+    }
+}
+
+/// [`class_curves`] of every class, in class order.
+#[cfg(target_arch = "wasm32")]
+fn every_class(x: &Columns) -> Vec<ClassCurves> {
+    let mut b = Buffers::default();
+    (0..x.k).map(|c| class_curves(x, c, &mut b)).collect()
+}
+
+/// [`class_curves`] of every class, in class order, the classes shared among the available cores (each worker
+/// takes the next class not yet taken).
+#[cfg(not(target_arch = "wasm32"))]
+fn every_class(x: &Columns) -> Vec<ClassCurves> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(x.k);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut b = Buffers::default();
+        let mut mine = Vec::new();
+        loop {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= x.k {
+                break mine;
+            }
+            mine.push((c, class_curves(x, c, &mut b)));
+        }
+    };
+    let done: Vec<(usize, ClassCurves)> = if workers <= 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers).map(|_| s.spawn(work)).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    let mut out: Vec<Option<ClassCurves>> = (0..x.k).map(|_| None).collect();
+    for (c, r) in done {
+        out[c] = Some(r);
+    }
+    // A worker that panicked (a bug) loses its classes; recompute them here rather than lose the score.
+    let mut b = Buffers::default();
+    out.into_iter()
+        .enumerate()
+        .map(|(c, r)| r.unwrap_or_else(|| class_curves(x, c, &mut b)))
+        .collect()
 }

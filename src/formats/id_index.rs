@@ -1,0 +1,312 @@
+//! The ids of a GT table, stored once ([`IdIndex`]), and the matching of submission rows to them ([`Matcher`]),
+//! for the `classification` and `regression` families (specs/families.md section 0).
+
+use super::id_csv::Row;
+use crate::diag::{excerpt, Diagnostic, Diags};
+
+/// Ids stored once: one byte arena, offsets, and an open-addressing table (FxHash, linear probing, at most half
+/// full) of 64-bit entries: the high 32 bits of the id's hash (its tag) beside the row index. A probe compares
+/// tags first and reads the arena only when they are equal, and the table grows without reading the arena (an
+/// entry's home slot is its tag's low bits). While every id has the same length (`id00000001`, …), an id's
+/// bytes are found from its index alone, without reading `ends`: one cache miss fewer per lookup.
+#[derive(Default)]
+pub struct IdIndex {
+    arena: String,
+    /// The end of each id in the arena, kept only once the ids' lengths differ (while `uniform`, empty).
+    ends: Vec<u64>,
+    len: usize,
+    table: Vec<u64>,
+    /// The common length of all ids so far (`None` once two lengths differ, or when empty).
+    uniform: Option<usize>,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+/// The tag of an id in an [`IdIndex`]: the high half of its hash.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tag(u64);
+
+/// The [`Tag`] of `id`.
+#[inline]
+pub fn tag(id: &str) -> Tag {
+    Tag(super::fxhash::hash_bytes(id.as_bytes()) >> 32)
+}
+
+/// Byte equality of two short strings without a call to `memcmp` (ids are mostly 4 to 16 bytes).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w8 = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let w4 = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0..=3 => a == b,
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+impl IdIndex {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn get(&self, i: usize) -> &str {
+        let (s, e) = self.span(i);
+        self.arena.get(s..e).unwrap_or("")
+    }
+    #[inline]
+    fn span(&self, i: usize) -> (usize, usize) {
+        if let Some(l) = self.uniform {
+            return (i * l, (i + 1) * l);
+        }
+        let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (s, self.ends[i] as usize)
+    }
+    #[inline]
+    fn bytes(&self, i: usize) -> &[u8] {
+        let (s, e) = self.span(i);
+        &self.arena.as_bytes()[s..e]
+    }
+    /// Whether row `i` (a valid row index) has id `id`.
+    #[inline]
+    pub fn is(&self, i: usize, id: &str) -> bool {
+        match self.uniform {
+            Some(l) if l != id.len() => false,
+            _ => same(self.bytes(i), id.as_bytes()),
+        }
+    }
+    /// `Ok(row index)` of `id` (tag `tag`), or `Err(the empty slot where it would go)`.
+    #[inline]
+    fn slot(&self, id: &str, tag: u64) -> Result<usize, usize> {
+        let mask = self.table.len() - 1;
+        let mut s = tag as usize & mask;
+        loop {
+            let v = self.table[s];
+            if v == EMPTY {
+                return Err(s);
+            }
+            if v >> 32 == tag && self.is(v as u32 as usize, id) {
+                return Ok(v as u32 as usize);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+    /// The row index of `id`.
+    pub fn find(&self, id: &str) -> Option<usize> {
+        self.find_tagged(id, tag(id))
+    }
+    /// [`IdIndex::find`] of an id whose [`tag`] is known.
+    #[inline]
+    pub fn find_tagged(&self, id: &str, tag: Tag) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
+        }
+        self.slot(id, tag.0).ok()
+    }
+    /// The tags of `ids` (into `tags`), each id's home slot read meanwhile: the reads of a batch wait on memory
+    /// together, and the lookups or inserts that follow find the slots in cache.
+    pub fn prepare<'s>(&self, ids: impl Iterator<Item = &'s str>, tags: &mut Vec<Tag>) {
+        tags.clear();
+        tags.extend(ids.map(tag));
+        if self.table.is_empty() {
+            return;
+        }
+        let mask = self.table.len() - 1;
+        let touched = tags
+            .iter()
+            .fold(0u64, |a, t| a ^ self.table[t.0 as usize & mask]);
+        std::hint::black_box(touched);
+    }
+    /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
+    pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
+        self.insert_tagged(id, tag(id))
+    }
+    /// [`IdIndex::insert`] of an id whose [`tag`] is known.
+    pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
+        if (self.len + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let tag = tag.0;
+        let s = match self.slot(id, tag) {
+            Ok(first) => return Err(first),
+            Err(s) => s,
+        };
+        let i = self.len;
+        if i == 0 {
+            self.uniform = Some(id.len());
+        } else if let Some(l) = self.uniform.filter(|&l| l != id.len()) {
+            self.uniform = None;
+            self.ends = (1..=i).map(|j| (j * l) as u64).collect();
+        }
+        self.arena.push_str(id);
+        if self.uniform.is_none() {
+            self.ends.push(self.arena.len() as u64);
+        }
+        self.len += 1;
+        self.table[s] = tag << 32 | i as u64;
+        Ok(i)
+    }
+    fn grow(&mut self) {
+        let n = (self.table.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.table, vec![EMPTY; n]);
+        let mask = n - 1;
+        for v in old.into_iter().filter(|&v| v != EMPTY) {
+            let mut s = (v >> 32) as usize & mask;
+            while self.table[s] != EMPTY {
+                s = (s + 1) & mask;
+            }
+            self.table[s] = v;
+        }
+    }
+}
+
+/// Matches submission rows to GT rows: unknown and repeated ids are located errors.
+pub struct Matcher<'a> {
+    pub family: &'a str,
+    pub file: &'a str,
+    pub seen: Vec<u64>,
+    /// The GT row after the last one matched: tried first, so that a submission in GT order is matched
+    /// without hashing.
+    next: usize,
+    tags: Vec<Tag>,
+}
+
+impl<'a> Matcher<'a> {
+    pub fn new(family: &'a str, file: &'a str, n: usize) -> Self {
+        Matcher {
+            family,
+            file,
+            seen: vec![0; n],
+            next: 0,
+            tags: Vec::new(),
+        }
+    }
+    /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
+    pub fn row(
+        &mut self,
+        ids: &IdIndex,
+        row: &Row,
+        col: usize,
+        diags: &mut Diags,
+    ) -> Option<usize> {
+        let id = row.get(col);
+        let found = if self.next < ids.len() && ids.is(self.next, id) {
+            Some(self.next)
+        } else {
+            ids.find(id)
+        };
+        self.accept(row, col, found, diags)
+    }
+    /// The GT rows of the ids (field `col`) of a batch of rows (`None`: not in the GT), into `found`, to be
+    /// given to [`Matcher::accept`] row by row. The batch's memory reads overlap (see [`IdIndex::prepare`]).
+    pub fn lookup(
+        &mut self,
+        ids: &IdIndex,
+        rows: &[Row],
+        col: usize,
+        found: &mut Vec<Option<usize>>,
+    ) {
+        found.clear();
+        // Rows in GT order are matched without hashing; the others are looked up.
+        let mut guess = self.next;
+        for row in rows {
+            let id = row.get(col);
+            if guess < ids.len() && ids.is(guess, id) {
+                found.push(Some(guess));
+                guess += 1;
+            } else {
+                found.push(None);
+            }
+        }
+        let rest = || {
+            rows.iter()
+                .zip(found.iter())
+                .filter(|(_, f)| f.is_none())
+                .map(|(r, _)| r.get(col))
+        };
+        ids.prepare(rest(), &mut self.tags);
+        let mut tags = self.tags.iter();
+        let mut touched = 0;
+        for (row, f) in rows.iter().zip(found.iter_mut()) {
+            if f.is_none() {
+                let t = tags.next().copied().unwrap_or_default();
+                *f = ids.find_tagged(row.get(col), t);
+                if let Some(i) = *f {
+                    touched ^= self.seen[i];
+                }
+            }
+        }
+        std::hint::black_box(touched);
+    }
+    /// The GT row `found` for the submission row's id (field `col`), or `None` with an error diagnostic (an
+    /// unknown id: `found` is `None`, or a repeated one).
+    pub fn accept(
+        &mut self,
+        row: &Row,
+        col: usize,
+        found: Option<usize>,
+        diags: &mut Diags,
+    ) -> Option<usize> {
+        let id = row.get(col);
+        if let Some(i) = found.filter(|&i| self.seen[i] == 0) {
+            self.seen[i] = row.line.max(1);
+            self.next = i + 1;
+            return Some(i);
+        }
+        let at = (row.line, row.column(col));
+        match found {
+            None => {
+                diags.push(
+                    Diagnostic::error(&format!("{}.unknown_id", self.family), format!("id `{}` is not in the ground truth", excerpt(id)))
+                        .file(self.file)
+                        .at(at.0, at.1)
+                        .found(excerpt(id))
+                        .hint("Submit exactly the ids of the ground truth (check the id column and spelling).")
+                        .official("rejects the submission (as Kaggle does)"),
+                );
+                None
+            }
+            Some(i) => {
+                diags.push(
+                    Diagnostic::error(
+                        &format!("{}.duplicate_id", self.family),
+                        format!(
+                            "id `{}` repeated (first on line {})",
+                            excerpt(id),
+                            self.seen[i]
+                        ),
+                    )
+                    .file(self.file)
+                    .at(at.0, at.1)
+                    .found(excerpt(id))
+                    .hint("Give one row per id.")
+                    .official("rejects the submission (as Kaggle does)"),
+                );
+                None
+            }
+        }
+    }
+    /// GT rows the submission did not give (in GT order).
+    pub fn missing(&self) -> Vec<usize> {
+        (0..self.seen.len())
+            .filter(|&i| self.seen[i] == 0)
+            .collect()
+    }
+}
+
+/// Reads the first and last value of each found row of a row-major table of `width` values per row: the rows a
+/// batch is about to write are then fetched together rather than one miss at a time.
+pub fn touch_rows(values: &[f64], found: &[Option<usize>], width: usize) {
+    let mut sum = 0.0;
+    for &i in found.iter().flatten() {
+        sum += values.get(i * width).copied().unwrap_or(0.0);
+        sum += values.get((i + 1) * width - 1).copied().unwrap_or(0.0);
+    }
+    std::hint::black_box(sum);
+}
