@@ -89,8 +89,13 @@ impl Side {
 /// centred). Checked before anything is allocated, so faer never sees a size it cannot allocate.
 pub fn fid_memory(n: usize, d: usize) -> u64 {
     let (n, d) = (n as u128, d as u128);
-    let need = 64 * d * d + 16 * n * d;
-    u64::try_from(need).unwrap_or(u64::MAX)
+    // u128 holds 64·d² only for d < 2^61: a shape read from a hostile header can be larger (fuzz crash
+    // `aij2022_npy` crash-d5a2c647…), so every step saturates.
+    let need = d
+        .checked_mul(d)
+        .and_then(|dd| dd.checked_mul(64))
+        .and_then(|a| n.checked_mul(d)?.checked_mul(16)?.checked_add(a));
+    need.map_or(u64::MAX, |x| u64::try_from(x).unwrap_or(u64::MAX))
 }
 
 /// The largest d whose FID fits the budget (with few samples).
