@@ -224,6 +224,27 @@ fn score_cell_problems_are_located() {
     );
 }
 
+/// A binary score column with NaN or an infinity is still a score column (specs/families.md: `nan`, `inf` are
+/// errors located by line and column), not a column of labels that are "not integers".
+#[test]
+fn binary_score_nan_is_a_located_error() {
+    let gt = b"id,target\nu1,1\nu2,0\nu3,1\n";
+    let pred = b"id,score\nu1,nan\nu2,0.25\nu3,-inf\n";
+    let r = run(gt, pred, &[]);
+    assert!(r.diagnostics.iter().all(|d| d.code != "classification.mixed_label_types"));
+    let bad: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "classification.non_finite")
+        .map(|d| (d.line, d.column))
+        .collect();
+    assert_eq!(bad, [(Some(2), Some(4)), (Some(4), Some(4))]);
+    assert_eq!(r.scores.get("roc_auc"), None);
+    // Labels stay labels: a column of 0/1 with a word in it is a labels column.
+    let r = run(gt, b"id,label\nu1,1\nu2,zero\nu3,1\n", &[]);
+    assert!(r.diagnostics.iter().any(|d| d.code == "classification.mixed_label_types"));
+}
+
 #[test]
 fn missing_class_column_and_field_count() {
     let gt = b"id,label\na,x\nb,y\nc,z\n";

@@ -244,6 +244,7 @@ pub fn read_submission<R: Read>(
     let mut first_not_class: Option<(u64, u64, String)> = None;
     let mut number_errors = Diags::new();
     let mut number_bad = 0u64;
+    let mut not_number = 0u64;
     let mut usable = false;
     let mut found = Vec::new();
     id_csv::read_batched(
@@ -377,7 +378,13 @@ pub fn read_submission<R: Read>(
                     if !sub.scores.is_empty() {
                         match id_csv::number(FAMILY, file, row, label_col, &mut number_errors) {
                             Some(v) => sub.scores[i] = v,
-                            None => number_bad += 1,
+                            // NaN or an infinity is still a number: the column stays a score column,
+                            // and the cell a located error there.
+                            None if s.parse::<f64>().is_ok() => number_bad += 1,
+                            None => {
+                                number_bad += 1;
+                                not_number += 1;
+                            }
                         }
                     }
                     if s.is_empty() {
@@ -429,8 +436,8 @@ pub fn read_submission<R: Read>(
     if !usable {
         return None;
     }
-    if single && k == 2 && not_class > 0 && number_bad == 0 {
-        // Binary score layout: every value must be a number.
+    if single && k == 2 && not_class > 0 && not_number == 0 {
+        // Binary score layout: every value is a number (NaN and infinities are errors located here).
         sub.layout = Layout::BinaryScore;
         sub.pred = Vec::new();
         sub.extra.clear();
