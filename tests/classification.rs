@@ -231,7 +231,10 @@ fn binary_score_nan_is_a_located_error() {
     let gt = b"id,target\nu1,1\nu2,0\nu3,1\n";
     let pred = b"id,score\nu1,nan\nu2,0.25\nu3,-inf\n";
     let r = run(gt, pred, &[]);
-    assert!(r.diagnostics.iter().all(|d| d.code != "classification.mixed_label_types"));
+    assert!(r
+        .diagnostics
+        .iter()
+        .all(|d| d.code != "classification.mixed_label_types"));
     let bad: Vec<_> = r
         .diagnostics
         .iter()
@@ -242,7 +245,10 @@ fn binary_score_nan_is_a_located_error() {
     assert_eq!(r.scores.get("roc_auc"), None);
     // Labels stay labels: a column of 0/1 with a word in it is a labels column.
     let r = run(gt, b"id,label\nu1,1\nu2,zero\nu3,1\n", &[]);
-    assert!(r.diagnostics.iter().any(|d| d.code == "classification.mixed_label_types"));
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "classification.mixed_label_types"));
 }
 
 #[test]
