@@ -80,6 +80,29 @@ impl Budget {
     }
 }
 
+/// Bytes the metric families (classification, regression) hold for one GT row besides its id: the value and
+/// line, the id table's entry (at most half full), the submission's value and line, the per-item table's
+/// order and columns (README, "Limits and the memory budget").
+pub const FAMILY_ROW_BYTES: u64 = 96;
+
+/// The located refusal of a size rule: `input.limit` naming the limit and how to raise it.
+pub fn refusal(
+    file: &str,
+    line: Option<u64>,
+    what: &str,
+    need: u64,
+    budget: Budget,
+) -> crate::diag::Diagnostic {
+    let text = budget.check(what, need).err().unwrap_or_default();
+    let d = crate::diag::Diagnostic::error("input.limit", text)
+        .file(file)
+        .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\".");
+    match line {
+        Some(l) => d.line(l),
+        None => d,
+    }
+}
+
 /// Parses `2GiB`, `512MiB`, `4G`, `1.5GB`, `800M`, `65536` (bytes). Units are binary (KiB, MiB, GiB, TiB;
 /// `K`, `M`, `G`, `T` and the `…B` forms read the same).
 pub fn parse_size(s: &str) -> Result<u64, String> {

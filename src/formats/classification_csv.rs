@@ -4,6 +4,7 @@
 
 use super::id_csv::{self, Batch, IdIndex, Matcher, BATCH};
 use super::id_index::touch_rows;
+use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
 use std::io::Read;
@@ -55,8 +56,11 @@ pub fn read_gt<R: Read>(
     delimiter: u8,
     id_opt: &str,
     label_opt: &str,
+    budget: Budget,
     diags: &mut Diags,
 ) -> Option<Gt> {
+    let mut held = 0u64;
+    let mut over = false;
     let mut ids = IdIndex::default();
     let mut raw: Vec<u32> = Vec::new();
     let mut lines = Vec::new();
@@ -82,6 +86,14 @@ pub fn read_gt<R: Read>(
             }
             Batch::Rows(rows) => {
                 let Some((ic, lc)) = cols else { return false };
+                for row in rows {
+                    held += (row.get(ic).len() + row.get(lc).len()) as u64 + FAMILY_ROW_BYTES;
+                    if held > budget.max_memory {
+                        diags.push(refusal(file, Some(row.line), &format!("the ground truth's rows up to line {} (its id, its label and {FAMILY_ROW_BYTES} bytes each)", row.line), held, budget));
+                        over = true;
+                        return false;
+                    }
+                }
                 ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
                 for (row, &tag) in rows.iter().zip(&tags) {
                     let id = row.get(ic);
@@ -128,6 +140,9 @@ pub fn read_gt<R: Read>(
         },
     )?;
     cols?;
+    if over {
+        return None;
+    }
     if raw.is_empty() {
         diags.push(
             Diagnostic::error(
@@ -211,6 +226,7 @@ pub struct Submission {
 }
 
 /// Reads a submission against the GT. `None` when its layout cannot be told (an error says why).
+#[allow(clippy::too_many_arguments)] // the GT, the file and its reader, then the options it reads under
 pub fn read_submission<R: Read>(
     gt: &Gt,
     file: &str,
@@ -218,6 +234,7 @@ pub fn read_submission<R: Read>(
     delimiter: u8,
     id_opt: &str,
     label_opt: &str,
+    budget: Budget,
     diags: &mut Diags,
 ) -> Option<Submission> {
     let n = gt.ids.len();
@@ -323,6 +340,18 @@ pub fn read_submission<R: Read>(
                             .found(excerpt(&h.join(",")))
                             .hint("Add one score column per GT class, named by the class label."),
                         );
+                        return false;
+                    }
+                    // n × k binary64 scores, checked before they are allocated.
+                    let need = (n as u64).saturating_mul(k as u64).saturating_mul(8);
+                    if need > budget.max_memory {
+                        diags.push(refusal(
+                            file,
+                            Some(1),
+                            &format!("the score table ({n} GT rows × {k} class columns × 8 bytes)"),
+                            need,
+                            budget,
+                        ));
                         return false;
                     }
                     sub.scores = vec![f64::NAN; n * k];

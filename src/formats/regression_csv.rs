@@ -3,6 +3,7 @@
 
 use super::id_csv::{self, Batch, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::touch_rows;
+use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::io::Read;
 
@@ -24,8 +25,11 @@ pub fn read_gt<R: Read>(
     delimiter: u8,
     id_opt: &str,
     value_opt: &str,
+    budget: Budget,
     diags: &mut Diags,
 ) -> Option<Gt> {
+    let mut held = 0u64;
+    let mut over = false;
     let mut gt = Gt {
         file: file.to_string(),
         ids: IdIndex::default(),
@@ -45,6 +49,14 @@ pub fn read_gt<R: Read>(
         }
         Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
+            for row in rows {
+                held += row.get(ic).len() as u64 + FAMILY_ROW_BYTES;
+                if held > budget.max_memory {
+                    diags.push(refusal(file, Some(row.line), &format!("the ground truth's rows up to line {} (its id and {FAMILY_ROW_BYTES} bytes each)", row.line), held, budget));
+                    over = true;
+                    return false;
+                }
+            }
             gt.ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
                 gt_row(&mut gt, file, row, (ic, vc), tag, diags);
@@ -54,6 +66,9 @@ pub fn read_gt<R: Read>(
     };
     id_csv::read_batched(FAMILY, file, r, delimiter, BATCH, diags, each)?;
     cols?;
+    if over {
+        return None;
+    }
     if gt.targets.is_empty() {
         diags.push(
             Diagnostic::error(

@@ -78,6 +78,7 @@ impl Protocol for Classification {
         "reference library"
     }
     fn manifest(&self, run: &mut Run) -> Option<Value> {
+        let budget = run.opts.budget();
         let (id_opt, label_opt) = (
             run.opts.get("id_column").to_string(),
             run.opts.get("label_column").to_string(),
@@ -87,7 +88,7 @@ impl Protocol for Classification {
             ID,
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt(&e.path, r, delim, &id_opt, &label_opt, diags)
+                    csvin::read_gt(&e.path, r, delim, &id_opt, &label_opt, budget, diags)
                 })
             },
             |g| {
@@ -175,6 +176,7 @@ pub fn run_on(
             delim,
             opts.get("id_column"),
             opts.get("label_column"),
+            opts.budget(),
             diags,
         )
     });
@@ -227,6 +229,7 @@ pub fn run_on(
             delim,
             opts.get("id_column"),
             opts.get("label_column"),
+            opts.budget(),
             diags,
         )
     });
@@ -272,6 +275,34 @@ pub fn run_on(
                 .file(&sub.file)
                 .hint("Submit the layout the competition asks for (e.g. one score column per class)."),
         );
+    }
+    // The confusion matrix: one u64 per (true, predicted) pair of labels, checked before it is allocated.
+    let labels = (k + sub.extra.len()) as u64;
+    let need = labels.saturating_mul(labels).saturating_mul(8);
+    if need > opts.budget().max_memory {
+        let (file, what) = if sub.extra.is_empty() {
+            (
+                &gt.file,
+                format!("the confusion matrix of the GT's {k} classes"),
+            )
+        } else {
+            (
+                &sub.file,
+                format!(
+                    "the confusion matrix of {k} GT classes and {} other predicted labels",
+                    sub.extra.len()
+                ),
+            )
+        };
+        diags.push(crate::budget::refusal(
+            file,
+            None,
+            &what,
+            need,
+            opts.budget(),
+        ));
+        blank(&mut report);
+        return Ok(report);
     }
     progress.update(0.6, "computing the metrics");
     let blocked = diags.has_errors();

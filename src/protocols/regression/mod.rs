@@ -72,6 +72,7 @@ impl Protocol for Regression {
         "reference library"
     }
     fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        let budget = run.opts.budget();
         let (id_opt, value_opt) = (
             run.opts.get("id_column").to_string(),
             run.opts.get("label_column").to_string(),
@@ -81,7 +82,7 @@ impl Protocol for Regression {
             ID,
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt(&e.path, r, delim, &id_opt, &value_opt, diags)
+                    csvin::read_gt(&e.path, r, delim, &id_opt, &value_opt, budget, diags)
                 })
             },
             |g| {
@@ -188,6 +189,7 @@ pub fn run_on(
             delim,
             opts.get("id_column"),
             opts.get("label_column"),
+            opts.budget(),
             diags,
         )
     });
