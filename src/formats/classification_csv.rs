@@ -86,32 +86,19 @@ pub fn read_gt<R: Read>(
             }
             Batch::Rows(rows) => {
                 let Some((ic, lc)) = cols else { return false };
-                for row in rows {
-                    held += (row.get(ic).len() + row.get(lc).len()) as u64 + FAMILY_ROW_BYTES;
-                    if held > budget.max_memory {
-                        diags.push(refusal(file, Some(row.line), &format!("the ground truth's rows up to line {} (its id, its label and {FAMILY_ROW_BYTES} bytes each)", row.line), held, budget));
-                        over = true;
-                        return false;
-                    }
+                let bytes = |row: &id_csv::Row| {
+                    (row.get(ic).len() + row.get(lc).len()) as u64 + FAMILY_ROW_BYTES
+                };
+                let what = format!("its id, its label and {FAMILY_ROW_BYTES} bytes each");
+                if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
+                    over = true;
+                    return false;
                 }
                 ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
                 for (row, &tag) in rows.iter().zip(&tags) {
                     let id = row.get(ic);
                     if let Err(first) = ids.insert_tagged(id, tag) {
-                        diags.push(
-                            Diagnostic::error(
-                                &format!("{FAMILY}.duplicate_id"),
-                                format!(
-                                    "GT id `{}` repeated (first on line {})",
-                                    excerpt(id),
-                                    lines[first]
-                                ),
-                            )
-                            .file(file)
-                            .at(row.line, row.column(ic))
-                            .found(excerpt(id))
-                            .hint("The ground truth must list each id once."),
-                        );
+                        diags.push(id_csv::duplicate_gt_id(FAMILY, file, row, ic, lines[first]));
                         continue;
                     }
                     let label = row.get(lc);

@@ -433,6 +433,56 @@ pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags
     }
 }
 
+/// The error of a GT id given twice (`<family>.duplicate_id`), at the repeat; `first_line` is the first one's.
+pub fn duplicate_gt_id(
+    family: &str,
+    file: &str,
+    row: &Row,
+    col: usize,
+    first_line: u64,
+) -> Diagnostic {
+    let id = row.get(col);
+    Diagnostic::error(
+        &format!("{family}.duplicate_id"),
+        format!(
+            "GT id `{}` repeated (first on line {first_line})",
+            excerpt(id)
+        ),
+    )
+    .file(file)
+    .at(row.line, row.column(col))
+    .found(excerpt(id))
+    .hint("The ground truth must list each id once.")
+}
+
+/// Counts the memory a family holds for GT `rows` (`bytes_of(row)` each) into `held`; when it crosses the
+/// budget, pushes the located `input.limit` refusal at that row (`what` says what a row holds) and returns false.
+pub fn charge_rows(
+    held: &mut u64,
+    rows: &[Row],
+    bytes_of: impl Fn(&Row) -> u64,
+    what: &str,
+    budget: crate::budget::Budget,
+    file: &str,
+    diags: &mut Diags,
+) -> bool {
+    for row in rows {
+        *held += bytes_of(row);
+        if *held > budget.max_memory {
+            let what = format!("the ground truth's rows up to line {} ({what})", row.line);
+            diags.push(crate::budget::refusal(
+                file,
+                Some(row.line),
+                &what,
+                *held,
+                budget,
+            ));
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,8 +3,8 @@
 
 use super::id_csv::{self, Batch, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::touch_rows;
-use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
-use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::budget::{Budget, FAMILY_ROW_BYTES};
+use crate::diag::{Diagnostic, Diags};
 use std::io::Read;
 
 pub const FAMILY: &str = "regression";
@@ -49,13 +49,11 @@ pub fn read_gt<R: Read>(
         }
         Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
-            for row in rows {
-                held += row.get(ic).len() as u64 + FAMILY_ROW_BYTES;
-                if held > budget.max_memory {
-                    diags.push(refusal(file, Some(row.line), &format!("the ground truth's rows up to line {} (its id and {FAMILY_ROW_BYTES} bytes each)", row.line), held, budget));
-                    over = true;
-                    return false;
-                }
+            let bytes = |row: &Row| row.get(ic).len() as u64 + FAMILY_ROW_BYTES;
+            let what = format!("its id and {FAMILY_ROW_BYTES} bytes each");
+            if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
+                over = true;
+                return false;
             }
             gt.ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
@@ -94,20 +92,13 @@ fn gt_row(
 ) {
     let id = row.get(ic);
     if let Err(first) = gt.ids.insert_tagged(id, tag) {
-        diags.push(
-            Diagnostic::error(
-                &format!("{FAMILY}.duplicate_id"),
-                format!(
-                    "GT id `{}` repeated (first on line {})",
-                    excerpt(id),
-                    gt.lines[first]
-                ),
-            )
-            .file(file)
-            .at(row.line, row.column(ic))
-            .found(excerpt(id))
-            .hint("The ground truth must list each id once."),
-        );
+        diags.push(id_csv::duplicate_gt_id(
+            FAMILY,
+            file,
+            row,
+            ic,
+            gt.lines[first],
+        ));
         return;
     }
     let v = id_csv::number(FAMILY, file, row, vc, diags).unwrap_or(f64::NAN);
