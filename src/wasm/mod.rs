@@ -182,16 +182,7 @@ impl Session {
         on_progress: &Function,
         keep: Option<bool>,
     ) -> Result<String, JsValue> {
-        let req = request(options)?;
-        let mut progress = JsProgress(on_progress);
-        self.budget_of(&req.set);
-        let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
-            .map_err(|e| JsValue::from_str(&e.0))?;
-        let json = report.to_json();
-        if keep.unwrap_or(false) {
-            self.keep(report);
-        }
-        Ok(json)
+        self.score_with(options, on_progress, keep, |r| r.to_json())
     }
 
     /// The pre-flight check (specs/preflight.md) of the session's files, every one a prediction, against the
@@ -207,6 +198,27 @@ impl Session {
     }
 
     /// Keeps `report` as its mode's report.
+    /// Scores the session's files with `options`, turns the report into text with `text`, and keeps it as its
+    /// mode's report when `keep` is true (for [`Session::explain`] and the page's per-item requests).
+    pub(crate) fn score_with(
+        &mut self,
+        options: JsValue,
+        on_progress: &Function,
+        keep: Option<bool>,
+        text: impl FnOnce(&Report) -> String,
+    ) -> Result<String, JsValue> {
+        let req = request(options)?;
+        let mut progress = JsProgress(on_progress);
+        self.budget_of(&req.set);
+        let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
+            .map_err(|e| JsValue::from_str(&e.0))?;
+        let out = text(&report);
+        if keep.unwrap_or(false) {
+            self.keep(report);
+        }
+        Ok(out)
+    }
+
     fn keep(&mut self, report: Report) {
         let slot = mode_slot(report.mode);
         self.kept[slot] = Some(report);

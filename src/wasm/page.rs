@@ -2,8 +2,7 @@
 //! only ([`Report::preview`]), the per-item table asked for page by page, and the downloads streamed out of
 //! wasm in chunks, byte-identical to the CLI's `--format json` / `--format csv`.
 
-use super::{mode_slot, request, JsProgress, Session};
-use crate::protocols;
+use super::{mode_slot, Session};
 use crate::report::{Mode, Report};
 use js_sys::{Function, Uint8Array};
 use std::io::{self, Write};
@@ -24,16 +23,9 @@ impl Session {
         keep: Option<bool>,
         limit: u32,
     ) -> Result<String, JsValue> {
-        let req = request(options)?;
-        let mut progress = JsProgress(on_progress);
-        self.budget_of(&req.set);
-        let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
-            .map_err(|e| JsValue::from_str(&e.0))?;
-        let json = report.preview(limit as usize).to_json();
-        if keep.unwrap_or(false) {
-            self.keep(report);
-        }
-        Ok(json)
+        self.score_with(options, on_progress, keep, |r| {
+            r.preview(limit as usize).to_json()
+        })
     }
 
     /// One page of the kept `mode` report's per-item rows: `query` is `{ filter, sort, dir, offset, count }`
