@@ -23,6 +23,7 @@ pub mod items;
 pub mod items_query;
 pub mod lemma;
 pub mod metrics;
+pub mod par;
 pub mod protocols;
 pub mod pycompat;
 pub mod render;

@@ -2,12 +2,11 @@
 //! submission as hard labels, per-class score columns (Kaggle's multi-class layout) or one binary score
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 
-use super::id_csv::{self, Batch, IdIndex, Matcher, BATCH};
+use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, BATCH};
 use super::id_index::touch_rows;
 use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
-use std::io::Read;
 
 pub const FAMILY: &str = "classification";
 /// Column names tried for the label column when the header has more than one other column.
@@ -50,9 +49,9 @@ pub struct Gt {
 }
 
 /// Reads the GT table. `None` when it cannot be used (no header, no label column, no row).
-pub fn read_gt<R: Read>(
+pub fn read_gt<'i>(
     file: &str,
-    r: R,
+    r: impl Into<CsvIn<'i>>,
     delimiter: u8,
     id_opt: &str,
     label_opt: &str,
@@ -214,10 +213,10 @@ pub struct Submission {
 
 /// Reads a submission against the GT. `None` when its layout cannot be told (an error says why).
 #[allow(clippy::too_many_arguments)] // the GT, the file and its reader, then the options it reads under
-pub fn read_submission<R: Read>(
+pub fn read_submission<'i>(
     gt: &Gt,
     file: &str,
-    r: R,
+    r: impl Into<CsvIn<'i>>,
     delimiter: u8,
     id_opt: &str,
     label_opt: &str,

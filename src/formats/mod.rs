@@ -5,6 +5,7 @@ pub mod aij_json_python;
 pub mod chalearn;
 pub mod classification_csv;
 pub mod coco_json;
+pub mod csv_records;
 pub mod falsid_labels;
 pub mod falsid_matrix;
 pub mod fxhash;

@@ -1,11 +1,10 @@
 //! CSV inputs of the `regression` family (specs/families.md section 2): GT `id,target` and submission
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
-use super::id_csv::{self, Batch, IdIndex, Matcher, Row, Tag, BATCH};
+use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::touch_rows;
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
-use std::io::Read;
 
 pub const FAMILY: &str = "regression";
 /// Value column names tried when the header has more than one other column.
@@ -19,9 +18,9 @@ pub struct Gt {
 }
 
 /// Reads the GT. `None` when it cannot be used.
-pub fn read_gt<R: Read>(
+pub fn read_gt<'i>(
     file: &str,
-    r: R,
+    r: impl Into<CsvIn<'i>>,
     delimiter: u8,
     id_opt: &str,
     value_opt: &str,
@@ -115,10 +114,10 @@ pub struct Submission {
 }
 
 /// Reads a submission against the GT. `None` when its columns cannot be told.
-pub fn read_submission<R: Read>(
+pub fn read_submission<'i>(
     gt: &Gt,
     file: &str,
-    r: R,
+    r: impl Into<CsvIn<'i>>,
     delimiter: u8,
     id_opt: &str,
     value_opt: &str,

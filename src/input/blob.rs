@@ -16,6 +16,15 @@ pub trait Blob {
     fn as_slice(&self) -> Option<&[u8]> {
         None
     }
+    /// A reader of the window `[start, start + len)` that may move to another thread (natively: bytes in
+    /// memory, or a file on disk read by position), so that a reader can decode ahead of its checker.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn send_window(&self, start: u64, len: u64) -> Option<Box<dyn Read + Send + '_>> {
+        let s = self.as_slice()?;
+        let a = usize::try_from(start).ok()?.min(s.len());
+        let e = a.saturating_add(usize::try_from(len).ok()?).min(s.len());
+        Some(Box::new(&s[a..e]))
+    }
 }
 
 fn slice_read_at(s: &[u8], offset: u64, buf: &mut [u8]) -> io::Result<usize> {
@@ -100,14 +109,50 @@ impl Blob for DiskFile {
         self.len
     }
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        #[cfg(unix)]
-        {
-            std::os::unix::fs::FileExt::read_at(&self.file, buf, offset)
+        file_read_at(&self.file, offset, buf)
+    }
+    fn send_window(&self, start: u64, len: u64) -> Option<Box<dyn Read + Send + '_>> {
+        let end = start.saturating_add(len).min(self.len);
+        Some(Box::new(FileWindow {
+            file: &self.file,
+            pos: start.min(end),
+            end,
+        }))
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn file_read_at(file: &std::fs::File, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+    }
+}
+
+/// A window of a file on disk, read by position (the file's own offset is not used): `Send`, unlike a
+/// [`BlobReader`] over an `Rc`.
+#[cfg(not(target_arch = "wasm32"))]
+struct FileWindow<'f> {
+    file: &'f std::fs::File,
+    pos: u64,
+    end: u64,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Read for FileWindow<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.end.saturating_sub(self.pos);
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
         }
-        #[cfg(windows)]
-        {
-            std::os::windows::fs::FileExt::seek_read(&self.file, buf, offset)
-        }
+        let want = (buf.len() as u64).min(left) as usize;
+        let n = file_read_at(self.file, self.pos, &mut buf[..want])?;
+        self.pos += n as u64;
+        Ok(n)
     }
 }
 

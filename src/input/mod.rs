@@ -149,6 +149,30 @@ impl Source {
             }
         })
     }
+    /// [`Source::open`] as a reader that may move to another thread, where the blob allows it (natively).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn open_send(&self) -> Option<Box<dyn Read + Send + '_>> {
+        Some(match self {
+            Source::Plain(b) => b.send_window(0, b.len())?,
+            Source::Member {
+                blob,
+                start,
+                clen,
+                method,
+                limit,
+            } => {
+                let raw = blob.send_window(*start, *clen)?;
+                match method {
+                    0 => raw,
+                    _ => Box::new(Limited::new(DeflateDecoder::new(raw), *limit)),
+                }
+            }
+            Source::Gz(inner, limit) => Box::new(Limited::new(
+                MultiGzDecoder::new(inner.open_send()?),
+                *limit,
+            )),
+        })
+    }
     /// The content in place, where no decompression is needed and the bytes are addressable.
     fn as_slice(&self) -> Option<&[u8]> {
         match self {
@@ -232,6 +256,14 @@ impl Entry {
         #[cfg(target_arch = "wasm32")]
         crate::wasm::note_reading(&self.path);
         self.source.open()
+    }
+    /// [`Entry::open`] as a reader that may move to another thread: natively, for a file on disk or in memory,
+    /// zipped or gzipped or not (`None` in wasm, whose blobs stay on their thread).
+    pub fn open_send(&self) -> Option<Box<dyn Read + Send + '_>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.source.open_send();
+        #[cfg(target_arch = "wasm32")]
+        None
     }
     /// The content, when it is already in memory uncompressed (a plain file or a stored zip member).
     pub fn bytes(&self) -> Option<&[u8]> {

@@ -209,7 +209,8 @@ pub fn spearman(t: &[f64], p: &[f64]) -> Option<f64> {
     if n <= 1 || t.iter().all(|&v| v == t[0]) || p.iter().all(|&v| v == p[0]) {
         return None;
     }
-    let (rt, rp) = (doubled_ranks(t), doubled_ranks(p));
+    // The two rankings at once natively (each is a radix sort of n keys).
+    let (rt, rp) = crate::par::join(|| doubled_ranks(t), || doubled_ranks(p));
     let c = (n + 1) as i64; // doubled mean rank
     let (mut stt, mut spp, mut stp) = (0i128, 0i128, 0i128);
     for (&a, &b) in rt.iter().zip(&rp) {

@@ -2,6 +2,7 @@
 //! the delimiter option, missing-id diagnostics, and plot helpers.
 
 use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::id_csv::CsvIn;
 use crate::input::{Entry, FileSet, Role};
 use crate::protocols::{Options, UsageError};
 use crate::report::Plot;
@@ -126,13 +127,21 @@ pub fn plot(id: &str, kind: &str, title: &str, x_label: &str, y_label: &str) -> 
     }
 }
 
+/// Entries from this size on are tokenised ahead on a second thread, where they can be ([`CsvIn::Ahead`]).
+pub const AHEAD_BYTES: u64 = 1 << 20;
+
 /// `read` applied to the (decompressed) stream of `entry`; a file that cannot be opened is `input.read_error`.
-pub fn read_entry<T>(
-    entry: &Entry,
+pub fn read_entry<'e, T>(
+    entry: &'e Entry,
     diags: &mut Diags,
-    read: impl FnOnce(Box<dyn std::io::Read>, &mut Diags) -> Option<T>,
+    read: impl FnOnce(CsvIn<'e>, &mut Diags) -> Option<T>,
 ) -> Option<T> {
-    match entry.open() {
+    if entry.size >= AHEAD_BYTES {
+        if let Some(r) = entry.open_send() {
+            return read(CsvIn::Ahead(r), diags);
+        }
+    }
+    match entry.open().map(CsvIn::Stream) {
         Ok(r) => read(r, diags),
         Err(e) => {
             diags.push(Diagnostic::read_error(&entry.path, e));

@@ -217,27 +217,29 @@ pub fn run_on(
     inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
     let blocked = diags.has_errors();
     progress.update(0.6, "computing the metrics");
-    if blocked {
-        blank(&mut report);
-    } else {
-        let (t, p) = (&gt.targets, &sub.preds);
-        report.scores = metrics(t, p);
-        if t.iter().chain(p).any(|&v| v <= -1.0) {
-            diags.push(
-                Diagnostic::warning(&format!("{ID}.log_undefined"), "a target or prediction is ≤ −1: mean_squared_log_error and root_mean_squared_log_error are null")
-                    .official("scikit-learn raises (values less than or equal to -1)"),
-            );
+    let (t, p) = (&gt.targets, &sub.preds);
+    // The metrics and plots, and beside them (natively) the per-item rows' order and errors.
+    let ((scores, plots), (order, error)) = crate::par::join(
+        || (!blocked).then(|| (metrics(t, p), plots(t, p))).unzip(),
+        || {
+            let error: Vec<f64> = t.iter().zip(p).map(|(t, p)| p - t).collect();
+            (inputs::natural_order(&gt.ids), error)
+        },
+    );
+    match scores {
+        None => blank(&mut report),
+        Some(scores) => {
+            report.scores = scores;
+            if t.iter().chain(p).any(|&v| v <= -1.0) {
+                diags.push(
+                    Diagnostic::warning(&format!("{ID}.log_undefined"), "a target or prediction is ≤ −1: mean_squared_log_error and root_mean_squared_log_error are null")
+                        .official("scikit-learn raises (values less than or equal to -1)"),
+                );
+            }
+            report.plots = plots.unwrap_or_default();
         }
-        report.plots = plots(t, p);
     }
     progress.update(0.85, "per-item rows");
-    let order = inputs::natural_order(&gt.ids);
-    let error = gt
-        .targets
-        .iter()
-        .zip(&sub.preds)
-        .map(|(t, p)| p - t)
-        .collect();
     let column = |key: &str, values| ScoreColumn {
         key: key.into(),
         values,
