@@ -3,7 +3,7 @@
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, BATCH};
-use super::id_index::touch_rows;
+use super::id_index::{early_tags, touch_rows, EarlyColumns};
 use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
@@ -67,12 +67,14 @@ pub fn read_gt<'i>(
     let mut names: Vec<String> = Vec::new();
     let mut cols: Option<(usize, usize)> = None;
     let mut tags = Vec::new();
-    id_csv::read_batched(
+    let shared = EarlyColumns::new();
+    id_csv::read_batched_with(
         FAMILY,
         file,
         r,
         delimiter,
         BATCH,
+        early_tags(&shared),
         diags,
         |ev, diags| match ev {
             Batch::Header(h) => {
@@ -81,6 +83,9 @@ pub fn read_gt<'i>(
                     id_csv::value_column(FAMILY, file, h, id, label_opt, LABEL_DEFAULTS, diags)
                 });
                 cols = id.zip(label);
+                if let Some((ic, _)) = cols {
+                    let _ = shared.set((ic, None));
+                }
                 cols.is_some()
             }
             Batch::Rows(rows) => {
@@ -93,7 +98,7 @@ pub fn read_gt<'i>(
                     over = true;
                     return false;
                 }
-                ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
+                ids.prepare_rows(rows.iter(), ic, &mut tags);
                 for (row, &tag) in rows.iter().zip(&tags) {
                     let id = row.get(ic);
                     if let Err(first) = ids.insert_tagged(id, tag) {
@@ -250,12 +255,14 @@ pub fn read_submission<'i>(
     let mut not_number = 0u64;
     let mut usable = false;
     let mut found = Vec::new();
-    id_csv::read_batched(
+    let shared = EarlyColumns::new();
+    id_csv::read_batched_with(
         FAMILY,
         file,
         r,
         delimiter,
         BATCH,
+        early_tags(&shared),
         diags,
         |ev, diags| match ev {
             Batch::Header(h) => {
@@ -263,6 +270,7 @@ pub fn read_submission<'i>(
                     return false;
                 };
                 id_col = ic;
+                let _ = shared.set((ic, None));
                 let others: Vec<usize> = (0..h.len()).filter(|&i| i != ic).collect();
                 let named_label = if label_opt.is_empty() {
                     None

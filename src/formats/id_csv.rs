@@ -2,7 +2,9 @@
 //! (specs/families.md section 0): the records ([`super::csv_records`]), their columns, numbers and budget. Ids
 //! are stored once, in one arena ([`IdIndex`], in `id_index`).
 
-pub use super::csv_records::{read, read_batched, trim, Batch, CsvIn, Event, Row, BATCH};
+pub use super::csv_records::{
+    raw_field, read, read_batched, read_batched_with, trim, Batch, CsvIn, Early, Event, Row, BATCH,
+};
 pub use super::id_index::{tag, IdIndex, Matcher, Tag};
 use crate::diag::{excerpt, Diagnostic, Diags};
 
@@ -118,16 +120,21 @@ fn plain_decimal(s: &[u8]) -> Option<f64> {
     Some(if negative { -v } else { v })
 }
 
+/// The finite number `s` (trimmed) holds, as [`number`] parses it; `None` when [`number`] would report an error.
+#[inline]
+pub fn finite(s: &[u8]) -> Option<f64> {
+    if let Some(v) = plain_decimal(s) {
+        return Some(v);
+    }
+    let v = std::str::from_utf8(s).ok()?.parse::<f64>().ok()?;
+    v.is_finite().then_some(v)
+}
+
 /// A parsed number field: finite f64, or a located error (`<family>.empty_cell`, `.non_numeric`, `.non_finite`).
 pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags) -> Option<f64> {
     let s = row.get(col);
-    if let Some(v) = plain_decimal(s.as_bytes()) {
+    if let Some(v) = finite(s.as_bytes()) {
         return Some(v);
-    }
-    if let Ok(v) = s.parse::<f64>() {
-        if v.is_finite() {
-            return Some(v);
-        }
     }
     let err = |code: &str, msg: String, hint: &str| {
         Diagnostic::error(&format!("{family}.{code}"), msg)

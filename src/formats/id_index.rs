@@ -1,8 +1,10 @@
 //! The ids of a GT table, stored once ([`IdIndex`]), and the matching of submission rows to them ([`Matcher`]),
 //! for the `classification` and `regression` families (specs/families.md section 0).
 
-use super::id_csv::Row;
+use super::csv_records::{raw_field, Early, EarlyFn};
+use super::id_csv::{finite, Row};
 use crate::diag::{excerpt, Diagnostic, Diags};
+use std::sync::OnceLock;
 
 /// Ids stored once: one byte arena, offsets, and an open-addressing table (FxHash, linear probing, at most half
 /// full) of 64-bit entries: the high 32 bits of the id's hash (its tag) beside the row index. A probe compares
@@ -29,7 +31,13 @@ pub struct Tag(u64);
 /// The [`Tag`] of `id`.
 #[inline]
 pub fn tag(id: &str) -> Tag {
-    Tag(super::fxhash::hash_bytes(id.as_bytes()) >> 32)
+    tag_bytes(id.as_bytes())
+}
+
+/// The [`Tag`] of an id given as bytes.
+#[inline]
+pub fn tag_bytes(id: &[u8]) -> Tag {
+    Tag(super::fxhash::hash_bytes(id) >> 32)
 }
 
 /// Byte equality of two short strings without a call to `memcmp` (ids are mostly 4 to 16 bytes).
@@ -76,14 +84,19 @@ impl IdIndex {
     /// Whether row `i` (a valid row index) has id `id`.
     #[inline]
     pub fn is(&self, i: usize, id: &str) -> bool {
+        self.is_bytes(i, id.as_bytes())
+    }
+    /// [`IdIndex::is`] of an id given as bytes.
+    #[inline]
+    pub fn is_bytes(&self, i: usize, id: &[u8]) -> bool {
         match self.uniform {
             Some(l) if l != id.len() => false,
-            _ => same(self.bytes(i), id.as_bytes()),
+            _ => same(self.bytes(i), id),
         }
     }
     /// `Ok(row index)` of `id` (tag `tag`), or `Err(the empty slot where it would go)`.
     #[inline]
-    fn slot(&self, id: &str, tag: u64) -> Result<usize, usize> {
+    fn slot(&self, id: &[u8], tag: u64) -> Result<usize, usize> {
         let mask = self.table.len() - 1;
         let mut s = tag as usize & mask;
         loop {
@@ -91,7 +104,7 @@ impl IdIndex {
             if v == EMPTY {
                 return Err(s);
             }
-            if v >> 32 == tag && self.is(v as u32 as usize, id) {
+            if v >> 32 == tag && self.is_bytes(v as u32 as usize, id) {
                 return Ok(v as u32 as usize);
             }
             s = (s + 1) & mask;
@@ -104,6 +117,11 @@ impl IdIndex {
     /// [`IdIndex::find`] of an id whose [`tag`] is known.
     #[inline]
     pub fn find_tagged(&self, id: &str, tag: Tag) -> Option<usize> {
+        self.find_bytes(id.as_bytes(), tag)
+    }
+    /// [`IdIndex::find_tagged`] of an id given as bytes.
+    #[inline]
+    pub fn find_bytes(&self, id: &[u8], tag: Tag) -> Option<usize> {
         if self.table.is_empty() {
             return None;
         }
@@ -114,6 +132,26 @@ impl IdIndex {
     pub fn prepare<'s>(&self, ids: impl Iterator<Item = &'s str>, tags: &mut Vec<Tag>) {
         tags.clear();
         tags.extend(ids.map(tag));
+        self.touch(tags);
+    }
+    /// [`IdIndex::prepare`] of the ids (field `col`) of a batch of rows, taking the tags [`early_tags`] worked
+    /// out when every row has one.
+    pub fn prepare_rows<'r, 's: 'r>(
+        &self,
+        rows: impl Iterator<Item = &'r Row<'s>> + Clone,
+        col: usize,
+        tags: &mut Vec<Tag>,
+    ) {
+        if rows.clone().all(|r| r.early.key.is_some()) {
+            tags.clear();
+            tags.extend(rows.map(|r| Tag(r.early.key.unwrap_or(0))));
+            self.touch(tags);
+        } else {
+            self.prepare(rows.map(|r| r.get(col)), tags);
+        }
+    }
+    /// Reads the home slots of `tags` (see [`IdIndex::prepare`]).
+    pub fn touch(&self, tags: &[Tag]) {
         if self.table.is_empty() {
             return;
         }
@@ -133,7 +171,7 @@ impl IdIndex {
             self.grow();
         }
         let tag = tag.0;
-        let s = match self.slot(id, tag) {
+        let s = match self.slot(id.as_bytes(), tag) {
             Ok(first) => return Err(first),
             Err(s) => s,
         };
@@ -163,6 +201,22 @@ impl IdIndex {
             }
             self.table[s] = v;
         }
+    }
+}
+
+/// The columns an `early` function reads: the id's and, if any, the number's; set once the header is read.
+pub type EarlyColumns = OnceLock<(usize, Option<usize>)>;
+
+/// The `early` function of a GT table or a submission: each record's id [`Tag`] (key) and number field (if a
+/// column is given). (Finding a submission's GT rows there too was tried: it moved the work without shortening
+/// the read, the two threads then contending for memory.)
+pub fn early_tags(cols: &EarlyColumns) -> impl EarlyFn + '_ {
+    move |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
+        let Some(&(ic, vc)) = cols.get() else { return };
+        out.extend(recs.iter().map(|r| Early {
+            key: Some(tag_bytes(raw_field(r, ic)).0),
+            number: vc.and_then(|c| finite(raw_field(r, c))),
+        }));
     }
 }
 
@@ -224,13 +278,13 @@ impl<'a> Matcher<'a> {
                 found.push(None);
             }
         }
-        let rest = || {
-            rows.iter()
-                .zip(found.iter())
-                .filter(|(_, f)| f.is_none())
-                .map(|(r, _)| r.get(col))
-        };
-        ids.prepare(rest(), &mut self.tags);
+        let rest: Vec<&Row> = rows
+            .iter()
+            .zip(found.iter())
+            .filter(|(_, f)| f.is_none())
+            .map(|(r, _)| r)
+            .collect();
+        ids.prepare_rows(rest.iter().copied(), col, &mut self.tags);
         let mut tags = self.tags.iter();
         let mut touched = 0;
         for (row, f) in rows.iter().zip(found.iter_mut()) {

@@ -2,7 +2,7 @@
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
-use super::id_index::touch_rows;
+use super::id_index::{early_tags, touch_rows, EarlyColumns};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
 
@@ -37,13 +37,10 @@ pub fn read_gt<'i>(
     };
     let mut cols = None;
     let mut tags = Vec::new();
+    let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
-            let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
-            cols = id.and_then(|id| {
-                id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
-                    .map(|v| (id, v))
-            });
+            cols = columns(file, h, id_opt, value_opt, &shared, diags);
             cols.is_some()
         }
         Batch::Rows(rows) => {
@@ -54,14 +51,15 @@ pub fn read_gt<'i>(
                 over = true;
                 return false;
             }
-            gt.ids.prepare(rows.iter().map(|r| r.get(ic)), &mut tags);
+            gt.ids.prepare_rows(rows.iter(), ic, &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
                 gt_row(&mut gt, file, row, (ic, vc), tag, diags);
             }
             true
         }
     };
-    id_csv::read_batched(FAMILY, file, r, delimiter, BATCH, diags, each)?;
+    let early = early_tags(&shared);
+    id_csv::read_batched_with(FAMILY, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
     if over {
         return None;
@@ -100,7 +98,9 @@ fn gt_row(
         ));
         return;
     }
-    let v = id_csv::number(FAMILY, file, row, vc, diags).unwrap_or(f64::NAN);
+    let v = (row.early.number)
+        .or_else(|| id_csv::number(FAMILY, file, row, vc, diags))
+        .unwrap_or(f64::NAN);
     gt.targets.push(v);
     gt.lines.push(row.line);
 }
@@ -128,13 +128,10 @@ pub fn read_submission<'i>(
     let mut preds = vec![f64::NAN; n];
     let mut cols = None;
     let mut found = Vec::new();
+    let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
-            let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
-            cols = id.and_then(|id| {
-                id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)
-                    .map(|v| (id, v))
-            });
+            cols = columns(file, h, id_opt, value_opt, &shared, diags);
             cols.is_some()
         }
         Batch::Rows(rows) => {
@@ -143,7 +140,9 @@ pub fn read_submission<'i>(
             touch_rows(&preds, &found, 1);
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = m.accept(row, ic, f, diags) {
-                    if let Some(v) = id_csv::number(FAMILY, file, row, vc, diags) {
+                    let v =
+                        (row.early.number).or_else(|| id_csv::number(FAMILY, file, row, vc, diags));
+                    if let Some(v) = v {
                         preds[i] = v;
                     }
                 }
@@ -151,11 +150,27 @@ pub fn read_submission<'i>(
             true
         }
     };
-    id_csv::read_batched(FAMILY, file, r, delimiter, BATCH, diags, each)?;
+    let early = early_tags(&shared);
+    id_csv::read_batched_with(FAMILY, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
     Some(Submission {
         file: file.to_string(),
         preds,
         seen: m.seen,
     })
+}
+
+/// The id and value columns of a header (`None` with an error), also handed to the `early` function.
+fn columns(
+    file: &str,
+    h: &[String],
+    id_opt: &str,
+    value_opt: &str,
+    shared: &EarlyColumns,
+    diags: &mut Diags,
+) -> Option<(usize, usize)> {
+    let id = id_csv::id_column(FAMILY, file, h, id_opt, diags)?;
+    let v = id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)?;
+    let _ = shared.set((id, Some(v)));
+    Some((id, v))
 }

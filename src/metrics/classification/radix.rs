@@ -1,6 +1,6 @@
 //! Sorting scores by decreasing value, as the ranking metrics need: an LSD radix sort on the IEEE-754 bits
-//! mapped to an order-preserving integer (the order of `f64::total_cmp`), eight 8-bit passes, a pass skipped
-//! when every key has the same byte there (scores in [0, 1] share their top bytes). Stable; O(n) per pass. The
+//! mapped to an order-preserving integer (the order of `f64::total_cmp`), six 11-bit passes, a pass skipped
+//! when every key has the same digit there (scores in [0, 1] share their top bytes). Stable; O(n) per pass. The
 //! ranking metrics read only runs of equal scores, so the result does not depend on the order inside a tie.
 
 /// The order-preserving key of `x` under `f64::total_cmp`, complemented: ascending keys are decreasing scores.
@@ -39,26 +39,31 @@ pub fn sort_keys<T: Copy + Default>(a: &mut Vec<(u64, T)>, scratch: &mut Vec<(u6
         a.sort_unstable_by_key(|x| x.0);
         return;
     }
-    let mut hist = vec![[0usize; 256]; 8];
+    // 11-bit digits: six passes over the keys rather than eight (the histograms still fit in L1/L2).
+    const BITS: u32 = 11;
+    const RADIX: usize = 1 << BITS;
+    const PASSES: usize = 64usize.div_ceil(BITS as usize);
+    let digit = |k: u64, p: usize| ((k >> (BITS as usize * p)) as usize) & (RADIX - 1);
+    let mut hist = vec![[0usize; RADIX]; PASSES];
     for &(k, _) in a.iter() {
         for (p, h) in hist.iter_mut().enumerate() {
-            h[((k >> (8 * p)) & 0xff) as usize] += 1;
+            h[digit(k, p)] += 1;
         }
     }
     scratch.clear();
     scratch.resize(n, (0, T::default()));
     for (p, h) in hist.iter().enumerate() {
         if h.contains(&n) {
-            continue; // every key has the same byte here
+            continue; // every key has the same digit here
         }
-        let mut start = [0usize; 256];
+        let mut start = [0usize; RADIX];
         let mut sum = 0;
         for (s, &c) in start.iter_mut().zip(h.iter()) {
             *s = sum;
             sum += c;
         }
         for &(k, t) in a.iter() {
-            let d = ((k >> (8 * p)) & 0xff) as usize;
+            let d = digit(k, p);
             scratch[start[d]] = (k, t);
             start[d] += 1;
         }

@@ -218,12 +218,13 @@ pub fn run_on(
     let blocked = diags.has_errors();
     progress.update(0.6, "computing the metrics");
     let (t, p) = (&gt.targets, &sub.preds);
-    // The metrics and plots, and beside them (natively) the per-item rows' order and errors.
-    let ((scores, plots), (order, error)) = crate::par::join(
-        || (!blocked).then(|| (metrics(t, p), plots(t, p))).unzip(),
+    // The metrics, and beside them (natively) the plots and the per-item rows' order and errors.
+    let (scores, (plots, order, error)) = crate::par::join(
+        || (!blocked).then(|| metrics(t, p)),
         || {
+            let plots = (!blocked).then(|| plots(t, p));
             let error: Vec<f64> = t.iter().zip(p).map(|(t, p)| p - t).collect();
-            (inputs::natural_order(&gt.ids), error)
+            (plots, inputs::natural_order(&gt.ids), error)
         },
     );
     match scores {
