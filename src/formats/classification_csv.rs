@@ -3,7 +3,7 @@
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, BATCH};
-use super::id_index::{early_tags, touch_rows, EarlyColumns};
+use super::id_index::{early_rows, early_tags, touch_rows, EarlyColumns};
 use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::collections::HashMap;
@@ -262,7 +262,7 @@ pub fn read_submission<'i>(
         r,
         delimiter,
         BATCH,
-        early_tags(&shared),
+        early_rows(&gt.ids, &shared),
         diags,
         |ev, diags| match ev {
             Batch::Header(h) => {

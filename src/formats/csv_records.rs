@@ -26,10 +26,12 @@ pub struct Row<'a> {
 /// checker would compute, so that a read gives the same result with or without them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Early {
-    /// Worked out from the record's id: e.g. its hash, or the GT row it names.
+    /// Worked out from the record's id: e.g. its hash.
     pub key: Option<u64>,
     /// The record's number field, parsed (only when it is a finite number).
     pub number: Option<f64>,
+    /// The row its id names in a table read before (`Some(None)`: in none).
+    pub row: Option<Option<u32>>,
 }
 
 /// A reader's `early` function: fills one [`Early`] per raw record of a block (`out` arrives cleared).

@@ -98,6 +98,7 @@ fn early_reaches_its_row() {
                     number: std::str::from_utf8(raw_field(r, 1))
                         .ok()
                         .and_then(|s| s.parse().ok()),
+                    row: r.position().map(|p| Some(p.record() as u32)),
                 }
             }))
         };
@@ -119,5 +120,6 @@ fn early_reaches_its_row() {
         assert_eq!(*none, Early::default());
         assert_eq!(early.key, Some(*line));
         assert_eq!(early.number, v.parse().ok());
+        assert!(early.row.is_some_and(|r| r.is_some()));
     }
 }

@@ -6,6 +6,8 @@ use super::id_csv::{finite, Row};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use std::sync::OnceLock;
 
+const BATCH_ROWS: usize = super::csv_records::BATCH;
+
 /// Ids stored once: one byte arena, offsets, and an open-addressing table (FxHash, linear probing, at most half
 /// full) of 64-bit entries: the high 32 bits of the id's hash (its tag) beside the row index. A probe compares
 /// tags first and reads the arena only when they are equal, and the table grows without reading the arena (an
@@ -161,12 +163,34 @@ impl IdIndex {
             .fold(0u64, |a, t| a ^ self.table[t.0 as usize & mask]);
         std::hint::black_box(touched);
     }
+    /// Frees the table that finds ids (the index's largest part: 8 bytes × twice the ids), once every lookup is
+    /// done: afterwards [`IdIndex::find`] finds nothing, [`IdIndex::get`] and [`IdIndex::len`] are unchanged,
+    /// and an [`IdIndex::insert`] builds the table again first.
+    pub fn done_finding(&mut self) {
+        self.table = Vec::new();
+    }
     /// Adds `id` and returns its new row index, or `Err(first row index)` when it is already there.
     pub fn insert(&mut self, id: &str) -> Result<usize, usize> {
         self.insert_tagged(id, tag(id))
     }
     /// [`IdIndex::insert`] of an id whose [`tag`] is known.
     pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
+        if self.table.is_empty() && self.len > 0 {
+            // After `done_finding`: the ids so far, hashed again.
+            let mut n = 64;
+            while (self.len + 1) * 2 > n {
+                n *= 2;
+            }
+            self.table = vec![EMPTY; n];
+            for i in 0..self.len {
+                let t = tag_bytes(self.bytes(i)).0;
+                let mut s = t as usize & (n - 1);
+                while self.table[s] != EMPTY {
+                    s = (s + 1) & (n - 1);
+                }
+                self.table[s] = t << 32 | i as u64;
+            }
+        }
         if (self.len + 1) * 2 > self.table.len() {
             self.grow();
         }
@@ -207,16 +231,40 @@ impl IdIndex {
 /// The columns an `early` function reads: the id's and, if any, the number's; set once the header is read.
 pub type EarlyColumns = OnceLock<(usize, Option<usize>)>;
 
-/// The `early` function of a GT table or a submission: each record's id [`Tag`] (key) and number field (if a
-/// column is given). (Finding a submission's GT rows there too was tried: it moved the work without shortening
-/// the read, the two threads then contending for memory.)
+/// The `early` function of a GT table: each record's id [`Tag`] (key) and number field (if a column is given).
 pub fn early_tags(cols: &EarlyColumns) -> impl EarlyFn + '_ {
     move |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
         let Some(&(ic, vc)) = cols.get() else { return };
         out.extend(recs.iter().map(|r| Early {
             key: Some(tag_bytes(raw_field(r, ic)).0),
             number: vc.and_then(|c| finite(raw_field(r, c))),
+            row: None,
         }));
+    }
+}
+
+/// The `early` function of a submission: [`early_tags`], and in every other block each record's GT row (`row`),
+/// found as [`Matcher::lookup`] finds it, so that the two threads share the lookups. (All of them on the
+/// tokenising thread made it the slower one: 5M-row regression 1.54–1.60 s; none there 1.58–1.65 s; every
+/// other block 1.41–1.47 s.)
+pub fn early_rows<'a>(ids: &'a IdIndex, cols: &'a EarlyColumns) -> impl EarlyFn + 'a {
+    let mut tags_only = early_tags(cols);
+    let mut odd = false;
+    let mut tags = Vec::new();
+    move |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
+        tags_only(recs, out);
+        odd = !odd;
+        let Some(&(ic, _)) = cols.get().filter(|_| odd && !ids.is_empty()) else {
+            return;
+        };
+        for (run, early) in recs.chunks(BATCH_ROWS).zip(out.chunks_mut(BATCH_ROWS)) {
+            tags.clear();
+            tags.extend(early.iter().map(|e| Tag(e.key.unwrap_or(0))));
+            ids.touch(&tags);
+            for ((r, e), &t) in run.iter().zip(early.iter_mut()).zip(&tags) {
+                e.row = Some(ids.find_bytes(raw_field(r, ic), t).map(|i| i as u32));
+            }
+        }
     }
 }
 
@@ -267,6 +315,16 @@ impl<'a> Matcher<'a> {
         found: &mut Vec<Option<usize>>,
     ) {
         found.clear();
+        // Rows the tokenising thread found (see [`early_rows`]).
+        if !rows.is_empty() && rows.iter().all(|r| r.early.row.is_some()) {
+            found.extend(
+                rows.iter()
+                    .map(|r| r.early.row.flatten().map(|i| i as usize)),
+            );
+            let touched = found.iter().flatten().fold(0, |a, &i| a ^ self.seen[i]);
+            std::hint::black_box(touched);
+            return;
+        }
         // Rows in GT order are matched without hashing; the others are looked up.
         let mut guess = self.next;
         for row in rows {
@@ -363,4 +421,30 @@ pub fn touch_rows(values: &[f64], found: &[Option<usize>], width: usize) {
         sum += values.get((i + 1) * width - 1).copied().unwrap_or(0.0);
     }
     std::hint::black_box(sum);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdIndex;
+
+    /// After `done_finding`, names stay, finding stops, and inserting builds the table again: earlier ids are
+    /// still repeats.
+    #[test]
+    fn done_finding_keeps_names() {
+        let mut ids = IdIndex::default();
+        let names: Vec<String> = (0..1000).map(|i| format!("id{}", i * 7)).collect();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(ids.insert(n), Ok(i));
+        }
+        ids.done_finding();
+        assert_eq!(ids.len(), 1000);
+        assert_eq!(ids.get(999), "id6993");
+        assert_eq!(ids.find("id7"), None);
+        assert_eq!(ids.insert("id14"), Err(2));
+        assert_eq!(ids.insert("new"), Ok(1000));
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(ids.find(n), Some(i));
+        }
+        assert_eq!(ids.find("new"), Some(1000));
+    }
 }

@@ -2,7 +2,7 @@
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
-use super::id_index::{early_tags, touch_rows, EarlyColumns};
+use super::id_index::{early_rows, early_tags, touch_rows, EarlyColumns};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
 
@@ -150,7 +150,7 @@ pub fn read_submission<'i>(
             true
         }
     };
-    let early = early_tags(&shared);
+    let early = early_rows(&gt.ids, &shared);
     id_csv::read_batched_with(FAMILY, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
     Some(Submission {

@@ -193,7 +193,7 @@ pub fn run_on(
             diags,
         )
     });
-    let Some(gt) = gt else {
+    let Some(mut gt) = gt else {
         blank(&mut report);
         return Ok(report);
     };
@@ -213,6 +213,8 @@ pub fn run_on(
         blank(&mut report);
         return Ok(report);
     };
+    // The ids are matched: the report keeps their names, not the table that found them.
+    gt.ids.done_finding();
     let missing: Vec<usize> = (0..sub.seen.len()).filter(|&i| sub.seen[i] == 0).collect();
     inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
     let blocked = diags.has_errors();
