@@ -177,19 +177,10 @@ impl IdIndex {
     pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
         if self.table.is_empty() && self.len > 0 {
             // After `done_finding`: the ids so far, hashed again.
-            let mut n = 64;
-            while (self.len + 1) * 2 > n {
-                n *= 2;
-            }
-            self.table = vec![EMPTY; n];
-            for i in 0..self.len {
-                let t = tag_bytes(self.bytes(i)).0;
-                let mut s = t as usize & (n - 1);
-                while self.table[s] != EMPTY {
-                    s = (s + 1) & (n - 1);
-                }
-                self.table[s] = t << 32 | i as u64;
-            }
+            let entries: Vec<u64> = (0..self.len)
+                .map(|i| tag_bytes(self.bytes(i)).0 << 32 | i as u64)
+                .collect();
+            self.place(self.len.next_power_of_two() * 2, entries);
         }
         if (self.len + 1) * 2 > self.table.len() {
             self.grow();
@@ -215,10 +206,14 @@ impl IdIndex {
         Ok(i)
     }
     fn grow(&mut self) {
-        let n = (self.table.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.table, vec![EMPTY; n]);
+        let old = std::mem::take(&mut self.table);
+        self.place((old.len() * 2).max(64), old);
+    }
+    /// A new table of `n` slots (a power of two) holding `entries` (`EMPTY` ones skipped).
+    fn place(&mut self, n: usize, entries: Vec<u64>) {
+        self.table = vec![EMPTY; n];
         let mask = n - 1;
-        for v in old.into_iter().filter(|&v| v != EMPTY) {
+        for v in entries.into_iter().filter(|&v| v != EMPTY) {
             let mut s = (v >> 32) as usize & mask;
             while self.table[s] != EMPTY {
                 s = (s + 1) & mask;
@@ -336,13 +331,12 @@ impl<'a> Matcher<'a> {
                 found.push(None);
             }
         }
-        let rest: Vec<&Row> = rows
+        let rest = rows
             .iter()
             .zip(found.iter())
             .filter(|(_, f)| f.is_none())
-            .map(|(r, _)| r)
-            .collect();
-        ids.prepare_rows(rest.iter().copied(), col, &mut self.tags);
+            .map(|(r, _)| r);
+        ids.prepare_rows(rest, col, &mut self.tags);
         let mut tags = self.tags.iter();
         let mut touched = 0;
         for (row, f) in rows.iter().zip(found.iter_mut()) {

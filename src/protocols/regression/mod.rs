@@ -224,8 +224,8 @@ pub fn run_on(
     let (scores, (plots, order, error)) = crate::par::join(
         || (!blocked).then(|| metrics(t, p)),
         || {
-            let plots = (!blocked).then(|| plots(t, p));
             let error: Vec<f64> = t.iter().zip(p).map(|(t, p)| p - t).collect();
+            let plots = (!blocked).then(|| plots(t, p, &error));
             (plots, inputs::natural_order(&gt.ids), error)
         },
     );
@@ -261,8 +261,8 @@ pub fn run_on(
 }
 
 /// Predicted vs true as a 2-D histogram (20 × 20 bins over the common range, counts), and the residual
-/// (prediction − target) histogram (30 bins).
-fn plots(t: &[f64], p: &[f64]) -> Vec<crate::report::Plot> {
+/// (prediction − target: `r`, the per-item error column) histogram (30 bins).
+fn plots(t: &[f64], p: &[f64], r: &[f64]) -> Vec<crate::report::Plot> {
     let lo = t.iter().chain(p).copied().fold(f64::INFINITY, f64::min);
     let hi = t.iter().chain(p).copied().fold(f64::NEG_INFINITY, f64::max);
     let mut out = Vec::new();
@@ -289,7 +289,6 @@ fn plots(t: &[f64], p: &[f64]) -> Vec<crate::report::Plot> {
         .collect();
     pv.values = grid.iter().map(|&c| Some(c as f64)).collect();
     out.push(pv);
-    let r: Vec<f64> = t.iter().zip(p).map(|(&a, &b)| b - a).collect();
     let (rlo, rhi) = r
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
@@ -302,7 +301,7 @@ fn plots(t: &[f64], p: &[f64]) -> Vec<crate::report::Plot> {
         1.0
     };
     let mut counts = vec![0u64; nb];
-    for &v in &r {
+    for &v in r {
         counts[(((v - rlo) / w) as usize).min(nb - 1)] += 1;
     }
     let mut h = plot(
