@@ -82,7 +82,8 @@ impl ItemTable {
     }
     /// Whether any id or detail string satisfies `needs` (e.g. holds a terminal control character).
     pub fn any_text(&self, needs: impl Fn(&str) -> bool) -> bool {
-        (0..self.ids.len()).any(|i| needs(self.ids.get(i)))
+        // The ids' bytes at once: their concatenation holds the characters they hold.
+        needs(self.ids.text())
             || self.detail.iter().any(|c| match &c.values {
                 DetailValues::Names { names, .. } => names.iter().any(|s| needs(s)),
                 DetailValues::TrueOrAbsent(_) => false,

@@ -410,14 +410,45 @@ impl Report {
 
 /// Natural order for ids: digit runs compare by value ("q2" < "q10"), everything else by code point.
 pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    // Skip the common prefix, back to the start of a digit run it ends in ("captioning/1234|5" vs "…/1234|6"
-    // resumes at "12345"): an identical prefix compares equal either way.
-    let p = a.bytes().zip(b.bytes()).take_while(|(c, d)| c == d).count();
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let p = common_prefix(x, y);
+    // Where the first differing bytes are both outside digits, or both start digit runs of one length, they
+    // decide: the digit runs before them are the same, and runs of equal length compare by value as by bytes
+    // (`id00000041` vs `id00000042`: no run parsed).
+    if let (Some(&c), Some(&d)) = (x.get(p), y.get(p)) {
+        let run = |z: &[u8]| z.iter().take_while(|c| c.is_ascii_digit()).count();
+        match (c.is_ascii_digit(), d.is_ascii_digit()) {
+            (false, false) => return c.cmp(&d),
+            (true, true) if run(&x[p..]) == run(&y[p..]) => return c.cmp(&d),
+            _ => {}
+        }
+    }
+    // Else skip the common prefix, back to the start of a digit run it ends in ("captioning/1234|5" vs
+    // "…/1234|56" resumes at "12345"): an identical prefix compares equal either way.
     let s = a.as_bytes()[..p]
         .iter()
         .rposition(|c| !c.is_ascii_digit())
         .map_or(0, |k| k + 1);
     natural_cmp_from(a, b, s)
+}
+
+/// The length of the common prefix of `x` and `y`, eight bytes at a time.
+fn common_prefix(x: &[u8], y: &[u8]) -> usize {
+    let n = x.len().min(y.len());
+    let mut p = 0;
+    while p + 8 <= n {
+        let w = |z: &[u8]| u64::from_le_bytes(z[p..p + 8].try_into().unwrap_or([0; 8]));
+        let diff = w(x) ^ w(y);
+        if diff != 0 {
+            return p + (diff.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    p + x[p..n]
+        .iter()
+        .zip(&y[p..n])
+        .take_while(|(c, d)| c == d)
+        .count()
 }
 
 /// [`natural_cmp`] of `a` and `b` compared from byte `s` on (both share the bytes before it, which end outside a
@@ -468,15 +499,30 @@ mod tests {
         let alphabet = b"c/0019x";
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || crate::xorshift64(&mut seed);
-        for _ in 0..50_000 {
+        for _ in 0..200_000 {
             let (n, m) = (next(), next());
             let mk = |r: u64| -> String {
-                (0..r % 7)
+                (0..r % 23)
                     .map(|k| alphabet[(r.rotate_left(7 * k as u32) % 7) as usize] as char)
                     .collect()
             };
             let (a, b) = (mk(n), mk(m));
-            let b = if m % 3 == 0 { format!("{a}{b}") } else { b };
+            let b = match m % 4 {
+                0 => format!("{a}{b}"),
+                // `a` with one byte changed: a long common prefix, then one difference.
+                1 if !a.is_empty() => {
+                    let k = (m >> 20) as usize % a.len();
+                    let c = alphabet[(m >> 40) as usize % 7] as char;
+                    format!(
+                        "{}{c}{}{}",
+                        &a[..k],
+                        &a[k + 1..],
+                        &b[..(m >> 50) as usize % (b.len() + 1)]
+                    )
+                }
+                2 => format!("{}{b}", a.repeat(3)),
+                _ => b,
+            };
             assert_eq!(
                 natural_cmp(&a, &b),
                 natural_cmp_from(&a, &b, 0), // from the first byte: no common-prefix skip

@@ -70,7 +70,17 @@ fn regression_reads_the_same_ahead() {
     let mut seen = Vec::new();
     for (g, p) in both(&gt).into_iter().zip(both(&pred)) {
         let mut d = Diags::new();
-        let t = reg::read_gt("gt.csv", g, b',', "", "", Budget::default(), &mut d).unwrap();
+        let t = reg::read_gt(
+            "gt.csv",
+            g,
+            gt.len() as u64,
+            b',',
+            "",
+            "",
+            Budget::default(),
+            &mut d,
+        )
+        .unwrap();
         let s = reg::read_submission(&t, "pred.csv", p, b',', "", "", &mut d).unwrap();
         let ids: Vec<String> = (0..t.ids.len()).map(|i| t.ids.get(i).to_string()).collect();
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -101,7 +111,17 @@ fn classification_reads_the_same_ahead() {
         let mut seen = Vec::new();
         for (g, p) in both(&gt).into_iter().zip(both(sub)) {
             let mut d = Diags::new();
-            let t = cls::read_gt("gt.csv", g, b',', "", "", Budget::default(), &mut d).unwrap();
+            let t = cls::read_gt(
+                "gt.csv",
+                g,
+                gt.len() as u64,
+                b',',
+                "",
+                "",
+                Budget::default(),
+                &mut d,
+            )
+            .unwrap();
             let s =
                 cls::read_submission(&t, "pred.csv", p, b',', "", "", Budget::default(), &mut d)
                     .unwrap();

@@ -94,7 +94,7 @@ fn bits(r: &Report) -> Vec<(String, Option<u64>)> {
 #[test]
 fn large_files_score_as_their_arrays() {
     let (gt, pred, t, p) = files();
-    let want = dropscore::protocols::regression::metrics(&t, &p);
+    let want = dropscore::protocols::regression::metrics(&t, &p, &mut || {});
     let want: Vec<(String, Option<u64>)> = dropscore::protocols::regression::METRICS
         .iter()
         .map(|m| (m.to_string(), want.get(m).map(f64::to_bits)))

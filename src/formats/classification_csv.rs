@@ -48,10 +48,13 @@ pub struct Gt {
     pub classes: Classes,
 }
 
-/// Reads the GT table. `None` when it cannot be used (no header, no label column, no row).
+/// Reads the GT table (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None`
+/// when it cannot be used (no header, no label column, no row).
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
 pub fn read_gt<'i>(
     file: &str,
     r: impl Into<CsvIn<'i>>,
+    size: u64,
     delimiter: u8,
     id_opt: &str,
     label_opt: &str,
@@ -97,6 +100,9 @@ pub fn read_gt<'i>(
                 if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
                     over = true;
                     return false;
+                }
+                if ids.is_empty() {
+                    ids.reserve(id_csv::expected_rows(size, rows, budget));
                 }
                 ids.prepare_rows(rows.iter(), ic, &mut tags);
                 for (row, &tag) in rows.iter().zip(&tags) {

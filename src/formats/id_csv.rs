@@ -195,6 +195,21 @@ pub fn duplicate_gt_id(
     .hint("The ground truth must list each id once.")
 }
 
+/// The rows a GT table of `size` bytes (0: unknown) will have, guessed from its first `rows` (their fields and
+/// separators), and capped so that an id table sized for them (16 bytes a row) holds at most an eighth of the
+/// budget: a table read ahead of the rows it holds never crosses the budget on a bad guess.
+pub fn expected_rows(size: u64, rows: &[Row], budget: crate::budget::Budget) -> usize {
+    let bytes: usize = rows
+        .iter()
+        .map(|r| r.fields.iter().map(|f| f.len() + 1).sum::<usize>())
+        .sum();
+    if size == 0 || bytes == 0 {
+        return 0;
+    }
+    let guess = size as u128 * rows.len() as u128 / bytes as u128;
+    guess.min(u128::from(budget.max_memory / 8 / 16)) as usize
+}
+
 /// Counts the memory a family holds for GT `rows` (`bytes_of(row)` each) into `held`; when it crosses the
 /// budget, pushes the located `input.limit` refusal at that row (`what` says what a row holds) and returns false.
 pub fn charge_rows(

@@ -2,7 +2,7 @@
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
-use super::id_index::{early_rows, early_tags, touch_rows, EarlyColumns};
+use super::id_index::{early_rows, early_tags, EarlyColumns};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
 
@@ -17,10 +17,12 @@ pub struct Gt {
     pub lines: Vec<u64>,
 }
 
-/// Reads the GT. `None` when it cannot be used.
+/// Reads the GT (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None` when it cannot be used.
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
 pub fn read_gt<'i>(
     file: &str,
     r: impl Into<CsvIn<'i>>,
+    size: u64,
     delimiter: u8,
     id_opt: &str,
     value_opt: &str,
@@ -50,6 +52,9 @@ pub fn read_gt<'i>(
             if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
                 over = true;
                 return false;
+            }
+            if gt.ids.is_empty() {
+                gt.ids.reserve(id_csv::expected_rows(size, rows, budget));
             }
             gt.ids.prepare_rows(rows.iter(), ic, &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
@@ -137,7 +142,6 @@ pub fn read_submission<'i>(
         Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
             m.lookup(&gt.ids, rows, ic, &mut found);
-            touch_rows(&preds, &found, 1);
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = m.accept(row, ic, f, diags) {
                     let v =

@@ -88,7 +88,9 @@ impl Protocol for Classification {
             ID,
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt(&e.path, r, delim, &id_opt, &label_opt, budget, diags)
+                    csvin::read_gt(
+                        &e.path, r, e.size, delim, &id_opt, &label_opt, budget, diags,
+                    )
                 })
             },
             |g| {
@@ -173,6 +175,7 @@ pub fn run_on(
         csvin::read_gt(
             &gt_e.path,
             r,
+            gt_e.size,
             delim,
             opts.get("id_column"),
             opts.get("label_column"),
