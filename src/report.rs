@@ -416,20 +416,24 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     // decide: the digit runs before them are the same, and runs of equal length compare by value as by bytes
     // (`id00000041` vs `id00000042`: no run parsed).
     if let (Some(&c), Some(&d)) = (x.get(p), y.get(p)) {
-        let run = |z: &[u8]| z.iter().take_while(|c| c.is_ascii_digit()).count();
         match (c.is_ascii_digit(), d.is_ascii_digit()) {
             (false, false) => return c.cmp(&d),
-            (true, true) if run(&x[p..]) == run(&y[p..]) => return c.cmp(&d),
+            (true, true) if digit_run(&x[p..]) == digit_run(&y[p..]) => return c.cmp(&d),
             _ => {}
         }
     }
     // Else skip the common prefix, back to the start of a digit run it ends in ("captioning/1234|5" vs
     // "…/1234|56" resumes at "12345"): an identical prefix compares equal either way.
-    let s = a.as_bytes()[..p]
+    let s = x[..p]
         .iter()
         .rposition(|c| !c.is_ascii_digit())
         .map_or(0, |k| k + 1);
     natural_cmp_from(a, b, s)
+}
+
+/// How many ASCII digits `z` starts with.
+fn digit_run(z: &[u8]) -> usize {
+    z.iter().take_while(|c| c.is_ascii_digit()).count()
 }
 
 /// The length of the common prefix of `x` and `y`, eight bytes at a time.
@@ -462,8 +466,7 @@ fn natural_cmp_from(a: &str, b: &str, s: usize) -> std::cmp::Ordering {
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
-                let nx = x.iter().take_while(|c| c.is_ascii_digit()).count();
-                let ny = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (nx, ny) = (digit_run(x), digit_run(y));
                 let (dx, dy) = (&x[..nx], &y[..ny]);
                 let tx = trim_zeros(dx);
                 let ty = trim_zeros(dy);

@@ -179,7 +179,7 @@ impl IdIndex {
     }
     /// [`IdIndex::insert`] of an id whose [`tag`] is known.
     pub fn insert_tagged(&mut self, id: &str, tag: Tag) -> Result<usize, usize> {
-        if self.table.is_empty() && self.len > 0 {
+        if self.freed() {
             // After `done_finding`: the ids so far, hashed again.
             let entries: Vec<u64> = (0..self.len)
                 .map(|i| tag_bytes(self.bytes(i)).0 << 32 | i as u64)
@@ -213,10 +213,14 @@ impl IdIndex {
     /// inserted (5M-row regression GT: 0.54 -> 0.37 s). Never shrinks it.
     pub fn reserve(&mut self, rows: usize) {
         let n = rows.saturating_mul(2).next_power_of_two();
-        if n > self.table.len() && !(self.table.is_empty() && self.len > 0) {
+        if n > self.table.len() && !self.freed() {
             let old = std::mem::take(&mut self.table);
             self.place(n, old);
         }
+    }
+    /// Whether [`IdIndex::done_finding`] freed the table (an insert builds it again).
+    fn freed(&self) -> bool {
+        self.table.is_empty() && self.len > 0
     }
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.table);
@@ -371,7 +375,7 @@ impl<'a> Matcher<'a> {
         diags: &mut Diags,
     ) -> Option<usize> {
         let id = row.get(col);
-        if let Some(i) = found.filter(|&i| self.given[i / 64] >> (i % 64) & 1 == 0) {
+        if let Some(i) = found.filter(|&i| !self.given(i)) {
             self.given[i / 64] |= 1 << (i % 64);
             self.seen[i] = row.line.max(1);
             self.next = i + 1;
@@ -410,12 +414,16 @@ impl<'a> Matcher<'a> {
             }
         }
     }
-    /// GT rows the submission did not give (in GT order).
-    pub fn missing(&self) -> Vec<usize> {
-        (0..self.seen.len())
-            .filter(|&i| self.given[i / 64] >> (i % 64) & 1 == 0)
-            .collect()
+    /// Whether GT row `i` was given.
+    fn given(&self, i: usize) -> bool {
+        self.given[i / 64] >> (i % 64) & 1 == 1
     }
+}
+
+/// GT rows a submission did not give (in GT order), from its line per GT row ([`Matcher::seen`]: 0 when not
+/// given).
+pub fn missing(seen: &[u64]) -> Vec<usize> {
+    (0..seen.len()).filter(|&i| seen[i] == 0).collect()
 }
 
 /// Reads the first and last value of each found row of a row-major table of `width` values per row: the rows a

@@ -20,7 +20,7 @@ fn up_key(x: f64) -> u64 {
 }
 
 /// Below this many items a slice is sorted by insertion.
-const SMALL: usize = 128;
+const SMALL: usize = 32;
 /// Most bits a level splits by (2,048 buckets: their write positions stay in cache).
 const MAX_BITS: u32 = 11;
 
@@ -34,6 +34,31 @@ fn insertion(a: &mut [(u64, u32)]) {
         }
         a[j] = x;
     }
+}
+
+/// Items `item(0..n)` written to `dst` bucket by bucket (`bucket(i)` < `buckets`, in the order of `i` inside a
+/// bucket); returns where each bucket starts, and the end after the last.
+fn scatter(
+    n: usize,
+    buckets: usize,
+    bucket: impl Fn(usize) -> usize,
+    item: impl Fn(usize) -> (u64, u32),
+    dst: &mut [(u64, u32)],
+) -> Vec<usize> {
+    let mut start = vec![0usize; buckets + 1];
+    for i in 0..n {
+        start[bucket(i) + 1] += 1;
+    }
+    for b in 1..start.len() {
+        start[b] += start[b - 1];
+    }
+    let mut at = start.clone();
+    for i in 0..n {
+        let b = bucket(i);
+        dst[at[b]] = item(i);
+        at[b] += 1;
+    }
+    start
 }
 
 /// Sorts the items of `a` by key, into `a` (`into_scratch` false) or into `s` (true); the other slice, of the
@@ -58,20 +83,13 @@ fn sort(a: &mut [(u64, u32)], s: &mut [(u64, u32)], into_scratch: bool) {
         .clamp(1, MAX_BITS)
         .min(range_bits);
     let shift = range_bits - bits;
-    let digit = |k: u64| ((k - lo) >> shift) as usize;
-    let mut start = vec![0usize; (1 << bits) + 1];
-    for &(k, _) in a.iter() {
-        start[digit(k) + 1] += 1;
-    }
-    for b in 1..start.len() {
-        start[b] += start[b - 1];
-    }
-    let mut at = start.clone();
-    for &x in a.iter() {
-        let d = digit(x.0);
-        s[at[d]] = x;
-        at[d] += 1;
-    }
+    let start = scatter(
+        n,
+        1 << bits,
+        |i| ((a[i].0 - lo) >> shift) as usize,
+        |i| a[i],
+        s,
+    );
     // The items are now in `s`, bucket by bucket: each bucket sorted back into `a`, or left in `s`.
     for b in 0..(1 << bits) {
         let (from, to) = (start[b], start[b + 1]);
@@ -104,21 +122,9 @@ pub fn sorted(x: &[f64]) -> Vec<(u64, u32)> {
         sort(&mut a, &mut s, false);
         return a;
     }
-    let bucket = |v: f64| (((v - lo) * scale) as usize).min(buckets - 1);
-    let mut start = vec![0usize; buckets + 1];
-    for &v in x {
-        start[bucket(v) + 1] += 1;
-    }
-    for b in 1..start.len() {
-        start[b] += start[b - 1];
-    }
-    let mut at = start.clone();
+    let bucket = |i: usize| (((x[i] - lo) * scale) as usize).min(buckets - 1);
     let mut a = vec![(0u64, 0u32); n];
-    for (i, &v) in x.iter().enumerate() {
-        let b = bucket(v);
-        a[at[b]] = item(i);
-        at[b] += 1;
-    }
+    let start = scatter(n, buckets, bucket, item, &mut a);
     let largest = start.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
     let mut s = vec![(0u64, 0u32); largest];
     for w in start.windows(2) {

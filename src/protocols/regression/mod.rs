@@ -240,7 +240,7 @@ pub fn run_on(
     };
     // The ids are matched: the report keeps their names, not the table that found them.
     gt.ids.done_finding();
-    let missing: Vec<usize> = (0..sub.seen.len()).filter(|&i| sub.seen[i] == 0).collect();
+    let missing = crate::formats::id_index::missing(&sub.seen);
     inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
     let blocked = diags.has_errors();
     progress.update(0.6, "computing the metrics");
