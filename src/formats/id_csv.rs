@@ -196,8 +196,8 @@ pub fn duplicate_gt_id(
 }
 
 /// The rows a GT table of `size` bytes (0: unknown) will have, guessed from its first `rows` (their fields and
-/// separators), and capped so that an id table sized for them (16 bytes a row) holds at most an eighth of the
-/// budget: a table read ahead of the rows it holds never crosses the budget on a bad guess.
+/// separators), and capped so that an id table sized for them ([`IdIndex::TABLE_BYTES_PER_ID`] at most) holds at
+/// most an eighth of the budget: a table read ahead of the rows it holds never crosses the budget on a bad guess.
 pub fn expected_rows(size: u64, rows: &[Row], budget: crate::budget::Budget) -> usize {
     let bytes: usize = rows
         .iter()
@@ -207,7 +207,9 @@ pub fn expected_rows(size: u64, rows: &[Row], budget: crate::budget::Budget) -> 
         return 0;
     }
     let guess = size as u128 * rows.len() as u128 / bytes as u128;
-    guess.min(u128::from(budget.max_memory / 8 / 16)) as usize
+    guess.min(u128::from(
+        budget.max_memory / 8 / IdIndex::TABLE_BYTES_PER_ID,
+    )) as usize
 }
 
 /// Counts the memory a family holds for GT `rows` (`bytes_of(row)` each) into `held`; when it crosses the

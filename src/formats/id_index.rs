@@ -209,6 +209,9 @@ impl IdIndex {
         self.table[s] = tag << 32 | i as u64;
         Ok(i)
     }
+    /// The most table bytes [`IdIndex::reserve`] takes per id: 8-byte slots, twice the ids rounded up to a power
+    /// of two.
+    pub const TABLE_BYTES_PER_ID: u64 = 8 * 4;
     /// Sizes the table for `rows` ids in all, so that it does not grow (and place every id again) while they are
     /// inserted (5M-row regression GT: 0.54 -> 0.37 s). Never shrinks it.
     pub fn reserve(&mut self, rows: usize) {
@@ -440,6 +443,21 @@ pub fn touch_rows(values: &[f64], found: &[Option<usize>], width: usize) {
 #[cfg(test)]
 mod tests {
     use super::IdIndex;
+
+    /// A reserved table never takes more than `TABLE_BYTES_PER_ID` a row (what `id_csv::expected_rows` caps by).
+    #[test]
+    fn reserve_stays_within_its_bytes_per_id() {
+        for rows in [1usize, 2, 3, 31, 32, 33, 1000, 1 << 20, (1 << 20) + 1] {
+            let mut ids = IdIndex::default();
+            ids.reserve(rows);
+            let bytes = (ids.table.len() * std::mem::size_of::<u64>()) as u64;
+            assert!(
+                bytes <= rows as u64 * IdIndex::TABLE_BYTES_PER_ID,
+                "{rows} rows: {bytes} bytes"
+            );
+            assert!(ids.table.len() >= rows * 2, "{rows} rows at most half full");
+        }
+    }
 
     /// After `done_finding`, names stay, finding stops, and inserting builds the table again: earlier ids are
     /// still repeats.
