@@ -5,9 +5,9 @@
 //! The large buffers of a scoring run (the id table, a 5M-row column, a sort's scratch) are read at random;
 //! with 4 KiB pages nearly every such read also misses the TLB, and every first touch of a page is a fault.
 //! With 2 MiB pages both mostly go away: 5M-row regression, best of 8 runs, 1.10 -> 0.90 s (median 1.22 ->
-//! 1.01 s), peak memory 447 -> 505 MB (whole huge pages). On kernels whose THP setting is `madvise` (Debian's
-//! and most distributions' default) nothing else asks for them; where the kernel refuses (THP `never`, or no
-//! huge page to be had) the mapping is a plain one.
+//! 1.01 s), peak memory 447 -> 505 MB (whole huge pages). Where the kernel's THP setting is `madvise` (as on
+//! the machine measured) nothing else asks for them; where it refuses (THP `never`, or no huge page to be had)
+//! the mapping is a plain one.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
