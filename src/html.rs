@@ -46,8 +46,9 @@ pub fn detailed(report: &Report, config: Option<&Config>) -> String {
     let mut o = String::new();
     let _ = write!(
         o,
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"><title>{} · detailed results</title><style>{STYLE}</style></head><body>\n<h1>{}</h1>\n<p class=\"muted\">protocol <code>{}</code>, {} mode · computed by dropscore {}</p>\n",
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\"><title>{} · detailed results</title><style>{STYLE}{}</style></head><body>\n<h1>{}</h1>\n<p class=\"muted\">protocol <code>{}</code>, {} mode · computed by dropscore {}</p>\n",
         escape(&title),
+        crate::render::svg::STYLE,
         escape(&title),
         escape(&report.protocol),
         report.mode.as_str(),
@@ -284,165 +285,31 @@ fn items(o: &mut String, report: &Report) {
     }
 }
 
-/// A heat map: `labels` name the n rows and columns, `values` the n×n cells row-major (null = empty).
-fn heatmap(o: &mut String, p: &Plot) {
-    let n = p.labels.len();
-    if n == 0 || p.values.len() != n * n {
-        return;
-    }
-    let cell = (480.0 / n as f64).clamp(2.0, 60.0);
-    let (l, t) = (90.0, 10.0);
-    let side = cell * n as f64;
-    let finite = p.values.iter().flatten().copied().filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-        (a.min(v), b.max(v))
-    });
-    let span = if hi > lo { hi - lo } else { 1.0 };
-    let (w, h) = (l + side + 10.0, t + side + 30.0);
-    let _ = write!(o, "<figure><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\"><title>{}</title>", escape(&p.title), escape(&p.title));
-    for (i, v) in p.values.iter().enumerate() {
-        let (r, c) = (i / n, i % n);
-        let (x, y) = (l + c as f64 * cell, t + r as f64 * cell);
-        let Some(v) = v.filter(|v| v.is_finite()) else {
-            continue;
-        };
-        let k = (v - lo) / span;
-        let _ = write!(o, "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{cell:.2}\" height=\"{cell:.2}\" fill=\"hsl(214 70% {:.1}%)\"><title>{} / {}: {}</title></rect>", 94.0 - 62.0 * k, escape(&p.labels[r]), escape(&p.labels[c]), num(Some(v)));
-        if n <= 12 {
-            let _ = write!(
-                o,
-                "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\" style=\"fill:{}\">{}</text>",
-                x + cell / 2.0,
-                y + cell / 2.0 + 4.0,
-                if k > 0.55 { "#fff" } else { "#111" },
-                num(Some(v))
-            );
-        }
-    }
-    if n <= 30 {
-        for (i, lab) in p.labels.iter().enumerate() {
-            let y = t + i as f64 * cell + cell / 2.0 + 4.0;
-            let _ = write!(
-                o,
-                "<text x=\"{:.2}\" y=\"{y:.2}\" text-anchor=\"end\">{}</text>",
-                l - 4.0,
-                escape(lab)
-            );
-        }
-    }
-    let _ = writeln!(
-        o,
-        "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{} (rows: {})</text></svg></figure>",
-        l + side / 2.0,
-        h - 6.0,
-        escape(&p.x_label),
-        escape(&p.y_label)
-    );
-}
-
-/// One inline SVG: bars/histogram from labels + values, lines from series, heat maps.
+/// One plot: its spec ([`crate::render::plot`]) drawn as the page draws it, at 720×270, with its legend.
 fn plot(o: &mut String, p: &Plot) {
-    if p.kind == "heatmap" {
-        heatmap(o, p);
-        return;
-    }
-    const W: f64 = 720.0;
-    const H: f64 = 260.0;
-    const L: f64 = 48.0;
-    const B: f64 = 36.0;
-    const T: f64 = 10.0;
-    let (pw, ph) = (W - L - 10.0, H - B - T);
-    let mut ys: Vec<f64> = p.values.iter().flatten().copied().collect();
-    let mut xs: Vec<f64> = Vec::new();
-    for s in &p.series {
-        ys.extend(s.y.iter().flatten());
-        xs.extend(s.x.iter().copied().filter(|x| x.is_finite()));
-    }
-    let ymax = ys
-        .iter()
-        .copied()
-        .filter(|y| y.is_finite())
-        .fold(0.0f64, f64::max);
-    let ymin = ys
-        .iter()
-        .copied()
-        .filter(|y| y.is_finite())
-        .fold(0.0f64, f64::min);
-    let span = if ymax > ymin { ymax - ymin } else { 1.0 };
-    let yp = |y: f64| T + ph - (y - ymin) / span * ph;
-    let _ = write!(o, "<figure><figcaption>{}</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\"><title>{}</title>", escape(&p.title), escape(&p.title));
+    let spec = crate::render::plot::spec(p);
+    let title = if spec.title.is_empty() {
+        &spec.id
+    } else {
+        &spec.title
+    };
     let _ = write!(
         o,
-        "<line x1=\"{L}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#888\"/>",
-        T + ph,
-        L + pw,
-        T + ph
+        "<figure><figcaption>{}</figcaption>{}",
+        escape(title),
+        crate::render::svg::draw(&spec, 720.0, 270.0)
     );
-    let _ = write!(
-        o,
-        "<line x1=\"{L}\" y1=\"{T}\" x2=\"{L}\" y2=\"{}\" stroke=\"#888\"/>",
-        T + ph
-    );
-    for (v, y) in [(ymax, yp(ymax)), (ymin, yp(ymin))] {
-        let _ = write!(
-            o,
-            "<text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            L - 4.0,
-            y + 4.0,
-            crate::render::fmt_opt(Some(v), 3)
-        );
-    }
-    let _ = write!(
-        o,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-        L + pw / 2.0,
-        H - 4.0,
-        escape(&p.x_label)
-    );
-    let _ = write!(
-        o,
-        "<text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\" text-anchor=\"middle\">{}</text>",
-        T + ph / 2.0,
-        T + ph / 2.0,
-        escape(&p.y_label)
-    );
-    if !p.values.is_empty() {
-        let n = p.values.len() as f64;
-        let bw = pw / n;
-        for (i, v) in p.values.iter().enumerate() {
-            let Some(v) = v.filter(|v| v.is_finite()) else {
-                continue;
-            };
-            let x = L + i as f64 * bw;
-            let (y0, y1) = (yp(v.max(0.0)), yp(v.min(0.0)));
-            let label = p.labels.get(i).map_or(String::new(), |l| escape(l));
-            let _ = write!(o, "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{:.2}\" fill=\"#3a6fd8\"><title>{label}: {}</title></rect>", x + bw * 0.1, y0, (bw * 0.8).max(0.5), (y1 - y0).max(0.5), num(Some(v)));
-            if p.values.len() <= 40 {
-                let _ = write!(
-                    o,
-                    "<text x=\"{:.2}\" y=\"{:.2}\" text-anchor=\"middle\">{label}</text>",
-                    x + bw / 2.0,
-                    T + ph + 13.0
-                );
-            }
+    if !spec.legend.is_empty() {
+        o.push_str("<ul class=\"plot-legend\">");
+        for l in &spec.legend {
+            let _ = write!(
+                o,
+                "<li><span class=\"{}\">■</span> {}</li>",
+                l.class,
+                escape(&l.label)
+            );
         }
+        o.push_str("</ul>");
     }
-    let colors = ["#3a6fd8", "#d8743a", "#2f9e5b", "#9b3ad8", "#c23a5a"];
-    let (xmin, xmax) = (
-        xs.iter().copied().fold(f64::INFINITY, f64::min),
-        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    );
-    let xspan = if xmax > xmin { xmax - xmin } else { 1.0 };
-    for (si, s) in p.series.iter().enumerate() {
-        let pts: Vec<String> =
-            s.x.iter()
-                .zip(&s.y)
-                .filter_map(|(x, y)| {
-                    y.filter(|y| y.is_finite() && x.is_finite())
-                        .map(|y| format!("{:.2},{:.2}", L + (x - xmin) / xspan * pw, yp(y)))
-                })
-                .collect();
-        let _ = write!(o, "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"><title>{}</title></polyline>", colors[si % colors.len()], pts.join(" "), escape(&s.label));
-    }
-    o.push_str("</svg></figure>\n");
+    o.push_str("</figure>\n");
 }

@@ -1,9 +1,8 @@
-//! A page of a report's per-item rows, as the page's per-item table asks for it when the report it was handed
-//! is cut ([`Report::preview`]): the rows whose cells contain a filter text, sorted by a column, from an offset.
-//! The table (www/items-table.js) shows what this module answers; its rules are those of the page's own table
-//! for uncut reports (www/report.js): a case-insensitive substring of any cell as the table shows it (scores
-//! with the column's decimals, `—` for a missing value), numbers compared as numbers and text in natural order,
-//! missing values last in both directions, ties in report order.
+//! The page's per-item table, every rule of it: its columns ([`columns`]), the texts of its cells, and a page of
+//! rows as the table asks for it: the rows whose cells contain a filter text, sorted by a column, from an offset.
+//! The table (www/items-table.js) only draws what this module answers: a case-insensitive substring of any cell
+//! as the table shows it (scores with the column's decimals, `—` for a missing value), numbers compared as
+//! numbers and text in natural order, missing values last in both directions, ties in report order.
 //!
 //! Column-wise rows ([`ItemTable`]) are read in place: millions of rows are filtered and sorted through a vector
 //! of row positions, and only the rows of the page are built.
@@ -39,12 +38,14 @@ fn page_size() -> usize {
     1000
 }
 
-/// The answer: every row's count, how many match the filter, and the rows of the page.
+/// The answer: every row's count, how many match the filter, the rows of the page, and their cells' texts as
+/// the table shows them (one per [`columns`] column).
 #[derive(Debug, Serialize)]
 pub struct Page {
     pub total: usize,
     pub matched: usize,
     pub rows: Vec<Item>,
+    pub cells: Vec<Vec<String>>,
 }
 
 /// The positions of the last filter and the last sort (per report: drop it when the report changes), so that
@@ -58,30 +59,45 @@ pub struct Cache {
 /// Row positions in the order shown; `None`: every row, in report order.
 type Positions = Option<Vec<u32>>;
 
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
+/// What a column shows: the row's id, its group, a score or a detail value.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
     Id,
     Group,
+    #[serde(rename = "scores")]
     Score,
     Detail,
 }
 
-/// A column of the page's table (www/report.js `tableSpec`).
-struct Col {
-    id: String,
-    kind: Kind,
-    decimals: Option<u32>,
+/// A column of the page's per-item table: `id` (`__id`, `__group`, or a score or detail key), its header, and the
+/// decimals of its numbers (`None`: as [`number_text`] writes a number without them).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Col {
+    pub id: String,
+    pub label: String,
+    pub kind: Kind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decimals: Option<u32>,
 }
 
-fn columns(report: &Report) -> Vec<Col> {
+/// The per-item table's columns as the page shows them: the id (headed by `display.item_label`), the group
+/// when rows have one, then `display.columns` (or every score key, with the headline's decimals).
+pub fn columns(report: &Report) -> Vec<Col> {
+    let item_label = match report.display.item_label.as_str() {
+        "" => "item",
+        l => l,
+    };
     let mut cols = vec![Col {
         id: "__id".into(),
+        label: item_label.into(),
         kind: Kind::Id,
         decimals: None,
     }];
     if report.item_table.is_none() && report.items.iter().any(|it| it.group.is_some()) {
         cols.push(Col {
             id: "__group".into(),
+            label: "group".into(),
             kind: Kind::Group,
             decimals: None,
         });
@@ -105,6 +121,7 @@ fn columns(report: &Report) -> Vec<Col> {
         };
         cols.push(Col {
             id: c.id,
+            label: c.label,
             kind,
             decimals,
         });
@@ -143,17 +160,33 @@ pub fn page(report: &Report, q: &Query, cache: &mut Cache) -> Page {
     let matched = positions.map_or(total, <[u32]>::len);
     let end = q.offset.saturating_add(q.count).min(matched);
     let start = q.offset.min(end);
-    let rows = (start..end)
+    let rows: Vec<Item> = (start..end)
         .map(|i| {
             let k = positions.map_or(i, |p| p[i] as usize);
             report.item(k).into_owned()
         })
         .collect();
+    let cells = rows
+        .iter()
+        .map(|it| cols.iter().map(|c| item_cell(it, c)).collect())
+        .collect();
     Page {
         total,
         matched,
         rows,
+        cells,
     }
+}
+
+/// The cells of the first `count` rows, in report order, as the table shows them.
+pub fn first_cells(report: &Report, count: usize) -> Vec<Vec<String>> {
+    let cols = columns(report);
+    let mut out = Vec::with_capacity(count.min(report.item_count()));
+    report.each_item(|it| {
+        out.push(cols.iter().map(|c| item_cell(it, c)).collect());
+        out.len() < count
+    });
+    out
 }
 
 // ---------------------------------------------------------------- cell texts, as the page shows them

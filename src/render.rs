@@ -6,6 +6,11 @@
 //! (U+061C, U+200E/F, U+202A–202E, U+2066–2069) become visible `\x1b` / `\u{202e}` escapes. TSV, CSV and
 //! JSON are data and stay as they are.
 
+pub mod axis;
+pub mod page;
+pub mod plot;
+pub mod svg;
+
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{Item, Report};
 use serde_json::Value;
@@ -193,17 +198,14 @@ fn table_rows(report: &Report, mut row: impl FnMut(Vec<String>) -> bool) -> Vec<
     head
 }
 
-/// Whether the report's scores are binary32 values widened to binary64 (specs/kws.md 9: the `icfhr14` preset in
-/// official mode computes in f32, as rusteval does; the JSON keeps the widened value, e.g. 0.6000000238418579).
-/// The page's CSV asks the same (www/report.js `scoresAreBinary32`).
+/// Whether the report's scores are binary32 values widened to binary64, as its protocol declares
+/// (`Protocol::hints`; the JSON keeps the widened value, e.g. 0.6000000238418579).
 pub fn scores_are_binary32(report: &Report) -> bool {
-    report.protocol == "kws"
-        && report.mode == crate::report::Mode::Official
-        && report.options.get("preset").and_then(Value::as_str) == Some("icfhr14")
+    page::hints(report).binary32
 }
 
-/// The shortest decimal that reads back as the same binary32 (0.6 for 0.6000000238418579), as the page's CSV
-/// writes it (www/util.js `shortestBinary32`); `None` when `x` is not a binary32 value.
+/// The shortest decimal that reads back as the same binary32 (0.6 for 0.6000000238418579); `None` when `x` is
+/// not a binary32 value.
 pub fn shortest_binary32(x: f64) -> Option<String> {
     let f = x as f32;
     (x.is_finite() && f64::from(f) == x).then(|| {
@@ -324,4 +326,31 @@ pub fn diagnostic(d: &Diagnostic) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shortest_binary32;
+
+    /// want = str(numpy.float32(v)) (numpy 2.4.6, Dragon4 shortest round-trip).
+    #[test]
+    fn shortest_binary32_is_numpys_float32_text() {
+        let cases = [
+            (0.6000000238418579, "0.6"),
+            (0.8999999761581421, "0.9"),
+            (0.5185185670852661, "0.51851857"),
+            (0.5555555820465088, "0.5555556"),
+            (0.4444444477558136, "0.44444445"),
+            (0.48148149251937866, "0.4814815"),
+            (0.800000011920929, "0.8"),
+            (1.0, "1"),
+            (0.0, "0"),
+            (1.401298464324817e-45, "1e-45"),
+            (3.4028234663852886e38, "3.4028235e+38"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(shortest_binary32(v).as_deref(), Some(want), "{v}");
+        }
+        assert_eq!(shortest_binary32(0.1), None, "not a binary32 value");
+    }
 }

@@ -111,6 +111,19 @@ pub struct Display {
     pub footer: String,
 }
 
+/// How the page shows a report, beside the report (never inside its JSON): which headline metric is large, which
+/// stand beside it, and whether the scores are binary32 values. A protocol declares them
+/// (`Protocol::hints`); the default is the first metric of `display.headline`, alone, in binary64.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Hints {
+    /// The headline metric (an id of `display.headline`); `None`: the first of them.
+    pub primary: Option<String>,
+    /// The metrics shown beside the headline, in order.
+    pub beside: Vec<String>,
+    /// The scores are binary32 values widened to binary64 (the CSV writes their shortest binary32 form).
+    pub binary32: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Label {
     pub id: String,

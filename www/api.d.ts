@@ -100,6 +100,17 @@ export interface ScoreResult {
   report: Report;
   reportJson: string;
   timing?: Timing;
+  /** What the page draws beside the report (`page-view`, src/render/page.rs). */
+  view?: PageView;
+}
+
+/** The headline hints, the per-item table's columns and the plot specs of a kept report (src/render/page.rs). */
+export interface PageView {
+  headline: { primary: string | null; beside: string[] };
+  binary32: boolean;
+  columns: { id: string; label: string; kind: 'id' | 'group' | 'scores' | 'detail'; decimals?: number }[];
+  first_cells: string[][];
+  plots: any[];
 }
 
 /** The fest overlay of one image (`fest-overlay`). */
@@ -125,7 +136,7 @@ export interface ScoreRequest { type: 'score'; id: number; session: number; opti
 /** A page of a kept report's rows (answered with `reply`, `value`: ItemsPage). */
 export interface ItemsPageRequest { type: 'items-page'; id: number; session: number; mode: Mode; query: ItemsQuery }
 export interface ItemsQuery { filter?: string; sort?: string | null; dir?: number; offset?: number; count?: number }
-export interface ItemsPage { total: number; matched: number; rows: Report['items'] }
+export interface ItemsPage { total: number; matched: number; rows: Report['items']; cells: string[][] }
 /** A kept report as the CLI's `--format json` / `--format csv` bytes (answered with `reply`, `value`: Blob). */
 export interface ExportRequest { type: 'export'; id: number; session: number; mode: Mode; format: 'json' | 'csv' }
 /** The differences between the session's two kept reports. */

@@ -9,38 +9,19 @@ const MODE_LABEL = { official: 'Official', corrected: 'Corrected' };
 
 // ---------------------------------------------------------------- headline
 
-/** Labels of `ids` among `spec`, in `ids` order. */
-const pick = (/** @type {any[]} */ spec, /** @type {string[]} */ ids) => ids.map((id) => spec.find((m) => m.id === id)).filter(Boolean);
-
 /**
  * The one headline of a run (the leaderboard metric), the measures shown beside it, and every other measure (the
- * "All measures" table), from display.headline of `report` (the selected mode's report; `reports` are all the
- * run's reports). Per protocol:
- * - kws: `map`; ICFHR'14 reports (with precAtK) show each P@k beside it; TREC reports show only `map`.
- * - falsid: the configured headline (display.headline's first: `accuracy` officially, `uar` in corrected mode),
- *   with the other of `accuracy` / `uar` beside it.
- * - aij2022: `integral` when any report computed it or several tasks were given; else the one task's score.
- * - every other protocol (chalearn-ce `map`, fest `line_iu`, the metric families' configured metric): the first of
- *   display.headline, which each protocol puts first.
- * @param {any[]} reports @param {any} report
+ * "All measures" table): the ids come with the report, from its protocol (src/render/page.rs `headline`); the
+ * labels and decimals are the report's display.headline.
+ * @param {import('./api').ScoreResult} entry
  * @returns {{primary: any, beside: any[], rest: any[]}}
  */
-export function headlineParts(reports, report) {
-  const spec = headlineSpec(report);
+export function headlineParts(entry) {
+  const spec = headlineSpec(entry.report);
   const byId = (/** @type {string} */ id) => spec.find((m) => m.id === id);
-  let primary = spec[0];
-  /** @type {any[]} */
-  let beside = [];
-  if (report?.protocol === 'kws' && byId('map')) {
-    primary = byId('map');
-    beside = spec.filter((m) => /^precAt\d+$/.test(m.id));
-  } else if (report?.protocol === 'falsid') {
-    beside = pick(spec, ['accuracy', 'uar']).filter((m) => m !== primary);
-  } else if (report?.protocol === 'aij2022' && byId('integral')) {
-    const tasks = spec.slice(0, spec.indexOf(byId('integral')));
-    const computed = reports.some((r) => Number.isFinite(r?.scores?.integral));
-    primary = computed || tasks.length !== 1 ? byId('integral') : tasks[0];
-  }
+  const hl = entry.view?.headline;
+  const primary = (hl?.primary != null && byId(hl.primary)) || spec[0];
+  const beside = (hl?.beside ?? []).map(byId).filter((m) => m && m !== primary);
   const shown = new Set([primary, ...beside]);
   return { primary, beside, rest: spec.filter((m) => !shown.has(m)) };
 }
@@ -88,7 +69,7 @@ export function renderHeadline(run) {
           : c.pending ? h('span', { class: 'pending' }, 'computing…')
             : h('span', { class: 'pending', title: reasons[i], 'aria-describedby': reasons[i] ? reasonId : null }, c.failed ? 'failed' : '—'))));
   };
-  const parts = headlineParts(MODES.map((m) => reports[m]?.report).filter(Boolean), report);
+  const parts = headlineParts(any);
   const main = parts.primary
     ? h('div', { class: 'table-scroll' }, h('table', { class: 'headline hl-main', 'aria-label': `Headline: ${parts.primary.label ?? parts.primary.id}, official and corrected` },
       thead(), h('tbody', {}, row(parts.primary, 'hl-primary'), parts.beside.map((m) => row(m, 'hl-beside')))))

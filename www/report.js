@@ -3,7 +3,7 @@
 
 import { h, formatValue, download, plural } from './util.js';
 import { renderPlot } from './plots.js';
-import { renderItems, tableSpec, itemsCsv } from './items-table.js';
+import { renderItems } from './items-table.js';
 import { VIEWS } from './views/index.js';
 import { missingReason } from './reasons.js';
 
@@ -49,35 +49,36 @@ export function renderDetails(entry, ctx) {
   const { report, reportJson } = entry;
   const out = [];
   const base = `dropscore-${report.protocol}-${report.mode}`;
-  const rowsSpec = tableSpec(report);
-  // A cut report (`items_total`): the worker holds the whole report and writes it as the CLI does.
-  const whole = (/** @type {'json' | 'csv'} */ format) => async (/** @type {MouseEvent} */ e) => {
+  // The worker holds the whole report and writes it as the CLI does (`--format json` / `--format csv`); a report
+  // that came whole is saved as it came.
+  const save = (/** @type {'json' | 'csv'} */ format) => async (/** @type {MouseEvent} */ e) => {
     const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
     button.disabled = true;
     try {
-      download(`${base}.${format}`, await ctx.session.export(report.mode, format), format === 'csv' ? 'text/csv' : 'application/json');
+      const whole = format === 'json' && report.items_total == null ? reportJson : await ctx.session.export(report.mode, format);
+      download(`${base}.${format}`, whole, format === 'csv' ? 'text/csv' : 'application/json');
     } catch (err) {
       button.after(h('span', { class: 'notice notice-error' }, `The download failed: ${err?.message ?? err}`));
     } finally {
       button.disabled = false;
     }
   };
-  const cut = report.items_total != null && ctx.session;
   out.push(h('div', { class: 'downloads' },
-    h('button', { type: 'button', class: 'btn', onclick: cut ? whole('json') : () => download(`${base}.json`, reportJson, 'application/json') }, 'Download JSON'),
-    h('button', { type: 'button', class: 'btn', onclick: cut ? whole('csv') : () => download(`${base}.csv`, itemsCsv(report, rowsSpec), 'text/csv'), disabled: !report.items?.length }, 'Download CSV'),
-    h('span', { class: 'muted small' }, `${report.mode} mode · the JSON is byte-identical to the command line’s --format json`)));
+    h('button', { type: 'button', class: 'btn', onclick: save('json') }, 'Download JSON'),
+    h('button', { type: 'button', class: 'btn', onclick: save('csv'), disabled: !report.items?.length }, 'Download CSV'),
+    h('span', { class: 'muted small' }, `${report.mode} mode · the JSON and the CSV are byte-identical to the command line’s --format json and --format csv`)));
   out.push(renderDiagnostics(report, ctx));
   if (report.readings?.length) out.push(renderReadings(report));
   if (report.groups?.length) out.push(renderGroups(report));
-  if (report.plots?.length) {
+  const plots = entry.view?.plots ?? [];
+  if (plots.length) {
     out.push(h('section', { class: 'plots', 'aria-labelledby': 'plots-title' },
       h('h3', { id: 'plots-title' }, 'Plots'),
-      h('div', { class: 'plot-grid' }, report.plots.map(renderPlot))));
+      h('div', { class: 'plot-grid' }, plots.map(renderPlot))));
   }
   const view = VIEWS[report.protocol];
   if (view) out.push(renderProtocolView(view, entry, ctx));
-  out.push(renderItems(report, rowsSpec, ctx));
+  out.push(renderItems(entry, ctx));
   return out;
 }
 
@@ -183,5 +184,3 @@ export function decimalsLookup(report) {
   for (const c of report.display?.headline ?? []) if (c.decimals != null && !m.has(c.id)) m.set(c.id, c.decimals);
   return (id) => m.get(id);
 }
-
-export { scoresAreBinary32 } from './items-table.js';

@@ -36,16 +36,13 @@ export function clearResults(ctx) {
   ctx.zones.pred.setNotes(null);
 }
 
-/** The run's reports, both modes. @param {Run} run */
-const reportsOf = (run) => MODES.map((m) => run.reports[m]?.report).filter(Boolean);
-
 /** "Official: MAP 0.51852 (1 error)." naming the one headline metric only. @param {Run} run @param {Mode} mode */
 export function summaryText(run, mode) {
   const r = run.reports[mode]?.report;
   if (!r) return '';
   const swapped = swappedDiagnostic(run);
   if (swapped) return swapped.message;
-  const m = headlineParts(reportsOf(run), r).primary;
+  const m = headlineParts(run.reports[mode]).primary;
   const c = countSeverities(r.diagnostics);
   const probs = [c.error && plural(c.error, 'error'), c.warning && plural(c.warning, 'warning')].filter(Boolean).join(', ');
   const label = mode === 'official' ? 'Official' : 'Corrected';
@@ -60,7 +57,7 @@ export function announcement(run) {
   const mode = run.reports[run.first] ? run.first : MODES.find((m) => run.reports[m]);
   const r = mode && run.reports[mode]?.report;
   if (!r) return '';
-  const m = headlineParts(reportsOf(run), r).primary;
+  const m = headlineParts(run.reports[mode]).primary;
   const errors = countSeverities(r.diagnostics).error;
   const tail = errors ? ` (${plural(errors, 'error')})` : '';
   if (!m) return `Result, ${mode} mode: no headline score${tail}.`;

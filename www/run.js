@@ -91,6 +91,8 @@ export class RunController {
         let result;
         try {
           result = await run.session.score({ mode, set }, { keep: true, limit: ITEMS_LIMIT, signal, onProgress: progressFor(index, modeLabel(mode)) });
+          // What the page draws beside the report: headline hints, table columns, plot specs (src/render/page.rs).
+          result.view = await run.session.request({ type: 'page-view', mode }, { signal });
         } catch (e) {
           if (e instanceof CancelledError) throw e;
           run.failed[mode] = e?.message ?? String(e);

@@ -101,7 +101,11 @@ export function formatBytes(n) {
   return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${units[i]}`;
 }
 
-/** Natural order, as the crate sorts ids: digit runs compare by value ("q2" < "q10"), the rest by code point. */
+/**
+ * Natural order, as the crate sorts ids (src/report.rs `natural_cmp`): digit runs compare by value ("q2" < "q10"),
+ * the rest by code point. The per-item table does not use it (the worker sorts its rows); the protocol views
+ * order their own small lists with it.
+ */
 export function naturalCompare(a, b) {
   const x = String(a);
   const y = String(b);
@@ -133,31 +137,7 @@ export function naturalCompare(a, b) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/**
- * The shortest decimal that reads back (through Math.fround) as the same binary32 value: 0.6000000238418579 → "0.6".
- * For a number that is not a binary32 value (or not finite), String(v).
- * @param {number} v
- */
-export function shortestBinary32(v) {
-  if (!Number.isFinite(v) || Math.fround(v) !== v) return String(v);
-  for (let p = 1; p <= 9; p++) {
-    const d = Number(v.toPrecision(p));
-    if (Math.fround(d) === v) return String(d);
-  }
-  return String(v);
-}
-
-export function csvField(v) {
-  if (v === null || v === undefined) return '';
-  const t = typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return /[",\r\n]/.test(t) || /^\s|\s$/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-}
-
-export function toCsv(rows) {
-  return rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** Saves text as a file download (through a blob: URL; nothing leaves the tab). */
+/** Saves text (or a Blob) as a file download (through a blob: URL; nothing leaves the tab). */
 export function download(filename, text, type) {
   const blob = new Blob([text], { type });
   const url = URL.createObjectURL(blob);

@@ -177,6 +177,10 @@ const EXTRA = {
   // A cut report (score with a limit, kept): a page of its rows, and the whole report as the CLI writes it.
   'items-page': (/** @type {import('./api').ItemsPageRequest} */ msg) => JSON.parse(sessionOf(msg.session).session.items_page(String(msg.mode), JSON.stringify(msg.query ?? {}))),
   export: (/** @type {import('./api').ExportRequest} */ msg) => exportReport(msg),
+  // What the page draws beside a kept report (src/render/page.rs): headline hints, table columns, plot specs; and
+  // the plot specs of one row's detail.
+  'page-view': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.page_view(String(msg.mode))),
+  'item-plots': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.item_plots(String(msg.mode), String(msg.item))),
 };
 
 /**

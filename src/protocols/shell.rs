@@ -80,6 +80,14 @@ pub trait Protocol: Sync {
         let _ = (run, expects);
         None
     }
+
+    // ---- display hints (src/render/hints.rs reads them) ----
+    /// How the page shows `report`: its headline metric, what stands beside it, binary32 scores. Default: the
+    /// first of `display.headline`, alone, binary64.
+    fn hints(&self, report: &Report) -> crate::report::Hints {
+        let _ = report;
+        crate::report::Hints::default()
+    }
 }
 
 /// What an entry's name and content say about its role.

@@ -59,6 +59,24 @@ impl Session {
         Ok(out.total as f64)
     }
 
+    // ---- what the page draws beside a kept report (src/render/page.rs) ----
+    /// The kept `mode` report's display hints, per-item table columns and plot specs, as JSON text.
+    pub fn page_view(&self, mode: &str) -> Result<String, JsValue> {
+        let report = self.kept[self.slot_of(mode)?].as_ref();
+        Ok(crate::render::page::view_json(
+            report.ok_or_else(|| not_kept(mode))?,
+        ))
+    }
+
+    /// The plot specs of the kept `mode` report's row `id` (its detail curves), as JSON `[[key, spec], …]`.
+    pub fn item_plots(&self, mode: &str, id: &str) -> Result<String, JsValue> {
+        let report = self.kept[self.slot_of(mode)?].as_ref();
+        Ok(crate::render::page::item_plots_json(
+            report.ok_or_else(|| not_kept(mode))?,
+            id,
+        ))
+    }
+
     fn slot_of(&self, mode: &str) -> Result<usize, JsValue> {
         Mode::parse(mode).map(mode_slot).ok_or_else(|| {
             JsValue::from_str(&format!("mode must be official or corrected, not `{mode}`"))

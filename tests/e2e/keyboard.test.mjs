@@ -45,8 +45,8 @@ test('keyboard only: landing page → falsid → its example → Download CSV', 
   const [dl] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Space')]);
   assert.equal(dl.suggestedFilename(), 'dropscore-falsid-official.csv');
   const csv = fs.readFileSync(await dl.path(), 'utf8');
-  const lines = csv.trimEnd().split('\r\n');
-  assert.match(lines[0], /^sample,/);
+  const lines = csv.trimEnd().split('\n'); // the CLI's --format csv (src/render.rs)
+  assert.match(lines[0], /^id,/);
   assert.equal(lines.length, 1 + 20, 'one row per sample of the example (20) and the header');
   await shot(page, 'keyboard-falsid-1280');
   assert.deepEqual(problems, []);

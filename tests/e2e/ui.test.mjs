@@ -61,18 +61,19 @@ test('kws official CSV: binary32 metrics in their shortest binary32 form, the JS
   const [csvDl] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download CSV")')]);
   const csv = fs.readFileSync(await csvDl.path(), 'utf8');
   // numpy: str(np.float32(0.5555555820465088)) = 0.5555556, 0.44444445, 0.4814815, 0.8
-  assert.equal(csv, 'query,R,n,hits,precAt5,precAt10,ap\r\nsb0000,9,48,5,1,0.5555556,0.5555556\r\nsb0001,9,79,5,0.8,0.44444445,0.4814815\r\n');
-  for (const [i, row] of csv.trim().split('\r\n').slice(1).entries()) {
+  // The CLI's --format csv (src/render.rs): id, group, then the columns.
+  assert.equal(csv, 'id,group,R,n,hits,precAt5,precAt10,ap\nsb0000,,9,48,5,1,0.5555556,0.5555556\nsb0001,,9,79,5,0.8,0.44444445,0.4814815\n');
+  for (const [i, row] of csv.trim().split('\n').slice(1).entries()) {
     const cells = row.split(',');
     for (const [j, k] of ['precAt5', 'precAt10', 'ap'].entries()) {
-      assert.equal(Math.fround(Number(cells[4 + j])), report.items[i].scores[k], `${row}: ${k} reads back as the report's binary32`);
+      assert.equal(Math.fround(Number(cells[5 + j])), report.items[i].scores[k], `${row}: ${k} reads back as the report's binary32`);
     }
   }
   // Corrected mode is binary64: written as is.
   await page.check('input[name=view-mode][value=corrected]');
   await page.waitForFunction(() => document.querySelector('.r-details')?.dataset.view === 'corrected');
   const [c2] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download CSV")')]);
-  assert.match(fs.readFileSync(await c2.path(), 'utf8'), /sb0000,9,48,5,1,0\.5555555555555556,0\.5555555555555556/);
+  assert.match(fs.readFileSync(await c2.path(), 'utf8'), /sb0000,,9,48,5,1\.0,0\.5555555555555556,0\.5555555555555556/);
   await shot(page, 'ui-kws-csv-1280');
   check();
   await context.close();

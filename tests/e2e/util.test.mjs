@@ -2,7 +2,7 @@
 // CLI's text output does (Rust `{:.N}` / C printf: exact decimal value, ties to even).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixed, auto, formatValue, naturalCompare, pluralWord, toCsv, formatBytes } from '../../www/util.js';
+import { fixed, auto, formatValue, naturalCompare, pluralWord, formatBytes } from '../../www/util.js';
 
 test('fixed(): exact rounding, ties to even, like Rust {:.N} and printf', () => {
   const cases = [
@@ -41,8 +41,7 @@ test('naturalCompare(): digit runs by value, like the crate', () => {
   assert.deepEqual(['sb0010', 'sb0002', 'sb0001'].sort(naturalCompare), ['sb0001', 'sb0002', 'sb0010']);
 });
 
-test('CSV quoting and small helpers', () => {
-  assert.equal(toCsv([['query', 'a,b'], ['q"1', null], [0.5, 1]]), 'query,"a,b"\r\n"q""1",\r\n0.5,1\r\n');
+test('small helpers', () => {
   assert.equal(pluralWord('query'), 'queries');
   assert.equal(pluralWord('image'), 'images');
   assert.equal(pluralWord('category'), 'categories');
@@ -50,34 +49,3 @@ test('CSV quoting and small helpers', () => {
   assert.equal(formatBytes(512), '512 B');
 });
 
-test('shortestBinary32(): the shortest decimal that round-trips through Math.fround (as numpy prints float32)', async () => {
-  const { shortestBinary32 } = await import('../../www/util.js');
-  // want = str(numpy.float32(v)) (numpy 2.4.6, Dragon4 shortest round-trip)
-  const cases = [
-    [0.6000000238418579, '0.6'],
-    [0.8999999761581421, '0.9'],
-    [0.5185185670852661, '0.51851857'],
-    [0.5555555820465088, '0.5555556'],
-    [0.4444444477558136, '0.44444445'],
-    [0.48148149251937866, '0.4814815'],
-    [0.800000011920929, '0.8'],
-    [1, '1'],
-    [0, '0'],
-    [1.401298464324817e-45, '1e-45'],
-    [3.4028234663852886e+38, '3.4028235e+38'],
-  ];
-  for (const [v, want] of cases) assert.equal(shortestBinary32(v), want, `shortestBinary32(${v})`);
-  // not a binary32 value: unchanged
-  assert.equal(shortestBinary32(0.1), '0.1');
-  assert.equal(shortestBinary32(0.5185185185185185), '0.5185185185185185');
-  // every answer reads back as the same binary32, and one digit fewer never does
-  let seed = 7;
-  for (let i = 0; i < 2000; i++) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const v = Math.fround(seed / 2147483648);
-    const t = shortestBinary32(v);
-    assert.equal(Math.fround(Number(t)), v);
-    const digits = t.replace(/e.*$/, '').replace(/^[0.]+/, '').replace('.', '').length;
-    if (digits > 1) assert.notEqual(Math.fround(Number(v.toPrecision(digits - 1))), v, `${t} is not the shortest`);
-  }
-});

@@ -7,6 +7,7 @@ mod detect;
 pub mod exercise;
 mod explain;
 mod generation;
+mod hints;
 mod ids;
 mod lemmas;
 mod meteor_tasks;
@@ -332,6 +333,9 @@ impl Protocol for Aij2022 {
     }
     fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
         Some(preflight::check(run, expects))
+    }
+    fn hints(&self, report: &Report) -> crate::report::Hints {
+        hints::hints(report)
     }
 }
 

@@ -4,6 +4,7 @@
 //! the mean per-subset balanced accuracy (UAR) the headline.
 
 mod compute;
+mod hints;
 mod inputs;
 mod options;
 mod output;
@@ -89,6 +90,9 @@ impl Protocol for Falsid {
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
+    }
+    fn hints(&self, report: &Report) -> crate::report::Hints {
+        hints::hints(report)
     }
 }
 

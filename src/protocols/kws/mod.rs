@@ -4,6 +4,7 @@
 pub mod convert;
 mod detect;
 mod gtindex;
+mod hints;
 mod icfhr14;
 mod options;
 mod plots;
@@ -85,6 +86,9 @@ impl Protocol for Kws {
     }
     fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
         Some(preflight::check(run, expects))
+    }
+    fn hints(&self, report: &Report) -> crate::report::Hints {
+        hints::hints(report)
     }
 }
 
