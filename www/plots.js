@@ -30,6 +30,18 @@ function frame(svg, spec, xLabel, m, W, H) {
   return { pw, ph };
 }
 
+/** The ticks whose texts do not overlap at `x(at)`, from the left (the last one kept); as src/render/svg.rs. */
+function fitting(ticks, x) {
+  const half = (t) => [...t.text].length * 3.25 + 3;
+  const out = [];
+  ticks.forEach((t, i) => {
+    const p = out[out.length - 1];
+    if (!p || x(t.at) - x(p.at) >= half(p) + half(t)) out.push(t);
+    else if (i === ticks.length - 1 && out.length > 1) out[out.length - 1] = t;
+  });
+  return out;
+}
+
 /** Bars: every label under its bar when they fit, else the spec's ticks; hover and focus show a bar's value. */
 function drawBars(svg, spec, W, H, show) {
   const bars = spec.bars ?? [];
@@ -64,7 +76,7 @@ function drawBars(svg, spec, W, H, show) {
     bars.forEach((b, i) => xt.append(s('text', { x: x0 + (i + 0.5) * band, y: ty, class: 'plot-tick', 'text-anchor': 'middle' },
       middle(b.short, Math.max(4, Math.floor(band / 7))), s('title', {}, b.label))));
   } else {
-    for (const t of spec.x.ticks) {
+    for (const t of fitting(spec.x.ticks, (at) => x0 + (at - 0.5) * band)) {
       const xx = x0 + (t.at - 0.5) * band;
       xt.append(s('line', { x1: xx, x2: xx, y1: m.t + ph, y2: m.t + ph + 4, class: 'plot-axis' }),
         s('text', { x: xx, y: ty, class: 'plot-tick', 'text-anchor': 'middle' }, t.text));

@@ -215,3 +215,24 @@ fn detail_arrays_and_plot_objects_become_specs() {
     assert!(detail_spec("q", "hit_strip", &serde_json::json!("0101")).is_none());
     assert!(detail_spec("q", "one", &serde_json::json!([1])).is_none());
 }
+
+#[test]
+fn tick_texts_that_would_overlap_are_left_out() {
+    let ticks: Vec<Tick> = [1.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        .iter()
+        .map(|&at| Tick {
+            at,
+            text: "0.0–0.1".into(),
+        })
+        .collect();
+    // 7 characters: about 52 px apart at least
+    let at = |px: f64| {
+        svg::fitting(&ticks, |a| a * px)
+            .iter()
+            .map(|t| t.at)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(at(60.0), [1.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+    assert_eq!(at(27.0), [1.0, 4.0, 6.0, 8.0, 10.0]);
+    assert_eq!(at(14.0), [1.0, 6.0, 10.0]);
+}

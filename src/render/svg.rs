@@ -2,7 +2,7 @@
 //! layout, classes and texts as the page's drawer (`www/plots.js`), which draws the spec at its container's
 //! width. [`STYLE`] colours the classes as the page's light theme does.
 
-use super::plot::{Axis, Spec};
+use super::plot::{Axis, Spec, Tick};
 use crate::html::escape;
 use std::fmt::Write;
 
@@ -130,12 +130,31 @@ fn bars(o: &mut String, s: &Spec, w: f64, h: f64) {
             let _ = write!(o, "<text x=\"{:.2}\" y=\"{ty}\" class=\"plot-tick\" text-anchor=\"middle\">{}<title>{}</title></text>", x0 + (i as f64 + 0.5) * band, escape(&middle(&b.short, fit)), escape(&b.label));
         }
     } else {
-        for t in &s.x.ticks {
+        for t in fitting(&s.x.ticks, |at| x0 + (at - 0.5) * band) {
             let xx = x0 + (t.at - 0.5) * band;
             let _ = write!(o, "<line x1=\"{xx:.2}\" x2=\"{xx:.2}\" y1=\"{}\" y2=\"{}\" class=\"plot-axis\"/><text x=\"{xx:.2}\" y=\"{ty}\" class=\"plot-tick\" text-anchor=\"middle\">{}</text>", m.t + ph, m.t + ph + 4.0, escape(&t.text));
         }
     }
     o.push_str("</g>");
+}
+
+/// The ticks whose texts (11 px, about 6.5 px a character) do not overlap at `x(at)`, from the left; the last tick
+/// is kept in place of the one before it when they would.
+pub fn fitting(ticks: &[Tick], x: impl Fn(f64) -> f64) -> Vec<&Tick> {
+    let half = |t: &Tick| t.text.chars().count() as f64 * 3.25 + 3.0;
+    let mut out: Vec<&Tick> = Vec::new();
+    for (i, t) in ticks.iter().enumerate() {
+        match out.last() {
+            Some(p) if x(t.at) - x(p.at) < half(p) + half(t) => {
+                if i + 1 == ticks.len() && out.len() > 1 {
+                    out.pop();
+                    out.push(t);
+                }
+            }
+            _ => out.push(t),
+        }
+    }
+    out
 }
 
 /// `text` cut to `max` characters, keeping its start and its end around a `…`.
