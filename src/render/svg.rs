@@ -7,7 +7,7 @@ use crate::html::escape;
 use std::fmt::Write;
 
 /// The plot classes' colours (www/style.css, light theme).
-pub const STYLE: &str = ".plot-gridline{stroke:#e6e9ee}.plot-zero,.plot-axis{stroke:#b9c0ca}\
+pub const STYLE: &str = ".plot-svg{display:block;max-width:100%;height:auto}.plot-gridline{stroke:#e6e9ee}.plot-zero,.plot-axis{stroke:#b9c0ca}\
 .plot-tick{fill:#5a6371}.plot-label{fill:#1a1e24;font-weight:600}.plot-null{fill:#5a6371}.plot-bar{fill:#3f78d1}\
 .plot-hist .plot-bar{fill:#2e8b57}.plot-path{stroke-width:2.25;stroke-linejoin:round;stroke-linecap:round}\
 .plot-point{stroke:#fff;stroke-width:1.5}.plot-fill{stroke:none;opacity:.18}.plot-dashed{stroke-dasharray:5 4}\
