@@ -1,7 +1,6 @@
 //! Readers: bytes in, typed data out, every problem a located [`crate::Diagnostic`].
 
 pub mod aij_json;
-pub mod aij_json_python;
 pub mod chalearn;
 pub mod classification_csv;
 pub mod coco_json;
@@ -17,5 +16,6 @@ pub mod label_map;
 pub mod lines;
 pub mod npy;
 pub mod png_mask;
+pub mod python_json;
 pub mod regression_csv;
 pub mod trec;
