@@ -173,7 +173,7 @@ fn side_npz(
 /// (RFC 8259; specs/aij2022.md 2.1), and reads a number beyond the float range as ±∞ and a lone surrogate as
 /// one code point, with a warning. False when the file is refused.
 fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
-    use crate::formats::aij_json_python::Use;
+    use crate::formats::python_json::Use;
     for (kind, code, what, python) in [
         (
             Use::Literal,
