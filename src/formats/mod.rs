@@ -7,7 +7,6 @@ pub mod coco_json;
 pub mod csv_records;
 pub mod falsid_labels;
 pub mod falsid_matrix;
-pub mod fxhash;
 pub mod id_csv;
 pub mod id_index;
 pub mod kws_xml;

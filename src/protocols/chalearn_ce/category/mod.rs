@@ -9,9 +9,9 @@ pub use rank::{sort_desc_stable, steps};
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::chalearn::{read_gt, read_submission, Label};
-use crate::formats::fxhash::FxBuild;
 use crate::input::Entry;
 use crate::metrics::voc_ap::{Integration, Step};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +54,8 @@ pub struct ReadSettings {
 #[derive(Default)]
 pub struct Interner {
     /// Ids of up to 15 bytes, packed with their length into one `u128` (no pointer to follow per probe).
-    small: HashMap<u128, u32, FxBuild>,
-    long: HashMap<Box<[u8]>, u32, FxBuild>,
+    small: HashMap<u128, u32, FxBuildHasher>,
+    long: HashMap<Box<[u8]>, u32, FxBuildHasher>,
     slot: Vec<u32>,
     /// The packed key of each id (`LONG` for long ids), to check a guess without probing the table.
     keys: Vec<u128>,

@@ -245,7 +245,7 @@ fn rank(
         rq.docnos
             .get(order.get(p as usize).copied().unwrap_or(0) as usize)
     };
-    let mut first_at: std::collections::HashMap<&[u8], u32, crate::formats::fxhash::FxBuild> =
+    let mut first_at: std::collections::HashMap<&[u8], u32, rustc_hash::FxBuildHasher> =
         std::collections::HashMap::with_capacity_and_hasher(order.len(), Default::default());
     let mut dups: Vec<(u32, u32)> = Vec::new();
     for p in 0..order.len() as u32 {
