@@ -11,12 +11,12 @@ use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
-use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::classification::scores::{
     argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
     weighted_mean,
 };
 use crate::metrics::mean::numpy_sum;
+use crate::metrics::radix::{self, desc_key};
 use crate::report::{Plot, Scores, Series};
 
 /// Distinct scores a column of `n` may have for its curves to come from counts per score (`groups`) rather
@@ -420,7 +420,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
                 negative_zero |= v == 0.0 && v.is_sign_negative();
                 (desc_key(v + 0.0), t)
             }));
-            sort_keys(&mut b.keyed, &mut b.scratch);
+            radix::sort(&mut b.keyed, &mut b.scratch);
             let (all, pairs) = sorted_curves(&b.keyed, c, k, negative_zero);
             for o in (0..k).filter(|&o| o != c) {
                 directed[o] = roc_auc_of(&pairs[o]);
