@@ -51,20 +51,7 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
             q.bad_lines += 1;
             return;
         };
-        let idx = match last.filter(|i| q.queries.get(*i).is_some_and(|x| x.qid == qid)) {
-            Some(i) => i,
-            None => {
-                let i = *q.index.entry(qid.to_string()).or_insert_with(|| {
-                    q.queries.push(QrelsQuery {
-                        qid: qid.to_string(),
-                        ..Default::default()
-                    });
-                    q.queries.len() - 1
-                });
-                last = Some(i);
-                i
-            }
-        };
+        let idx = query_index(&mut q, &mut last, qid);
         let Some(query) = q.queries.get_mut(idx) else {
             return;
         };
@@ -83,21 +70,40 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
     q.bad_lines += bad;
     if let Some(no) = skipped_comment.filter(|_| s.comment_quirks) {
         q.official_refuses += 1;
-        diags.push(
-            Diagnostic::error(
-                "kws.official.final_comment",
-                "a comment on the last line: trec_eval 10.0 then reads past the end of the qrels",
-            )
-            .file(&entry.path)
-            .line(no)
-            .hint("Remove the comment on the last line (or end the file with a judgement).")
-            .official("get_qrels skips the comment and parses the end of its buffer (undefined behaviour)"),
-        );
+        diags.push(final_comment(entry, no));
     }
     for query in &mut q.queries {
         resolve_duplicates(query, entry, diags);
     }
     q
+}
+
+/// The index of query `qid` in `q` (added when new; `last`, the last line's query, is tried first).
+fn query_index(q: &mut Qrels, last: &mut Option<usize>, qid: &str) -> usize {
+    if let Some(i) = last.filter(|i| q.queries.get(*i).is_some_and(|x| x.qid == qid)) {
+        return i;
+    }
+    let i = *q.index.entry(qid.to_string()).or_insert_with(|| {
+        q.queries.push(QrelsQuery {
+            qid: qid.to_string(),
+            ..Default::default()
+        });
+        q.queries.len() - 1
+    });
+    *last = Some(i);
+    i
+}
+
+/// The error of a comment on the qrels' last line (line `no`), with trec_eval 10.0's comment handling.
+fn final_comment(entry: &Entry, no: u64) -> Diagnostic {
+    Diagnostic::error(
+        "kws.official.final_comment",
+        "a comment on the last line: trec_eval 10.0 then reads past the end of the qrels",
+    )
+    .file(&entry.path)
+    .line(no)
+    .hint("Remove the comment on the last line (or end the file with a judgement).")
+    .official("get_qrels skips the comment and parses the end of its buffer (undefined behaviour)")
 }
 
 /// Reads a rel field: `atol`, with a warning (or an error, `float_rel = error`) when the text is not an

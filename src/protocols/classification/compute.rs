@@ -11,12 +11,12 @@ use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
-use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::classification::scores::{
     argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
     weighted_mean,
 };
 use crate::metrics::mean::numpy_sum;
+use crate::metrics::radix::{self, desc_key};
 use crate::report::{Plot, Scores, Series};
 
 /// Distinct scores a column of `n` may have for its curves to come from counts per score (`groups`) rather
@@ -420,7 +420,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
                 negative_zero |= v == 0.0 && v.is_sign_negative();
                 (desc_key(v + 0.0), t)
             }));
-            sort_keys(&mut b.keyed, &mut b.scratch);
+            radix::sort(&mut b.keyed, &mut b.scratch);
             let (all, pairs) = sorted_curves(&b.keyed, c, k, negative_zero);
             for o in (0..k).filter(|&o| o != c) {
                 directed[o] = roc_auc_of(&pairs[o]);
@@ -438,53 +438,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
     }
 }
 
-/// [`class_curves`] of every class, in class order.
-#[cfg(target_arch = "wasm32")]
+/// [`class_curves`] of every class, in class order, the classes shared among the cores ([`crate::par::map`]).
 fn every_class(x: &Columns) -> Vec<ClassCurves> {
-    let mut b = Buffers::default();
-    (0..x.k).map(|c| class_curves(x, c, &mut b)).collect()
-}
-
-/// [`class_curves`] of every class, in class order, the classes shared among the available cores (each worker
-/// takes the next class not yet taken).
-#[cfg(not(target_arch = "wasm32"))]
-fn every_class(x: &Columns) -> Vec<ClassCurves> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(x.k);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut b = Buffers::default();
-        let mut mine = Vec::new();
-        loop {
-            let c = next.fetch_add(1, Ordering::Relaxed);
-            if c >= x.k {
-                break mine;
-            }
-            mine.push((c, class_curves(x, c, &mut b)));
-        }
-    };
-    let done: Vec<(usize, ClassCurves)> = if workers <= 1 {
-        work()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..workers).map(|_| s.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        })
-    };
-    let mut out: Vec<Option<ClassCurves>> = (0..x.k).map(|_| None).collect();
-    for (c, r) in done {
-        out[c] = Some(r);
-    }
-    // A worker that panicked (a bug) loses its classes; recompute them here rather than lose the score.
-    let mut b = Buffers::default();
-    out.into_iter()
-        .enumerate()
-        .map(|(c, r)| r.unwrap_or_else(|| class_curves(x, c, &mut b)))
-        .collect()
+    crate::par::map(x.k, Buffers::default, |b, c| class_curves(x, c, b))
 }

@@ -9,9 +9,9 @@ pub use rank::{sort_desc_stable, steps};
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::chalearn::{read_gt, read_submission, Label};
-use rustc_hash::FxBuildHasher;
 use crate::input::Entry;
 use crate::metrics::voc_ap::{Integration, Step};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,7 +174,9 @@ pub struct Buffers {
     seen: Vec<bool>,
     ranked: Vec<(f64, bool)>,
     missing: Vec<bool>,
-    scratch: Vec<(f64, bool)>,
+    /// The radix sort's buffers ([`sort_desc_stable`]).
+    keyed: Vec<(u64, bool)>,
+    scratch: Vec<(u64, bool)>,
     pub ap: ApBuffers,
 }
 
@@ -359,7 +361,7 @@ pub fn read(
             );
         }
         // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
-        sort_desc_stable(&mut matched, &mut bufs.scratch);
+        sort_desc_stable(&mut matched, &mut bufs.keyed, &mut bufs.scratch);
         let mut i = 0;
         while i < matched.len() {
             let (c, first) = matched[i];
