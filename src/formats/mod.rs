@@ -18,4 +18,5 @@ pub mod lines;
 pub mod npy;
 pub mod png_mask;
 pub mod regression_csv;
+pub mod text_file;
 pub mod trec;

@@ -5,15 +5,16 @@ use super::c_text::{atof, fields};
 use super::{blank_diag, each_line, malformed, too_big, ReadSettings, Run, RunQuery};
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::lines::column_of;
-use crate::input::Entry;
+use crate::formats::text_file::TextFile;
 
 /// Reads a run. `progress(bytes consumed)` is called while reading.
 pub fn read_run(
-    entry: &Entry,
+    file: TextFile<'_>,
     s: &ReadSettings,
     diags: &mut Diags,
     progress: &mut dyn FnMut(u64),
 ) -> Run {
+    let path = file.path;
     let mut run = Run::default();
     let mut last: Option<usize> = None;
     // (lines with another tag, first such line, its tag, its column)
@@ -26,11 +27,11 @@ pub fn read_run(
         let (f, n) = fields::<7>(b);
         if n == 0 {
             run.blank_lines += 1;
-            d.push(blank_diag(entry, no, false));
+            d.push(blank_diag(path, no, false));
             return;
         }
         if n != 6 {
-            let mut diag = malformed(entry, no, text, n, 6, f[6.min(n.saturating_sub(1))]);
+            let mut diag = malformed(path, no, text, n, 6, f[6.min(n.saturating_sub(1))]);
             if n > 6 && s.extra_fields_ok {
                 diag.severity = crate::diag::Severity::Warning;
                 diag.message = format!("{n} fields where 6 are expected: the fields after the 6th are ignored, as trec_eval does");
@@ -57,7 +58,7 @@ pub fn read_run(
                         "kws.trec.bad_sim",
                         format!("sim `{sim_text}` is read as {v} (C atof)"),
                     )
-                    .file(&entry.path)
+                    .file(path)
                     .at(no, column_of(b, f[4].0))
                     .expected("a decimal number")
                     .found(sim_text.to_string())
@@ -99,13 +100,13 @@ pub fn read_run(
         };
         if !query.docnos.push(docno) {
             run.bad_lines += 1;
-            d.push(too_big(entry, no));
+            d.push(too_big(path, no));
             return;
         }
         query.sims.push(sim);
         query.lines.push(no);
     };
-    let bad = each_line(entry, diags, progress, &mut on_line);
+    let bad = each_line(file, diags, progress, &mut on_line);
     run.bad_lines += bad;
     if other_tags.0 > 0 {
         let first = run.tag.clone().unwrap_or_default();
@@ -118,7 +119,7 @@ pub fn read_run(
                     if other_tags.0 == 1 { "" } else { "s" }
                 ),
             )
-            .file(&entry.path)
+            .file(path)
             .at(other_tags.1, other_tags.3)
             .expected(first)
             .found(other_tags.2.clone())
