@@ -17,4 +17,5 @@ pub mod npy;
 pub mod png_mask;
 pub mod python_json;
 pub mod regression_csv;
+pub mod text_file;
 pub mod trec;

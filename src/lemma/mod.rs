@@ -421,8 +421,8 @@ pub fn load_asset(explicit: Option<&str>) -> Result<Option<std::sync::Arc<Lemmat
         return Ok(None);
     };
     let shown = path.display();
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("{shown}: {}", crate::input::disk::io_words(&e)))?;
+    let bytes =
+        std::fs::read(&path).map_err(|e| format!("{shown}: {}", crate::diag::io_words(&e)))?;
     Lemmatizer::from_bytes(&bytes)
         .map(|l| Some(std::sync::Arc::new(l)))
         .map_err(|e| format!("{shown}: {e}"))

@@ -21,6 +21,7 @@ use read::{inputs, Reading};
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    crate::input::on_reading(note_reading);
 }
 
 /// Every protocol with its options and examples, as JSON. Each protocol's options end with the shell's own

@@ -5,36 +5,37 @@ use super::c_text::{atof, fields};
 use super::{blank_diag, each_line, malformed, too_big, ReadSettings, Run, RunQuery};
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::lines::column_of;
-use crate::input::Entry;
+use crate::formats::text_file::TextFile;
 
 /// Reads a run. `progress(bytes consumed)` is called while reading.
 pub fn read_run(
-    entry: &Entry,
+    file: TextFile<'_>,
     s: &ReadSettings,
     diags: &mut Diags,
     progress: &mut dyn FnMut(u64),
 ) -> Run {
+    let path = file.path;
     let mut r = RunReader {
-        entry,
+        path,
         s,
         run: Run::default(),
         last: None,
         other_tags: (0, 0, String::new(), 0),
     };
-    let bad = each_line(entry, diags, progress, &mut |no, text, d| {
+    let bad = each_line(file, diags, progress, &mut |no, text, d| {
         r.line(no, text, d)
     });
     let mut run = r.run;
     run.bad_lines += bad;
     if r.other_tags.0 > 0 {
-        diags.push(tag_differs(entry, &run, &r.other_tags));
+        diags.push(tag_differs(path, &run, &r.other_tags));
     }
     run
 }
 
 /// A run being read.
 struct RunReader<'e> {
-    entry: &'e Entry,
+    path: &'e str,
     s: &'e ReadSettings,
     run: Run,
     /// The index of the last line's query.
@@ -46,7 +47,7 @@ struct RunReader<'e> {
 impl RunReader<'_> {
     /// Line `no`: `qid Q0 docno rank sim tag`.
     fn line(&mut self, no: u64, text: &str, d: &mut Diags) {
-        let (entry, s) = (self.entry, self.s);
+        let (path, s) = (self.path, self.s);
         let b = text.as_bytes();
         if s.comments && b.first() == Some(&b'#') {
             return;
@@ -54,11 +55,11 @@ impl RunReader<'_> {
         let (f, n) = fields::<7>(b);
         if n == 0 {
             self.run.blank_lines += 1;
-            d.push(blank_diag(entry, no, false));
+            d.push(blank_diag(path, no, false));
             return;
         }
         if n != 6 {
-            let mut diag = malformed(entry, no, text, n, 6, f[6.min(n.saturating_sub(1))]);
+            let mut diag = malformed(path, no, text, n, 6, f[6.min(n.saturating_sub(1))]);
             if n > 6 && s.extra_fields_ok {
                 diag.severity = crate::diag::Severity::Warning;
                 diag.message = format!("{n} fields where 6 are expected: the fields after the 6th are ignored, as trec_eval does");
@@ -74,7 +75,7 @@ impl RunReader<'_> {
         }
         let qid = &text[f[0].0..f[0].1];
         let docno = &b[f[2].0..f[2].1];
-        let sim = sim(entry, no, text, f[4], d);
+        let sim = sim(path, no, text, f[4], d);
         self.tag(no, text, f[5]);
         let idx = self.query(qid);
         let Some(query) = self.run.queries.get_mut(idx) else {
@@ -82,7 +83,7 @@ impl RunReader<'_> {
         };
         if !query.docnos.push(docno) {
             self.run.bad_lines += 1;
-            d.push(too_big(entry, no));
+            d.push(too_big(path, no));
             return;
         }
         query.sims.push(sim);
@@ -130,7 +131,7 @@ impl RunReader<'_> {
 }
 
 /// The sim of line `no` (field `at` of `text`): a decimal number, else what C's `atof` reads (a warning).
-fn sim(entry: &Entry, no: u64, text: &str, at: (usize, usize), d: &mut Diags) -> f64 {
+fn sim(path: &str, no: u64, text: &str, at: (usize, usize), d: &mut Diags) -> f64 {
     let (b, sim_text) = (text.as_bytes(), &text[at.0..at.1]);
     if let Ok(v) = sim_text.parse::<f64>() {
         return v;
@@ -141,7 +142,7 @@ fn sim(entry: &Entry, no: u64, text: &str, at: (usize, usize), d: &mut Diags) ->
             "kws.trec.bad_sim",
             format!("sim `{sim_text}` is read as {v} (C atof)"),
         )
-        .file(&entry.path)
+        .file(path)
         .at(no, column_of(b, at.0))
         .expected("a decimal number")
         .found(sim_text.to_string())
@@ -153,7 +154,7 @@ fn sim(entry: &Entry, no: u64, text: &str, at: (usize, usize), d: &mut Diags) ->
 
 /// The warning that lines carry another tag than the first (`other_tags`: their count, the first one's line,
 /// tag and column).
-fn tag_differs(entry: &Entry, run: &Run, other_tags: &(u64, u64, String, u64)) -> Diagnostic {
+fn tag_differs(path: &str, run: &Run, other_tags: &(u64, u64, String, u64)) -> Diagnostic {
     let first = run.tag.clone().unwrap_or_default();
     Diagnostic::warning(
         "kws.trec.tag_differs",
@@ -163,7 +164,7 @@ fn tag_differs(entry: &Entry, run: &Run, other_tags: &(u64, u64, String, u64)) -
             if other_tags.0 == 1 { "" } else { "s" }
         ),
     )
-    .file(&entry.path)
+    .file(path)
     .at(other_tags.1, other_tags.3)
     .expected(first)
     .found(other_tags.2.clone())

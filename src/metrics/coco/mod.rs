@@ -13,8 +13,8 @@
 //!   ([`summarize`]).
 //!
 //! The input is already indexed the way `COCO.loadRes` and `COCOeval._prepare` see it (sorted unique image
-//! and category ids, GT in `getAnnIds`/`loadAnns` order); building it from COCO JSON is
-//! `crate::formats::coco_json`.
+//! and category ids, GT in `getAnnIds`/`loadAnns` order); the COCO JSON reader of the formats layer, a layer
+//! above this one, builds it.
 
 pub mod accumulate;
 pub mod evaluate_img;

@@ -29,7 +29,7 @@ pub fn manifest(run: &mut Run) -> Value {
     for g in &gts {
         let mut seen: HashSet<Vec<u8>> = HashSet::new();
         let mut ids = Vec::new();
-        read_gt(&g.entry, &mut run.diags, |id, _label, _line| {
+        read_gt(g.entry.text_file(), &mut run.diags, |id, _label, _line| {
             // The key scoring matches on; the first id of a key is the one scoring keeps.
             let key = if stem { stem_of(id) } else { id };
             if seen.insert(key.to_vec()) {

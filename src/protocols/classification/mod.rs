@@ -462,6 +462,6 @@ fn items(
         order: order.into_iter().map(|i| i as u32).collect(),
         scores,
         detail,
-        ids: gt.ids,
+        ids: gt.ids.into_ids(),
     }
 }

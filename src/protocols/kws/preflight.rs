@@ -74,7 +74,7 @@ pub fn manifest(run: &mut Run) -> Value {
             comment_quirks: run.opts.get("trec_version") == "10.0",
             extra_fields_ok: true,
         };
-        let qrels = trec::read_qrels(gt, &rs, &mut run.diags);
+        let qrels = trec::read_qrels(gt.text_file(), &rs, &mut run.diags);
         for q in &qrels.queries {
             keep(&q.qid);
             // A repeated judgement stops trec_eval whatever the submission: the ground truth is refused.

@@ -284,7 +284,7 @@ pub fn run_on(
             column("error", error),
         ],
         detail: Vec::new(),
-        ids: gt.ids,
+        ids: gt.ids.into_ids(),
     }));
     Ok(report)
 }

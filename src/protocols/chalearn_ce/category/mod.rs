@@ -212,7 +212,7 @@ pub fn read(
     kinds.clear();
     gids.clear();
     let (mut gt_dups, mut gt_dup_first) = (0u64, (0u64, String::new()));
-    let st = read_gt(gt, diags, |id, label, no| {
+    let st = read_gt(gt.text_file(), diags, |id, label, no| {
         let key = if set.stem { stem_of(id) } else { id };
         let g = ids.intern(key);
         let slot = &mut ids.slot[g as usize];
@@ -262,7 +262,7 @@ pub fn read(
         matched.clear();
         let mut unknown_first: Vec<(u64, String)> = Vec::new();
         let mut dup_first: Vec<(u64, String)> = Vec::new();
-        let st = read_submission(sub, diags, |id, conf, no| {
+        let st = read_submission(sub.text_file(), diags, |id, conf, no| {
             out.submitted += 1;
             let key = if set.stem { stem_of(id) } else { id };
             let pos = ids

@@ -97,7 +97,7 @@ pub fn score(
     };
     let total = (gt.size + runs.iter().map(|r| r.size).sum::<u64>()).max(1) as f64;
     progress.update(0.0, "reading qrels");
-    let qrels = read_qrels(gt, &rs, &mut diags);
+    let qrels = read_qrels(gt.text_file(), &rs, &mut diags);
     let mut qrels_blocked = qrels.bad_lines > 0 || diags.has_errors();
     let mut official_fails = qrels.official_refuses > 0;
     if qrels.queries.is_empty() && qrels.bad_lines == 0 {
@@ -113,7 +113,7 @@ pub fn score(
     let mut done = gt.size as f64;
     for (ri, entry) in runs.iter().enumerate() {
         let base = done;
-        let run = read_run(entry, &rs, &mut diags, &mut |b| {
+        let run = read_run(entry.text_file(), &rs, &mut diags, &mut |b| {
             progress.update((base + b as f64) / total, "reading run")
         });
         done += entry.size as f64;
