@@ -2,7 +2,9 @@
 //! [`crate::protocols::PROTOCOLS`]. It counts the lines of the ground truth and of the predictions, and
 //! scores the fraction of ground-truth lines that the predictions repeat. Nothing outside this folder and that
 //! table line names it; `tests/toy_protocol.rs` finds it in `dropscore list`, the wasm protocol list and the
-//! config validator.
+//! config validator, and its pre-flight check ([`preflight`]) in `dropscore manifest` and `dropscore check`.
+
+mod preflight;
 
 use super::{Class, Example, OptionSpec, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
@@ -29,8 +31,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     examples: &[Example {
         id: "lines",
         label: "Two lines",
-        gt: &["tests/data/toy/gt.txt"],
-        pred: &["tests/data/toy/pred.txt"],
+        gt: &["examples/toy/gt.txt"],
+        pred: &["examples/toy/pred.txt"],
         set: &[],
     }],
 };
@@ -80,5 +82,11 @@ impl Protocol for Toy {
             decimals: 4,
         });
         Ok(report)
+    }
+    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+        preflight::manifest(run)
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
+        preflight::check(run, expects)
     }
 }
