@@ -18,6 +18,7 @@ pub mod segmentation;
 pub mod shell;
 #[cfg(feature = "toy")]
 pub mod toy;
+pub mod views;
 
 pub use shell::{name_says, Class, Looks, Protocol, Run};
 

@@ -80,6 +80,14 @@ pub trait Protocol: Sync {
         let _ = (run, expects);
         None
     }
+
+    // ------------------------------------------------ views and assets (src/protocols/views.rs)
+
+    /// What the protocol adds beyond its report: its page view (`www/views/<id>.js`) and that view's requests
+    /// on a session's files, the data files scoring loads when they are there, a warm-up. Default: none.
+    fn extras(&self) -> &'static super::views::Extras {
+        &super::views::Extras::NONE
+    }
 }
 
 /// What an entry's name and content say about its role.

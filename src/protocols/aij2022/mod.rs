@@ -6,6 +6,7 @@ mod clip;
 mod detect;
 pub mod exercise;
 mod explain;
+mod extras;
 mod generation;
 mod ids;
 mod lemmas;
@@ -304,6 +305,9 @@ pub struct Aij2022;
 impl Protocol for Aij2022 {
     fn info(&self) -> &'static ProtocolInfo {
         &INFO
+    }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &extras::EXTRAS
     }
     fn head_len(&self) -> usize {
         256

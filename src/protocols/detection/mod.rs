@@ -45,6 +45,9 @@ impl Protocol for Detection {
     fn info(&self) -> &'static ProtocolInfo {
         &INFO
     }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &viewer::EXTRAS
+    }
 
     fn official_noun(&self) -> &'static str {
         "pycocotools evaluation"

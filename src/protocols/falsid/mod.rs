@@ -65,6 +65,9 @@ impl Protocol for Falsid {
     fn info(&self) -> &'static ProtocolInfo {
         &INFO
     }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &crate::protocols::views::Extras::PAGE_VIEW
+    }
     fn head_len(&self) -> usize {
         512
     }

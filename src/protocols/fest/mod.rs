@@ -112,6 +112,9 @@ impl Protocol for Fest {
     fn info(&self) -> &'static ProtocolInfo {
         &INFO
     }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &overlay::EXTRAS
+    }
     fn head_len(&self) -> usize {
         64
     }

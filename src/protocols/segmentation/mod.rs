@@ -7,19 +7,16 @@
 mod image;
 mod pairing;
 mod preflight;
+mod view;
 
 use super::{
-    Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Request, Run, UsageError,
+    Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError,
 };
-use crate::diag::Diags;
 use crate::formats::label_map::parse_palette;
-use crate::input::FileSet;
 use crate::metrics::segmentation::{nanmean, per_class, summary, Counts, METRIC_IDS};
 use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Plot, Report, Scores};
 use rustc_hash::FxHashMap;
 use serde_json::{json, Map};
-
-pub use crate::protocols::fest::overlay::Overlay;
 
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
@@ -199,6 +196,9 @@ impl Protocol for Segmentation {
     fn info(&self) -> &'static ProtocolInfo {
         &INFO
     }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &view::EXTRAS
+    }
 
     fn official_noun(&self) -> &'static str {
         "mmsegmentation evaluation"
@@ -372,24 +372,4 @@ fn plots(t: &Counts, st: &Settings) -> Vec<Plot> {
         series: Vec::new(),
     };
     vec![bars, heat]
-}
-
-/// The overlay of image `image_id` (an item id of the report) of `files`.
-pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let st = settings(&opts).map_err(|e| e.0)?;
-    let mut diags = Diags::new();
-    let pairs = pairing::pair(files, true, &mut diags);
-    let p = pairs
-        .iter()
-        .find(|p| p.id == image_id)
-        .ok_or_else(|| format!("no image `{image_id}` in the dropped files"))?;
-    let mut diags = Diags::new();
-    match image::load(p, &st, &mut diags) {
-        Some(l) => Ok(image::render(&l, &st)),
-        None => Err(diags.list.iter().find(|d| d.is_error()).map_or_else(
-            || format!("image `{image_id}` cannot be scored"),
-            |d| d.message.clone(),
-        )),
-    }
 }
