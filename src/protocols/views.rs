@@ -295,6 +295,43 @@ mod tests {
     }
 
     #[test]
+    fn a_page_view_is_its_module_in_www_views() {
+        // www/views/index.js imports `./<id>.js` for the protocols that say they have a view.
+        for p in super::super::PROTOCOLS {
+            let id = p.info().id;
+            let module = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("www/views")
+                .join(format!("{id}.js"));
+            assert_eq!(p.extras().page_view, module.is_file(), "{id}");
+            assert!(p.extras().views.is_empty() || p.extras().page_view, "{id}");
+        }
+    }
+
+    #[test]
+    fn view_arguments_and_unknown_views() {
+        let files = FileSet::build(Vec::new(), &crate::input::Limits::default());
+        let req = Request::new(crate::report::Mode::Official);
+        let args = json!({"image": "001", "image_id": 42, "half": 1.5, "float": 7.0});
+        let mut cache = Cache::default();
+        let mut call = ViewCall {
+            files: &files,
+            req: &req,
+            args: &args,
+            cache: &mut cache,
+        };
+        assert_eq!(call.text("image"), Ok("001"));
+        assert!(call.text("image_id").is_err());
+        assert_eq!(call.integer("image_id"), Ok(42));
+        assert_eq!(call.integer("float"), Ok(7));
+        assert!(call.integer("half").is_err() && call.integer("image").is_err());
+        assert!(run("no-such-protocol", "overlay", &mut call).is_err());
+        for p in super::super::PROTOCOLS {
+            let id = p.info().id;
+            assert!(run(id, "no-such-view", &mut call).is_err(), "{id}");
+        }
+    }
+
+    #[test]
     fn asset_names_are_unique() {
         let mut names: Vec<&str> = super::super::PROTOCOLS
             .iter()
