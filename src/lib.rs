@@ -42,18 +42,3 @@ pub(crate) fn xorshift64(x: &mut u64) -> u64 {
     *x ^= *x << 17;
     *x
 }
-
-#[cfg(all(target_os = "linux", not(fuzzing)))]
-mod huge_pages;
-
-/// The native heap on Linux: the system's, and large allocations mapped in huge pages (see [`huge_pages`]).
-/// Not under cargo-fuzz, whose sanitizers must see every allocation.
-#[cfg(all(target_os = "linux", not(fuzzing)))]
-#[global_allocator]
-static HEAP: huge_pages::HugePages = huge_pages::HugePages;
-
-/// The wasm heap: Talc instead of Rust's default dlmalloc. Scoring allocates many small strings (100,000
-/// captions are ~10 million tokens and keys) and dlmalloc's malloc took a fifth of the captioning time in V8.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
