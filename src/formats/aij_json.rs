@@ -434,11 +434,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
 
 /// [`parse`], keeping `bytes` for the key positions diagnostics ask for (without a copy).
 pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
-    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let start = bytes.len() - super::lines::strip_bom(&bytes).len();
     let body = bytes.get(start..).unwrap_or(&[]);
     // One vectorised UTF-8 check of the whole file lets serde_json skip its check of every string (its slice
     // reader runs `str::from_utf8` per string: about 5% of a large captioning run in the browser). Invalid

@@ -217,8 +217,9 @@ fn classes_of(names: &[String], raw: &[u32]) -> (Classes, Vec<u32>) {
     (classes, labels)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Layout {
+    #[default]
     Labels,
     Scores,
     BinaryScore,
@@ -235,6 +236,7 @@ impl Layout {
 }
 
 /// A submission, aligned to the GT rows.
+#[derive(Default)]
 pub struct Submission {
     pub file: String,
     pub layout: Layout,
@@ -346,13 +348,7 @@ impl<'g> SubmissionReader<'g> {
             k: gt.classes.len(),
             sub: Submission {
                 file: file.to_string(),
-                layout: Layout::Labels,
-                pred: Vec::new(),
-                extra: Vec::new(),
-                mixed: None,
-                scores: Vec::new(),
-                seen: Vec::new(),
-                bad_values: 0,
+                ..Submission::default()
             },
             id_col: 0,
             label_col: 0,
