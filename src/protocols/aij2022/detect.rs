@@ -3,13 +3,13 @@
 
 use super::clip::{self, Embeddings};
 use super::generation::{read_clip, Side};
+use super::options::AijOptions;
 use super::Task;
 use crate::budget::Budget;
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{self, Doc};
 use crate::formats::npy;
 use crate::input::{Entry, FileSet, Role};
-use crate::protocols::Options;
 use crate::report::Mode;
 use std::collections::HashMap;
 
@@ -249,19 +249,25 @@ struct Named {
     clip: String,
 }
 
-pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnostic>) -> Found {
+pub fn find(
+    files: &FileSet,
+    opts: &AijOptions,
+    budget: Budget,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Found {
     let mut f = Found::default();
     let named = Named {
-        lemma: opts.get("lemma_table").to_string(),
-        wordnet: opts.get("ruwordnet_table").to_string(),
-        clip: opts.get("clip_scores").to_string(),
+        lemma: opts.lemma_table.0.clone(),
+        wordnet: opts.ruwordnet_table.0.clone(),
+        clip: opts.clip_scores.0.clone(),
     };
     let mut sorted = Sorted::default();
     for e in &files.entries {
         sort_entry(e, &named, &mut f, &mut sorted, mode, diags);
     }
     read_generic(&mut f, &sorted.generic, mode, diags);
-    fid_sides(&mut f, &mut sorted, opts, diags);
+    fid_sides(&mut f, &mut sorted, opts, budget, diags);
     for e in &sorted.clip_files {
         if let Some(b) = read(e, diags) {
             let m = read_clip(&e.path, &b, diags);
@@ -456,16 +462,22 @@ fn read_generic(f: &mut Found, generic: &[&Entry], mode: Mode, diags: &mut Vec<D
 }
 
 /// FID sides: the `.npy` files and `.npz` archives read, assigned by the fid_inputs option, else by role.
-fn fid_sides(f: &mut Found, sorted: &mut Sorted, opts: &Options, diags: &mut Vec<Diagnostic>) {
-    let fid_opt = opts.list("fid_inputs");
+fn fid_sides(
+    f: &mut Found,
+    sorted: &mut Sorted,
+    opts: &AijOptions,
+    budget: Budget,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let fid_opt = opts.fid_inputs.items();
     let mut sides: Vec<(String, Option<Role>, Side)> = Vec::new();
     for e in std::mem::take(&mut sorted.npys) {
-        if let Some(s) = side_npy(e, opts.budget(), diags) {
+        if let Some(s) = side_npy(e, budget, diags) {
             sides.push((e.path.clone(), e.role, s));
         }
     }
     for (archive, members, role) in std::mem::take(&mut sorted.npz) {
-        if let Some(s) = side_npz(&archive, &members, opts.budget(), diags) {
+        if let Some(s) = side_npz(&archive, &members, budget, diags) {
             sides.push((archive, role, s));
         }
     }

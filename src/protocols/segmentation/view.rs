@@ -2,11 +2,12 @@
 //! id of the report), `{"image": id}`: correct green, wrong class magenta, not predicted blue, ignored hatched
 //! ([`super::image::render`]), with the GT and predicted class of every pixel.
 
-use super::{image, pairing, settings, OPTIONS};
+use super::{image, pairing, settings, SegmentationOptions};
 use crate::diag::Diags;
 use crate::input::FileSet;
+use crate::protocols::options::OptionSet;
 use crate::protocols::views::{Extras, Overlay, View, ViewCall, ViewOut};
-use crate::protocols::{Options, Request};
+use crate::protocols::Request;
 
 pub static EXTRAS: Extras = Extras {
     page_view: true,
@@ -21,7 +22,7 @@ pub static EXTRAS: Extras = Extras {
 
 /// The overlay of image `image_id` (an item id of the report) of `files`.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
+    let opts = SegmentationOptions::resolve(req.mode, &req.set)?;
     let st = settings(&opts).map_err(|e| e.0)?;
     let mut diags = Diags::new();
     let pairs = pairing::pair(files, true, &mut diags);

@@ -6,12 +6,12 @@ use super::{Run, Toy};
 use crate::diag::Diagnostic;
 use crate::input::{Entry, Role};
 use crate::protocols::preflight::{self, Found};
-use crate::protocols::Protocol;
+use crate::protocols::AnyProtocol;
 use serde_json::{json, Value};
 use std::io::BufRead;
 
 /// `{"lines": N}`: the number of ground-truth lines; a file that is not UTF-8 text is an error.
-pub fn manifest(run: &mut Run) -> Option<Value> {
+pub fn manifest(run: &mut Run) -> Value {
     let mut lines = 0u64;
     for e in run
         .files
@@ -34,11 +34,11 @@ pub fn manifest(run: &mut Run) -> Option<Value> {
             Err(err) => run.diags.push(Diagnostic::read_error(&e.path, err)),
         }
     }
-    Some(json!({ "lines": lines }))
+    json!({ "lines": lines })
 }
 
 /// Scores the submission against `lines` placeholder lines and keeps the diagnostics about the submission.
-pub fn check(run: &mut Run, expects: &Value) -> Option<Found> {
+pub fn check(run: &mut Run, expects: &Value) -> Found {
     let preds = run
         .files
         .entries
@@ -46,24 +46,24 @@ pub fn check(run: &mut Run, expects: &Value) -> Option<Found> {
         .filter(|e| e.role != Some(Role::Gt))
         .count();
     if expects.is_null() {
-        return Some(Found::from(String::new()));
+        return Found::from(String::new());
     }
     let Some(lines) = expects.get("lines").and_then(Value::as_u64) else {
         run.diags.push(preflight::bad_manifest("no line count"));
-        return Some(Found::from(String::new()));
+        return Found::from(String::new());
     };
     let stand_in = "placeholder\n".repeat(lines.min(1 << 20) as usize);
     let gt = Entry::from_bytes("toy-manifest-gt.txt", Some(Role::Gt), stand_in.into_bytes());
-    preflight::score_with_stand_in(run, gt, |run, p| Toy.score(run, p), &[]);
+    preflight::score_with_stand_in(run, gt, |run, p| AnyProtocol::score(&Toy, run, p), &[]);
     if preds == 0 {
         run.diags.push(
             Diagnostic::error("toy.pred.missing", "no predictions file")
                 .hint("Drop one text file whose name says pred."),
         );
     }
-    Some(Found::from(format!(
+    Found::from(format!(
         "{}, {}",
         preflight::counted(preds as u64, "predictions file", "predictions files"),
         preflight::counted(lines, "ground-truth line", "ground-truth lines")
-    )))
+    ))
 }

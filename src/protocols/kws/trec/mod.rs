@@ -16,7 +16,8 @@ use crate::diag::{excerpt, Diagnostic, Diags, Severity};
 use crate::formats::trec::{read_qrels, read_run, Qrels, ReadSettings, Run};
 use crate::input::Entry;
 use crate::metrics::trec::{Family, Measure, Version};
-use crate::protocols::{Options, Progress};
+use crate::protocols::kws::options::{FloatRel, KwsOptions};
+use crate::protocols::Progress;
 use crate::report::{Mode, Reading, Report, Scores};
 use serde_json::json;
 
@@ -84,13 +85,13 @@ pub fn score(
     gt: &Entry,
     runs: &[&Entry],
     mode: Mode,
-    opts: &Options,
+    opts: &KwsOptions,
     progress: &mut dyn Progress,
 ) -> Report {
     let mut diags = Diags::new();
     let s = settings::settings(opts, mode, &mut diags);
     let rs = ReadSettings {
-        float_rel_error: opts.get("float_rel") == "error",
+        float_rel_error: opts.float_rel == FloatRel::Error,
         comments: s.version == Version::V10,
         comment_quirks: s.version == Version::V10 && mode == Mode::Official,
         extra_fields_ok: mode == Mode::Official,
