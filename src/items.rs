@@ -68,6 +68,7 @@ impl Ids {
         &self.arena.as_bytes()[s..e]
     }
     /// Appends `id` and returns its index (no check for duplicates: the caller's table does that).
+    #[inline]
     pub fn push(&mut self, id: &str) -> usize {
         let i = self.len;
         if i == 0 {
