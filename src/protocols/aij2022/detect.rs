@@ -3,13 +3,13 @@
 
 use super::clip::{self, Embeddings};
 use super::generation::{read_clip, Side};
+use super::options::AijOptions;
 use super::Task;
 use crate::budget::Budget;
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{self, Doc};
 use crate::formats::npy;
 use crate::input::{Entry, FileSet, Role};
-use crate::protocols::Options;
 use crate::report::Mode;
 use std::collections::HashMap;
 
@@ -232,12 +232,18 @@ fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
     true
 }
 
-pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnostic>) -> Found {
+pub fn find(
+    files: &FileSet,
+    opts: &AijOptions,
+    budget: Budget,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Found {
     let mut f = Found::default();
-    let lemma_opt = opts.get("lemma_table").to_string();
-    let wn_opt = opts.get("ruwordnet_table").to_string();
-    let clip_opt = opts.get("clip_scores").to_string();
-    let fid_opt = opts.list("fid_inputs");
+    let lemma_opt = opts.lemma_table.0.clone();
+    let wn_opt = opts.ruwordnet_table.0.clone();
+    let clip_opt = opts.clip_scores.0.clone();
+    let fid_opt = opts.fid_inputs.items();
     let mut npz: Vec<(String, Vec<&Entry>, Option<Role>)> = Vec::new();
     let mut npys: Vec<&Entry> = Vec::new();
     let mut clip_files: Vec<&Entry> = Vec::new();
@@ -384,12 +390,12 @@ pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnos
     // FID sides: by the fid_inputs option, else by role.
     let mut sides: Vec<(String, Option<Role>, Side)> = Vec::new();
     for e in npys {
-        if let Some(s) = side_npy(e, opts.budget(), diags) {
+        if let Some(s) = side_npy(e, budget, diags) {
             sides.push((e.path.clone(), e.role, s));
         }
     }
     for (archive, members, role) in npz {
-        if let Some(s) = side_npz(&archive, &members, opts.budget(), diags) {
+        if let Some(s) = side_npz(&archive, &members, budget, diags) {
             sides.push((archive, role, s));
         }
     }

@@ -20,7 +20,8 @@ use crate::metrics::coco::evaluate_img::{
     self, bb_iou, by_score_desc, greedy_match, Cell, FP, IGNORED, TP,
 };
 use crate::metrics::coco::Params;
-use crate::protocols::{Options, Request};
+use crate::protocols::options::OptionSet;
+use crate::protocols::Request;
 use serde_json::{json, Value};
 
 /// The IoU threshold of the viewer's TP/FP/FN.
@@ -63,7 +64,7 @@ pub fn note_images(files: &FileSet, diags: &mut Diags) {
 
 /// Reads the session's files with `req`'s options (`Err`: the first error that blocks the evaluation).
 pub fn prepare(files: &FileSet, req: &Request) -> Result<Prepared, String> {
-    let opts = Options::resolve(super::OPTIONS, req.mode, &req.set)?;
+    let opts = super::DetectionOptions::resolve(req.mode, &req.set)?;
     let (p, _) = params::params(&opts).map_err(|e| e.0)?;
     let settled = crate::protocols::roles::settle(&super::Detection, files);
     let files = settled.files.as_ref().unwrap_or(files);

@@ -2,8 +2,8 @@
 //! text output (4 decimals and a percentage with 2).
 
 use super::compute::SubsetResult;
+use super::options::{ConfusionConvention, FalsidOptions, Headline, MissingPrediction};
 use crate::metrics::falsid::{mean_over_subsets, Confusion};
-use crate::protocols::Options;
 use crate::report::{
     natural_cmp, Column, Display, Group, Item, Label, Mode, Plot, Report, Scores, Series,
 };
@@ -14,12 +14,12 @@ const UAR_LABEL: &str = "Overall: mean per-subset balanced accuracy (UAR)";
 const PMR_LABEL: &str = "Pooled macro recall (all items)";
 const PACC_LABEL: &str = "Pooled accuracy (all items)";
 
-fn headline_id(opts: &Options) -> &'static str {
-    match opts.get("headline") {
-        "subset_balanced_accuracy" => "uar",
-        "pooled_macro_recall" => "pooled_macro_recall",
-        "pooled_accuracy" => "pooled_accuracy",
-        _ => "accuracy",
+fn headline_id(opts: &FalsidOptions) -> &'static str {
+    match opts.headline {
+        Headline::SubsetBalancedAccuracy => "uar",
+        Headline::PooledMacroRecall => "pooled_macro_recall",
+        Headline::PooledAccuracy => "pooled_accuracy",
+        Headline::SubsetAccuracy => "accuracy",
     }
 }
 
@@ -33,13 +33,13 @@ fn class_name(c: u8) -> &'static str {
 
 pub fn build(
     mode: Mode,
-    opts: &Options,
+    opts: &FalsidOptions,
     ks: &[usize],
     results: &[SubsetResult],
     has_pred: bool,
 ) -> Report {
     let mut report = Report::new("falsid", mode);
-    let page = opts.get("confusion_convention") == "page";
+    let page = opts.confusion_convention == ConfusionConvention::Page;
     let mut pooled = Confusion::default();
     for r in results {
         pooled.add(&r.confusion);
@@ -90,7 +90,7 @@ pub fn build(
     }
     report.groups.sort_by(|a, b| natural_cmp(&a.id, &b.id));
     // Items.
-    let exclude = opts.get("missing_prediction") == "exclude";
+    let exclude = opts.missing_prediction == MissingPrediction::Exclude;
     for r in results {
         for (gi, (id, y, p)) in r.items.iter().enumerate() {
             let correct = match p {

@@ -3,10 +3,12 @@
 //! draw it into a canvas and tell which line was clicked.
 
 use super::image::{self, Scored};
-use super::{layout, settings, Options, OPTIONS};
+use super::{layout, settings, FestOptions, OPTIONS};
 use crate::diag::Diagnostic;
 use crate::input::FileSet;
 use crate::metrics::fest::Class;
+use crate::protocols::options::OptionSet;
+use crate::protocols::Options;
 use crate::protocols::Request;
 use serde_json::{json, Value};
 
@@ -115,14 +117,15 @@ pub fn render(s: &Scored) -> Overlay {
 
 /// Scores the image `image_id` (an item id of the report) of `files` and renders its overlay.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let st = settings(&opts, req.mode).map_err(|e| e.0)?;
+    let resolved = Options::resolve(OPTIONS, req.mode, &req.set)?;
+    let opts = FestOptions::read(&resolved);
+    let st = settings(&opts, resolved.budget(), req.mode).map_err(|e| e.0)?;
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mss = layout::build(
         files,
         req.mode,
-        opts.get("split"),
-        opts.get("manuscript_map"),
+        &opts.split,
+        &opts.manuscript_map,
         &mut diags,
     );
     let job = mss

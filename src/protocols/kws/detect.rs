@@ -1,6 +1,7 @@
 //! Which dropped file is the GT and which are runs, and which family they are (specs/kws.md 2.1): content
 //! decides, file extensions never do (`.gz` is opened first by the input layer).
 
+use super::options::{KwsOptions as O, Preset};
 use crate::diag::Diagnostic;
 use crate::formats::lines::strip_bom;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
@@ -12,33 +13,33 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn preset(self) -> &'static str {
+    pub fn preset(self) -> Preset {
         match self {
-            Family::Xml => "icfhr14",
-            Family::Trec => "trec",
+            Family::Xml => Preset::Icfhr14,
+            Family::Trec => Preset::Trec,
         }
     }
     /// The options that apply to this family (the others are listed but have no effect).
     pub fn option_names(self) -> &'static [&'static str] {
         match self {
             Family::Xml => &[
-                "preset",
-                "match_document",
-                "dedupe",
-                "complete",
-                "empty_gt_query",
-                "relevance_threshold",
-                "k",
+                O::preset,
+                O::match_document,
+                O::dedupe,
+                O::complete,
+                O::empty_gt_query,
+                O::relevance_threshold,
+                O::k,
             ],
             Family::Trec => &[
-                "preset",
-                "complete",
-                "relevance_level",
-                "depth",
-                "trec_version",
-                "tie_break",
-                "float_rel",
-                "measures",
+                O::preset,
+                O::complete,
+                O::relevance_level,
+                O::depth,
+                O::trec_version,
+                O::tie_break,
+                O::float_rel,
+                O::measures,
             ],
         }
     }

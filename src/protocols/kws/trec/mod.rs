@@ -13,10 +13,11 @@ mod text;
 pub use text::render_text;
 
 use crate::diag::{excerpt, Diagnostic, Diags, Severity};
-use crate::formats::trec::{read_qrels, read_run, ReadSettings};
+use crate::formats::trec::{read_qrels, read_run, Qrels, ReadSettings};
 use crate::input::Entry;
 use crate::metrics::trec::{Family, Measure, Version};
-use crate::protocols::{Options, Progress};
+use crate::protocols::kws::options::{FloatRel, KwsOptions};
+use crate::protocols::Progress;
 use crate::report::{Mode, Reading, Report, Scores};
 use serde_json::json;
 
@@ -84,13 +85,13 @@ pub fn score(
     gt: &Entry,
     runs: &[&Entry],
     mode: Mode,
-    opts: &Options,
+    opts: &KwsOptions,
     progress: &mut dyn Progress,
 ) -> Report {
     let mut diags = Diags::new();
     let s = settings::settings(opts, mode, &mut diags);
     let rs = ReadSettings {
-        float_rel_error: opts.get("float_rel") == "error",
+        float_rel_error: opts.float_rel == FloatRel::Error,
         comments: s.version == Version::V10,
         comment_quirks: s.version == Version::V10 && mode == Mode::Official,
         extra_fields_ok: mode == Mode::Official,
@@ -118,90 +119,7 @@ pub fn score(
         });
         done += entry.size as f64;
         progress.update(done / total, "scoring run");
-        let mut blocked = qrels_blocked || run.bad_lines > 0;
-        let mut fails = run.official_refuses > 0;
-        if run.queries.is_empty() && run.bad_lines == 0 {
-            blocked = true;
-            fails = true;
-            diags.push(empty_file(entry, "run", "qid iter docno rank sim tag"));
-        }
-        if s.mode == Mode::Official {
-            duplicate_judgements(
-                &qrels,
-                &run,
-                s.complete,
-                gt,
-                &mut diags,
-                &mut blocked,
-                &mut fails,
-            );
-        }
-        let runid = run.tag.clone().unwrap_or_default();
-        let mut qids: Vec<&str> = qrels.queries.iter().map(|q| q.qid.as_str()).collect();
-        for q in &run.queries {
-            if qrels.get(&q.qid).is_none() {
-                qids.push(&q.qid);
-            }
-        }
-        qids.sort_unstable();
-        let mut results = Vec::with_capacity(qids.len());
-        for qid in qids {
-            let r = score::score_query(
-                qrels.get(qid),
-                run.get(qid),
-                qid,
-                &s,
-                entry,
-                &mut diags,
-                &mut blocked,
-                &mut fails,
-            );
-            results.push(r);
-        }
-        let evaluated = results.iter().filter(|r| r.evaluated).count();
-        if evaluated == 0 && !qrels.queries.is_empty() && !run.queries.is_empty() {
-            fails = true;
-            let official = s.mode == Mode::Official;
-            if official {
-                blocked = true;
-            }
-            diags.push(
-                Diagnostic::new(
-                    if official {
-                        Severity::Error
-                    } else {
-                        Severity::Warning
-                    },
-                    "kws.trec.no_common_queries",
-                    "no query is both in the qrels and in the run",
-                )
-                .file(&entry.path)
-                .expected("the qrels' query ids")
-                .found(excerpt(
-                    &run.queries
-                        .iter()
-                        .take(5)
-                        .map(|q| q.qid.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ))
-                .hint("Check that the run and the qrels use the same query ids.")
-                .official("trec_eval stops: \"No queries with both results and relevance info\" (exit status 7)"),
-            );
-        }
-        let divisor = if s.complete {
-            qrels.queries.len()
-        } else {
-            evaluated
-        };
-        let scores = report::headline(&s, &results, divisor, blocked);
-        let rr = RunResult {
-            runid,
-            queries: results,
-            scores,
-            official_fails: fails,
-            blocked,
-        };
+        let rr = score_run(&s, &qrels, &run, gt, entry, qrels_blocked, &mut diags);
         official_fails |= rr.official_fails;
         if ri == 0 {
             first = Some(rr);
@@ -242,6 +160,100 @@ fn empty_file(entry: &Entry, what: &str, layout: &str) -> Diagnostic {
     .found("no data line")
     .hint(format!("Drop a non-empty {what} file."))
     .official("trec_eval cannot read the file (exit status 2)")
+}
+
+/// Scores one read run against the qrels (`qrels_blocked`: the qrels have an error): per query, then the
+/// headline over the evaluated queries (all qrels queries with `complete`).
+fn score_run(
+    s: &Settings,
+    qrels: &Qrels,
+    run: &crate::formats::trec::Run,
+    gt: &Entry,
+    entry: &Entry,
+    qrels_blocked: bool,
+    diags: &mut Diags,
+) -> RunResult {
+    let mut blocked = qrels_blocked || run.bad_lines > 0;
+    let mut fails = run.official_refuses > 0;
+    if run.queries.is_empty() && run.bad_lines == 0 {
+        blocked = true;
+        fails = true;
+        diags.push(empty_file(entry, "run", "qid iter docno rank sim tag"));
+    }
+    if s.mode == Mode::Official {
+        duplicate_judgements(qrels, run, s.complete, gt, diags, &mut blocked, &mut fails);
+    }
+    let runid = run.tag.clone().unwrap_or_default();
+    let mut qids: Vec<&str> = qrels.queries.iter().map(|q| q.qid.as_str()).collect();
+    for q in &run.queries {
+        if qrels.get(&q.qid).is_none() {
+            qids.push(&q.qid);
+        }
+    }
+    qids.sort_unstable();
+    let mut results = Vec::with_capacity(qids.len());
+    for qid in qids {
+        let r = score::score_query(
+            qrels.get(qid),
+            run.get(qid),
+            qid,
+            s,
+            entry,
+            diags,
+            &mut blocked,
+            &mut fails,
+        );
+        results.push(r);
+    }
+    let evaluated = results.iter().filter(|r| r.evaluated).count();
+    if evaluated == 0 && !qrels.queries.is_empty() && !run.queries.is_empty() {
+        fails = true;
+        let official = s.mode == Mode::Official;
+        if official {
+            blocked = true;
+        }
+        diags.push(no_common_queries(entry, run, official));
+    }
+    let divisor = if s.complete {
+        qrels.queries.len()
+    } else {
+        evaluated
+    };
+    let scores = report::headline(s, &results, divisor, blocked);
+    RunResult {
+        runid,
+        queries: results,
+        scores,
+        official_fails: fails,
+        blocked,
+    }
+}
+
+/// A run without a query of the qrels: trec_eval stops (an error officially, a warning when corrected).
+fn no_common_queries(entry: &Entry, run: &crate::formats::trec::Run, official: bool) -> Diagnostic {
+    Diagnostic::new(
+        if official {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+        "kws.trec.no_common_queries",
+        "no query is both in the qrels and in the run",
+    )
+    .file(&entry.path)
+    .expected("the qrels' query ids")
+    .found(excerpt(
+        &run.queries
+            .iter()
+            .take(5)
+            .map(|q| q.qid.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    ))
+    .hint("Check that the run and the qrels use the same query ids.")
+    .official(
+        "trec_eval stops: \"No queries with both results and relevance info\" (exit status 7)",
+    )
 }
 
 /// Official mode: a query judged twice for one docno stops trec_eval 9.0.8 and 10.0 ("duplicate docs", exit
