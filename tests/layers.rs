@@ -22,16 +22,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("shells", &["cli", "wasm", "fuzzing", "huge_pages"]),
 ];
 
-/// Upward imports being removed elsewhere (file under `src/`, module it names): the protocol shell's text and
-/// diagnostic lines, which move out of `render` on the branch that reworks the protocol contract. Delete the
-/// lines as they go; nothing may be added here.
-const BEING_REMOVED: &[(&str, &str)] = &[
-    ("protocols/detection/mod.rs", "render"),
-    ("protocols/mod.rs", "render"),
-    ("protocols/preflight.rs", "render"),
-    ("protocols/shell.rs", "render"),
-];
-
 /// The layer of a top-level module (`None`: not in the table).
 fn layer(module: &str) -> Option<usize> {
     LAYERS.iter().position(|(_, mods)| mods.contains(&module))
@@ -81,8 +71,7 @@ fn no_module_imports_from_a_layer_above_its_own() {
                 .unwrap_or(file)
                 .display()
                 .to_string();
-            let known = BEING_REMOVED.contains(&(shown.as_str(), import.target.as_str()));
-            if theirs > own && !known {
+            if theirs > own {
                 problems.push(format!(
                     "{shown}:{}: `{}`: `{top}` (layer {}) imports `{}` (layer {})",
                     import.line, import.text, LAYERS[own].0, import.target, LAYERS[theirs].0,
