@@ -158,9 +158,9 @@ pub fn limit_error(msg: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::OutOfMemory, LimitError(msg.into()))
 }
 
-/// Whether an error (as text) is a refusal by budget.
-pub fn is_limit_text(s: &str) -> bool {
-    s.contains("--set max_memory=")
+/// Whether an error is a refusal by budget: one made by [`limit_error`] (and passed on as it is).
+pub fn is_limit(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<LimitError>())
 }
 
 #[derive(Debug)]

@@ -347,39 +347,7 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
     };
     c.known_keys(top, "", TOP);
 
-    let info = match get(top, "protocol") {
-        None => {
-            c.err(
-                root.pos,
-                "protocol",
-                "missing: name the protocol, e.g. protocol = \"kws\" (see `dropscore list`)",
-            );
-            None
-        }
-        Some(n) => c.string(n, "protocol").and_then(|id| {
-            let all = protocols::list();
-            match all.iter().find(|p| p.id == id) {
-                Some(p) if p.built => Some(p.clone()),
-                Some(_) => {
-                    c.err(
-                        n.pos,
-                        "protocol",
-                        format!("protocol `{id}` is specified but not built yet"),
-                    );
-                    None
-                }
-                None => {
-                    let ids: Vec<_> = all.iter().map(|p| p.id).collect();
-                    c.err(
-                        n.pos,
-                        "protocol",
-                        format!("unknown protocol `{id}`; known: {}", ids.join(", ")),
-                    );
-                    None
-                }
-            }
-        }),
-    };
+    let info = protocol(&mut c, root, top);
     let title = match get(top, "title") {
         Some(n) => c.string(n, "title").unwrap_or_default(),
         None => info
@@ -387,20 +355,7 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
             .map(|p| p.name.to_string())
             .unwrap_or_default(),
     };
-    let mode = match get(top, "mode") {
-        None => Mode::Official,
-        Some(n) => match c.string(n, "mode") {
-            Some(s) => Mode::parse(&s).unwrap_or_else(|| {
-                c.err(
-                    n.pos,
-                    "mode",
-                    format!("expected official or corrected, found `{s}`"),
-                );
-                Mode::Official
-            }),
-            None => Mode::Official,
-        },
-    };
+    let mode = mode(&mut c, top);
     let options = match get(top, "options") {
         None => Vec::new(),
         Some(n) => options(&mut c, n, info.as_ref().map(|p| p.options), mode),
@@ -415,17 +370,7 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
     };
     let hide = match get(top, "hide_ground_truth_zone") {
         None => !ground_truth.is_empty(),
-        Some(n) => match n.val {
-            Val::Bool(b) => b,
-            ref v => {
-                c.err(
-                    n.pos,
-                    "hide_ground_truth_zone",
-                    format!("expected true or false, found {}", v.kind()),
-                );
-                false
-            }
-        },
+        Some(n) => hide_zone(&mut c, n),
     };
     let manifest = get(top, "manifest").and_then(|n| sections::same_site(&mut c, n, "manifest"));
     if !c.errors.is_empty() {
@@ -442,6 +387,77 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
         hide_ground_truth_zone: hide,
         manifest,
     })
+}
+
+/// The protocol the config names (`protocol`, required): a built one, else an error.
+fn protocol(
+    c: &mut Check,
+    root: &Node,
+    top: &[(String, Pos, Node)],
+) -> Option<protocols::ProtocolInfo> {
+    let Some(n) = get(top, "protocol") else {
+        c.err(
+            root.pos,
+            "protocol",
+            "missing: name the protocol, e.g. protocol = \"kws\" (see `dropscore list`)",
+        );
+        return None;
+    };
+    let id = c.string(n, "protocol")?;
+    let all = protocols::list();
+    match all.iter().find(|p| p.id == id) {
+        Some(p) if p.built => Some(p.clone()),
+        Some(_) => {
+            c.err(
+                n.pos,
+                "protocol",
+                format!("protocol `{id}` is specified but not built yet"),
+            );
+            None
+        }
+        None => {
+            let ids: Vec<_> = all.iter().map(|p| p.id).collect();
+            c.err(
+                n.pos,
+                "protocol",
+                format!("unknown protocol `{id}`; known: {}", ids.join(", ")),
+            );
+            None
+        }
+    }
+}
+
+/// The `mode`: official (also when absent, or wrong: an error) or corrected.
+fn mode(c: &mut Check, top: &[(String, Pos, Node)]) -> Mode {
+    let Some(n) = get(top, "mode") else {
+        return Mode::Official;
+    };
+    match c.string(n, "mode") {
+        Some(s) => Mode::parse(&s).unwrap_or_else(|| {
+            c.err(
+                n.pos,
+                "mode",
+                format!("expected official or corrected, found `{s}`"),
+            );
+            Mode::Official
+        }),
+        None => Mode::Official,
+    }
+}
+
+/// `hide_ground_truth_zone`: true or false (anything else an error, and false).
+fn hide_zone(c: &mut Check, n: &Node) -> bool {
+    match n.val {
+        Val::Bool(b) => b,
+        ref v => {
+            c.err(
+                n.pos,
+                "hide_ground_truth_zone",
+                format!("expected true or false, found {}", v.kind()),
+            );
+            false
+        }
+    }
 }
 
 fn options(

@@ -63,9 +63,10 @@ impl Diagnostic {
     }
     /// A file that could not be read. A refusal by the memory budget ([`crate::budget::limit_error`]) becomes
     /// `input.limit`; Rust's own wording ("(os error N)", "failed to fill whole buffer") is not shown.
-    pub fn read_error(file: &str, e: impl std::fmt::Display) -> Self {
+    pub fn read_error(file: &str, e: impl std::borrow::Borrow<std::io::Error>) -> Self {
+        let e = e.borrow();
         let text = e.to_string();
-        if crate::budget::is_limit_text(&text) {
+        if crate::budget::is_limit(e) {
             return Self::error("input.limit", text)
                 .file(file)
                 .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\".");
@@ -127,6 +128,21 @@ pub fn plain_io(text: &str) -> String {
         "No such file or directory" => "no such file".to_string(),
         "Permission denied" => "permission denied".to_string(),
         _ => t.to_string(),
+    }
+}
+
+/// An I/O error in plain words: the system's message without Rust's ` (os error N)` suffix, in lower case
+/// ("no such file or directory", "permission denied").
+pub fn io_words(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    let s = match s.rfind(" (os error ") {
+        Some(i) if s.ends_with(')') => &s[..i],
+        _ => s.as_str(),
+    };
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_lowercase().chain(c).collect(),
+        None => "input/output error".into(),
     }
 }
 

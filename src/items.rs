@@ -3,7 +3,6 @@
 //! stands for would give, row by row, so the report is byte-identical either way; consumers that want rows
 //! read them through [`crate::report::Report::item`] and friends.
 
-use crate::formats::id_csv::IdIndex;
 use crate::report::{Item, Scores};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -12,11 +11,79 @@ use serde_json::{Map, Value};
 /// Rows `ids.get(order[k])`, k = 0, 1, …: each an item with no group, one score per [`ScoreColumn`] (in
 /// order) and one detail entry per [`DetailColumn`] (in order, absent where the column says so).
 pub struct ItemTable {
-    pub ids: IdIndex,
+    pub ids: Ids,
     /// Row indices in display order.
     pub order: Vec<u32>,
     pub scores: Vec<ScoreColumn>,
     pub detail: Vec<DetailColumn>,
+}
+
+/// Ids stored once, in insertion order: one text arena and, once two lengths differ, the end of each id in it.
+/// While every id has the same length (`id00000001`, …), an id's bytes are found from its index alone,
+/// without reading `ends`. The GT readers' id table (`formats::id_index::IdIndex`) finds ids in these.
+#[derive(Default)]
+pub struct Ids {
+    arena: String,
+    /// The end of each id in the arena, kept only once the ids' lengths differ (while `uniform`, empty).
+    ends: Vec<u64>,
+    len: usize,
+    /// The common length of all ids so far (`None` once two lengths differ, or when empty).
+    uniform: Option<usize>,
+}
+
+impl Ids {
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn get(&self, i: usize) -> &str {
+        let (s, e) = self.span(i);
+        self.arena.get(s..e).unwrap_or("")
+    }
+    /// Every id, one after another (for a check of their characters at once).
+    pub fn text(&self) -> &str {
+        &self.arena
+    }
+    /// The common length of all ids, while they have one.
+    #[inline]
+    pub fn uniform(&self) -> Option<usize> {
+        self.uniform
+    }
+    #[inline]
+    fn span(&self, i: usize) -> (usize, usize) {
+        if let Some(l) = self.uniform {
+            return (i * l, (i + 1) * l);
+        }
+        let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (s, self.ends[i] as usize)
+    }
+    /// The bytes of id `i` (a valid index).
+    #[inline]
+    pub fn bytes(&self, i: usize) -> &[u8] {
+        let (s, e) = self.span(i);
+        &self.arena.as_bytes()[s..e]
+    }
+    /// Appends `id` and returns its index (no check for duplicates: the caller's table does that).
+    #[inline]
+    pub fn push(&mut self, id: &str) -> usize {
+        let i = self.len;
+        if i == 0 {
+            self.uniform = Some(id.len());
+        } else if let Some(l) = self.uniform.filter(|&l| l != id.len()) {
+            self.uniform = None;
+            self.ends = (1..=i).map(|j| (j * l) as u64).collect();
+        }
+        self.arena.push_str(id);
+        if self.uniform.is_none() {
+            self.ends.push(self.arena.len() as u64);
+        }
+        self.len += 1;
+        i
+    }
 }
 
 /// One score per row; a non-finite value is JSON `null` (as `Scores` stores it).
@@ -186,9 +253,9 @@ mod tests {
     use super::*;
 
     fn table() -> ItemTable {
-        let mut ids = IdIndex::default();
+        let mut ids = Ids::default();
         for id in ["b\"2", "a/1", "ç\u{202e}", "a/10", ""] {
-            ids.insert(id).unwrap();
+            ids.push(id);
         }
         ItemTable {
             ids,

@@ -1,6 +1,5 @@
 use super::*;
-use crate::formats::id_csv::IdIndex;
-use crate::items::{DetailColumn, ScoreColumn, NULL_CODE};
+use crate::items::{DetailColumn, Ids, ScoreColumn, NULL_CODE};
 use crate::report::{Column, Mode, Scores};
 use std::sync::Arc;
 
@@ -58,7 +57,7 @@ fn the_integer_path_rounds_as_format_does() {
 
 /// Rows in natural id order (as the families give them), with a missing score, a text detail and a flag.
 fn table_report(n: usize) -> Report {
-    let mut ids = IdIndex::default();
+    let mut ids = Ids::default();
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut target = Vec::new();
     let mut pred = Vec::new();
@@ -67,7 +66,7 @@ fn table_report(n: usize) -> Report {
     // Inserted in a shuffled order; `order` puts them back in natural order.
     let perm: Vec<usize> = (0..n).map(|i| (i * 7919) % n).collect();
     for &i in &perm {
-        ids.insert(&format!("Id{i}")).unwrap();
+        ids.push(&format!("Id{i}"));
         let r = crate::xorshift64(&mut seed);
         target.push((r % 1000) as f64 / 8.0);
         pred.push(if r % 11 == 0 {

@@ -1,15 +1,20 @@
 //! dropscore: competition scores computed where the files are.
 //!
-//! Layers (each depends only on those above it):
-//! - [`diag`], [`report`]: the located diagnostics and the one `Report` type the outside sees;
+//! Layers, bottom up. A module imports only from its own layer and those below it (`tests/layers.rs` checks
+//! every `crate::` and `super::` path of `src/`):
+//! - core: [`diag`] (the located diagnostics), [`report`] (the one `Report` type the outside sees), [`budget`]
+//!   (the memory budget every size rule derives from), [`pycompat`] (Python's float repr, `float()`,
+//!   `str.split()` and `str.lower()`, as the official scripts see them), [`par`] (two pieces of work at once),
+//!   [`items`] (per-item rows held column-wise, and their ids);
 //! - [`metrics`]: pure functions, no I/O, each with its formula and source;
-//! - [`formats`]: bytes in, typed data out, with located diagnostics;
-//! - [`input`]: files, folders, zips and `.gz` → a set of named, role-tagged entries;
+//! - [`formats`]: bytes in, typed data out, with located diagnostics (a reader takes a path and bytes or a
+//!   reader, never an input entry); [`lemma`], the Russian lemmatiser loaded from its dictionary asset;
+//! - [`input`]: files, folders, zips and `.gz` → a set of named, role-tagged entries, within the size limits;
 //! - [`protocols`]: one module per competition, composing formats and metrics into a `Report`;
-//! - [`pycompat`]: Python's float repr, `float()`, `str.split()` and `str.lower()`, as the official scripts see them;
-//! - [`config`]: the organizers' competition config (dropscore.toml / its JSON form), pure;
-//! - [`render`]: text / TSV / CSV output of a `Report`;
-//! - `wasm` (wasm32 only) and the `dropscore` binary: thin shells.
+//! - [`render`] (text / TSV / CSV output of a `Report`), [`config`] (the organizers' competition config,
+//!   pure), [`html`] (the scoring program's `detailed_results.html`), [`items_query`] (a page of per-item rows);
+//! - the thin shells: `wasm` (wasm32 only, with its heap), `fuzzing` (the fuzz targets' bodies), and the
+//!   `dropscore` binary (`src/main.rs`: the command line, `src/cli/`, and on Linux its huge-pages heap).
 
 pub mod budget;
 pub mod config;
@@ -42,18 +47,3 @@ pub(crate) fn xorshift64(x: &mut u64) -> u64 {
     *x ^= *x << 17;
     *x
 }
-
-#[cfg(all(target_os = "linux", not(fuzzing)))]
-mod huge_pages;
-
-/// The native heap on Linux: the system's, and large allocations mapped in huge pages (see [`huge_pages`]).
-/// Not under cargo-fuzz, whose sanitizers must see every allocation.
-#[cfg(all(target_os = "linux", not(fuzzing)))]
-#[global_allocator]
-static HEAP: huge_pages::HugePages = huge_pages::HugePages;
-
-/// The wasm heap: Talc instead of Rust's default dlmalloc. Scoring allocates many small strings (100,000
-/// captions are ~10 million tokens and keys) and dlmalloc's malloc took a fifth of the captioning time in V8.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -11,3 +11,13 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
+
+#[cfg(all(target_os = "linux", not(fuzzing)))]
+mod huge_pages;
+
+/// The command line's heap on Linux: the system's, and large allocations mapped in huge pages (see
+/// [`huge_pages`]). The binary's own: the library (its tests, the wasm build, programs that link it) keeps
+/// its user's allocator. Not under cargo-fuzz, whose sanitizers must see every allocation.
+#[cfg(all(target_os = "linux", not(fuzzing)))]
+#[global_allocator]
+static HEAP: huge_pages::HugePages = huge_pages::HugePages;

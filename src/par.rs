@@ -1,6 +1,6 @@
-//! Two pieces of work at once: natively on a second (scoped) thread, in wasm one after the other. A thread
-//! that cannot be started, or that panics (a bug), leaves its work to the calling thread, so the result is
-//! the same either way.
+//! Work shared among threads natively, done one piece after the other in wasm (single-threaded): two pieces
+//! at once ([`join`]), a list of jobs ([`all`]), or one function over `0..n` ([`map`]). A thread that cannot be
+//! started, or that panics (a bug), leaves its work to the calling thread, so the result is the same either way.
 
 /// Runs `a` here and `b` beside it; returns both results.
 pub fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
@@ -62,6 +62,69 @@ pub fn all(jobs: &mut [Job]) {
     }
 }
 
+/// `f(state, i)` for every `i` of `0..n`, in the order of `i`: natively shared among the available cores (each
+/// worker, with its own `state()`, takes the next `i` not yet taken; the calling thread waits), in wasm one
+/// after another. An item whose worker panicked (a bug) or could not be started is computed again here.
+pub fn map<S, R, I, F>(n: usize, state: I, f: F) -> Vec<R>
+where
+    I: Fn() -> S + Sync,
+    F: Fn(&mut S, usize) -> R + Sync,
+    R: Send,
+{
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |c| c.get())
+            .min(n);
+        if workers > 1 {
+            return spread(n, workers, &state, &f);
+        }
+    }
+    let mut s = state();
+    (0..n).map(|i| f(&mut s, i)).collect()
+}
+
+/// [`map`] on `workers` threads.
+#[cfg(not(target_arch = "wasm32"))]
+fn spread<S, R: Send>(
+    n: usize,
+    workers: usize,
+    state: &(dyn Fn() -> S + Sync),
+    f: &(dyn Fn(&mut S, usize) -> R + Sync),
+) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut s = state();
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break mine;
+            }
+            mine.push((i, f(&mut s, i)));
+        }
+    };
+    let done: Vec<(usize, R)> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..workers)
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(sc, work).ok())
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    let mut out: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    for (i, r) in done {
+        out[i] = Some(r);
+    }
+    let mut s = state();
+    out.into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or_else(|| f(&mut s, i)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -90,5 +153,16 @@ mod tests {
         ];
         super::all(&mut jobs);
         assert_eq!(out, [499_500, 1, 1000, 7, 5, 999, 1, 2, 3]);
+    }
+
+    /// Every item once, in order, each worker with its own state.
+    #[test]
+    fn map_in_order() {
+        let v = super::map(1000, Vec::<usize>::new, |mine, i| {
+            mine.push(i);
+            i * i
+        });
+        assert_eq!(v, (0..1000).map(|i| i * i).collect::<Vec<_>>());
+        assert!(super::map(0, || (), |_, i| i).is_empty());
     }
 }

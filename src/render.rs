@@ -20,8 +20,8 @@ use serde_json::Value;
 /// newlines and tabs. Text without such characters comes out unchanged.
 pub fn text(report: &Report) -> String {
     let out = match terminal_safe_report(report) {
-        Some(clean) => crate::protocols::render_text(&clean),
-        None => crate::protocols::render_text(report),
+        Some(clean) => own_or_generic_text(&clean),
+        None => own_or_generic_text(report),
     };
     match terminal_lines(&out) {
         std::borrow::Cow::Borrowed(_) => out,
@@ -143,6 +143,11 @@ fn terminal_safe_report(report: &Report) -> Option<Report> {
         clean_value(v);
     }
     Some(r)
+}
+
+/// The protocol's own text layout ([`crate::protocols::render_text`]), or [`generic_text`] when it has none.
+pub fn own_or_generic_text(report: &Report) -> String {
+    crate::protocols::render_text(report).unwrap_or_else(|| generic_text(report))
 }
 
 /// A plain text layout for protocols without one of their own: headline, then one line per item.
@@ -284,6 +289,17 @@ pub fn write_csv(report: &Report, w: impl std::io::Write) -> std::io::Result<()>
     });
     res?;
     w.flush()
+}
+
+impl crate::protocols::preflight::Checked {
+    /// The verdict, then one block per diagnostic (errors first), as [`diagnostic`] writes them.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{}\n", self.summary);
+        for d in &self.report.diagnostics {
+            s.push_str(&diagnostic(d));
+        }
+        s
+    }
 }
 
 /// `file:line:column: severity [code] message`, then indented expected/found/hint/official lines; the file

@@ -75,6 +75,7 @@ fn text(r: &Report) -> String {
     dropscore::protocols::require("fest")
         .unwrap()
         .render_text(r)
+        .unwrap_or_default()
 }
 
 fn gt1() -> Files {

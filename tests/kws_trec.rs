@@ -5,8 +5,9 @@
 mod common;
 use common::*;
 use dropscore::input::{Entry, FileSet, Limits, Role};
-use dropscore::protocols::kws::{self, trec, OPTIONS};
-use dropscore::protocols::{Options, Progress, Quiet};
+use dropscore::protocols::kws::{self, trec, KwsOptions};
+use dropscore::protocols::options::OptionSet;
+use dropscore::protocols::{Progress, Quiet};
 use dropscore::Mode::{self, Corrected, Official};
 use dropscore::Report;
 use std::sync::OnceLock;
@@ -69,7 +70,7 @@ fn direct(qrels: &[u8], runs: &[&[u8]], mode: Mode, set: &[(&str, &str)]) -> Rep
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
-    let opts = Options::resolve(OPTIONS, mode, &set).unwrap();
+    let opts = KwsOptions::resolve(mode, &set).unwrap();
     let gt = Entry::from_bytes("q.qrels", Some(Role::Gt), qrels.to_vec());
     let rs: Vec<Entry> = runs
         .iter()
@@ -761,7 +762,7 @@ fn text_output_is_trec_eval_q() {
     assert!(t.starts_with(expect_head), "{t}");
     assert!(t.contains("P_5                   \tsb0001\t0.8000\nrunid                 \tall\trun\nnum_ret               \tall\t127\nmap                   \tall\t0.5185\ngm_map                \tall\t0.5172\nP_5                   \tall\t0.9000\n"), "{t}");
     assert_eq!(t.lines().count(), 3 * 2 + 5);
-    assert_eq!(dropscore::protocols::render_text(&r), t);
+    assert_eq!(dropscore::protocols::render_text(&r), Some(t));
     // No runid line unless asked for; per-query lines in byte order ("B" < "a").
     let r = text_pair(
         "a 0 d 1\nB 0 d 1\n",
@@ -856,7 +857,7 @@ fn progress_reports_reading_the_run() {
     for i in 0..20000 {
         big.push_str(&format!("q1 Q0 d{i} {i} {} r\n", 20000 - i));
     }
-    let opts = Options::resolve(OPTIONS, Official, &[]).unwrap();
+    let opts = KwsOptions::resolve(Official, &[]).unwrap();
     let gt = Entry::from_bytes("q", None, Q2.as_bytes().to_vec());
     let run = Entry::from_bytes("r", None, big.into_bytes());
     let mut p = Recorder(Vec::new());

@@ -1,7 +1,10 @@
 //! A protocol is one folder plus one registry line: the test-only `toy` protocol (cargo feature `toy`,
-//! src/protocols/toy/) is named nowhere else, yet `dropscore list`, the CLI, the protocol list the page reads
-//! (the wasm `protocols()` is `protocols::list()` as JSON) and the config validator all know it.
-//! Run with `cargo test --features toy --test toy_protocol` (scripts/test does).
+//! src/protocols/toy/, its example in www/examples/toy/) is named nowhere else, yet `dropscore list` (text and
+//! JSON), the CLI, the protocol list the page reads (the wasm `protocols()` is `protocols::list()` as JSON),
+//! the scoring program, the config validator, the pre-flight check (`manifest`, `check`) and the fuzz bodies
+//! that pick a protocol from the registry all know it. Run with `cargo test --features toy --test
+//! toy_protocol`; scripts/test-toy (run by scripts/test) also puts a toy build under the registry-driven
+//! parity and browser tests.
 #![cfg(feature = "toy")]
 
 mod common;
@@ -91,7 +94,7 @@ fn in_the_page_protocol_list() {
         .iter()
         .find(|p| p["id"] == "toy")
         .expect("toy in the list");
-    assert_eq!(toy["examples"][0]["gt"][0], "tests/data/toy/gt.txt");
+    assert_eq!(toy["examples"][0]["gt"][0], "examples/toy/gt.txt");
 }
 
 #[test]
@@ -105,4 +108,140 @@ fn accepted_by_the_config_validator() {
     )
     .expect_err("an unknown option of the toy protocol");
     assert!(format!("{e:?}").contains("case_sensitive"), "{e:?}");
+}
+
+/// `dropscore ARGS` in `dir`: exit status, standard output and standard error.
+fn cli_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fresh(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("dropscore-toy-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn listed_as_json_with_its_example() {
+    let (code, out) = cli(&["list", "--format", "json"]);
+    assert_eq!(code, 0);
+    let all: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let toy = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "toy")
+        .expect("toy in `dropscore list --format json`");
+    assert_eq!(toy["options"][0]["name"], "case_sensitive");
+    // The example's files, relative to the page (www/), exist.
+    let www = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www");
+    for f in ["gt", "pred"] {
+        let p = toy["examples"][0][f][0].as_str().unwrap();
+        assert!(www.join(p).is_file(), "{p}");
+    }
+}
+
+#[test]
+fn manifest_and_check() {
+    let dir = fresh("preflight");
+    std::fs::copy(data("toy/gt.txt"), dir.join("gt.txt")).unwrap();
+    std::fs::copy(data("toy/pred.txt"), dir.join("pred.txt")).unwrap();
+    let (code, _, err) = cli_in(
+        &dir,
+        &[
+            "manifest",
+            "toy",
+            "--gt",
+            "gt.txt",
+            "--out",
+            "manifest.json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"lines\""), "{manifest}");
+    assert!(
+        !manifest.contains("Alpha"),
+        "no GT line in the manifest: {manifest}"
+    );
+    let (code, out, err) = cli_in(
+        &dir,
+        &[
+            "check",
+            "toy",
+            "--manifest",
+            "manifest.json",
+            "--pred",
+            "pred.txt",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "Ready to submit: 1 predictions file, 2 ground-truth lines, no problems."
+    );
+    // Not UTF-8: the error scoring gives, located at the same file.
+    std::fs::write(dir.join("bad_pred.txt"), b"\xff\xfe\n").unwrap();
+    let (code, out, _) = cli_in(
+        &dir,
+        &[
+            "check",
+            "toy",
+            "--manifest",
+            "manifest.json",
+            "--pred",
+            "bad_pred.txt",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 1, "{out}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["ready"], false);
+    assert_eq!(r["diagnostics"][0]["code"], "toy.not_text", "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn scored_by_the_scoring_program_as_by_the_cli() {
+    let dir = fresh("program");
+    for (sub, f) in [("ref", "gt.txt"), ("res", "pred.txt")] {
+        std::fs::create_dir_all(dir.join("input").join(sub)).unwrap();
+        std::fs::copy(
+            data(&format!("toy/{f}")),
+            dir.join("input").join(sub).join(f),
+        )
+        .unwrap();
+    }
+    let (code, _, err) = cli_in(&dir, &["score", "input", "output", "--protocol", "toy"]);
+    assert_eq!(code, 0, "{err}");
+    let scores: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("output/scores.json")).unwrap())
+            .unwrap();
+    assert_eq!(scores["repeated"], 0.5, "{scores}");
+    let html = std::fs::read_to_string(dir.join("output/detailed_results.html")).unwrap();
+    assert!(
+        html.contains("repeated"),
+        "the detailed results show the score"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn picked_by_the_fuzz_bodies_that_iterate_the_registry() {
+    let all = dropscore::protocols::PROTOCOLS;
+    let at = all.iter().position(|p| p.info().id == "toy").unwrap() as u8;
+    // zip_built: the first byte picks the protocol; the rest is the recipe of a small zip.
+    dropscore::fuzzing::run("zip_built", &[at, 1, 0, 3, b'a', b'b', b'c']);
+    dropscore::fuzzing::run("disk_walk", &[at, 1, 2, 3, 4, 5]);
 }

@@ -51,6 +51,29 @@ export interface ProtocolInfo {
   pred_files: string;
   options: OptionSpec[];
   examples: Example[];
+  /** The page has a view of this protocol's reports: the module `www/views/<id>.js`. */
+  view: boolean;
+  /** Data files scoring uses when they are there (src/protocols/views.rs `Asset`). */
+  assets: Asset[];
+}
+
+/** A protocol's data file, served as `www/assets/<file>` (the worker loads it when a report needs it). */
+export interface Asset {
+  name: string;
+  file: string;
+  /** what it is, as a sentence's subject: "the Russian dictionary" */
+  label: string;
+  /** about its size in bytes, for progress when the server sends no Content-Length */
+  size_hint: number;
+  /** the diagnostic code of a report the asset would change: the worker loads it and scores again */
+  needed_after: string;
+  /** what scoring does without it ("lemmas are approximate") */
+  without: string;
+  /** the page's note while the server lacks the file, and once it appears: a bold lead, then the rest */
+  missing: [string, string];
+  ready: [string, string];
+  cli_flag: string;
+  env: string;
 }
 
 export interface Diagnostic {
@@ -85,7 +108,7 @@ export interface Report {
 }
 
 export interface Timing {
-  /** wasm scoring (and the lemma retry), ms */
+  /** wasm scoring (and the retry with a loaded asset), ms */
   score_ms: number;
   /** the worker's JSON.parse of the report (0 with parseInPage), ms */
   parse_ms: number;
@@ -113,14 +136,14 @@ export interface PageView {
   plots: any[];
 }
 
-/** The fest overlay of one image (`fest-overlay`). */
-export interface FestOverlay {
+/** An image overlay (a protocol's `overlay` view): what src/protocols/views.rs `Overlay` gives. */
+export interface Overlay {
   width: number;
   height: number;
   rgba: Uint8Array;
   gt_labels: Uint32Array;
   pred_labels: Uint32Array;
-  meta: { gt_lines: any[]; pred_lines: any[]; counts: Record<string, number>; [key: string]: unknown };
+  meta: { counts: Record<string, number>; [key: string]: any };
 }
 
 // ---------------------------------------------------------------- page → worker
@@ -141,8 +164,9 @@ export interface ItemsPage { total: number; matched: number; rows: Report['items
 export interface ExportRequest { type: 'export'; id: number; session: number; mode: Mode; format: 'json' | 'csv' }
 /** The differences between the session's two kept reports. */
 export interface ExplainRequest { type: 'explain'; id: number; session: number }
-/** fest: the overlay of one image of a session's files (answered with `reply`, `value`: FestOverlay). */
-export interface FestOverlayRequest { type: 'fest-overlay'; id: number; session: number; options: ScoreOptions; image: string }
+/** The session protocol's view `name` (src/protocols/views.rs) with `args`, for the report of `options`: answered
+ *  with `reply`, `value` the view's JSON with its typed arrays set on it (an Overlay, a list of images…). */
+export interface ViewRequest { type: 'view'; id: number; session: number; name: string; options: ScoreOptions; args: Record<string, unknown> }
 /** Validates a competition config's JSON form (answered with `reply`, `value`: ConfigAnswer). */
 export interface ConfigRequest { type: 'config'; id: number; text: string }
 /** The pre-flight check of predictions against a manifest's JSON text (www/check.js; answered with `reply`,
@@ -152,7 +176,7 @@ export interface CheckResult { ready: boolean; summary: string; report: Report; 
 
 export type ToWorker =
   | ProtocolsRequest | WarmRequest | OpenRequest | CloseRequest | ScoreRequest | ExplainRequest
-  | FestOverlayRequest | ConfigRequest | CheckRequest | ItemsPageRequest | ExportRequest;
+  | ViewRequest | ConfigRequest | CheckRequest | ItemsPageRequest | ExportRequest;
 
 /** A request as `Engine.request` takes it: the id is added there. */
 export type Request = DistributiveOmit<Extract<ToWorker, { id: number }>, 'id'>;

@@ -12,7 +12,7 @@ import { optionsForm } from './options-form.js';
 import { loadConfig, preloadGroundTruth, preloadManifest, fetchFiles } from './config.js';
 import { RunController } from './run.js';
 import { manifestText, runCheck, renderCheck } from './check.js';
-import { showLemmaStatus } from './lemma-status.js';
+import { showAssetStatus } from './asset-status.js';
 
 const WWW = new URL('./', import.meta.url); // examples/... are relative to www/
 
@@ -230,7 +230,7 @@ function selectProtocol(app, p) {
   els.name.textContent = p.name ?? p.id;
   els.badge.hidden = !!p.built;
   els.summary.textContent = p.summary ?? '';
-  showLemmaStatus(els.summary, p.id); // aij2022: whether the Russian dictionary is built yet (scripts/start)
+  showAssetStatus(els.summary, p); // whether the protocol's assets (a dictionary) are built yet (scripts/start)
   zones.gt.setExpect(p.gt_files);
   zones.pred.setExpect(p.pred_files);
   const examples = Array.isArray(p.examples) ? p.examples : [];

@@ -3,6 +3,8 @@
 // messages to www/worker.js and gets promises back. Cancel = abort the request's AbortSignal (or `cancel()`): the
 // worker is terminated and a fresh one started.
 
+import { noteViews } from './views/index.js';
+
 /** @typedef {import('./api').ToWorker} ToWorker */
 /** @typedef {import('./api').FromWorker} FromWorker */
 /** @typedef {import('./api').PageFile} PageFile */
@@ -104,6 +106,7 @@ export class Engine {
         this.readyResolve?.();
         break;
       case 'protocols': {
+        noteViews(msg.list); // which protocols have a view module (www/views/index.js)
         const waiters = this.protocolWaiters;
         this.protocolWaiters = [];
         for (const w of waiters) w.resolve(msg.list);
@@ -125,7 +128,7 @@ export class Engine {
         }
         break;
       }
-      case 'reply': { // protocol-specific worker messages (www/views/): the value as the worker sent it
+      case 'reply': { // views, pages of rows, exports, checks, configs: the value as the worker sent it
         const p = this.take(msg.id);
         p?.resolve(msg.value);
         break;
@@ -321,7 +324,22 @@ export class Session {
   }
 
   /**
-   * A protocol-specific request on the session's files (`EXTRA` handlers of www/worker.js, e.g. `fest-overlay`).
+   * The session protocol's view `name` on its files (src/protocols/views.rs; www/API.md, "Views"): `args` as the
+   * view takes them (e.g. `{ image: '001' }`), `options` those of the report shown. Resolves with the view's JSON,
+   * its typed arrays set on it (an overlay's `rgba`…); rejects with the view's sentence when it cannot answer.
+   * @template T
+   * @param {string} name
+   * @param {Record<string, unknown>} args
+   * @param {ScoreOptions} options
+   * @param {RequestOptions} [opts]
+   * @returns {Promise<T>}
+   */
+  view(name, args, options, opts = {}) {
+    return this.request({ type: 'view', name, args, options }, opts);
+  }
+
+  /**
+   * A request on the session's files, answered with `reply` (the `REPLIES` of www/worker.js).
    * @template T
    * @param {{type: string, [key: string]: unknown}} message
    * @param {RequestOptions} [opts]

@@ -1,5 +1,5 @@
-// The image viewers' shared canvas (fest, detection, segmentation): one zoom/pan state drawn into one or more
-// canvases (fest's official and corrected panes share it). Each canvas is focusable and operated by mouse
+// The image views' shared canvas (www/views/: overlays, boxes on images): one zoom/pan state drawn into one or more
+// canvases (two modes' panes side by side share it). Each canvas is focusable and operated by mouse
 // (wheel zooms, drag pans, click picks a pixel) and keyboard: arrows pan, + and − zoom, 0 fits, Tab and
 // Shift+Tab step through the image's objects (lines, boxes) while there are more (then focus moves on as
 // usual), Enter shows the chosen object's details (the same as a click on it), Escape clears the choice,

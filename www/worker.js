@@ -1,14 +1,15 @@
 // @ts-check
 // The scoring worker (module worker). The only code that touches the wasm package. Protocol: www/API.md, typed in
 // www/api.d.ts. The page opens one session per Score click (`open`): the wasm reads each dropped file once, and
-// every later request of that click (both modes, the explanation, overlays, single-id details) reuses it.
+// every later request of that click (both modes, the explanation, the views' requests, single-id details) reuses it.
 /// <reference lib="webworker" />
-import init, { protocols, Session, lemma_load, lemma_loaded, check_config, warm_up, exercise, memory_bytes } from './pkg/dropscore.js';
+import init, { protocols, Session, asset_load, asset_loaded, check_config, exercise, memory_bytes } from './pkg/dropscore.js';
 
 /** @typedef {import('./api').ToWorker} ToWorker */
 /** @typedef {import('./api').FromWorker} FromWorker */
 /** @typedef {import('./api').WasmFile} WasmFile */
 /** @typedef {import('./api').ScoreOptions} ScoreOptions */
+/** @typedef {import('./api').Asset} Asset */
 
 /** @param {FromWorker} msg @param {Transferable[]} [transfer] */
 function post(msg, transfer = []) {
@@ -39,18 +40,29 @@ function describe(e) {
   }
 }
 
-// The Russian lemmatiser's dictionary (aij2022): fetched once, only when a report says it was needed
-// (diagnostic aij.lemma.unknown), with progress, then handed to wasm and kept for the session.
-const LEMMA_URL = new URL('./assets/ru-lemmas.bin', import.meta.url);
-const LEMMA_SIZE_HINT = 12.4e6; // bytes, when the server sends no Content-Length
-/** @type {Promise<boolean> | null} */
-let lemmaState = null;
+// A protocol's assets (src/protocols/views.rs, listed by protocols()): a data file fetched from ./assets/<file> once,
+// only when a report says it was needed (its diagnostic `needed_after`), with progress, then handed to wasm and
+// kept for the worker's life; the report is then scored again.
+/** @type {Map<string, Asset[]> | null} each protocol's assets */
+let assetsOf = null;
+/** @type {Map<string, Promise<boolean>>} loads under way or done, by asset name */
+const assetLoads = new Map();
 
-/** @param {(fraction: number, phase: string) => void} onProgress */
-async function fetchLemmas(onProgress) {
-  const res = await fetch(LEMMA_URL);
-  if (!res.ok) throw new Error(`${LEMMA_URL.pathname}: HTTP ${res.status}`);
-  const total = Number(res.headers.get('content-length')) || LEMMA_SIZE_HINT;
+/** @param {string} protocol @returns {Asset[]} */
+function assetsFor(protocol) {
+  assetsOf ??= new Map(JSON.parse(protocols()).map((/** @type {import('./api').ProtocolInfo} */ p) => [p.id, p.assets ?? []]));
+  return assetsOf.get(protocol) ?? [];
+}
+
+/** @param {string} text */
+const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** @param {Asset} asset @param {(fraction: number, phase: string) => void} onProgress */
+async function fetchAsset(asset, onProgress) {
+  const url = new URL(`./assets/${asset.file}`, import.meta.url);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
+  const total = Number(res.headers.get('content-length')) || asset.size_hint;
   if (!res.body) return new Uint8Array(await res.arrayBuffer());
   const reader = res.body.getReader();
   const parts = [];
@@ -60,7 +72,7 @@ async function fetchLemmas(onProgress) {
     if (done) break;
     parts.push(value);
     got += value.length;
-    onProgress(Math.min(got / total, 1), `Loading the Russian dictionary (${(got / 1e6).toFixed(1)} MB)`);
+    onProgress(Math.min(got / total, 1), `Loading ${asset.label} (${(got / 1e6).toFixed(1)} MB)`);
   }
   const bytes = new Uint8Array(got);
   let at = 0;
@@ -72,51 +84,49 @@ async function fetchLemmas(onProgress) {
 }
 
 /**
- * Loads the lemmatiser into wasm once; resolves to whether it is available.
+ * Loads `asset` into wasm once; resolves to whether it is available.
+ * @param {Asset} asset
  * @param {(fraction: number, phase: string) => void} onProgress
  * @returns {Promise<boolean>}
  */
-function ensureLemmas(onProgress) {
-  if (lemma_loaded()) return Promise.resolve(true);
-  if (!lemmaState) {
-    lemmaState = fetchLemmas(onProgress).then(
+function ensureAsset(asset, onProgress) {
+  if (asset_loaded(asset.name)) return Promise.resolve(true);
+  let loading = assetLoads.get(asset.name);
+  if (!loading) {
+    loading = fetchAsset(asset, onProgress).then(
       (bytes) => {
-        onProgress(1, 'Preparing the Russian dictionary');
+        onProgress(1, `Preparing ${asset.label}`);
         try {
-          lemma_load(bytes);
+          asset_load(asset.name, bytes);
           return true;
         } catch (e) {
-          onProgress(1, `The Russian dictionary could not be read (${describe(e)}); lemmas are approximate`);
+          onProgress(1, `${sentence(asset.label)} could not be read (${describe(e)}); ${asset.without}`);
           return false;
         }
       },
       (e) => {
-        onProgress(1, `The Russian dictionary is not available (${describe(e)}); lemmas are approximate`);
-        lemmaState = null;
+        onProgress(1, `${sentence(asset.label)} is not available (${describe(e)}); ${asset.without}`);
+        assetLoads.delete(asset.name);
         return false;
       },
     );
+    assetLoads.set(asset.name, loading);
   }
-  return lemmaState;
+  return loading;
 }
 
-/** @param {string} protocol @param {string} reportJson */
-function needsLemmas(protocol, reportJson) {
-  return protocol === 'aij2022' && !lemma_loaded() && reportJson.includes('"aij.lemma.unknown"');
-}
-
-// Before the first aij2022 score with FID inputs (.npy/.npz): FID's linear algebra once on a small matrix
-// (~0.2 s, src/wasm.rs warm_up), so V8 has optimised it before the one long call on 2048-d inputs (~2 s saved).
-let warmedUp = false;
-/** @param {string} protocol @param {WasmFile[]} files */
-function warmUpFor(protocol, files) {
-  if (warmedUp || protocol !== 'aij2022' || !files.some((f) => /\.np[yz]$/i.test(f.path))) return;
-  warmedUp = true;
-  try {
-    warm_up();
-  } catch {
-    /* only a speed-up */
+/**
+ * Loads the assets of `protocol` that the report says were needed and are not loaded yet; resolves to whether
+ * any was loaded (the report is then scored again).
+ * @param {string} protocol @param {string} reportJson @param {(fraction: number, phase: string) => void} onProgress
+ */
+async function loadNeededAssets(protocol, reportJson, onProgress) {
+  let loaded = false;
+  for (const asset of assetsFor(protocol)) {
+    if (asset_loaded(asset.name) || !reportJson.includes(JSON.stringify(asset.needed_after))) continue;
+    if (await ensureAsset(asset, onProgress)) loaded = true;
   }
+  return loaded;
 }
 
 /** @type {Set<string>} protocols whose built-in input this worker has scored ('warm') */
@@ -150,28 +160,11 @@ const progressTo = (id) => (/** @type {number} */ fraction, /** @type {string} *
   post({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
 };
 
-// Protocol-specific handlers, one line per protocol: `'fest-overlay': (msg, transfer) => value` (push
-// ArrayBuffers to transfer into `transfer`). They call the wasm package's extra exports.
+// Requests answered with { type: 'reply', id, value } (push ArrayBuffers to transfer into `transfer`).
 /** @type {{[type: string]: (msg: any, transfer: Transferable[]) => unknown}} */
-const EXTRA = {
-  'fest-overlay': (/** @type {import('./api').FestOverlayRequest} */ msg, transfer) => {
-    const o = sessionOf(msg.session).session.fest_overlay(wasmOptions(msg.options), String(msg.image));
-    transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
-    return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
-  },
-  // The image viewers (www/viewer*.js): a fest page image, segmentation overlays, detection boxes.
-  'fest-page-image': (/** @type {any} */ msg, transfer) => {
-    const p = sessionOf(msg.session).session.fest_page_image(wasmOptions(msg.options), String(msg.image));
-    if (p) transfer.push(p.bytes.buffer);
-    return p ? { path: p.path, bytes: p.bytes } : null;
-  },
-  'segmentation-overlay': (/** @type {any} */ msg, transfer) => {
-    const o = sessionOf(msg.session).session.segmentation_overlay(wasmOptions(msg.options), String(msg.image));
-    transfer.push(o.rgba.buffer, o.gt_labels.buffer, o.pred_labels.buffer);
-    return { width: o.width, height: o.height, rgba: o.rgba, gt_labels: o.gt_labels, pred_labels: o.pred_labels, meta: JSON.parse(o.meta) };
-  },
-  'detection-images': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_images(wasmOptions(msg.options))),
-  'detection-image': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.detection_image(wasmOptions(msg.options), Number(msg.image_id))),
+const REPLIES = {
+  // A protocol's view (www/views/<id>.js) on the session's files: an image's overlay, a list of images…
+  view: (/** @type {import('./api').ViewRequest} */ msg, transfer) => runView(msg, transfer),
   config: (/** @type {import('./api').ConfigRequest} */ msg) => JSON.parse(check_config(String(msg.text ?? ''))), // competition config, JSON form (www/embed.js)
   check: (/** @type {import('./api').CheckRequest} */ msg) => checkSubmission(msg), // pre-flight check (www/check.js)
   // A cut report (score with a limit, kept): a page of its rows, and the whole report as the CLI writes it.
@@ -182,6 +175,21 @@ const EXTRA = {
   'page-view': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.page_view(String(msg.mode))),
   'item-plots': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.item_plots(String(msg.mode), String(msg.item))),
 };
+
+/**
+ * A view's answer (src/wasm/views.rs Session::view): its JSON, with its typed arrays set on it and transferred.
+ * @param {import('./api').ViewRequest} msg @param {Transferable[]} transfer
+ */
+function runView(msg, transfer) {
+  const out = sessionOf(msg.session).session.view(String(msg.name), wasmOptions(msg.options), JSON.stringify(msg.args ?? {}));
+  const value = JSON.parse(out.json);
+  if (value === null || typeof value !== 'object') return value;
+  for (const [key, array] of Object.entries(out.arrays)) {
+    value[key] = array;
+    transfer.push(array.buffer);
+  }
+  return value;
+}
 
 /**
  * The kept report of `msg.mode` as a Blob of the CLI's `--format json` or `--format csv` bytes, streamed out of wasm
@@ -240,8 +248,8 @@ async function handle(msg) {
     case 'open': {
       // One Score click: the wasm reads every dropped file once, into its memory (src/wasm.rs Session).
       const t0 = performance.now();
+      // The protocol's warm-up for these files, if any, runs once per worker in the constructor (src/wasm/assets.rs).
       const files = wasmFiles(msg.files);
-      warmUpFor(msg.protocol, files);
       const session = new Session(msg.protocol, files, progressTo(msg.id));
       sessions.get(msg.session)?.session.free();
       sessions.set(msg.session, { session, protocol: msg.protocol });
@@ -263,7 +271,7 @@ async function handle(msg) {
       // them page by page ('items-page') and downloads the whole report in chunks ('export').
       const run = () => (msg.limit == null ? session.score(options, onProgress, keep) : session.score_view(options, onProgress, keep, msg.limit));
       let reportJson = run();
-      if (needsLemmas(protocol, reportJson) && (await ensureLemmas(onProgress))) {
+      if (await loadNeededAssets(protocol, reportJson, onProgress)) {
         reportJson = run();
       }
       const t1 = performance.now();
@@ -297,8 +305,8 @@ async function handle(msg) {
       return;
     }
     default: {
-      // Protocol-specific requests of www/views/ modules: { type, id, ...payload } -> { type: 'reply', id, value }.
-      const handler = EXTRA[/** @type {{type: string}} */ (msg).type];
+      // { type, id, ...payload } -> { type: 'reply', id, value }.
+      const handler = REPLIES[/** @type {{type: string}} */ (msg).type];
       if (!handler) throw new RequestError(`unknown message type ${JSON.stringify(/** @type {{type: string}} */ (msg).type)}`);
       /** @type {Transferable[]} */
       const transfer = [];

@@ -1,6 +1,7 @@
 //! The command line's commands: `dropscore <protocol> --gt … --pred …` (here), `list`, `score` and `config`
 //! ([`program`]), `kws convert` ([`convert`]) and the lemmatiser's developer commands ([`lemma`]).
 
+mod assets;
 mod convert;
 mod inputs;
 mod lemma;
@@ -46,8 +47,8 @@ struct ScoreArgs {
     /// Do not print diagnostics on standard error.
     #[arg(long, short)]
     quiet: bool,
-    /// Russian lemmatiser asset for aij2022 (default: $DROPSCORE_LEMMAS, ru-lemmas.bin next to the
-    /// executable, then the repository's www/assets/ru-lemmas.bin).
+    /// The Russian lemmatiser's dictionary, for protocols that load it (default: $DROPSCORE_LEMMAS,
+    /// ru-lemmas.bin next to the executable, then the repository's www/assets/ru-lemmas.bin).
     #[arg(long, value_name = "FILE")]
     lemmas: Option<String>,
 }
@@ -178,20 +179,21 @@ fn score(a: ScoreArgs) -> i32 {
     option_files(&a.protocol, &set, &mut inputs);
     let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
-    let lemmatizer = if a.protocol == "aij2022" {
-        match dropscore::lemma::load_asset(a.lemmas.as_deref()) {
-            Ok(l) => l,
-            Err(e) => return usage(&e),
-        }
-    } else {
-        None
-    };
+    // The protocol's assets (a dictionary), loaded once for both modes.
+    let mut with_assets = Request::new(modes[0]);
+    if let Err(e) = assets::load(
+        &a.protocol,
+        &[("lemmas", a.lemmas.as_deref())],
+        &mut with_assets,
+    ) {
+        return usage(&e);
+    }
     let mut reports = Vec::new();
     for mode in &modes {
         let req = Request {
+            mode: *mode,
             set: set.clone(),
-            lemmatizer: lemmatizer.clone(),
-            ..Request::new(*mode)
+            ..with_assets.clone()
         };
         let mut progress = StderrProgress {
             on: std::io::stderr().is_terminal() && !a.quiet,

@@ -236,6 +236,49 @@ fn preflight_first(
 }
 
 fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
+    let s = setup(a)?;
+    let Some(files) = read_files(a, &s)? else {
+        return Ok(1);
+    };
+    let in_words = |e: String| failed(2, format!("dropscore score: {e}"));
+    // The protocol's assets (a dictionary): next to the executable (the packaged scoring program), in the
+    // environment variable each names, or in the repository's www/assets/.
+    let mut req = Request {
+        set: s.set.clone(),
+        ..Request::new(s.mode)
+    };
+    super::assets::load(&s.protocol, &[], &mut req).map_err(in_words)?;
+    let report = protocols::score(&s.protocol, &files, &req, &mut Quiet)
+        .map_err(|e| in_words(e.to_string()))?;
+    for d in &report.diagnostics {
+        eprint!("{}", render::diagnostic(d));
+    }
+    write_out(
+        &a.output,
+        "detailed_results.html",
+        &html::detailed(&report, s.cfg.as_ref()),
+    )?;
+    if report.has_errors() {
+        eprintln!("dropscore score: the submission has errors (above); no scores written");
+        return Ok(1);
+    }
+    write_scores(a, s, &report)?;
+    Ok(0)
+}
+
+/// What `score` runs with: the config, the protocol, mode and options, the manifest, and the files of
+/// `ref/` that are not ground truth.
+struct Setup {
+    config_path: Option<PathBuf>,
+    cfg: Option<Config>,
+    protocol: String,
+    mode: Mode,
+    set: Vec<(String, String)>,
+    manifest: Option<PathBuf>,
+    skip: Vec<PathBuf>,
+}
+
+fn setup(a: &ScoreArgs) -> Result<Setup, Failed> {
     // The config: --config, else ref/dropscore.toml (or .json) when present (a file, not a link).
     let ref_dir = a.input.join("ref");
     let config_path = a.config.clone().or_else(|| {
@@ -290,6 +333,20 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
         }
     }
     skip.extend(manifest.clone());
+    Ok(Setup {
+        config_path,
+        cfg,
+        protocol,
+        mode,
+        set,
+        manifest,
+        skip,
+    })
+}
+
+/// The submission (`res/`), checked against the manifest first when there is one, then with the ground truth
+/// (`ref/`) as one file set. `None` when the submission is not ready (detailed_results.html says why).
+fn read_files(a: &ScoreArgs, s: &Setup) -> Result<Option<FileSet>, Failed> {
     let in_words = |e: String| failed(2, format!("dropscore score: {e}"));
     // The submission first, alone: the pre-flight check reads it without the ground truth.
     let mut res = Vec::new();
@@ -298,12 +355,12 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
         &a.input,
         "res",
         Role::Pred,
-        &skip,
+        &s.skip,
         &mut res,
         &mut res_walked,
     )
     .map_err(in_words)?;
-    if let Some(m) = &manifest {
+    if let Some(m) = &s.manifest {
         let copies = res
             .iter()
             .map(|i| dropscore::input::Input {
@@ -312,58 +369,39 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
                 blob: i.blob.clone(),
             })
             .collect();
-        if let Some(page) = preflight_first(&protocol, m, copies, &res_walked, &set, cfg.as_ref())?
+        if let Some(page) =
+            preflight_first(&s.protocol, m, copies, &res_walked, &s.set, s.cfg.as_ref())?
         {
             write_out(&a.output, "detailed_results.html", &page)?;
             eprintln!("dropscore score: the submission is not ready (above); no scores written");
-            return Ok(1);
+            return Ok(None);
         }
     }
     let mut inputs = Vec::new();
     let mut walked = Vec::new();
-    list_dir(&a.input, "ref", Role::Gt, &skip, &mut inputs, &mut walked).map_err(in_words)?;
+    list_dir(&a.input, "ref", Role::Gt, &s.skip, &mut inputs, &mut walked).map_err(in_words)?;
     inputs.extend(res);
     walked.extend(res_walked);
-    let mut files = FileSet::build(inputs, &Limits::from_set(&set));
+    let mut files = FileSet::build(inputs, &Limits::from_set(&s.set));
     files.diagnostics.splice(0..0, walked);
-    // aij2022's text tasks need the Russian lemmatiser: ru-lemmas.bin next to the executable (the packaged
-    // scoring program), $DROPSCORE_LEMMAS, or the repository's www/assets/.
-    let lemmatizer = if protocol == "aij2022" {
-        dropscore::lemma::load_asset(None).map_err(in_words)?
-    } else {
-        None
-    };
-    let req = Request {
-        set,
-        lemmatizer,
-        ..Request::new(mode)
-    };
-    let report = protocols::score(&protocol, &files, &req, &mut Quiet)
-        .map_err(|e| in_words(e.to_string()))?;
-    for d in &report.diagnostics {
-        eprint!("{}", render::diagnostic(d));
-    }
-    write_out(
-        &a.output,
-        "detailed_results.html",
-        &html::detailed(&report, cfg.as_ref()),
-    )?;
-    if report.has_errors() {
-        eprintln!("dropscore score: the submission has errors (above); no scores written");
-        return Ok(1);
-    }
-    let cfg = cfg.unwrap_or_else(|| Config {
+    Ok(Some(files))
+}
+
+/// scores.json and scores.txt: the leaderboard's columns of `report` (the config's, else every score).
+fn write_scores(a: &ScoreArgs, s: Setup, report: &Report) -> Result<(), Failed> {
+    let cfg = s.cfg.unwrap_or_else(|| Config {
         title: String::new(),
-        protocol: protocol.clone(),
-        mode,
+        protocol: s.protocol.clone(),
+        mode: s.mode,
         options: Vec::new(),
         leaderboard: Default::default(),
         ground_truth: Vec::new(),
         hide_ground_truth_zone: false,
         manifest: None,
     });
-    let scores = cfg.leaderboard_scores(&report).map_err(|errs| {
-        let shown = config_path
+    let scores = cfg.leaderboard_scores(report).map_err(|errs| {
+        let shown = s
+            .config_path
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let lines: Vec<String> = errs.iter().map(|e| format!("{shown}:{e}")).collect();
@@ -375,8 +413,7 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
     }
     let json = format!("{}\n", serde_json::Value::Object(scores));
     write_out(&a.output, "scores.json", &json)?;
-    write_out(&a.output, "scores.txt", &txt)?;
-    Ok(0)
+    write_out(&a.output, "scores.txt", &txt)
 }
 
 /// Writes `OUTPUT_DIR/name` (creating the folder).

@@ -46,72 +46,13 @@ pub(super) fn columns(c: &mut Check, items: &[Node], prefix: &str) -> Vec<Column
             continue;
         };
         c.known_keys(t, &path, &["key", "title", "metric", "decimals", "sort"]);
-        let key = match get(t, "key") {
-            Some(n) => c.string(n, &join(&path, "key")).unwrap_or_default(),
-            None => {
-                c.err(
-                    it.pos,
-                    &join(&path, "key"),
-                    "missing: every column needs a key",
-                );
-                String::new()
-            }
-        };
-        let key_pos = get(t, "key").map_or(it.pos, |n| n.pos);
-        if !key.is_empty()
-            && !key
-                .chars()
-                .all(|ch| ch.is_ascii_alphanumeric() || "_-./".contains(ch))
-        {
-            c.err(
-                key_pos,
-                &join(&path, "key"),
-                format!("`{key}`: use letters, digits, _ - . / only"),
-            );
-        } else if key.is_empty() && get(t, "key").is_some_and(|n| matches!(n.val, Val::Str(_))) {
-            c.err(key_pos, &join(&path, "key"), "empty key");
-        }
-        if out.iter().any(|o| o.key == key) {
-            c.err(
-                key_pos,
-                &join(&path, "key"),
-                format!("duplicate column key `{key}`"),
-            );
-        }
+        let key = column_key(c, t, it.pos, &path, &out);
         let text =
             |c: &mut Check, name: &str| get(t, name).and_then(|n| c.string(n, &join(&path, name)));
         let title = text(c, "title").unwrap_or_else(|| key.clone());
         let metric = text(c, "metric").unwrap_or_else(|| key.clone());
-        let decimals = match get(t, "decimals") {
-            None => 4,
-            Some(n) => match n.val {
-                Val::Int(d) if (0..=15).contains(&d) => d as u32,
-                ref v => {
-                    c.err(
-                        n.pos,
-                        &join(&path, "decimals"),
-                        format!("expected an integer from 0 to 15, found {}", show(v)),
-                    );
-                    4
-                }
-            },
-        };
-        let sort = match get(t, "sort") {
-            None => Sort::Desc,
-            Some(n) => match c.string(n, &join(&path, "sort")).as_deref() {
-                Some("desc") | Some("descending") => Sort::Desc,
-                Some("asc") | Some("ascending") => Sort::Asc,
-                Some(s) => {
-                    c.err(
-                        n.pos,
-                        &join(&path, "sort"),
-                        format!("expected desc or asc, found `{s}`"),
-                    );
-                    Sort::Desc
-                }
-                None => Sort::Desc,
-            },
-        };
+        let decimals = decimals(c, t, &path);
+        let sort = sort(c, t, &path);
         out.push(Column {
             key,
             title,
@@ -122,6 +63,85 @@ pub(super) fn columns(c: &mut Check, items: &[Node], prefix: &str) -> Vec<Column
         });
     }
     out
+}
+
+/// The `key` of column table `t` (at `at`): required, of letters, digits and `_ - . /`, and not one of the
+/// columns before (`out`); an error for each of these it breaks.
+fn column_key(
+    c: &mut Check,
+    t: &[(String, Pos, Node)],
+    at: Pos,
+    path: &str,
+    out: &[Column],
+) -> String {
+    let key = match get(t, "key") {
+        Some(n) => c.string(n, &join(path, "key")).unwrap_or_default(),
+        None => {
+            c.err(at, &join(path, "key"), "missing: every column needs a key");
+            String::new()
+        }
+    };
+    let key_pos = get(t, "key").map_or(at, |n| n.pos);
+    if !key.is_empty()
+        && !key
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || "_-./".contains(ch))
+    {
+        c.err(
+            key_pos,
+            &join(path, "key"),
+            format!("`{key}`: use letters, digits, _ - . / only"),
+        );
+    } else if key.is_empty() && get(t, "key").is_some_and(|n| matches!(n.val, Val::Str(_))) {
+        c.err(key_pos, &join(path, "key"), "empty key");
+    }
+    if out.iter().any(|o| o.key == key) {
+        c.err(
+            key_pos,
+            &join(path, "key"),
+            format!("duplicate column key `{key}`"),
+        );
+    }
+    key
+}
+
+/// The `decimals` of column table `t`: an integer from 0 to 15, 4 when absent (or wrong: an error).
+fn decimals(c: &mut Check, t: &[(String, Pos, Node)], path: &str) -> u32 {
+    match get(t, "decimals") {
+        None => 4,
+        Some(n) => match n.val {
+            Val::Int(d) if (0..=15).contains(&d) => d as u32,
+            ref v => {
+                c.err(
+                    n.pos,
+                    &join(path, "decimals"),
+                    format!("expected an integer from 0 to 15, found {}", show(v)),
+                );
+                4
+            }
+        },
+    }
+}
+
+/// The `sort` of column table `t`: `desc`/`descending` (also when absent or wrong: an error) or
+/// `asc`/`ascending`.
+fn sort(c: &mut Check, t: &[(String, Pos, Node)], path: &str) -> Sort {
+    match get(t, "sort") {
+        None => Sort::Desc,
+        Some(n) => match c.string(n, &join(path, "sort")).as_deref() {
+            Some("desc") | Some("descending") => Sort::Desc,
+            Some("asc") | Some("ascending") => Sort::Asc,
+            Some(s) => {
+                c.err(
+                    n.pos,
+                    &join(path, "sort"),
+                    format!("expected desc or asc, found `{s}`"),
+                );
+                Sort::Desc
+            }
+            None => Sort::Desc,
+        },
+    }
 }
 
 fn show(v: &Val) -> String {

@@ -58,6 +58,45 @@ fn scalar(s: String, style: TScalarStyle) -> Val {
 }
 
 impl Builder {
+    /// An alias at `p`: a copy of its anchor's tree (null for an unknown anchor), unless the copies would
+    /// make more than [`MAX_NODES`] nodes (then the refusal).
+    fn alias(&mut self, id: usize, p: Pos) {
+        let size = self
+            .anchors
+            .iter()
+            .rev()
+            .find(|(a, _, _)| *a == id)
+            .map_or(1, |(_, _, size)| *size);
+        if self.nodes.saturating_add(size) > MAX_NODES {
+            self.refused = Some((
+                p,
+                format!(
+                    "aliases expand to more than {MAX_NODES} nodes: refused (a YAML alias bomb?); write the values out or use fewer aliases"
+                ),
+            ));
+            return;
+        }
+        self.nodes += size;
+        let n = self
+            .anchors
+            .iter()
+            .rev()
+            .find(|(a, _, _)| *a == id)
+            .map(|(_, n, _)| n.clone())
+            .unwrap_or(Node {
+                val: Val::Null,
+                pos: p,
+            });
+        self.add(n, 0, size);
+    }
+
+    /// Opens a list or mapping (`val`, empty) at `p`, with its anchor id.
+    fn open(&mut self, val: Val, anchor: usize, p: Pos) {
+        self.stack.push((Node { val, pos: p }, anchor, self.nodes));
+        self.nodes += 1;
+        self.pending_key.push(None);
+    }
+
     /// Adds a finished value to the open container (or makes it the root).
     fn add(&mut self, node: Node, anchor: usize, size: u64) {
         if anchor > 0 {
@@ -110,65 +149,15 @@ impl MarkedEventReceiver for Builder {
                     1,
                 )
             }
-            Event::Alias(id) => {
-                let size = self
-                    .anchors
-                    .iter()
-                    .rev()
-                    .find(|(a, _, _)| *a == id)
-                    .map_or(1, |(_, _, size)| *size);
-                if self.nodes.saturating_add(size) > MAX_NODES {
-                    self.refused = Some((
-                        p,
-                        format!(
-                            "aliases expand to more than {MAX_NODES} nodes: refused (a YAML alias bomb?); write the values out or use fewer aliases"
-                        ),
-                    ));
-                    return;
-                }
-                self.nodes += size;
-                let n = self
-                    .anchors
-                    .iter()
-                    .rev()
-                    .find(|(a, _, _)| *a == id)
-                    .map(|(_, n, _)| n.clone())
-                    .unwrap_or(Node {
-                        val: Val::Null,
-                        pos: p,
-                    });
-                self.add(n, 0, size);
-            }
+            Event::Alias(id) => self.alias(id, p),
             Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
                 self.refused = Some((
                     p,
                     format!("nested more than {MAX_DEPTH} levels deep: refused"),
                 ));
             }
-            Event::SequenceStart(anchor, _) => {
-                self.stack.push((
-                    Node {
-                        val: Val::Arr(Vec::new()),
-                        pos: p,
-                    },
-                    anchor,
-                    self.nodes,
-                ));
-                self.nodes += 1;
-                self.pending_key.push(None);
-            }
-            Event::MappingStart(anchor, _) => {
-                self.stack.push((
-                    Node {
-                        val: Val::Table(Vec::new()),
-                        pos: p,
-                    },
-                    anchor,
-                    self.nodes,
-                ));
-                self.nodes += 1;
-                self.pending_key.push(None);
-            }
+            Event::SequenceStart(anchor, _) => self.open(Val::Arr(Vec::new()), anchor, p),
+            Event::MappingStart(anchor, _) => self.open(Val::Table(Vec::new()), anchor, p),
             Event::SequenceEnd | Event::MappingEnd => {
                 self.pending_key.pop();
                 if let Some((node, anchor, start)) = self.stack.pop() {
@@ -224,42 +213,7 @@ fn rank(n: Option<&Node>) -> i64 {
 
 /// The leaderboard columns of a competition.yaml, in display order (Codabench `index`, Codalab `rank`).
 pub fn leaderboard_from_yaml(text: &str) -> Result<Vec<Column>, Vec<ConfigError>> {
-    let mut b = Builder::default();
-    let mut parser = Parser::new_from_str(text);
-    // The events are pulled here rather than by `Parser::load`, which recurses once per nesting level (100,000
-    // levels overflow the stack) and would go on after a refusal.
-    loop {
-        match parser.next_token() {
-            Ok((Event::StreamEnd | Event::DocumentEnd, _)) => break,
-            Ok((ev, mark)) => {
-                b.on_event(ev, mark);
-                if b.refused.is_some() {
-                    break;
-                }
-            }
-            Err(e) => {
-                let p = pos(e.marker());
-                return Err(vec![ConfigError {
-                    line: p.line,
-                    column: p.column,
-                    path: String::new(),
-                    message: e.info().to_string(),
-                }]);
-            }
-        }
-    }
-    if let Some((p, message)) = b.refused.take() {
-        return Err(vec![ConfigError {
-            line: p.line,
-            column: p.column,
-            path: String::new(),
-            message,
-        }]);
-    }
-    let root = b.root.unwrap_or(Node {
-        val: Val::Null,
-        pos: Pos { line: 1, column: 1 },
-    });
+    let root = tree(text)?;
     let mut c = Check { errors: Vec::new() };
     let mut ranked: Vec<(i64, i64, Node)> = Vec::new();
     if let Some(lbs) = get(&root, "leaderboards") {
@@ -267,61 +221,9 @@ pub fn leaderboard_from_yaml(text: &str) -> Result<Vec<Column>, Vec<ConfigError>
             c.err(lbs.pos, "leaderboards", "expected a list of leaderboards");
             return Err(c.errors);
         };
-        for (li, lb) in list.iter().enumerate() {
-            match get(lb, "columns").map(|n| (&n.val, n.pos)) {
-                Some((Val::Arr(cols), _)) => {
-                    for (ci, col) in cols.iter().enumerate() {
-                        let key = get(col, "key").cloned();
-                        let n = normalized(
-                            key,
-                            get(col, "title"),
-                            get(col, "precision"),
-                            get(col, "sorting"),
-                            col.pos,
-                        );
-                        let r = match get(col, "index").map(|x| &x.val) {
-                            Some(Val::Int(i)) => *i,
-                            _ => ci as i64,
-                        };
-                        ranked.push((rank(get(lb, "index")).min(li as i64), r, n));
-                    }
-                }
-                Some((_, p)) => c.err(
-                    p,
-                    &format!("leaderboards[{li}].columns"),
-                    "expected a list of columns",
-                ),
-                None => c.err(lb.pos, &format!("leaderboards[{li}]"), "no columns"),
-            }
-        }
+        codabench_columns(&mut c, list, &mut ranked);
     } else if let Some(lb) = get(&root, "leaderboard") {
-        match get(lb, "columns") {
-            Some(Node {
-                val: Val::Table(cols),
-                ..
-            }) => {
-                for (k, kpos, col) in cols {
-                    let key = Some(Node {
-                        val: Val::Str(k.clone()),
-                        pos: *kpos,
-                    });
-                    let n = normalized(
-                        key,
-                        get(col, "label"),
-                        get(col, "numeric_format"),
-                        get(col, "sort"),
-                        *kpos,
-                    );
-                    ranked.push((0, rank(get(col, "rank")), n));
-                }
-            }
-            Some(n) => c.err(
-                n.pos,
-                "leaderboard.columns",
-                "expected a mapping of column keys",
-            ),
-            None => c.err(lb.pos, "leaderboard", "no columns"),
-        }
+        codalab_columns(&mut c, lb, &mut ranked);
     } else {
         c.err(
             root.pos,
@@ -336,6 +238,104 @@ pub fn leaderboard_from_yaml(text: &str) -> Result<Vec<Column>, Vec<ConfigError>
         Ok(cols)
     } else {
         Err(c.errors)
+    }
+}
+
+/// The YAML document as a tree (an empty document: null), or the error that stops it.
+fn tree(text: &str) -> Result<Node, Vec<ConfigError>> {
+    let mut b = Builder::default();
+    let mut parser = Parser::new_from_str(text);
+    let error = |p: Pos, message: String| {
+        vec![ConfigError {
+            line: p.line,
+            column: p.column,
+            path: String::new(),
+            message,
+        }]
+    };
+    // The events are pulled here rather than by `Parser::load`, which recurses once per nesting level (100,000
+    // levels overflow the stack) and would go on after a refusal.
+    loop {
+        match parser.next_token() {
+            Ok((Event::StreamEnd | Event::DocumentEnd, _)) => break,
+            Ok((ev, mark)) => {
+                b.on_event(ev, mark);
+                if b.refused.is_some() {
+                    break;
+                }
+            }
+            Err(e) => return Err(error(pos(e.marker()), e.info().to_string())),
+        }
+    }
+    if let Some((p, message)) = b.refused.take() {
+        return Err(error(p, message));
+    }
+    Ok(b.root.unwrap_or(Node {
+        val: Val::Null,
+        pos: Pos { line: 1, column: 1 },
+    }))
+}
+
+/// Codabench's `leaderboards:` list: each leaderboard's `columns` list, ranked by the leaderboard's `index`
+/// (else its position), then each column's `index` (else its position).
+fn codabench_columns(c: &mut Check, list: &[Node], ranked: &mut Vec<(i64, i64, Node)>) {
+    for (li, lb) in list.iter().enumerate() {
+        match get(lb, "columns").map(|n| (&n.val, n.pos)) {
+            Some((Val::Arr(cols), _)) => {
+                for (ci, col) in cols.iter().enumerate() {
+                    let key = get(col, "key").cloned();
+                    let n = normalized(
+                        key,
+                        get(col, "title"),
+                        get(col, "precision"),
+                        get(col, "sorting"),
+                        col.pos,
+                    );
+                    let r = match get(col, "index").map(|x| &x.val) {
+                        Some(Val::Int(i)) => *i,
+                        _ => ci as i64,
+                    };
+                    ranked.push((rank(get(lb, "index")).min(li as i64), r, n));
+                }
+            }
+            Some((_, p)) => c.err(
+                p,
+                &format!("leaderboards[{li}].columns"),
+                "expected a list of columns",
+            ),
+            None => c.err(lb.pos, &format!("leaderboards[{li}]"), "no columns"),
+        }
+    }
+}
+
+/// Codalab's `leaderboard:` block: its `columns` mapping from key to column, ranked by each column's `rank`.
+fn codalab_columns(c: &mut Check, lb: &Node, ranked: &mut Vec<(i64, i64, Node)>) {
+    match get(lb, "columns") {
+        Some(Node {
+            val: Val::Table(cols),
+            ..
+        }) => {
+            for (k, kpos, col) in cols {
+                let key = Some(Node {
+                    val: Val::Str(k.clone()),
+                    pos: *kpos,
+                });
+                let n = normalized(
+                    key,
+                    get(col, "label"),
+                    get(col, "numeric_format"),
+                    get(col, "sort"),
+                    *kpos,
+                );
+                ranked.push((0, rank(get(col, "rank")), n));
+            }
+        }
+        Some(n) => c.err(
+            n.pos,
+            "leaderboard.columns",
+            "expected a mapping of column keys",
+        ),
+        None => c.err(lb.pos, "leaderboard", "no columns"),
     }
 }
 

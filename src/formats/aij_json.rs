@@ -3,7 +3,7 @@
 //! any object is an error (`aij.json.duplicate_key`), located where the repeated key ends. Each top-level
 //! key's line and column are recorded so later diagnostics can point at the id.
 
-use super::aij_json_python::{self as py, char_column, top_level_key_positions};
+use super::python_json::{self as py, char_column, top_level_key_positions};
 use crate::diag::Diagnostic;
 use rustc_hash::FxHashMap;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -434,11 +434,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Doc, Box<Diagnostic>> {
 
 /// [`parse`], keeping `bytes` for the key positions diagnostics ask for (without a copy).
 pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
-    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let start = bytes.len() - super::lines::strip_bom(&bytes).len();
     let body = bytes.get(start..).unwrap_or(&[]);
     // One vectorised UTF-8 check of the whole file lets serde_json skip its check of every string (its slice
     // reader runs `str::from_utf8` per string: about 5% of a large captioning run in the browser). Invalid
@@ -450,67 +446,28 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
     };
     // What Python's json reads beyond JSON (NaN, Infinity, 1e999, lone surrogates): read once more, rewritten.
     let mut extensions = Vec::new();
-    let value = match (value, text.and_then(py::rewrite)) {
-        (Err(_), Some(rw)) => {
-            let v = top(
-                &mut serde_json::Deserializer::from_str(&rw.text),
-                Some(rw.marker),
-            );
-            let at: Vec<usize> = rw.uses.iter().map(|u| u.0).collect();
-            let lc = py::line_cols(body, &at);
-            extensions = lc.into_iter().zip(rw.uses.iter().map(|u| u.1)).collect();
-            v.map_err(|e| (e, Some(rw)))
-        }
-        (v, _) => v.map_err(|e| (e, None)),
+    let value = match value {
+        Err(e) => match text.and_then(|t| py::rewrite(t, py::Read::ALL)) {
+            Some(rw) => {
+                let v = top(
+                    &mut serde_json::Deserializer::from_str(&rw.text),
+                    Some(rw.marker),
+                );
+                let at: Vec<usize> = rw.uses.iter().map(|u| u.0).collect();
+                let lc = py::line_cols(body, &at);
+                extensions = lc.into_iter().zip(rw.uses.iter().map(|u| u.1)).collect();
+                v.map_err(|e| (e, Some(rw)))
+            }
+            None => Err((e, None)),
+        },
+        Ok(v) => Ok(v),
     };
     let value = match value {
         Ok(v) => v,
-        Err((e, rw)) => {
-            let msg = e.to_string();
-            let dup = msg.starts_with("duplicate key");
-            let code = if dup {
-                "aij.json.duplicate_key"
-            } else {
-                "aij.json.syntax"
-            };
-            let text = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-            let mut d = Diagnostic::error(code, text).file(file).hint(if dup {
-                "Remove the repeated key: Python's json keeps only the last value silently."
-            } else {
-                "Fix the JSON syntax at this position (a UTF-8 JSON object of ids)."
-            });
-            if e.line() > 0 {
-                // serde_json columns count bytes (of the rewritten text: mapped back); code points on that line.
-                let col = match &rw {
-                    Some(rw) => {
-                        let at = py::line_start(rw.text.as_bytes(), e.line()) + e.column();
-                        rw.original(at)
-                            .saturating_sub(py::line_start(body, e.line()))
-                    }
-                    None => e.column(),
-                };
-                d = d.at(e.line() as u64, char_column(body, e.line(), col));
-            }
-            if !dup {
-                d = d.official("crashes (json.decoder.JSONDecodeError)");
-            }
-            return Err(Box::new(d));
-        }
+        Err((e, rw)) => return Err(Box::new(parse_error(file, body, &e, rw.as_ref()))),
     };
     let Top::Object(entries, index) = value else {
-        return Err(Box::new(
-            Diagnostic::error(
-                "aij.json.not_object",
-                "the file is not a JSON object of ids",
-            )
-            .file(file)
-            .at(1, 1)
-            .expected("{\"<id>\": [ {\"type\": …, \"content\": …} ], …}")
-            .found(crate::diag::excerpt(&String::from_utf8_lossy(
-                &body[..body.len().min(60)],
-            )))
-            .hint("The contest files map each id to a list of {type, content} elements."),
-        ));
+        return Err(Box::new(not_object(file, body)));
     };
     let n = entries.len();
     Ok(Doc {
@@ -526,6 +483,60 @@ pub fn parse_owned(file: &str, bytes: Vec<u8>) -> Result<Doc, Box<Diagnostic>> {
         },
         lookup: std::cell::RefCell::new((n, index)),
     })
+}
+
+/// The error of a file serde_json cannot read (`rw`: the rewrite it read, whose columns are mapped back): a
+/// repeated key, or a syntax error (where Python's json raises too).
+fn parse_error(
+    file: &str,
+    body: &[u8],
+    e: &serde_json::Error,
+    rw: Option<&py::Rewrite>,
+) -> Diagnostic {
+    let msg = e.to_string();
+    let dup = msg.starts_with("duplicate key");
+    let code = if dup {
+        "aij.json.duplicate_key"
+    } else {
+        "aij.json.syntax"
+    };
+    let text = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    let mut d = Diagnostic::error(code, text).file(file).hint(if dup {
+        "Remove the repeated key: Python's json keeps only the last value silently."
+    } else {
+        "Fix the JSON syntax at this position (a UTF-8 JSON object of ids)."
+    });
+    if e.line() > 0 {
+        // serde_json columns count bytes (of the rewritten text: mapped back); code points on that line.
+        let col = match rw {
+            Some(rw) => {
+                let at = py::line_start(rw.text.as_bytes(), e.line()) + e.column();
+                rw.original(at)
+                    .saturating_sub(py::line_start(body, e.line()))
+            }
+            None => e.column(),
+        };
+        d = d.at(e.line() as u64, char_column(body, e.line(), col));
+    }
+    if !dup {
+        d = d.official("crashes (json.decoder.JSONDecodeError)");
+    }
+    d
+}
+
+/// The error of a file whose top level is not an object.
+fn not_object(file: &str, body: &[u8]) -> Diagnostic {
+    Diagnostic::error(
+        "aij.json.not_object",
+        "the file is not a JSON object of ids",
+    )
+    .file(file)
+    .at(1, 1)
+    .expected("{\"<id>\": [ {\"type\": …, \"content\": …} ], …}")
+    .found(crate::diag::excerpt(&String::from_utf8_lossy(
+        &body[..body.len().min(60)],
+    )))
+    .hint("The contest files map each id to a list of {type, content} elements.")
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::lines::{column_of, strip_bom, Lines, SliceLines};
-use crate::input::Entry;
+use crate::formats::text_file::{Body, TextFile};
 use crate::pycompat::{parse_float, parse_int};
 
 /// A GT label as read.
@@ -79,7 +79,7 @@ impl Source<'_> {
 /// Reads lines, checks UTF-8, splits the first two fields, and hands `(id, value, line number, value column)`
 /// to `each`; a line with one field is an error here. Returns the stats and how many lines had extra fields.
 fn read_pairs(
-    entry: &Entry,
+    file: TextFile<'_>,
     ctx: &Ctx,
     diags: &mut Diags,
     mut each: impl FnMut(&[u8], &[u8], u64, &[u8], usize, &mut Diags) -> bool,
@@ -87,17 +87,15 @@ fn read_pairs(
     let mut stats = FileStats::default();
     let (mut extra, mut first_extra) = (0u64, 0u64);
     // In-memory content is split in place; anything else (inflated on the fly) is streamed.
-    let mut lines = match entry.bytes() {
-        Some(b) => Source::Slice(SliceLines::new(b)),
-        None => match entry.buffered() {
-            Ok(r) => Source::Stream(Lines::new(r).max_line(entry.field_limit())),
-            Err(e) => {
-                diags.push(Diagnostic::read_error(&entry.path, e));
-                stats.bad += 1;
-                stats.unreadable = true;
-                return (stats, 0, 0);
-            }
-        },
+    let mut lines = match file.body {
+        Body::InMemory(b) => Source::Slice(SliceLines::new(b)),
+        Body::Stream(r) => Source::Stream(Lines::new(r).max_line(file.max_line)),
+        Body::Unreadable(e) => {
+            diags.push(Diagnostic::read_error(file.path, e));
+            stats.bad += 1;
+            stats.unreadable = true;
+            return (stats, 0, 0);
+        }
     };
     let mut no = 0u64;
     loop {
@@ -105,7 +103,7 @@ fn read_pairs(
             Ok(Some(l)) => l,
             Ok(None) => break,
             Err(e) => {
-                diags.push(Diagnostic::read_error(&entry.path, e).line(no + 1));
+                diags.push(Diagnostic::read_error(file.path, e).line(no + 1));
                 stats.bad += 1;
                 stats.unreadable = true;
                 break;
@@ -193,15 +191,15 @@ fn extra_fields_warning(ctx: &Ctx, count: u64, first: u64) -> Diagnostic {
 
 /// Reads one submission file: `each(id, confidence, line)` for every valid line.
 pub fn read_submission(
-    entry: &Entry,
+    file: TextFile<'_>,
     diags: &mut Diags,
     mut each: impl FnMut(&[u8], f64, u64),
 ) -> FileStats {
     let ctx = Ctx {
-        path: &entry.path,
+        path: file.path,
         prefix: "chalearn.res",
     };
-    let (stats, extra, first) = read_pairs(entry, &ctx, diags, |id, v, no, line, vcol, diags| {
+    let (stats, extra, first) = read_pairs(file, &ctx, diags, |id, v, no, line, vcol, diags| {
         match parse_float(v) {
             Some(x) if x.is_finite() => {
                 each(id, x, no);
@@ -253,17 +251,17 @@ pub fn read_submission(
 /// Reads one GT file: `each(id, label, line)` for every line with two fields. A label that is not an integer
 /// is read as negative, with one warning per file.
 pub fn read_gt(
-    entry: &Entry,
+    file: TextFile<'_>,
     diags: &mut Diags,
     mut each: impl FnMut(&[u8], Label, u64),
 ) -> FileStats {
     let ctx = Ctx {
-        path: &entry.path,
+        path: file.path,
         prefix: "chalearn.gt",
     };
     let mut odd: Option<(u64, u64, String)> = None;
     let mut odd_count = 0u64;
-    let (stats, extra, first) = read_pairs(entry, &ctx, diags, |id, v, no, line, vcol, _| {
+    let (stats, extra, first) = read_pairs(file, &ctx, diags, |id, v, no, line, vcol, _| {
         let label = match parse_int(v) {
             Some(1) => Label::Positive,
             Some(0) => Label::Zero,
@@ -306,7 +304,6 @@ pub fn read_gt(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::Role;
 
     #[test]
     fn split_fields() {
@@ -316,14 +313,11 @@ mod tests {
 
     #[test]
     fn submission_lines() {
-        let e = Entry::from_bytes(
-            "res/X.txt",
-            Some(Role::Pred),
-            b"\xEF\xBB\xBFa.jpg 0.5\r\n\r\nb.jpg\nc.jpg abc\nd.jpg nan\ne.jpg 1 extra\n".to_vec(),
-        );
+        let bytes = b"\xEF\xBB\xBFa.jpg 0.5\r\n\r\nb.jpg\nc.jpg abc\nd.jpg nan\ne.jpg 1 extra\n";
+        let e = TextFile::in_memory("res/X.txt", bytes);
         let mut d = Diags::new();
         let mut got = Vec::new();
-        let st = read_submission(&e, &mut d, |id, x, no| got.push((id.to_vec(), x, no)));
+        let st = read_submission(e, &mut d, |id, x, no| got.push((id.to_vec(), x, no)));
         assert_eq!(
             got,
             vec![(b"a.jpg".to_vec(), 0.5, 1), (b"e.jpg".to_vec(), 1.0, 6)]

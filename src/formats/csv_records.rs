@@ -417,46 +417,7 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
         for (k, rec) in recs.iter().enumerate() {
             let line = rec.position().map_or(0, |p| p.line());
             let mut fields = recycle(self.pool.pop().unwrap_or_default());
-            let mut col = 1u64;
-            let mut bad = None;
-            // An ASCII record (after the header: no BOM to drop) is checked once, its fields cut from it.
-            let whole = rec.as_slice();
-            let ascii = if self.header.is_some() && whole.is_ascii() {
-                std::str::from_utf8(whole).ok()
-            } else {
-                None
-            };
-            if let Some(all) = ascii {
-                let mut at = 0;
-                for f in rec.iter() {
-                    fields.push(all.get(at..at + f.len()).unwrap_or(""));
-                    at += f.len();
-                }
-            }
-            for (i, f) in rec.iter().enumerate().filter(|_| ascii.is_none()) {
-                let f = if self.header.is_none() && i == 0 {
-                    f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
-                } else {
-                    f
-                };
-                match simdutf8::basic::from_utf8(f) {
-                    Ok(s) => {
-                        fields.push(s);
-                    }
-                    Err(_) => {
-                        col += fields
-                            .iter()
-                            .map(|s| s.chars().count() as u64 + 1)
-                            .sum::<u64>();
-                        let good =
-                            std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
-                        let before =
-                            std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
-                        bad = Some(col + before as u64);
-                        break;
-                    }
-                }
-            }
+            let bad = utf8_fields(rec, self.header.is_none(), &mut fields).err();
             if let Some(c) = bad {
                 if !self.flush(&mut rows, diags) {
                     return false;
@@ -515,26 +476,77 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
         if !self.flush(&mut rows, diags) {
             return false;
         }
-        if let Some(e) = failure {
-            let (line, msg) = match e.kind() {
-                csv::ErrorKind::Io(io) => {
-                    diags.push(Diagnostic::read_error(file, io));
-                    return false;
-                }
-                _ => (
-                    e.position().map_or(0, |p| p.line()),
-                    format!("CSV syntax: {e}"),
-                ),
-            };
-            diags.push(
-                Diagnostic::error(&self.code, msg)
-                    .file(file)
-                    .line(line.max(1))
-                    .hint("Write the file as RFC 4180 CSV (quote fields that contain the delimiter or quotes)."),
-            );
+        match failure {
+            Some(e) => self.failed(e, diags),
+            None => true,
         }
+    }
+
+    /// Reports the read that failed: a read error (false: reading stops), or a CSV syntax error.
+    fn failed(&self, e: csv::Error, diags: &mut Diags) -> bool {
+        let (line, msg) = match e.kind() {
+            csv::ErrorKind::Io(io) => {
+                diags.push(Diagnostic::read_error(self.file, io));
+                return false;
+            }
+            _ => (
+                e.position().map_or(0, |p| p.line()),
+                format!("CSV syntax: {e}"),
+            ),
+        };
+        diags.push(
+            Diagnostic::error(&self.code, msg)
+                .file(self.file)
+                .line(line.max(1))
+                .hint("Write the file as RFC 4180 CSV (quote fields that contain the delimiter or quotes)."),
+        );
         true
     }
+}
+
+/// The fields of `rec` as text, pushed to `fields`; before the header (`first`) a BOM at the start of the first
+/// field is dropped. `Err(column)`: the 1-based column (in chars) of the first byte that is not UTF-8.
+#[inline]
+fn utf8_fields<'r>(
+    rec: &'r csv::ByteRecord,
+    first: bool,
+    fields: &mut Vec<&'r str>,
+) -> Result<(), u64> {
+    // An ASCII record (after the header: no BOM to drop) is checked once, its fields cut from it.
+    let whole = rec.as_slice();
+    let ascii = if !first && whole.is_ascii() {
+        std::str::from_utf8(whole).ok()
+    } else {
+        None
+    };
+    if let Some(all) = ascii {
+        let mut at = 0;
+        for f in rec.iter() {
+            fields.push(all.get(at..at + f.len()).unwrap_or(""));
+            at += f.len();
+        }
+        return Ok(());
+    }
+    for (i, f) in rec.iter().enumerate() {
+        let f = if first && i == 0 {
+            f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f)
+        } else {
+            f
+        };
+        match simdutf8::basic::from_utf8(f) {
+            Ok(s) => fields.push(s),
+            Err(_) => {
+                let col = 1 + fields
+                    .iter()
+                    .map(|s| s.chars().count() as u64 + 1)
+                    .sum::<u64>();
+                let good = std::str::from_utf8(f).map_or_else(|e| e.valid_up_to(), |s| s.len());
+                let before = std::str::from_utf8(&f[..good]).map_or(0, |s| s.chars().count());
+                return Err(col + before as u64);
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -173,6 +173,16 @@ pub fn number(family: &str, file: &str, row: &Row, col: usize, diags: &mut Diags
     }
 }
 
+/// The error of a GT table without rows (`<family>.empty_file`).
+pub fn empty_gt(family: &str, file: &str) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{family}.empty_file"),
+        "the ground truth has no rows",
+    )
+    .file(file)
+    .hint("Drop the complete ground-truth file.")
+}
+
 /// The error of a GT id given twice (`<family>.duplicate_id`), at the repeat; `first_line` is the first one's.
 pub fn duplicate_gt_id(
     family: &str,

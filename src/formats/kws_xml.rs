@@ -2,7 +2,6 @@
 //! by name, any quoting and layout, entities decoded. The types here are shared with the `official` line
 //! reader in [`super::kws_xml_lines`].
 
-use super::fxhash::FxBuild;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use quick_xml::events::{BytesStart, Event};
 use std::collections::HashMap;
@@ -14,7 +13,7 @@ use std::rc::Rc;
 /// input with a new id on every line still runs in bounded memory.
 #[derive(Default)]
 pub struct Docs {
-    map: HashMap<Box<[u8]>, Rc<str>, FxBuild>,
+    map: HashMap<Box<[u8]>, Rc<str>, rustc_hash::FxBuildHasher>,
 }
 
 impl Docs {
@@ -174,10 +173,14 @@ pub fn read(
     let mut reader = quick_xml::Reader::from_reader(tracked);
     reader.config_mut().check_end_names = true;
     let mut buf = Vec::new();
-    let mut current: Option<Block> = None;
-    let mut seen: HashMap<String, u64> = HashMap::new();
+    let mut s = XmlState {
+        file,
+        kind,
+        current: None,
+        seen: HashMap::new(),
+        stray: None,
+    };
     let mut events = 0u64;
-    let mut stray: Option<(u64, u64, String)> = None;
     loop {
         let (line, col) = {
             let t = reader.get_ref();
@@ -188,35 +191,7 @@ pub fn read(
         let ev = match reader.read_event_into(&mut buf) {
             Ok(ev) => ev,
             Err(e) => {
-                let t = reader.get_ref();
-                if t.in_event > t.field_limit {
-                    let text = e.to_string();
-                    let text = text.strip_prefix("I/O error: ").unwrap_or(&text);
-                    diags.push(
-                        Diagnostic::error("input.limit", text.to_string())
-                            .file(file)
-                            .at(line, col)
-                            .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\"."),
-                    );
-                    break;
-                }
-                if let Some((sl, sc, text)) = stray.take() {
-                    // The parser notices the damage later than it is: name the line where it starts.
-                    diags.push(
-                        Diagnostic::error("kws.xml.syntax", "not well-formed XML from this line on: text outside any tag")
-                            .file(file)
-                            .at(sl, sc)
-                            .expected("<word …/> lines and block tags only")
-                            .found(excerpt(&text))
-                            .hint("This line looks damaged: restore it (a <word …/> element or a block's tag)."),
-                    );
-                }
-                diags.push(
-                    Diagnostic::error("kws.xml.syntax", format!("not well-formed XML: {e}"))
-                        .file(file)
-                        .at(t.line, t.col + 1)
-                        .hint("Fix the XML syntax at this place (every element closed, attribute values quoted)."),
-                );
+                s.failed(reader.get_ref(), &e, (line, col), diags);
                 break;
             }
         };
@@ -225,102 +200,182 @@ pub fn read(
             progress(reader.get_ref().consumed);
         }
         match ev {
-            ev @ (Event::Start(_) | Event::Empty(_)) => {
-                let (e, empty) = match ev {
-                    Event::Start(e) => (e, false),
-                    Event::Empty(e) => (e, true),
-                    _ => continue,
-                };
-                let name = e.local_name();
-                let name = name.as_ref();
-                if name == kind.tag() {
-                    if let Some(open) = current.take() {
-                        diags.push(unclosed(file, kind, &open, false));
-                    }
-                    let q = attr(&e, "queryid");
-                    match q {
-                        None => diags.push(
-                            Diagnostic::error(
-                                "kws.xml.missing_attribute",
-                                format!("<{}> without queryid", kind.tag()),
-                            )
-                            .file(file)
-                            .at(line, col)
-                            .expected("queryid=\"...\"")
-                            .hint("Give every block a queryid attribute."),
-                        ),
-                        Some(q) => {
-                            if let Some(first) = seen.get(&q) {
-                                diags.push(
-                                    Diagnostic::error("kws.xml.duplicate_query", format!("query `{q}` appears twice in this file (lines {first} and {line})"))
-                                        .file(file)
-                                        .at(line, col)
-                                        .found(format!("second <{} queryid=\"{q}\">", kind.tag()))
-                                        .hint("Keep one block per query.")
-                                        .official("rusteval keeps the last block"),
-                                );
-                            } else {
-                                seen.insert(q.clone(), line);
-                            }
-                            let block = Block {
-                                query: q,
-                                line,
-                                ..Block::default()
-                            };
-                            if empty {
-                                on_block(block, diags);
-                            } else {
-                                current = Some(block);
-                            }
-                        }
-                    }
-                } else if name == "word" {
-                    match current.as_mut() {
-                        None => diags.push(
-                            Diagnostic::warning(
-                                "kws.xml.word_outside_block",
-                                "<word> outside a query block: ignored",
-                            )
-                            .file(file)
-                            .at(line, col)
-                            .hint(format!("Put every <word> inside a <{}> block.", kind.tag())),
-                        ),
-                        Some(block) => match word(&e, file, line, col, diags) {
-                            Some(w) => block.words.push(w),
-                            None => block.broken = true,
-                        },
-                    }
-                }
-            }
+            Event::Start(e) => s.tag(&e, false, (line, col), diags, on_block),
+            Event::Empty(e) => s.tag(&e, true, (line, col), diags, on_block),
             Event::End(e) if e.local_name().as_ref() == kind.tag() => {
-                if let Some(block) = current.take() {
+                if let Some(block) = s.current.take() {
                     on_block(block, diags);
                 }
             }
             Event::Eof => break,
-            Event::Text(t) if stray.is_none() => {
-                // Non-blank text between tags: remembered, and named if the XML breaks later.
-                let raw: &[u8] = t.as_bytes();
-                if let Some(k) = raw.iter().position(|b| !b.is_ascii_whitespace()) {
-                    let before = &raw[..k];
-                    let nl = before.iter().filter(|b| **b == b'\n').count() as u64;
-                    let c = if nl == 0 {
-                        col + k as u64
-                    } else {
-                        (k - before.iter().rposition(|b| *b == b'\n').unwrap_or(0)) as u64
-                    };
-                    let rest = String::from_utf8_lossy(&raw[k..]);
-                    let first = rest.lines().next().unwrap_or("").to_string();
-                    stray = Some((line + nl, c, first));
-                }
-            }
+            Event::Text(t) if s.stray.is_none() => s.text(t.as_bytes(), (line, col)),
             _ => {}
         }
     }
-    if let Some(open) = current.take() {
+    if let Some(open) = s.current.take() {
         diags.push(unclosed(file, kind, &open, false));
     }
     progress(reader.get_ref().consumed);
+}
+
+/// What [`read`] knows between events: the open block, the queries seen (with their lines), and the first
+/// non-blank text outside tags (line, column, text).
+struct XmlState<'f> {
+    file: &'f str,
+    kind: Kind,
+    current: Option<Block>,
+    seen: HashMap<String, u64>,
+    stray: Option<(u64, u64, String)>,
+}
+
+impl XmlState<'_> {
+    /// Reports the error that ends the read (the event began at `at`): the memory budget's field limit, or
+    /// the XML syntax (after the stray text where the damage starts, if any).
+    fn failed<R>(
+        &mut self,
+        t: &Tracked<R>,
+        e: &quick_xml::Error,
+        at: (u64, u64),
+        diags: &mut Diags,
+    ) {
+        let file = self.file;
+        if t.in_event > t.field_limit {
+            let text = e.to_string();
+            let text = text.strip_prefix("I/O error: ").unwrap_or(&text);
+            diags.push(
+                Diagnostic::error("input.limit", text.to_string())
+                    .file(file)
+                    .at(at.0, at.1)
+                    .hint("The input is larger than the memory budget allows; see README, \"Limits and the memory budget\"."),
+            );
+            return;
+        }
+        if let Some((sl, sc, text)) = self.stray.take() {
+            // The parser notices the damage later than it is: name the line where it starts.
+            diags.push(
+                Diagnostic::error(
+                    "kws.xml.syntax",
+                    "not well-formed XML from this line on: text outside any tag",
+                )
+                .file(file)
+                .at(sl, sc)
+                .expected("<word …/> lines and block tags only")
+                .found(excerpt(&text))
+                .hint(
+                    "This line looks damaged: restore it (a <word …/> element or a block's tag).",
+                ),
+            );
+        }
+        diags.push(
+            Diagnostic::error("kws.xml.syntax", format!("not well-formed XML: {e}"))
+                .file(file)
+                .at(t.line, t.col + 1)
+                .hint("Fix the XML syntax at this place (every element closed, attribute values quoted)."),
+        );
+    }
+
+    /// An opening or empty tag at `at`: a block (a block still open is reported unclosed), or a word.
+    fn tag(
+        &mut self,
+        e: &BytesStart,
+        empty: bool,
+        at: (u64, u64),
+        diags: &mut Diags,
+        on_block: &mut OnBlock,
+    ) {
+        let (file, kind, (line, col)) = (self.file, self.kind, at);
+        let name = e.local_name();
+        let name = name.as_ref();
+        if name == kind.tag() {
+            if let Some(open) = self.current.take() {
+                diags.push(unclosed(file, kind, &open, false));
+            }
+            self.block(e, empty, at, diags, on_block);
+        } else if name == "word" {
+            match self.current.as_mut() {
+                None => diags.push(
+                    Diagnostic::warning(
+                        "kws.xml.word_outside_block",
+                        "<word> outside a query block: ignored",
+                    )
+                    .file(file)
+                    .at(line, col)
+                    .hint(format!("Put every <word> inside a <{}> block.", kind.tag())),
+                ),
+                Some(block) => match word(e, file, line, col, diags) {
+                    Some(w) => block.words.push(w),
+                    None => block.broken = true,
+                },
+            }
+        }
+    }
+
+    /// A block's tag at `at`: its query (a repeat reported), then the block opened, or handed on when `empty`.
+    fn block(
+        &mut self,
+        e: &BytesStart,
+        empty: bool,
+        (line, col): (u64, u64),
+        diags: &mut Diags,
+        on_block: &mut OnBlock,
+    ) {
+        let (file, tag) = (self.file, self.kind.tag());
+        let Some(q) = attr(e, "queryid") else {
+            diags.push(
+                Diagnostic::error(
+                    "kws.xml.missing_attribute",
+                    format!("<{tag}> without queryid"),
+                )
+                .file(file)
+                .at(line, col)
+                .expected("queryid=\"...\"")
+                .hint("Give every block a queryid attribute."),
+            );
+            return;
+        };
+        if let Some(first) = self.seen.get(&q) {
+            diags.push(
+                Diagnostic::error(
+                    "kws.xml.duplicate_query",
+                    format!("query `{q}` appears twice in this file (lines {first} and {line})"),
+                )
+                .file(file)
+                .at(line, col)
+                .found(format!("second <{tag} queryid=\"{q}\">"))
+                .hint("Keep one block per query.")
+                .official("rusteval keeps the last block"),
+            );
+        } else {
+            self.seen.insert(q.clone(), line);
+        }
+        let block = Block {
+            query: q,
+            line,
+            ..Block::default()
+        };
+        if empty {
+            on_block(block, diags);
+        } else {
+            self.current = Some(block);
+        }
+    }
+
+    /// Text between tags, starting at `at`: non-blank text is remembered, and named if the XML breaks later.
+    fn text(&mut self, raw: &[u8], (line, col): (u64, u64)) {
+        let Some(k) = raw.iter().position(|b| !b.is_ascii_whitespace()) else {
+            return;
+        };
+        let before = &raw[..k];
+        let nl = before.iter().filter(|b| **b == b'\n').count() as u64;
+        let c = if nl == 0 {
+            col + k as u64
+        } else {
+            (k - before.iter().rposition(|b| *b == b'\n').unwrap_or(0)) as u64
+        };
+        let rest = String::from_utf8_lossy(&raw[k..]);
+        let first = rest.lines().next().unwrap_or("").to_string();
+        self.stray = Some((line + nl, c, first));
+    }
 }
 
 /// A block still open at end of file (or when the next opens): an error when read as XML; in official
@@ -361,46 +416,11 @@ fn attr(e: &BytesStart, name: &str) -> Option<String> {
         })
 }
 
+/// The names of a word's attributes, in [`word`]'s order.
+const NAMES: [&str; 7] = ["document", "x", "y", "width", "height", "Relevance", "Text"];
+
 fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> Option<Word> {
-    let mut vals: [Option<std::borrow::Cow<str>>; 7] = Default::default();
-    const NAMES: [&str; 7] = ["document", "x", "y", "width", "height", "Relevance", "Text"];
-    for a in e.attributes().with_checks(false) {
-        let a = match a {
-            Ok(a) => a,
-            Err(err) => {
-                diags.push(
-                    Diagnostic::error("kws.xml.syntax", format!("bad attribute: {err}"))
-                        .file(file)
-                        .at(line, col),
-                );
-                return None;
-            }
-        };
-        let key: &str = a.key.as_ref();
-        match NAMES.iter().position(|n| *n == key) {
-            Some(i) => {
-                let raw = a.value.clone();
-                vals[i] = Some(if raw.contains('&') {
-                    a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
-                        .map(|v| std::borrow::Cow::Owned(v.into_owned()))
-                        .unwrap_or(raw)
-                } else {
-                    raw
-                });
-            }
-            None => diags.push(
-                Diagnostic::warning(
-                    "kws.xml.unknown_attribute",
-                    format!("unknown attribute `{key}` ignored"),
-                )
-                .file(file)
-                .at(line, col)
-                .expected("document, x, y, width, height, Relevance, Text")
-                .found(key.to_string())
-                .hint("Check the spelling: attribute names are case-sensitive."),
-            ),
-        }
-    }
+    let mut vals = attributes(e, file, line, col, diags)?;
     let mut ok = true;
     for (i, v) in vals.iter().take(5).enumerate() {
         if v.is_none() {
@@ -444,24 +464,11 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
     let relevance_text = vals[5].as_deref().map(str::to_string);
     let relevance = match relevance_text.as_deref() {
         None => None,
-        Some(t) => match t.trim().parse::<f64>() {
-            Ok(r) if (0.0..=1.0).contains(&r) => Some(r),
-            _ => {
-                ok = false;
-                diags.push(
-                    Diagnostic::error(
-                        "kws.xml.bad_relevance",
-                        "Relevance is not a number in [0, 1]",
-                    )
-                    .file(file)
-                    .at(line, col)
-                    .expected("a decimal number in [0, 1]")
-                    .found(excerpt(t))
-                    .hint("Use 1 for relevant items (any value in [0, 1] is accepted)."),
-                );
-                None
-            }
-        },
+        Some(t) => {
+            let r = relevance_of(t, file, line, col, diags);
+            ok &= r.is_some();
+            r
+        }
     };
     if !ok {
         return None;
@@ -476,4 +483,75 @@ fn word(e: &BytesStart, file: &str, line: u64, col: u64, diags: &mut Diags) -> O
         relevance_text,
         line,
     })
+}
+
+/// A word's attribute values by [`NAMES`] (entities decoded); unknown attributes are reported and ignored.
+/// `None` when an attribute cannot be read (reported).
+fn attributes<'e>(
+    e: &'e BytesStart,
+    file: &str,
+    line: u64,
+    col: u64,
+    diags: &mut Diags,
+) -> Option<[Option<std::borrow::Cow<'e, str>>; 7]> {
+    let mut vals: [Option<std::borrow::Cow<str>>; 7] = Default::default();
+    for a in e.attributes().with_checks(false) {
+        let a = match a {
+            Ok(a) => a,
+            Err(err) => {
+                diags.push(
+                    Diagnostic::error("kws.xml.syntax", format!("bad attribute: {err}"))
+                        .file(file)
+                        .at(line, col),
+                );
+                return None;
+            }
+        };
+        let key: &str = a.key.as_ref();
+        match NAMES.iter().position(|n| *n == key) {
+            Some(i) => {
+                let raw = a.value.clone();
+                vals[i] = Some(if raw.contains('&') {
+                    a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| std::borrow::Cow::Owned(v.into_owned()))
+                        .unwrap_or(raw)
+                } else {
+                    raw
+                });
+            }
+            None => diags.push(
+                Diagnostic::warning(
+                    "kws.xml.unknown_attribute",
+                    format!("unknown attribute `{key}` ignored"),
+                )
+                .file(file)
+                .at(line, col)
+                .expected("document, x, y, width, height, Relevance, Text")
+                .found(key.to_string())
+                .hint("Check the spelling: attribute names are case-sensitive."),
+            ),
+        }
+    }
+    Some(vals)
+}
+
+/// A Relevance value: a number in [0, 1], else `None` (reported).
+fn relevance_of(t: &str, file: &str, line: u64, col: u64, diags: &mut Diags) -> Option<f64> {
+    match t.trim().parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Some(r),
+        _ => {
+            diags.push(
+                Diagnostic::error(
+                    "kws.xml.bad_relevance",
+                    "Relevance is not a number in [0, 1]",
+                )
+                .file(file)
+                .at(line, col)
+                .expected("a decimal number in [0, 1]")
+                .found(excerpt(t))
+                .hint("Use 1 for relevant items (any value in [0, 1] is accepted)."),
+            );
+            None
+        }
+    }
 }

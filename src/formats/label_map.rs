@@ -68,8 +68,53 @@ pub fn decode(
         ColorType::Rgba => "RGBA",
     };
     let source = format!("{kind} {bits}-bit");
-    let mut values = Vec::with_capacity(wu * hu);
     let rows = buf.chunks(line.max(1)).take(hu);
+    let values = match (ct, depth) {
+        (ColorType::Rgb | ColorType::Rgba, BitDepth::Eight) => {
+            let Some(pal) = palette else {
+                return Err(needs_palette(file, source));
+            };
+            let ch = if ct == ColorType::Rgb { 3 } else { 4 };
+            colour_values(file, rows, ch, wu, hu, pal)?
+        }
+        _ => match gray_values(ct, depth, rows, wu, hu) {
+            Some(v) => v,
+            None => {
+                return Err(Box::new(
+                    Diagnostic::error(
+                        "segmentation.unsupported_png",
+                        format!("{source} PNGs are not label maps"),
+                    )
+                    .file(file)
+                    .expected("an 8/16-bit gray, palette, or 8-bit RGB(A) PNG")
+                    .found(source)
+                    .hint("Save label maps as 8-bit gray or palette PNGs."),
+                ))
+            }
+        },
+    };
+    if values.len() != wu * hu {
+        return Err(bad(file, bytes, "the image data is shorter than its size"));
+    }
+    Ok(LabelMap {
+        width: w,
+        height: h,
+        values,
+        source,
+    })
+}
+
+/// The class values of a gray, palette-index or gray+alpha image, row by row (`rows`, each of `wu` pixels);
+/// 2- and 4-bit gray scaled by 85 and 17 (to 0–255). `None` for another colour type or depth.
+fn gray_values<'a>(
+    ct: ColorType,
+    depth: BitDepth,
+    rows: impl Iterator<Item = &'a [u8]>,
+    wu: usize,
+    hu: usize,
+) -> Option<Vec<u16>> {
+    let mut values = Vec::with_capacity(wu * hu);
+    let bits = depth as u8 as usize;
     match (ct, depth) {
         (
             ColorType::Grayscale | ColorType::Indexed,
@@ -117,71 +162,67 @@ pub fn decode(
                 );
             }
         }
-        (ColorType::Rgb | ColorType::Rgba, BitDepth::Eight) => {
-            let Some(pal) = palette else {
-                return Err(Box::new(
-                    Diagnostic::error(
-                        "segmentation.needs_palette",
-                        format!("{source} label map: colour label maps need the `palette` option"),
-                    )
-                    .file(file)
-                    .expected("a gray or palette PNG (one class value per pixel), or a `palette` option")
-                    .found(source)
-                    .hint("Save label maps as 8-bit gray or palette PNGs, or set palette = \"#RRGGBB=class,…\".")
-                    .official("fails (a 3-channel array is not a label map)"),
-                ));
-            };
-            let ch = if ct == ColorType::Rgb { 3 } else { 4 };
-            let mut missing: Option<(usize, u32)> = None;
-            let mut count = 0u64;
-            for (y, row) in rows.enumerate() {
-                for (x, c) in row.chunks_exact(ch).take(wu).enumerate() {
-                    let rgb = (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32;
-                    match pal.get(&rgb) {
-                        Some(&v) => values.push(v),
-                        None => {
-                            count += 1;
-                            missing.get_or_insert((y * wu + x, rgb));
-                            values.push(0);
-                        }
-                    }
+        _ => return None,
+    }
+    Some(values)
+}
+
+/// The error of a colour label map without the `palette` option.
+fn needs_palette(file: &str, source: String) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error(
+            "segmentation.needs_palette",
+            format!("{source} label map: colour label maps need the `palette` option"),
+        )
+        .file(file)
+        .expected("a gray or palette PNG (one class value per pixel), or a `palette` option")
+        .found(source)
+        .hint(
+            "Save label maps as 8-bit gray or palette PNGs, or set palette = \"#RRGGBB=class,…\".",
+        )
+        .official("fails (a 3-channel array is not a label map)"),
+    )
+}
+
+/// The class values of an 8-bit RGB (`ch` 3) or RGBA (`ch` 4) image through `palette`; a colour it lacks is an
+/// error at its first pixel, with the count of such pixels.
+fn colour_values<'a>(
+    file: &str,
+    rows: impl Iterator<Item = &'a [u8]>,
+    ch: usize,
+    wu: usize,
+    hu: usize,
+    palette: &FxHashMap<u32, u16>,
+) -> Result<Vec<u16>, Box<Diagnostic>> {
+    let mut values = Vec::with_capacity(wu * hu);
+    let mut missing: Option<(usize, u32)> = None;
+    let mut count = 0u64;
+    for (y, row) in rows.enumerate() {
+        for (x, c) in row.chunks_exact(ch).take(wu).enumerate() {
+            let rgb = (c[0] as u32) << 16 | (c[1] as u32) << 8 | c[2] as u32;
+            match palette.get(&rgb) {
+                Some(&v) => values.push(v),
+                None => {
+                    count += 1;
+                    missing.get_or_insert((y * wu + x, rgb));
+                    values.push(0);
                 }
             }
-            if let Some((i, rgb)) = missing {
-                let mut d = Diagnostic::error(
-                    "segmentation.unknown_colour",
-                    format!("colour #{rgb:06X} is not in the palette ({count} pixels)"),
-                )
-                .file(file)
-                .expected("a colour listed in `palette`")
-                .found(format!("#{rgb:06X}"))
-                .hint("Add the colour to the `palette` option or fix the label map.");
-                d.pixel = Some([(i % wu) as u64, (i / wu) as u64]);
-                return Err(Box::new(d));
-            }
-        }
-        _ => {
-            return Err(Box::new(
-                Diagnostic::error(
-                    "segmentation.unsupported_png",
-                    format!("{source} PNGs are not label maps"),
-                )
-                .file(file)
-                .expected("an 8/16-bit gray, palette, or 8-bit RGB(A) PNG")
-                .found(source)
-                .hint("Save label maps as 8-bit gray or palette PNGs."),
-            ))
         }
     }
-    if values.len() != wu * hu {
-        return Err(bad(file, bytes, "the image data is shorter than its size"));
-    }
-    Ok(LabelMap {
-        width: w,
-        height: h,
-        values,
-        source,
-    })
+    let Some((i, rgb)) = missing else {
+        return Ok(values);
+    };
+    let mut d = Diagnostic::error(
+        "segmentation.unknown_colour",
+        format!("colour #{rgb:06X} is not in the palette ({count} pixels)"),
+    )
+    .file(file)
+    .expected("a colour listed in `palette`")
+    .found(format!("#{rgb:06X}"))
+    .hint("Add the colour to the `palette` option or fix the label map.");
+    d.pixel = Some([(i % wu) as u64, (i / wu) as u64]);
+    Err(Box::new(d))
 }
 
 /// Parses a `palette` option: `#RRGGBB=class` pairs separated by `,` or `;`.

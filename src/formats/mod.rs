@@ -1,14 +1,12 @@
 //! Readers: bytes in, typed data out, every problem a located [`crate::Diagnostic`].
 
 pub mod aij_json;
-pub mod aij_json_python;
 pub mod chalearn;
 pub mod classification_csv;
 pub mod coco_json;
 pub mod csv_records;
 pub mod falsid_labels;
 pub mod falsid_matrix;
-pub mod fxhash;
 pub mod id_csv;
 pub mod id_index;
 pub mod kws_xml;
@@ -17,5 +15,7 @@ pub mod label_map;
 pub mod lines;
 pub mod npy;
 pub mod png_mask;
+pub mod python_json;
 pub mod regression_csv;
+pub mod text_file;
 pub mod trec;

@@ -4,7 +4,7 @@
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::{early_rows, early_tags, EarlyColumns};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
-use crate::diag::{Diagnostic, Diags};
+use crate::diag::Diags;
 
 pub const FAMILY: &str = "regression";
 /// Value column names tried when the header has more than one other column.
@@ -70,14 +70,7 @@ pub fn read_gt<'i>(
         return None;
     }
     if gt.targets.is_empty() {
-        diags.push(
-            Diagnostic::error(
-                &format!("{FAMILY}.empty_file"),
-                "the ground truth has no rows",
-            )
-            .file(file)
-            .hint("Drop the complete ground-truth file."),
-        );
+        diags.push(id_csv::empty_gt(FAMILY, file));
         return None;
     }
     Some(gt)

@@ -8,18 +8,12 @@ use crate::input::{FileSet, Role};
 use crate::Mode;
 use std::io::Write;
 
-/// Protocols a built input is scored with (the first byte picks one).
-const PROTOCOLS: &[&str] = &[
-    "kws",
-    "chalearn-ce",
-    "falsid",
-    "classification",
-    "regression",
-    "detection",
-    "aij2022",
-    "fest",
-    "segmentation",
-];
+/// The protocol a built input is scored with: the registry's protocol that the byte `b` picks, so that a
+/// protocol added to the registry is fuzzed without editing this file.
+fn pick(b: u8) -> &'static str {
+    let all = crate::protocols::PROTOCOLS;
+    all[b as usize % all.len()].info().id
+}
 
 /// Member and file names: what protocols look for, junk, traversal, control characters and bidi overrides.
 const NAMES: &[&str] = &[
@@ -214,7 +208,7 @@ pub fn recipe_zip(b: &mut Bytes, depth: u32) -> Vec<u8> {
 /// read, then scored by the protocol the first byte picks, in both modes.
 pub fn zip_built(data: &[u8]) {
     let mut b = Bytes { data };
-    let id = PROTOCOLS[b.u8() as usize % PROTOCOLS.len()];
+    let id = pick(b.u8());
     let zip = recipe_zip(&mut b, 0);
     let set = [("max_memory", SMALL_BUDGET)];
     let files = build(vec![("sub.zip", None, zip.clone())], &small_limits());
@@ -444,7 +438,7 @@ pub fn disk_walk(data: &[u8]) {
     #[cfg(unix)]
     {
         let mut b = Bytes { data };
-        let id = PROTOCOLS[b.u8() as usize % PROTOCOLS.len()];
+        let id = pick(b.u8());
         let Some(root) = tree::make(&mut b) else {
             return;
         };

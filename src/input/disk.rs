@@ -5,24 +5,10 @@
 //! Messages are plain words, never Rust's "(os error N)".
 
 use super::DiskFile;
+pub use crate::diag::io_words;
 use crate::diag::Diagnostic;
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// An I/O error in plain words: the system's message without Rust's ` (os error N)` suffix, in lower case
-/// ("no such file or directory", "permission denied").
-pub fn io_words(e: &io::Error) -> String {
-    let s = e.to_string();
-    let s = match s.rfind(" (os error ") {
-        Some(i) if s.ends_with(')') => &s[..i],
-        _ => s.as_str(),
-    };
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_lowercase().chain(c).collect(),
-        None => "input/output error".into(),
-    }
-}
 
 /// What a path on disk is, its symbolic links not followed.
 #[derive(Debug)]

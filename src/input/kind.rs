@@ -77,64 +77,76 @@ pub fn sniff(name: &str, head: &[u8], total: u64) -> Kind {
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
-    let starts = |m: &[u8]| head.starts_with(m);
-    if starts(b"\x89PNG\r\n\x1a\n") {
-        return Kind::Png;
+    if let Some(kind) = by_magic(head) {
+        return kind;
     }
-    if starts(&[0xff, 0xd8, 0xff]) {
-        return Kind::Jpeg;
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        return zip_kind(head, &ext);
     }
-    if starts(b"GIF87a") || starts(b"GIF89a") {
-        return Kind::Gif;
-    }
-    if starts(b"II*\0") || starts(b"MM\0*") {
-        return Kind::Tiff;
-    }
-    if starts(b"RIFF") && head.get(8..12) == Some(b"WEBP") {
-        return Kind::Webp;
-    }
-    if starts(b"%PDF-") {
-        return Kind::Pdf;
-    }
-    if starts(b"\x93NUMPY") {
-        return Kind::Npy;
-    }
-    if starts(&[0x1f, 0x8b]) {
-        return Kind::Gzip;
-    }
-    if starts(b"PK\x03\x04") || starts(b"PK\x05\x06") {
-        return match ext.as_str() {
-            "docx" | "docm" | "dotx" => Kind::Word,
-            "xlsx" | "xlsm" | "xltx" => Kind::Excel,
-            "pptx" | "pptm" => Kind::PowerPoint,
-            "odt" | "ods" | "odp" => Kind::OpenDocument,
-            "npz" => Kind::Npz,
-            _ if memchr::memmem::find(head, b"[Content_Types].xml").is_some() => {
-                if memchr::memmem::find(head, b"word/").is_some() {
-                    Kind::Word
-                } else if memchr::memmem::find(head, b"xl/").is_some() {
-                    Kind::Excel
-                } else if memchr::memmem::find(head, b"ppt/").is_some() {
-                    Kind::PowerPoint
-                } else {
-                    Kind::Zip
-                }
-            }
-            _ if memchr::memmem::find(head, b"application/vnd.oasis.opendocument").is_some() => {
-                Kind::OpenDocument
-            }
-            _ => Kind::Zip,
-        };
-    }
-    if starts(&[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) {
+    if head.starts_with(&[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) {
+        // An OLE compound file: the Office formats before 2007.
         return match ext.as_str() {
             "xls" => Kind::Excel,
             "ppt" => Kind::PowerPoint,
             _ => Kind::Word,
         };
     }
-    // Text with a stray byte or in another encoding is still text (its reader locates the bad byte and asks
-    // for UTF-8); binary data has NUL bytes or many control characters.
+    text_kind(head)
+}
+
+/// The kinds that one magic number names alone (images, PDF, `.npy`, gzip).
+fn by_magic(head: &[u8]) -> Option<Kind> {
+    let starts = |m: &[u8]| head.starts_with(m);
+    Some(if starts(b"\x89PNG\r\n\x1a\n") {
+        Kind::Png
+    } else if starts(&[0xff, 0xd8, 0xff]) {
+        Kind::Jpeg
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        Kind::Gif
+    } else if starts(b"II*\0") || starts(b"MM\0*") {
+        Kind::Tiff
+    } else if starts(b"RIFF") && head.get(8..12) == Some(b"WEBP") {
+        Kind::Webp
+    } else if starts(b"%PDF-") {
+        Kind::Pdf
+    } else if starts(b"\x93NUMPY") {
+        Kind::Npy
+    } else if starts(&[0x1f, 0x8b]) {
+        Kind::Gzip
+    } else {
+        return None;
+    })
+}
+
+/// What a zip is: an Office or OpenDocument file (by extension, or by the names of its first members), a
+/// `.npz`, or a plain archive.
+fn zip_kind(head: &[u8], ext: &str) -> Kind {
+    let has = |s: &[u8]| memchr::memmem::find(head, s).is_some();
+    match ext {
+        "docx" | "docm" | "dotx" => Kind::Word,
+        "xlsx" | "xlsm" | "xltx" => Kind::Excel,
+        "pptx" | "pptm" => Kind::PowerPoint,
+        "odt" | "ods" | "odp" => Kind::OpenDocument,
+        "npz" => Kind::Npz,
+        _ if has(b"[Content_Types].xml") => {
+            if has(b"word/") {
+                Kind::Word
+            } else if has(b"xl/") {
+                Kind::Excel
+            } else if has(b"ppt/") {
+                Kind::PowerPoint
+            } else {
+                Kind::Zip
+            }
+        }
+        _ if has(b"application/vnd.oasis.opendocument") => Kind::OpenDocument,
+        _ => Kind::Zip,
+    }
+}
+
+/// Text (XML, JSON or other) or binary data. Text with a stray byte or in another encoding is still text (its
+/// reader locates the bad byte and asks for UTF-8); binary data has NUL bytes or many control characters.
+fn text_kind(head: &[u8]) -> Kind {
     let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let controls = text
         .iter()

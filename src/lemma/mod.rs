@@ -102,6 +102,34 @@ fn fst_map(b: &[u8], what: &str) -> Result<fst::Map<Vec<u8>>, String> {
     Ok(m)
 }
 
+/// A table of the asset (`rec`-byte records, [`table`]): its offsets and its records read by `read`.
+fn records<T>(
+    b: &[u8],
+    rec: usize,
+    what: &str,
+    read: impl Fn(&[u8]) -> T,
+) -> Result<(Vec<u32>, Vec<T>), String> {
+    let t = table(b, rec, what)?;
+    let items = t.records.chunks_exact(rec).map(read).collect();
+    Ok((t.offsets, items))
+}
+
+/// The tags section: a count (at least the 7 shape tags, at most 2^16 − 1), then per tag its flags byte and
+/// its 64-bit feature set.
+fn tag_infos(b: &[u8]) -> Result<Vec<TagInfo>, String> {
+    let (n_tags, rest) = asset::take_u32(b).ok_or("asset: bad tags")?;
+    if rest.len() != n_tags as usize * 9 || n_tags < 7 || n_tags > u16::MAX as u32 {
+        return Err("asset: bad tags".into());
+    }
+    Ok(rest
+        .chunks_exact(9)
+        .map(|r| TagInfo {
+            flags: r[0],
+            features: u64::from_le_bytes([r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]]),
+        })
+        .collect())
+}
+
 impl Lemmatizer {
     /// Loads the dictionary asset.
     pub fn from_bytes(data: &[u8]) -> Result<Self, String> {
@@ -111,56 +139,25 @@ impl Lemmatizer {
         let prefixes = lines(sec(1), "prefixes")?;
         let suffixes = lines(sec(2), "suffixes")?;
 
-        let t = table(sec(3), 6, "paradigms")?;
-        let forms: Vec<Form> = t
-            .records
-            .chunks_exact(6)
-            .map(|r| Form {
-                suffix: u16_at(r, 0),
-                tag: u16_at(r, 2),
-                prefix: u16_at(r, 4),
-            })
-            .collect();
-        let para_off = t.offsets;
-
-        let tb = sec(4);
-        let (n_tags, rest) = asset::take_u32(tb).ok_or("asset: bad tags")?;
-        if rest.len() != n_tags as usize * 9 || n_tags < 7 || n_tags > u16::MAX as u32 {
-            return Err("asset: bad tags".into());
-        }
-        let tags: Vec<TagInfo> = rest
-            .chunks_exact(9)
-            .map(|r| TagInfo {
-                flags: r[0],
-                features: u64::from_le_bytes([r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]]),
-            })
-            .collect();
+        let (para_off, forms) = records(sec(3), 6, "paradigms", |r| Form {
+            suffix: u16_at(r, 0),
+            tag: u16_at(r, 2),
+            prefix: u16_at(r, 4),
+        })?;
+        let tags = tag_infos(sec(4))?;
         let shape0 = (tags.len() - 7) as u16;
-
-        let t = table(sec(5), 8, "lists")?;
-        let entries: Vec<Entry> = t
-            .records
-            .chunks_exact(8)
-            .map(|r| Entry {
-                para: u16_at(r, 0),
-                idx: u16_at(r, 2),
-                mask: u32_at(r, 4),
-            })
-            .collect();
-        let list_off = t.offsets;
+        let (list_off, entries) = records(sec(5), 8, "lists", |r| Entry {
+            para: u16_at(r, 0),
+            idx: u16_at(r, 2),
+            mask: u32_at(r, 4),
+        })?;
         let words = fst_map(sec(6), "word")?;
-        let t = table(sec(7), 12, "prediction lists")?;
-        let pentries: Vec<PEntry> = t
-            .records
-            .chunks_exact(12)
-            .map(|r| PEntry {
-                mask: u32_at(r, 0),
-                count: u32_at(r, 4),
-                para: u16_at(r, 8),
-                idx: u16_at(r, 10),
-            })
-            .collect();
-        let plist_off = t.offsets;
+        let (plist_off, pentries) = records(sec(7), 12, "prediction lists", |r| PEntry {
+            mask: u32_at(r, 0),
+            count: u32_at(r, 4),
+            para: u16_at(r, 8),
+            idx: u16_at(r, 10),
+        })?;
         let preds = (8..11)
             .map(|i| fst_map(sec(i), "prediction"))
             .collect::<Result<Vec<_>, _>>()?;
@@ -424,8 +421,8 @@ pub fn load_asset(explicit: Option<&str>) -> Result<Option<std::sync::Arc<Lemmat
         return Ok(None);
     };
     let shown = path.display();
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("{shown}: {}", crate::input::disk::io_words(&e)))?;
+    let bytes =
+        std::fs::read(&path).map_err(|e| format!("{shown}: {}", crate::diag::io_words(&e)))?;
     Lemmatizer::from_bytes(&bytes)
         .map(|l| Some(std::sync::Arc::new(l)))
         .map_err(|e| format!("{shown}: {e}"))

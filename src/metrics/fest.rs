@@ -189,9 +189,6 @@ fn ratio(n: u64, d: u64) -> f64 {
 pub fn match_image(t: &Table, prm: &Params) -> ImageMatch {
     let n1 = t.gt_size.len().saturating_sub(1);
     let n2 = t.pred_size.len().saturating_sub(1);
-    let gs = |g: u32| t.gt_size.get(g as usize).copied().unwrap_or(0);
-    let ps = |p: u32| t.pred_size.get(p as usize).copied().unwrap_or(0);
-    let pass = |x: f64, th: f64| if prm.strict { x > th } else { x >= th };
     let mut counts = Counts {
         n1: n1 as u64,
         n2: n2 as u64,
@@ -200,72 +197,15 @@ pub fn match_image(t: &Table, prm: &Params) -> ImageMatch {
         ..Counts::default()
     };
     // (g, p, I) of the chosen pairs.
-    let mut chosen: Vec<(u32, u32, u64)> = Vec::new();
-    match prm.matching {
-        Matching::BestPerGt => {
-            let mut i = 0;
-            while i < t.pairs.len() {
-                let g = t.pairs[i].0;
-                let (mut v, mut b) = (0.0f64, None);
-                while i < t.pairs.len() && t.pairs[i].0 == g {
-                    let (_, p, n) = t.pairs[i];
-                    let x = iou(n, gs(g), ps(p));
-                    if x >= prm.iou_threshold {
-                        counts.m += 1;
-                    }
-                    if x > v {
-                        v = x;
-                        b = Some((p, n));
-                    }
-                    i += 1;
-                }
-                if let Some((p, n)) = b {
-                    chosen.push((g, p, n));
-                }
-            }
-            if prm.iou_threshold <= 0.0 {
-                // Zero-IoU pairs pass a non-positive threshold in the official all-pairs loop.
-                counts.m = n1 as u64 * n2 as u64;
-            }
-        }
-        Matching::Greedy => {
-            let mut all: Vec<(f64, u32, u32, u64)> = t
-                .pairs
-                .iter()
-                .map(|&(g, p, n)| (iou(n, gs(g), ps(p)), g, p, n))
-                .collect();
-            all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-            let mut gt_used = vec![false; n1 + 1];
-            let mut pr_used = vec![false; n2 + 1];
-            for (_, g, p, n) in all {
-                let (gu, pu) = (g as usize, p as usize);
-                if gu <= n1 && pu <= n2 && !gt_used[gu] && !pr_used[pu] {
-                    gt_used[gu] = true;
-                    pr_used[pu] = true;
-                    chosen.push((g, p, n));
-                }
-            }
-            chosen.sort_unstable();
-        }
-        Matching::Hungarian => {
-            let weighted: Vec<(u32, u32, f64)> = t
-                .pairs
-                .iter()
-                .map(|&(g, p, n)| (g, p, iou(n, gs(g), ps(p))))
-                .collect();
-            let picked = max_weight_matching(&weighted);
-            for (g, p) in picked {
-                if let Ok(k) = t.pairs.binary_search_by(|x| (x.0, x.1).cmp(&(g, p))) {
-                    chosen.push(t.pairs[k]);
-                }
-            }
-            chosen.sort_unstable();
-        }
-    }
+    let chosen = match prm.matching {
+        Matching::BestPerGt => best_per_gt(t, prm, &mut counts.m),
+        Matching::Greedy => greedy(t),
+        Matching::Hungarian => hungarian(t),
+    };
     if prm.matching != Matching::BestPerGt {
         counts.m = chosen
             .iter()
-            .filter(|&&(g, p, n)| iou(n, gs(g), ps(p)) >= prm.iou_threshold)
+            .filter(|&&(g, p, n)| t.iou(g, p, n) >= prm.iou_threshold)
             .count() as u64;
     }
     let blank = GtLine {
@@ -280,28 +220,14 @@ pub fn match_image(t: &Table, prm: &Params) -> ImageMatch {
     let mut pred_gt: Vec<Vec<u32>> = vec![Vec::new(); n2 + 1];
     let mut pred_counted = vec![false; n2 + 1];
     for &(g, p, n) in &chosen {
-        let (sg, sp) = (gs(g), ps(p));
+        let (sg, sp) = (t.gt(g), t.pred(p));
         let (tp, fp, fn_) = (n, sp - n, sg - n);
         counts.tp += tp;
         counts.fp += fp;
         counts.fn_ += fn_;
         let pr = ratio(tp, tp + fp);
         let rc = ratio(tp, tp + fn_);
-        let class = if pass(pr, prm.pr_threshold) && pass(rc, prm.pr_threshold) {
-            counts.cl += 1;
-            Class::Cl
-        } else if !pass(rc, prm.pr_threshold) {
-            counts.ml += 1;
-            if prm.both_fail_el && !pass(pr, prm.pr_threshold) {
-                counts.el += 1;
-                Class::MlEl
-            } else {
-                Class::Ml
-            }
-        } else {
-            counts.el += 1;
-            Class::El
-        };
+        let class = classify(pr, rc, prm, &mut counts);
         if let Some(slot) = gt.get_mut(g as usize) {
             *slot = GtLine {
                 pred: Some(p),
@@ -338,6 +264,127 @@ pub fn match_image(t: &Table, prm: &Params) -> ImageMatch {
         gt,
         pred_gt,
         pred_counted,
+    }
+}
+
+impl Table<'_> {
+    /// The size of GT line `g` (0 beyond the table).
+    fn gt(&self, g: u32) -> u64 {
+        self.gt_size.get(g as usize).copied().unwrap_or(0)
+    }
+    /// The size of predicted line `p` (0 beyond the table).
+    fn pred(&self, p: u32) -> u64 {
+        self.pred_size.get(p as usize).copied().unwrap_or(0)
+    }
+    /// The IoU of GT line `g` and predicted line `p`, whose intersection is `n`.
+    fn iou(&self, g: u32, p: u32, n: u64) -> f64 {
+        iou(n, self.gt(g), self.pred(p))
+    }
+}
+
+/// Each GT line's best prediction by IoU (the first of equal ones, none at IoU 0), as the official loop picks
+/// them; `m` counts every pair at or above the IoU threshold (all n1 × n2 pairs for a threshold ≤ 0).
+fn best_per_gt(t: &Table, prm: &Params, m: &mut u64) -> Vec<(u32, u32, u64)> {
+    let mut chosen = Vec::new();
+    let mut i = 0;
+    while i < t.pairs.len() {
+        let g = t.pairs[i].0;
+        let (mut v, mut b) = (0.0f64, None);
+        while i < t.pairs.len() && t.pairs[i].0 == g {
+            let (_, p, n) = t.pairs[i];
+            let x = t.iou(g, p, n);
+            if x >= prm.iou_threshold {
+                *m += 1;
+            }
+            if x > v {
+                v = x;
+                b = Some((p, n));
+            }
+            i += 1;
+        }
+        if let Some((p, n)) = b {
+            chosen.push((g, p, n));
+        }
+    }
+    if prm.iou_threshold <= 0.0 {
+        // Zero-IoU pairs pass a non-positive threshold in the official all-pairs loop.
+        let (n1, n2) = (
+            t.gt_size.len().saturating_sub(1),
+            t.pred_size.len().saturating_sub(1),
+        );
+        *m = n1 as u64 * n2 as u64;
+    }
+    chosen
+}
+
+/// One-to-one pairs, taken by decreasing IoU (ties by GT, then prediction label), sorted by `(g, p)`.
+fn greedy(t: &Table) -> Vec<(u32, u32, u64)> {
+    let (n1, n2) = (
+        t.gt_size.len().saturating_sub(1),
+        t.pred_size.len().saturating_sub(1),
+    );
+    let mut all: Vec<(f64, u32, u32, u64)> = t
+        .pairs
+        .iter()
+        .map(|&(g, p, n)| (t.iou(g, p, n), g, p, n))
+        .collect();
+    all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut gt_used = vec![false; n1 + 1];
+    let mut pr_used = vec![false; n2 + 1];
+    let mut chosen = Vec::new();
+    for (_, g, p, n) in all {
+        let (gu, pu) = (g as usize, p as usize);
+        if gu <= n1 && pu <= n2 && !gt_used[gu] && !pr_used[pu] {
+            gt_used[gu] = true;
+            pr_used[pu] = true;
+            chosen.push((g, p, n));
+        }
+    }
+    chosen.sort_unstable();
+    chosen
+}
+
+/// The one-to-one pairs of largest total IoU ([`max_weight_matching`]), sorted by `(g, p)`.
+fn hungarian(t: &Table) -> Vec<(u32, u32, u64)> {
+    let weighted: Vec<(u32, u32, f64)> = t
+        .pairs
+        .iter()
+        .map(|&(g, p, n)| (g, p, t.iou(g, p, n)))
+        .collect();
+    let mut chosen = Vec::new();
+    for (g, p) in max_weight_matching(&weighted) {
+        if let Ok(k) = t.pairs.binary_search_by(|x| (x.0, x.1).cmp(&(g, p))) {
+            chosen.push(t.pairs[k]);
+        }
+    }
+    chosen.sort_unstable();
+    chosen
+}
+
+/// The class of a pair of precision `pr` and recall `rc`, counted in `counts`: CL when both pass the
+/// threshold, ML when the recall fails (also EL with `both_fail_el` when the precision fails too), else EL.
+fn classify(pr: f64, rc: f64, prm: &Params, counts: &mut Counts) -> Class {
+    let pass = |x: f64| {
+        if prm.strict {
+            x > prm.pr_threshold
+        } else {
+            x >= prm.pr_threshold
+        }
+    };
+    if pass(pr) && pass(rc) {
+        counts.cl += 1;
+        Class::Cl
+    } else if !pass(rc) {
+        counts.ml += 1;
+        if prm.both_fail_el && !pass(pr) {
+            counts.el += 1;
+            Class::MlEl
+        } else {
+            Class::Ml
+        }
+    } else {
+        counts.el += 1;
+        Class::El
     }
 }
 

@@ -9,6 +9,7 @@ pub mod falsid;
 pub mod fest;
 pub mod interp;
 pub mod mean;
+pub mod radix;
 pub mod rank;
 pub mod regression;
 pub mod rusteval;

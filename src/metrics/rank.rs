@@ -2,102 +2,10 @@
 //! `scipy/stats/_stats_py.py`): the values sorted, a run of equal values at sorted positions s..=e (0-based)
 //! all ranked (s + 1 + e + 1) / 2. Here doubled, so that every rank is an integer.
 //!
-//! The sort is a most-significant-digit radix sort on the order-preserving integer key of each value (the order
-//! of `f64::total_cmp`, `-0.0` keyed as `0.0`): each level scatters by the top bits of `key − min` (the bits the
-//! keys of that range differ in), so one pass over memory splits 5M values into buckets that fit in cache,
-//! where the next levels run; a range of equal keys is done at once. Each level of n items is O(n) and
-//! narrows the range by at least one bit (11 for large n), below 33 items an insertion sort. The first level splits by value instead (see [`sorted`]). It replaced an LSD radix sort of
-//! six passes over memory: the ranks of 5M values 175 -> 114 ms, and 80 MB less memory (no second buffer).
+//! The sort is [`super::radix`]'s, on the order-preserving integer key of each value (the order of
+//! `f64::total_cmp`, `-0.0` keyed as `0.0`); its first level splits by value instead (see [`sorted`]).
 
-/// The ascending order-preserving key of `x` under `f64::total_cmp`.
-fn up_key(x: f64) -> u64 {
-    let b = x.to_bits();
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | (1 << 63)
-    }
-}
-
-/// Below this many items a slice is sorted by insertion.
-const SMALL: usize = 32;
-/// Most bits a level splits by (2,048 buckets: their write positions stay in cache).
-const MAX_BITS: u32 = 11;
-
-fn insertion(a: &mut [(u64, u32)]) {
-    for i in 1..a.len() {
-        let x = a[i];
-        let mut j = i;
-        while j > 0 && a[j - 1].0 > x.0 {
-            a[j] = a[j - 1];
-            j -= 1;
-        }
-        a[j] = x;
-    }
-}
-
-/// Items `item(0..n)` written to `dst` bucket by bucket (`bucket(i)` < `buckets`, in the order of `i` inside a
-/// bucket); returns where each bucket starts, and the end after the last.
-fn scatter(
-    n: usize,
-    buckets: usize,
-    bucket: impl Fn(usize) -> usize,
-    item: impl Fn(usize) -> (u64, u32),
-    dst: &mut [(u64, u32)],
-) -> Vec<usize> {
-    let mut start = vec![0usize; buckets + 1];
-    for i in 0..n {
-        start[bucket(i) + 1] += 1;
-    }
-    for b in 1..start.len() {
-        start[b] += start[b - 1];
-    }
-    let mut at = start.clone();
-    for i in 0..n {
-        let b = bucket(i);
-        dst[at[b]] = item(i);
-        at[b] += 1;
-    }
-    start
-}
-
-/// Sorts the items of `a` by key, into `a` (`into_scratch` false) or into `s` (true); the other slice, of the
-/// same length, is scratch. The order inside a run of equal keys is unspecified.
-fn sort(a: &mut [(u64, u32)], s: &mut [(u64, u32)], into_scratch: bool) {
-    let n = a.len();
-    let (lo, hi) = a
-        .iter()
-        .fold((u64::MAX, 0), |(lo, hi), &(k, _)| (lo.min(k), hi.max(k)));
-    if n <= SMALL || lo == hi {
-        if lo != hi {
-            insertion(a);
-        }
-        if into_scratch {
-            s.copy_from_slice(a);
-        }
-        return;
-    }
-    // Bits of the range, and as many buckets as make a few items each (at most 2^MAX_BITS).
-    let range_bits = 64 - (hi - lo).leading_zeros();
-    let bits = (usize::BITS - n.leading_zeros() - 2)
-        .clamp(1, MAX_BITS)
-        .min(range_bits);
-    let shift = range_bits - bits;
-    let start = scatter(
-        n,
-        1 << bits,
-        |i| ((a[i].0 - lo) >> shift) as usize,
-        |i| a[i],
-        s,
-    );
-    // The items are now in `s`, bucket by bucket: each bucket sorted back into `a`, or left in `s`.
-    for b in 0..(1 << bits) {
-        let (from, to) = (start[b], start[b + 1]);
-        if to > from {
-            sort(&mut s[from..to], &mut a[from..to], !into_scratch);
-        }
-    }
-}
+use super::radix::{scatter, sort_level, up_key, MAX_BITS};
 
 /// The items sorted by key (order-preserving keys of `x`, with each value's index). The first level splits by
 /// value rather than by key bits: bucket ⌊(v − min) · B / (max − min)⌋ (a non-decreasing function of v, so the
@@ -119,7 +27,7 @@ pub fn sorted(x: &[f64]) -> Vec<(u64, u32)> {
         // Few values, one value, or a range too wide or too narrow to scale: by key bits alone.
         let mut a: Vec<(u64, u32)> = (0..n).map(item).collect();
         let mut s = vec![(0u64, 0u32); n];
-        sort(&mut a, &mut s, false);
+        sort_level(&mut a, &mut s, false);
         return a;
     }
     let bucket = |i: usize| (((x[i] - lo) * scale) as usize).min(buckets - 1);
@@ -129,7 +37,7 @@ pub fn sorted(x: &[f64]) -> Vec<(u64, u32)> {
     let mut s = vec![(0u64, 0u32); largest];
     for w in start.windows(2) {
         let (from, to) = (w[0], w[1]);
-        sort(&mut a[from..to], &mut s[..to - from], false);
+        sort_level(&mut a[from..to], &mut s[..to - from], false);
     }
     a
 }

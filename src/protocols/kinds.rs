@@ -2,13 +2,13 @@
 //! document; the prediction side expects …". Each protocol says which kinds it reads
 //! ([`Protocol::accepts`](super::Protocol::accepts)); an empty file is called empty.
 
-use super::shell::Protocol;
+use super::shell::AnyProtocol;
 use crate::diag::Diagnostic;
 use crate::input::kind::Kind;
 use crate::input::{Entry, Role};
 
 /// The error for an entry of kind `kind` that protocol `p` does not read in its role, or `None` when it does.
-pub fn refusal(p: &dyn Protocol, e: &Entry, kind: Kind) -> Option<Diagnostic> {
+pub fn refusal(p: &dyn AnyProtocol, e: &Entry, kind: Kind) -> Option<Diagnostic> {
     if p.accepts(kind, e.role) {
         return None;
     }

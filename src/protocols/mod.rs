@@ -1,6 +1,7 @@
-//! Protocols: one folder per competition, each a [`Protocol`] listed once in [`PROTOCOLS`]. The shell
-//! ([`shell`], [`roles`]) owns what they share; a protocol turns a file set plus options into one [`Report`].
-//! No protocol knows about the browser or the terminal.
+//! Protocols: one folder per competition, each a [`Protocol`] listed once in [`registry::PROTOCOLS`]. The
+//! shell ([`shell`], [`roles`]) owns what they share; a protocol turns a file set plus options into one
+//! [`Report`]. No protocol knows about the browser or the terminal. This module holds what callers hand in
+//! (the [`Request`], a [`Progress`] sink) and the calls they make by protocol id.
 
 pub mod aij2022;
 pub mod chalearn_ce;
@@ -12,14 +13,17 @@ pub mod kinds;
 pub mod kws;
 pub mod options;
 pub mod preflight;
+pub mod registry;
 pub mod regression;
 pub mod roles;
 pub mod segmentation;
 pub mod shell;
 #[cfg(feature = "toy")]
 pub mod toy;
+pub mod views;
 
-pub use shell::{name_says, Class, Looks, Protocol, Run};
+pub use registry::{get, info, list, require, PROTOCOLS};
+pub use shell::{name_says, AnyProtocol, Class, Looks, Protocol, Run};
 
 use crate::input::FileSet;
 use crate::report::{Mode, Report};
@@ -106,6 +110,8 @@ pub struct Example {
     pub set: &'static [(&'static str, &'static str)],
 }
 
+/// A protocol's descriptor ([`Protocol::INFO`]): one static value per protocol. The fields that are not
+/// skipped are what `dropscore list --format json` and the page's protocol list give.
 #[derive(Clone, Debug, Serialize)]
 pub struct ProtocolInfo {
     pub id: &'static str,
@@ -116,50 +122,30 @@ pub struct ProtocolInfo {
     pub pred_files: &'static str,
     pub options: &'static [OptionSpec],
     pub examples: &'static [Example],
+    /// What official mode runs, as "The {official_noun} fails on this input" reads: the official scorer,
+    /// script, or reading of a metric page.
+    #[serde(skip)]
+    pub official_noun: &'static str,
+    /// How many leading bytes [`Protocol::classify`] needs (the shell reads each entry's head once).
+    #[serde(skip)]
+    pub head_len: usize,
 }
 
-/// Every protocol, in the specs' order: the one table of protocol ids. The CLI, the wasm binding, the config
-/// validator, the scoring program and `dropscore list` all iterate it.
-pub static PROTOCOLS: &[&dyn Protocol] = &[
-    &kws::Kws,
-    &fest::Fest,
-    &falsid::Falsid,
-    &chalearn_ce::ChalearnCe,
-    &aij2022::Aij2022,
-    &classification::Classification,
-    &regression::Regression,
-    &detection::Detection,
-    &segmentation::Segmentation,
-    #[cfg(feature = "toy")]
-    &toy::Toy,
-];
-
-/// The protocol with id `id`.
-pub fn get(id: &str) -> Option<&'static dyn Protocol> {
-    PROTOCOLS.iter().copied().find(|p| p.info().id == id)
-}
-
-/// The protocol with id `id`, or the usage error that lists the known ones.
-pub fn require(id: &str) -> Result<&'static dyn Protocol, UsageError> {
-    get(id).ok_or_else(|| {
-        UsageError(format!(
-            "unknown protocol `{id}`; known: {}",
-            PROTOCOLS
-                .iter()
-                .map(|p| p.info().id)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    })
-}
-
-/// Every protocol's description, in the table's order.
-pub fn list() -> Vec<ProtocolInfo> {
-    PROTOCOLS.iter().map(|p| p.info().clone()).collect()
-}
-
-pub fn info(id: &str) -> Option<ProtocolInfo> {
-    get(id).map(|p| p.info().clone())
+impl ProtocolInfo {
+    /// The defaults a descriptor may take with `..ProtocolInfo::DEFAULTS`: "official scorer", a 4 KiB head;
+    /// the texts empty, no options, no examples.
+    pub const DEFAULTS: ProtocolInfo = ProtocolInfo {
+        id: "",
+        name: "",
+        built: true,
+        summary: "",
+        gt_files: "",
+        pred_files: "",
+        options: &[],
+        examples: &[],
+        official_noun: "official scorer",
+        head_len: 4096,
+    };
 }
 
 /// Scores `files` with protocol `id` through the shell. Input problems are diagnostics inside the report;
@@ -187,10 +173,8 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The protocol's own text output (e.g. rusteval's layout, trec_eval's `-q` lines).
-pub fn render_text(report: &Report) -> String {
-    match get(&report.protocol) {
-        Some(p) => p.render_text(report),
-        None => crate::render::generic_text(report),
-    }
+/// The protocol's own text output (e.g. rusteval's layout, trec_eval's `-q` lines); `None` when the report's
+/// protocol has none (`render::text` then writes the generic layout).
+pub fn render_text(report: &Report) -> Option<String> {
+    get(&report.protocol)?.render_text(report)
 }

@@ -1,5 +1,8 @@
-//! Protocol options: declared once per protocol (name, type, defaults per mode, help), set with
-//! `--set NAME=VALUE` or the page's form, resolved into effective values that the report lists.
+//! Protocol options: declared once per protocol with [`options!`](crate::options) (name, Rust type, defaults
+//! per mode, help), set with `--set NAME=VALUE` or the page's form, validated once by the shell against the
+//! declared table ([`OptionSpec`], what `dropscore list`, the page and the config validator read) and handed
+//! to the protocol as its typed struct ([`OptionSet`]): protocol code reads fields, so a misspelled option is
+//! a compile error. The effective values, as text, are what the report lists ([`Options`]).
 
 use crate::report::Mode;
 use serde::Serialize;
@@ -28,9 +31,11 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     help: "memory budget of the run (README, \"Limits and the memory budget\"): inputs, lines and tables that would exceed it are refused with a located diagnostic",
 }];
 
-/// Effective option values for one run. Protocol code reads them by name; a name the protocol's table does not
-/// declare reads as `""` and is recorded ([`Options::unknown_names`]): the shell turns it into the error
-/// diagnostic `internal.unknown_option`, so a misspelled name fails every test that reaches it, and never panics.
+/// Effective option values for one run, as text: what the report lists (`options`, `deviations`) and what the
+/// typed struct of [`options!`](crate::options) is read from. Protocol code reads the typed struct, never a
+/// name; the few calls that name an option ([`Options::set`], [`Options::deviations_among`]) take the typed
+/// struct's name constants, and a name the table does not declare is recorded ([`Options::unknown_names`]):
+/// the shell turns it into the error diagnostic `internal.unknown_option`, and never panics.
 #[derive(Debug)]
 pub struct Options {
     values: Vec<(&'static str, String)>,
@@ -109,20 +114,17 @@ impl Options {
         }
     }
 
-    pub fn get(&self, name: &str) -> &str {
-        match self
-            .values
+    /// The effective value of a declared option, as text (`""` for a name not declared); what the typed
+    /// reader of [`options!`](crate::options) reads.
+    pub fn value_of(&self, name: &str) -> &str {
+        self.values
             .iter()
-            .chain(&self.shell)
             .find(|(n, _)| *n == name)
-        {
-            Some((_, v)) => v.as_str(),
-            None => {
-                self.record_unknown(name);
-                ""
-            }
-        }
+            .map_or("", |(_, v)| v.as_str())
     }
+
+    /// Sets a declared option's effective value (what the report lists), e.g. the preset the files picked;
+    /// `name` is the typed struct's constant ([`options!`](crate::options)). An undeclared name is recorded.
     pub fn set(&mut self, name: &'static str, value: &str) {
         match self.values.iter_mut().find(|(n, _)| *n == name) {
             Some(slot) => slot.1 = value.to_string(),
@@ -149,41 +151,14 @@ impl Options {
     }
     /// The run's memory budget (the shell option `max_memory`).
     pub fn budget(&self) -> crate::budget::Budget {
-        crate::budget::parse_size(self.get("max_memory"))
+        let text = self
+            .shell
+            .iter()
+            .find(|(n, _)| *n == "max_memory")
+            .map_or("", |(_, v)| v.as_str());
+        crate::budget::parse_size(text)
             .map(crate::budget::Budget::new)
             .unwrap_or_default()
-    }
-    /// A `bool` option.
-    pub fn flag(&self, name: &str) -> bool {
-        self.typed(name, &["bool"]) == "true"
-    }
-    /// An `int` (or `int?`) option; `None` for `none`.
-    pub fn int(&self, name: &str) -> Option<i64> {
-        self.typed(name, &["int", "int?"]).parse().ok()
-    }
-    /// A `number` option.
-    pub fn number(&self, name: &str) -> Option<f64> {
-        self.typed(name, &["number"]).parse().ok()
-    }
-    /// A comma-separated option, trimmed, empty parts dropped.
-    pub fn list(&self, name: &str) -> Vec<String> {
-        self.get(name)
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    }
-    /// The value of `name`, recording a misuse when the option's declared type is not one of `kinds`.
-    fn typed(&self, name: &str, kinds: &[&str]) -> &str {
-        if let Some(spec) = self.specs.iter().find(|s| s.name == name) {
-            if !kinds.contains(&spec.kind) {
-                self.record_unknown(&format!(
-                    "{name} (read as {}, declared {})",
-                    kinds[0], spec.kind
-                ));
-            }
-        }
-        self.get(name)
     }
 
     /// Every option with its effective value, typed for JSON.
@@ -229,6 +204,235 @@ impl Options {
     }
 }
 
+/// The Rust type of an option value. `KIND` is its name in the option table (the JSON `type` of
+/// `dropscore list --format json` and the page's form); [`read`](OptionValue::read) gets the value the shell
+/// has validated against that kind (or the declared default, which may be `n/a` or `none`).
+pub trait OptionValue: Sized {
+    const KIND: &'static str;
+    fn read(value: &str) -> Self;
+}
+
+impl OptionValue for bool {
+    const KIND: &'static str = "bool";
+    fn read(value: &str) -> Self {
+        value == "true"
+    }
+}
+
+impl OptionValue for i64 {
+    const KIND: &'static str = "int";
+    fn read(value: &str) -> Self {
+        value.parse().unwrap_or_default()
+    }
+}
+
+/// An `int` option with its text as given (`+3`, `03`), for messages that quote it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Int {
+    pub value: i64,
+    pub text: String,
+}
+
+impl OptionValue for Int {
+    const KIND: &'static str = "int";
+    fn read(value: &str) -> Self {
+        Int {
+            value: value.parse().unwrap_or_default(),
+            text: value.to_string(),
+        }
+    }
+}
+
+/// `int?`: a non-negative integer, or `none`.
+impl OptionValue for Option<u64> {
+    const KIND: &'static str = "int?";
+    fn read(value: &str) -> Self {
+        value.parse().ok()
+    }
+}
+
+/// `number`: a finite number; `None` for a default that is not one (`n/a`).
+impl OptionValue for Option<f64> {
+    const KIND: &'static str = "number";
+    fn read(value: &str) -> Self {
+        value.parse().ok()
+    }
+}
+
+/// `text`: the value as given.
+impl OptionValue for String {
+    const KIND: &'static str = "text";
+    fn read(value: &str) -> Self {
+        value.to_string()
+    }
+}
+
+/// A comma-separated option (`list`): its text as given, and its parts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct List(pub String);
+
+impl List {
+    /// The parts, trimmed, empty parts dropped.
+    pub fn items(&self) -> Vec<String> {
+        self.0
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    }
+    /// The text as given.
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+}
+
+impl OptionValue for List {
+    const KIND: &'static str = "list";
+    fn read(value: &str) -> Self {
+        List(value.to_string())
+    }
+}
+
+/// A file option (`file`): a dropped file's name or, on the CLI, a path; `none` or empty when not given.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileName(pub String);
+
+/// Several file options (`files`), comma-separated.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileNames(pub String);
+
+impl FileNames {
+    /// The names, trimmed, empty parts dropped.
+    pub fn items(&self) -> Vec<String> {
+        List(self.0.clone()).items()
+    }
+}
+
+impl OptionValue for FileName {
+    const KIND: &'static str = "file";
+    fn read(value: &str) -> Self {
+        FileName(value.to_string())
+    }
+}
+
+impl OptionValue for FileNames {
+    const KIND: &'static str = "files";
+    fn read(value: &str) -> Self {
+        FileNames(value.to_string())
+    }
+}
+
+/// A protocol's typed options: the struct [`options!`](crate::options) declares, its table, and how it reads
+/// the effective values the shell resolved.
+pub trait OptionSet: Sized + Send + Sync + 'static {
+    /// The option table (names, kinds, defaults per mode, help), in declaration order.
+    const SPECS: &'static [OptionSpec];
+    /// The typed values of resolved options (see [`Options::resolve`]).
+    fn read(opts: &Options) -> Self;
+    /// Resolves `set` against [`OptionSet::SPECS`] in `mode` and reads the result; a bad name or value is
+    /// the usage error's text.
+    fn resolve(mode: Mode, set: &[(String, String)]) -> Result<Self, String> {
+        Options::resolve(Self::SPECS, mode, set).map(|o| Self::read(&o))
+    }
+}
+
+/// Declares a protocol's options once: the struct with one public field per option, its table
+/// ([`OptionSet::SPECS`]: what `dropscore list`, the page's form and the config validator read) and its
+/// reader. Each field reads `name: Type = ("official default", "corrected default"), "help";` where `Type`
+/// is an [`OptionValue`] (`bool`, `i64`, [`Int`], `Option<u64>`, `Option<f64>`, `String`, [`List`], [`FileName`],
+/// [`FileNames`], or an enum of [`choice!`](crate::choice)). Also one associated `&str` constant per field,
+/// named as the field, for the few places that name an option (deviations, a value the report records).
+///
+/// ```ignore
+/// options! {
+///     /// The options of the toy protocol.
+///     pub struct ToyOptions {
+///         case_sensitive: bool = ("true", "false"), "Compare lines with their case.";
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! options {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $( $field:ident : $ty:ty = ($official:expr, $corrected:expr), $help:expr; )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug)]
+        $vis struct $name {
+            $( pub $field: $ty, )*
+        }
+
+        // The name constants exist for the few places that name an option; most protocols use none.
+        #[allow(non_upper_case_globals, dead_code)]
+        impl $name {
+            $(
+                #[doc = concat!("The option name `", stringify!($field), "`.")]
+                pub const $field: &'static str = stringify!($field);
+            )*
+        }
+
+        impl $crate::protocols::options::OptionSet for $name {
+            const SPECS: &'static [$crate::protocols::options::OptionSpec] = &[
+                $( $crate::protocols::options::OptionSpec {
+                    name: stringify!($field),
+                    kind: <$ty as $crate::protocols::options::OptionValue>::KIND,
+                    default_official: $official,
+                    default_corrected: $corrected,
+                    help: $help,
+                }, )*
+            ];
+            fn read(opts: &$crate::protocols::options::Options) -> Self {
+                $name {
+                    $( $field: <$ty as $crate::protocols::options::OptionValue>::read(
+                        opts.value_of(stringify!($field)),
+                    ), )*
+                }
+            }
+        }
+    };
+}
+
+/// Declares the allowed values of an option as an enum: `choice! { pub enum Preset { Auto = "auto", Trec =
+/// "trec" } }`. Its [`OptionValue::KIND`] is the values joined by `|` (the table's notation); the first
+/// variant stands for a value that is none of them (never the case after the shell's validation).
+#[macro_export]
+macro_rules! choice {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident { $first:ident = $first_text:literal $(, $variant:ident = $text:literal)* $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name {
+            $first,
+            $( $variant, )*
+        }
+
+        impl $name {
+            /// The value as the option table spells it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $name::$first => $first_text,
+                    $( $name::$variant => $text, )*
+                }
+            }
+        }
+
+        impl $crate::protocols::options::OptionValue for $name {
+            const KIND: &'static str = concat!($first_text $(, "|", $text)*);
+            fn read(value: &str) -> Self {
+                match value {
+                    $( $text => $name::$variant, )*
+                    _ => $name::$first,
+                }
+            }
+        }
+    };
+}
+
 fn check(spec: &OptionSpec, v: &str) -> Result<String, String> {
     let bad = |what: &str| {
         Err(format!(
@@ -270,5 +474,63 @@ fn check(spec: &OptionSpec, v: &str) -> Result<String, String> {
                 bad(&format!("one of {}", allowed.replace('|', ", ")))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{List, OptionSet, Options};
+    use crate::report::Mode;
+
+    crate::choice! {
+        /// A choice of the test table.
+        enum Colour { Red = "red", Green = "green" }
+    }
+
+    crate::options! {
+        /// A table of each kind.
+        struct Sample {
+            flag: bool = ("true", "false"), "a flag";
+            count: i64 = ("3", "4"), "a count";
+            depth: Option<u64> = ("none", "7"), "a depth";
+            ratio: Option<f64> = ("n/a", "0.5"), "a ratio";
+            names: List = ("a, b,", "c"), "a list";
+            colour: Colour = ("red", "green"), "a colour";
+        }
+    }
+
+    #[test]
+    fn the_macro_declares_the_table_and_reads_typed_values() {
+        let kinds: Vec<&str> = Sample::SPECS.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            ["bool", "int", "int?", "number", "list", "red|green"]
+        );
+        assert_eq!(Sample::colour, "colour");
+        let o = Sample::resolve(Mode::Official, &[]).unwrap();
+        assert!(o.flag && o.count == 3 && o.depth.is_none() && o.ratio.is_none());
+        assert_eq!(
+            (o.names.items(), o.colour),
+            (vec!["a".to_string(), "b".to_string()], Colour::Red)
+        );
+        let set = [
+            ("colour".to_string(), "green".to_string()),
+            ("depth".to_string(), "9".to_string()),
+        ];
+        let o = Sample::resolve(Mode::Official, &set).unwrap();
+        assert_eq!((o.colour, o.depth), (Colour::Green, Some(9)));
+        let c = Sample::resolve(Mode::Corrected, &[]).unwrap();
+        assert_eq!((c.flag, c.count, c.ratio), (false, 4, Some(0.5)));
+        assert_eq!(c.colour.as_str(), "green");
+        // The shell's messages, unchanged.
+        let bad = [("colour".to_string(), "blue".to_string())];
+        assert_eq!(
+            Sample::resolve(Mode::Official, &bad).unwrap_err(),
+            "option `colour`: expected one of red, green, found `blue`"
+        );
+        let typo = [("colour_".to_string(), "red".to_string())];
+        assert!(Options::resolve(Sample::SPECS, Mode::Official, &typo)
+            .unwrap_err()
+            .starts_with("unknown option `colour_`; valid: flag, count,"));
     }
 }

@@ -6,7 +6,7 @@
 //! and completeness checks scoring uses ([`super::Protocol::check`]), so the diagnostics carry the same codes and
 //! locations, and the verdict is one sentence with counts.
 
-use super::{shell, Options, Protocol, Run, UsageError};
+use super::{shell, AnyProtocol, Options, Run, UsageError};
 use crate::diag::{Diagnostic, Severity};
 use crate::input::FileSet;
 use crate::report::{Item, Mode, Report};
@@ -68,39 +68,15 @@ impl Checked {
         }
         format!("{v}\n")
     }
-
-    /// The verdict, then one block per diagnostic (errors first).
-    pub fn to_text(&self) -> String {
-        let mut s = format!("{}\n", self.summary);
-        for d in &self.report.diagnostics {
-            s.push_str(&crate::render::diagnostic(d));
-        }
-        s
-    }
 }
 
-fn protocol(id: &str) -> Result<&'static dyn Protocol, UsageError> {
+fn protocol(id: &str) -> Result<&'static dyn AnyProtocol, UsageError> {
     super::require(id)
 }
 
-/// `Err(no_check)` when the protocol has no pre-flight check yet: asked first, on an empty submission, so that
-/// such a protocol says so plainly whatever the manifest holds.
-fn require_check(p: &dyn Protocol) -> Result<(), UsageError> {
-    let empty = FileSet::default();
-    let opts = Options::resolve(p.info().options, Mode::Official, &[]).map_err(UsageError)?;
-    let mut run = Run::new(&empty, Mode::Official, opts);
-    match p.check(&mut run, &Value::Null) {
-        Some(_) => Ok(()),
-        None => Err(no_check(p.info().id)),
-    }
-}
-
-fn no_check(id: &str) -> UsageError {
-    UsageError(format!("protocol `{id}` has no pre-flight check yet"))
-}
-
 /// Whether a usage error of [`manifest`] or [`check`] says only that the protocol has no pre-flight check yet
-/// (the scoring program then scores without it).
+/// (the scoring program then scores without it). Pre-flight is part of the [`super::Protocol`] contract, so
+/// no protocol lacks it any more; kept for the callers that ask.
 pub fn is_no_check(e: &UsageError) -> bool {
     e.0.ends_with("has no pre-flight check yet")
 }
@@ -117,7 +93,7 @@ pub fn manifest(id: &str, files: &FileSet, set: &[(String, String)]) -> Result<M
     let mut run = Run::new(files, Mode::Official, opts);
     run.diags.extend(settled.diagnostics);
     run.diags.extend(files.diagnostics.iter().cloned());
-    let expects = p.manifest(&mut run).ok_or_else(|| no_check(id))?;
+    let expects = p.manifest(&mut run);
     let unknown: Vec<Diagnostic> = shell::unknown_options(&run.opts).collect();
     run.diags.extend(unknown);
     // The report's sort: errors first, and among them the causes (a wrong kind of file, an empty file) first.
@@ -150,7 +126,7 @@ fn option_text(v: &Value) -> String {
 
 /// The manifest's options, resolved; a `set` that changes one of them is a usage error.
 fn options_of(
-    p: &dyn Protocol,
+    p: &dyn AnyProtocol,
     given: &Map<String, Value>,
     set: &[(String, String)],
 ) -> Result<Options, UsageError> {
@@ -202,7 +178,6 @@ pub fn check(
     set: &[(String, String)],
 ) -> Result<Checked, UsageError> {
     let p = protocol(id)?;
-    require_check(p)?;
     let doc: Value = serde_json::from_str(manifest_text)
         .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
     if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1))
@@ -233,7 +208,7 @@ pub fn check(
     let Found {
         summary: found,
         items,
-    } = p.check(&mut run, &expects).ok_or_else(|| no_check(id))?;
+    } = p.check(&mut run, &expects);
     let mut report = Report::new(id, Mode::Official);
     report.items = items;
     shell::finish(&mut report, run);
@@ -351,11 +326,7 @@ pub fn score_with_stand_ins(
             return None;
         }
     };
-    for d in std::mem::take(&mut inner.diags)
-        .finish()
-        .into_iter()
-        .chain(report.diagnostics.iter().cloned())
-    {
+    for d in std::mem::take(&mut inner.diags).finish() {
         if keep(&d) {
             run.diags.push(d);
         }

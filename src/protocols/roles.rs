@@ -1,5 +1,5 @@
 //! The role layer (specs README, "Role detection"): every protocol classifies entries
-//! ([`Protocol::classify`]); this decides, once for all protocols, what the classifications mean.
+//! ([`Protocol::classify`](super::Protocol::classify)); this decides, once for all protocols, what the classifications mean.
 //!
 //! - An entry with no role from the caller or its path takes the role its content shows (`RoleFrom::Sniffed`).
 //! - Inputs given the wrong way round (what looks like ground truth is all on the prediction side, or what
@@ -9,7 +9,7 @@
 //!   `res/`) the roles are exchanged, with the info `input.swapped`, and the run goes on.
 
 use super::kinds;
-use super::shell::{Class, Looks, Protocol};
+use super::shell::{AnyProtocol, Class, Looks};
 use crate::diag::Diagnostic;
 use crate::input::kind::sniff;
 use crate::input::{FileSet, Role, RoleFrom};
@@ -24,7 +24,7 @@ pub struct Settled {
 }
 
 /// Refuses entries of a kind the protocol does not read, classifies the others with `p` and settles the roles.
-pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
+pub fn settle(p: &dyn AnyProtocol, files: &FileSet) -> Settled {
     let mut out = Settled {
         files: None,
         diagnostics: Vec::new(),
@@ -36,7 +36,7 @@ pub fn settle(p: &dyn Protocol, files: &FileSet) -> Settled {
     );
     let mut classes: Vec<Option<Class>> = Vec::with_capacity(files.entries.len());
     for e in &files.entries {
-        let head = e.head(p.head_len().max(16)).ok();
+        let head = e.head(p.info().head_len.max(16)).ok();
         if let Some(h) = &head {
             if let Some(d) = kinds::refusal(p, e, sniff(e.name(), h, e.size)) {
                 out.diagnostics.push(d);

@@ -3,6 +3,8 @@
 //! ([`super::roles`]), collects the diagnostics under one per-code cap, applies the one `official_fails` rule,
 //! lists the deviations and orders the diagnostics.
 
+use super::options::OptionSet;
+use super::preflight::Found;
 use super::{roles, Options, Progress, ProtocolInfo, Request, Throttle, UsageError};
 use crate::diag::{Diagnostic, Diags};
 use crate::input::kind::Kind;
@@ -11,19 +13,25 @@ use crate::lemma::Lemmatizer;
 use crate::report::{Mode, Report};
 use std::sync::Arc;
 
-/// One competition's rules. Implemented by a unit struct in the protocol's folder and listed once in
-/// [`super::PROTOCOLS`]; nothing else names a protocol.
-pub trait Protocol: Sync {
-    /// Id, name, file descriptions, option table and built-in examples.
-    fn info(&self) -> &'static ProtocolInfo;
+/// One competition's rules, as a protocol implements them: a unit struct in the protocol's folder, listed once
+/// in [`super::registry::PROTOCOLS`]; nothing else names a protocol. The registry holds it as a
+/// [`AnyProtocol`] (the object-safe face the shell, the CLI and the page call), implemented for every
+/// `Protocol` below.
+pub trait Protocol: Sync + 'static {
+    // ---- The descriptor -------------------------------------------------------------------------------------
 
-    /// How many leading bytes [`Protocol::classify`] needs (the shell reads each entry's head once).
-    fn head_len(&self) -> usize {
-        4096
-    }
+    /// Id, name, summary, file descriptions, official noun, head length, option table and built-in examples.
+    /// Its `options` is [`OptionSet::SPECS`] of [`Protocol::Options`].
+    const INFO: &'static ProtocolInfo;
 
-    /// What one entry looks like, from its path and its first [`Protocol::head_len`] (decompressed) bytes:
-    /// ground truth, predictions, either, or unrelated, with the evidence in plain words.
+    /// The typed options, declared with [`options!`](crate::options); the shell resolves and validates them
+    /// once and hands them to [`Protocol::score`], [`Protocol::manifest`] and [`Protocol::check`].
+    type Options: OptionSet;
+
+    // ---- Reading the input ----------------------------------------------------------------------------------
+
+    /// What one entry looks like, from its path and its first [`ProtocolInfo::head_len`] (decompressed)
+    /// bytes: ground truth, predictions, either, or unrelated, with the evidence in plain words.
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         let _ = (path, head);
         Class::either()
@@ -36,21 +44,17 @@ pub trait Protocol: Sync {
         kind.is_text()
     }
 
-    /// Scores `run.files`. Diagnostics go to `run.diags` (capped per code) or `report.diagnostics`; the shell
-    /// merges both, fills `options` and `deviations`, sets `official_fails` when official mode has an error,
-    /// and sorts. Bad option values are usage errors.
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError>;
+    // ---- Scoring --------------------------------------------------------------------------------------------
 
-    /// The protocol's own text output (the official scorer's layout).
-    fn render_text(&self, report: &Report) -> String {
-        crate::render::generic_text(report)
-    }
-
-    /// What official mode runs, as "The {official_noun} fails on this input" reads: the official scorer,
-    /// script, or reading of a metric page.
-    fn official_noun(&self) -> &'static str {
-        "official scorer"
-    }
+    /// Scores `run.files`. Diagnostics go to `run.diags` (capped per code), the one sink; the shell fills
+    /// `options`, `deviations` and `diagnostics`, sets `official_fails` when official mode has an error, and
+    /// sorts. Bad option values are usage errors.
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &Self::Options,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError>;
 
     /// One plain line per difference between an official and a corrected report of the same input, after the
     /// shell's line on an official failure ([`explain`]).
@@ -64,29 +68,114 @@ pub trait Protocol: Sync {
         None
     }
 
-    /// Pre-flight, the organizer's side ([`super::preflight`]): the manifest's `expects`, from the ground-truth
-    /// entries of `run.files` only: what a submission needs to be complete and well formed, never a label.
-    /// Problems of the ground truth go to `run.diags`. `None`: this protocol has no pre-flight check yet.
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        let _ = run;
+    // ---- Pre-flight ([`super::preflight`]) ------------------------------------------------------------------
+
+    /// The organizer's side: the manifest's `expects`, from the ground-truth entries of `run.files` only: what
+    /// a submission needs to be complete and well formed, never a label. Problems of the ground truth go to
+    /// `run.diags`.
+    fn manifest(&self, run: &mut Run, opts: &Self::Options) -> serde_json::Value;
+
+    /// The participant's side: reads the submission in `run.files` against `expects` with the readers and
+    /// completeness checks scoring uses, pushing the same diagnostics (codes, locations) into `run.diags`, and
+    /// returns what was found: one phrase ("100 categories, 30,000 ids each") and one item per category,
+    /// query, subset… with its counts.
+    fn check(&self, run: &mut Run, opts: &Self::Options, expects: &serde_json::Value) -> Found;
+
+    // ---- Text output ----------------------------------------------------------------------------------------
+
+    /// The protocol's own text output (the official scorer's layout); `None`: the generic layout
+    /// (`render::text` chooses).
+    fn render_text(&self, report: &Report) -> Option<String> {
+        let _ = report;
         None
     }
 
-    /// Pre-flight, the participant's side: reads the submission in `run.files` against `expects` with the
-    /// readers and completeness checks scoring uses, pushing the same diagnostics (codes, locations) into
-    /// `run.diags`, and returns what was found: one phrase ("100 categories, 30,000 ids each") and one item per
-    /// category, query, subset… with its counts. `None`: no check yet.
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        let _ = (run, expects);
-        None
+    // ---- Views and assets ([`super::views`]) ----------------------------------------------------------------
+
+    /// What the protocol adds beyond its report: its page view (`www/views/<id>.js`) and that view's requests
+    /// on a session's files, the data files scoring loads when they are there, a warm-up. Default: none.
+    fn extras(&self) -> &'static super::views::Extras {
+        &super::views::Extras::NONE
     }
 
-    // ---- display hints (src/render/hints.rs reads them) ----
+    // ---- Display hints (`render::page` reads them) -------------------------------------------------------------
+
     /// How the page shows `report`: its headline metric, what stands beside it, binary32 scores. Default: the
     /// first of `display.headline`, alone, binary64.
     fn hints(&self, report: &Report) -> crate::report::Hints {
         let _ = report;
         crate::report::Hints::default()
+    }
+}
+
+/// A [`Protocol`] behind the registry: the same contract, object-safe (no associated items), so that one table
+/// lists every protocol. Implemented for every `Protocol`; callers never implement it.
+pub trait AnyProtocol: Sync {
+    /// The descriptor ([`Protocol::INFO`]).
+    fn info(&self) -> &'static ProtocolInfo;
+    /// The option table of [`Protocol::Options`] (the descriptor's `options` is the same table).
+    fn option_table(&self) -> &'static [super::OptionSpec];
+    /// [`Protocol::classify`].
+    fn classify(&self, path: &str, head: &[u8]) -> Class;
+    /// [`Protocol::accepts`].
+    fn accepts(&self, kind: Kind, role: Option<Role>) -> bool;
+    /// [`Protocol::score`], with the typed options read from `run.opts` (resolved by the shell).
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError>;
+    /// [`Protocol::explain`].
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String>;
+    /// [`Protocol::exercise`].
+    fn exercise(&self) -> Option<f64>;
+    /// [`Protocol::manifest`].
+    fn manifest(&self, run: &mut Run) -> serde_json::Value;
+    /// [`Protocol::check`].
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Found;
+    /// [`Protocol::render_text`].
+    fn render_text(&self, report: &Report) -> Option<String>;
+    /// [`Protocol::extras`].
+    fn extras(&self) -> &'static super::views::Extras;
+    /// [`Protocol::hints`].
+    fn hints(&self, report: &Report) -> crate::report::Hints;
+}
+
+impl<P: Protocol> AnyProtocol for P {
+    fn info(&self) -> &'static ProtocolInfo {
+        P::INFO
+    }
+    fn option_table(&self) -> &'static [super::OptionSpec] {
+        P::Options::SPECS
+    }
+    fn classify(&self, path: &str, head: &[u8]) -> Class {
+        Protocol::classify(self, path, head)
+    }
+    fn accepts(&self, kind: Kind, role: Option<Role>) -> bool {
+        Protocol::accepts(self, kind, role)
+    }
+    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+        let opts = P::Options::read(&run.opts);
+        Protocol::score(self, run, &opts, progress)
+    }
+    fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
+        Protocol::explain(self, official, corrected)
+    }
+    fn exercise(&self) -> Option<f64> {
+        Protocol::exercise(self)
+    }
+    fn manifest(&self, run: &mut Run) -> serde_json::Value {
+        let opts = P::Options::read(&run.opts);
+        Protocol::manifest(self, run, &opts)
+    }
+    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Found {
+        let opts = P::Options::read(&run.opts);
+        Protocol::check(self, run, &opts, expects)
+    }
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Protocol::render_text(self, report)
+    }
+    fn extras(&self) -> &'static super::views::Extras {
+        Protocol::extras(self)
+    }
+    fn hints(&self, report: &Report) -> crate::report::Hints {
+        Protocol::hints(self, report)
     }
 }
 
@@ -189,6 +278,8 @@ pub struct Run<'a> {
     /// The entries, roles settled (`Some` wherever the role could be decided).
     pub files: &'a FileSet,
     pub mode: Mode,
+    /// The effective option values as text: what the report lists, the memory budget, and what the protocol's
+    /// typed options were read from. Protocol code reads its typed options, not this.
     pub opts: Options,
     /// Diagnostics so far (the input layer's and the role layer's first), capped per code.
     pub diags: Diags,
@@ -221,7 +312,7 @@ impl<'a> Run<'a> {
 
 /// Runs protocol `p` on `files`: options, roles, the protocol's score, then the shared finishing rules.
 pub fn run(
-    p: &dyn Protocol,
+    p: &dyn AnyProtocol,
     files: &FileSet,
     req: &Request,
     progress: &mut dyn Progress,
@@ -253,7 +344,7 @@ pub fn run(
 }
 
 /// The shared finishing rules: options (declared ones first, then the protocol's extra keys), deviations,
-/// capped diagnostics, `official_fails`, the diagnostic order.
+/// the diagnostics (the run's one sink, capped per code), `official_fails`, the diagnostic order.
 pub(crate) fn finish(report: &mut Report, run: Run) {
     let Run {
         mode,
@@ -266,10 +357,11 @@ pub(crate) fn finish(report: &mut Report, run: Run) {
     report.options = opts.to_json();
     report.options.extend(extra);
     report.deviations = deviations.unwrap_or_else(|| opts.deviations());
+    debug_assert!(
+        report.diagnostics.is_empty(),
+        "a protocol's diagnostics go to run.diags, the one sink"
+    );
     diags.extend(unknown_options(&opts));
-    for d in std::mem::take(&mut report.diagnostics) {
-        diags.push(d);
-    }
     report.diagnostics = diags.finish();
     if mode == Mode::Official && report.has_errors() {
         report.official_fails = true;
@@ -279,10 +371,10 @@ pub(crate) fn finish(report: &mut Report, run: Run) {
 
 /// Why an official and a corrected report differ: when the official scorer fails, one line that says so and
 /// what corrected mode made of the input (scored it, or failed too), then the protocol's own lines.
-pub fn explain(p: &dyn Protocol, official: &Report, corrected: &Report) -> Vec<String> {
+pub fn explain(p: &dyn AnyProtocol, official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
     if official.official_fails {
-        let noun = p.official_noun();
+        let noun = p.info().official_noun;
         // Where and why, in the report's own words: " at file:line: message".
         let why = |r: &Report| {
             r.diagnostics.iter().find(|d| d.is_error()).map(|d| {

@@ -12,27 +12,42 @@ use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod assets;
 mod page;
 mod read;
-mod viewers;
+mod views;
 
 use read::{inputs, Reading};
+
+/// The wasm heap: Talc instead of Rust's default dlmalloc. Scoring allocates many small strings (100,000
+/// captions are ~10 million tokens and keys) and dlmalloc's malloc took a fifth of the captioning time in V8.
+#[cfg(not(target_feature = "atomics"))]
+#[global_allocator]
+static ALLOC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    crate::input::on_reading(note_reading);
 }
 
 /// Every protocol with its options and examples, as JSON. Each protocol's options end with the shell's own
-/// (`max_memory`, as `dropscore list` shows them), so the page's options form can raise the memory budget.
+/// (`max_memory`, as `dropscore list` shows them), so the page's options form can raise the memory budget; each
+/// also says whether the page has a view of its reports (`view`, the module `www/views/<id>.js`) and which
+/// assets it loads (`assets`, src/protocols/views.rs).
 #[wasm_bindgen]
 pub fn protocols() -> String {
     let mut list = serde_json::to_value(protocols::list()).unwrap_or_default();
     let shell = serde_json::to_value(protocols::options::SHELL_OPTIONS).unwrap_or_default();
     if let (Some(list), Some(shell)) = (list.as_array_mut(), shell.as_array()) {
-        for p in list {
+        for (p, protocol) in list.iter_mut().zip(protocols::PROTOCOLS) {
             if let Some(opts) = p.get_mut("options").and_then(|o| o.as_array_mut()) {
                 opts.extend(shell.iter().cloned());
+            }
+            if let (Some(p), Ok(serde_json::Value::Object(extras))) =
+                (p.as_object_mut(), serde_json::to_value(protocol.extras()))
+            {
+                p.extend(extras);
             }
         }
     }
@@ -72,11 +87,7 @@ fn request(options: JsValue) -> Result<Request, JsValue> {
             JsValue::from_str(&format!("mode must be official or corrected, not `{m}`"))
         })?,
     };
-    Ok(Request {
-        set: opts.set.into_iter().collect(),
-        lemmatizer: LEMMATIZER.with(|l| l.borrow().clone()),
-        ..Request::new(mode)
-    })
+    Ok(assets::request_with(mode, opts.set.into_iter().collect()))
 }
 
 /// Scores `files` with `protocol`; returns the report as JSON text (byte-identical to the CLI's
@@ -100,8 +111,8 @@ pub fn score(
 }
 
 /// The dropped files of one Score click, read once (www/API.md, "Session"): both modes, the explanation of their
-/// differences, fest overlays, aij2022's single-id detail and the lemma retry all score this one [`FileSet`],
-/// built from the bytes in wasm memory, and the explanation compares the reports kept here.
+/// differences, the views' requests, single-id details and the retry with a loaded asset all use this one
+/// [`FileSet`], built from the bytes in wasm memory, and the explanation compares the reports kept here.
 #[wasm_bindgen]
 pub struct Session {
     protocol: String,
@@ -115,8 +126,8 @@ pub struct Session {
     /// The per-item table's last filter and sort over each kept report (src/items_query.rs).
     pages: [crate::items_query::Cache; 2],
     bytes_in_memory: u64,
-    /// `detection`'s image viewer: the files indexed for the options (as JSON text) it was asked with.
-    detection: Option<(String, protocols::detection::viewer::Prepared)>,
+    /// What the protocol's views keep between requests ([`Session::view`]).
+    views: protocols::views::Cache,
 }
 
 fn mode_slot(mode: Mode) -> usize {
@@ -155,15 +166,17 @@ impl Session {
             None => inputs(&files, Reading::Whole, &mut protocols::Quiet)?,
         };
         let budget = Budget::default();
+        let files = FileSet::build(copies(&inputs), &Limits::from_budget(budget));
+        assets::warm_up_once(protocol, &files);
         Ok(Session {
             protocol: protocol.to_string(),
-            files: FileSet::build(copies(&inputs), &Limits::from_budget(budget)),
+            files,
             inputs,
             budget,
             kept: [None, None],
             pages: Default::default(),
             bytes_in_memory,
-            detection: None,
+            views: Default::default(),
         })
     }
 
@@ -302,56 +315,12 @@ fn reserve_heap(input_bytes: u64) {
     }
 }
 
-/// Runs the FID linear algebra once on small matrices (d = 300, ~0.2 s) so that V8 has compiled it with its
-/// optimising tier before a 2048-d input arrives (see `metrics::aij::fid::exercise`). The worker calls it once,
-/// before its first aij2022 score with `.npy`/`.npz` inputs.
-#[wasm_bindgen]
-pub fn warm_up() -> f64 {
-    crate::metrics::aij::fid::exercise(300)
-}
-
 /// Scores protocol `protocol`'s small built-in input (`protocols::exercise`) so that V8 compiles its scoring
 /// code before a large input arrives; returns the headline value, or `undefined` for a protocol without one.
 /// The worker runs it once per protocol when the page selects one (www/API.md, message `warm`).
 #[wasm_bindgen]
 pub fn exercise(protocol: &str) -> Option<f64> {
     protocols::exercise(protocol)
-}
-
-thread_local! {
-    /// The Russian lemmatiser, once the worker has handed its asset over (`lemma_load`).
-    static LEMMATIZER: std::cell::RefCell<Option<std::sync::Arc<crate::lemma::Lemmatizer>>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Loads the Russian lemmatiser asset (`www/assets/ru-lemmas.bin`, fetched by the worker when an `aij2022`
-/// text task needs it); every later `score` uses it. Returns the asset's source description.
-#[wasm_bindgen]
-pub fn lemma_load(bytes: &[u8]) -> Result<String, JsValue> {
-    let lem = crate::lemma::Lemmatizer::from_bytes(bytes).map_err(|e| JsValue::from_str(&e))?;
-    let meta = lem.meta().to_string();
-    LEMMATIZER.with(|l| *l.borrow_mut() = Some(std::sync::Arc::new(lem)));
-    Ok(meta)
-}
-
-/// Whether `lemma_load` has succeeded.
-#[wasm_bindgen]
-pub fn lemma_loaded() -> bool {
-    LEMMATIZER.with(|l| l.borrow().is_some())
-}
-
-/// Normal forms of newline-separated lower-cased words, newline-separated (as `dropscore lemma`).
-#[wasm_bindgen]
-pub fn lemma_normal_forms(words: &str) -> Result<String, JsValue> {
-    let lem = LEMMATIZER
-        .with(|l| l.borrow().clone())
-        .ok_or_else(|| JsValue::from_str("the Russian lemmatiser is not loaded"))?;
-    let mut out = String::with_capacity(words.len());
-    for w in words.lines() {
-        out.push_str(&lem.normal_form(w));
-        out.push('\n');
-    }
-    Ok(out)
 }
 
 /// Validates a competition config in its JSON form (src/config.rs): `{"config": {...}}` or

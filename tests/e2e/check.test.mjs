@@ -8,15 +8,21 @@
 // - every request stays on the page's origin; a config that redirects is refused; the example pages' and
 //   detailed_results.html's Content-Security-Policy lets them work with no violation.
 //
-//   node --test tests/e2e/check.test.mjs     (needs www/pkg; DROPSCORE_BIN for the detailed_results.html case)
+// - every example of every protocol in the registry (a new protocol is covered without editing this file): the
+//   manifest of its GT (`dropscore manifest`) dropped on the page with its predictions gives the verdict, the
+//   sentence and the problems' codes of `dropscore check`.
+//
+//   node --test tests/e2e/check.test.mjs     (needs www/pkg; DROPSCORE_BIN for the CLI comparisons)
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { setup, repoRoot, baseUrl, browser, artifacts, openPage, dropFiles, runOf, findCli } from './harness.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  setup, repoRoot, baseUrl, browser, artifacts, openPage, dropFiles, runOf, findCli, registry, exampleFile,
+} from './harness.mjs';
 
 const EX = path.join(repoRoot, 'www', 'examples', 'kws');
 const PRED = path.join(EX, 'WordSpottingResultsSample.xml');
@@ -198,8 +204,9 @@ test('Content-Security-Policy: the example embed pages work with no violation', 
   assert.match(await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.content ?? ''), /default-src 'none'/);
   await check();
   await context.close();
-  for (const family of ['classification', 'regression', 'detection', 'segmentation']) {
-    const url = `examples/${family}/embed.html`;
+  // Every protocol's example embed page, if it has one (examples/<id>/embed.html).
+  for (const { id } of await registry()) {
+    const url = `examples/${id}/embed.html`;
     if (!fs.existsSync(path.join(repoRoot, url))) continue;
     const r = await open(url);
     await r.page.locator('#gt-preloaded:not([hidden])').waitFor({ timeout: 20000 });
@@ -231,3 +238,38 @@ test('Content-Security-Policy: detailed_results.html of dropscore score shows wi
   await context.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+for (const p of (await registry()).filter((x) => x.built)) {
+  for (const ex of p.examples) {
+    test(`pre-flight ${p.id} ${ex.id}: the manifest of its GT and its predictions in the page, as dropscore check says`, async (t) => {
+      const cli = findCli();
+      if (!cli) return t.skip('needs DROPSCORE_BIN');
+      const dir = fs.mkdtempSync(path.join(tmp, 'example-'));
+      const manifest = path.join(dir, 'manifest.json');
+      const set = (ex.set ?? []).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+      const made = spawnSync(cli, ['manifest', p.id, ...ex.gt.flatMap((g) => ['--gt', exampleFile(g)]), ...set, '--out', manifest], { encoding: 'utf8' });
+      if (made.status === 2 && /has no pre-flight check yet/.test(made.stderr)) return t.skip(`${p.id} has no pre-flight check`);
+      if (made.status === 1 && /no manifest written/.test(made.stderr)) return t.skip(`no manifest of this GT: ${made.stderr.trim()}`);
+      assert.equal(made.status, 0, `dropscore manifest: ${made.stderr}`);
+      // The page names the predictions by their base names: the CLI checks links with those names.
+      const preds = ex.pred.map(exampleFile);
+      for (const f of preds) fs.symlinkSync(f, path.join(dir, path.basename(f)));
+      const out = spawnSync(cli, ['check', p.id, '--manifest', 'manifest.json', ...preds.flatMap((f) => ['--pred', path.basename(f)]), '--format', 'json'],
+        { cwd: dir, encoding: 'utf8' });
+      assert.ok(out.status === 0 || out.status === 1, `dropscore check exited ${out.status}: ${out.stderr}`);
+      const want = JSON.parse(out.stdout);
+
+      const { page, context, check } = await openPage(`#/p/${p.id}`);
+      await dropFiles(page, '#zone-gt', [manifest]);
+      await dropFiles(page, '#zone-pred', preds);
+      await page.locator('#score-button', { hasText: 'Check submission' }).waitFor();
+      assert.equal(await runOf(page, () => page.click('#score-button')), 'done', await page.textContent('#status-text'));
+      const got = await verdict(page);
+      assert.equal(got.ready, String(want.ready), `ready: ${got.summary}`);
+      assert.equal(got.summary, want.summary);
+      assert.deepEqual(got.problems.map((x) => x.code), want.diagnostics.map((d) => d.code));
+      check();
+      await context.close();
+    });
+  }
+}

@@ -8,6 +8,8 @@
 //   DROPSCORE_E2E_BASE_URL  test an already running server instead of starting tests/e2e/server.mjs
 //   DROPSCORE_BIN           a native dropscore binary built from the same source; when set, "Download JSON"
 //                           is compared byte for byte with `dropscore <protocol> … --format json`
+//   DROPSCORE_PKG           the wasm build the page loads, served as www/pkg/ (default www/pkg; a build with
+//                           other features: scripts/build-wasm --features toy --out target/toy/pkg)
 // Screenshots go to tests/e2e/artifacts/ (gitignored).
 
 import { before, after } from 'node:test';
@@ -16,7 +18,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer, repoRoot } from './server.mjs';
 
@@ -32,6 +34,21 @@ export const CHROMIUM_ARGS = [
 let server = null;
 export let baseUrl;
 export let browser;
+/** The wasm build the page loads (www/pkg, or DROPSCORE_PKG). */
+export const pkgDir = path.resolve(process.env.DROPSCORE_PKG ?? path.join(repoRoot, 'www', 'pkg'));
+
+/**
+ * Every protocol as the page lists it: the wasm `protocols()` of the build the page loads (run in Node), with
+ * its options and examples. Registry-driven tests iterate it, so a new protocol is tested without a list.
+ */
+export async function registry() {
+  const wasm = await import(pathToFileURL(path.join(pkgDir, 'dropscore.js')).href);
+  await wasm.default({ module_or_path: fs.readFileSync(path.join(pkgDir, 'dropscore_bg.wasm')) });
+  return JSON.parse(wasm.protocols());
+}
+
+/** An example's path (relative to the page, www/) on disk: www/PATH, else PATH in the repository. */
+export const exampleFile = (p) => [path.join(repoRoot, 'www', p), path.join(repoRoot, p)].find((f) => fs.existsSync(f));
 
 /** Registers before/after hooks: a static server on the repository (or DROPSCORE_E2E_BASE_URL) and Chromium. */
 export function setup({ requiredFiles = [] } = {}) {
@@ -39,11 +56,12 @@ export function setup({ requiredFiles = [] } = {}) {
     if (process.env.DROPSCORE_E2E_BASE_URL) {
       baseUrl = new URL(process.env.DROPSCORE_E2E_BASE_URL).href;
     } else {
-      const pkg = path.join(repoRoot, 'www', 'pkg', 'dropscore.js');
+      const pkg = path.join(pkgDir, 'dropscore.js');
       if (!fs.existsSync(pkg)) {
         throw new Error(`${path.relative(repoRoot, pkg)} is missing: build the wasm first (scripts/build-wasm)`);
       }
-      server = await startServer({ root: repoRoot, port: 0 });
+      const mounts = process.env.DROPSCORE_PKG ? { '/www/pkg/': pkgDir } : {};
+      server = await startServer({ root: repoRoot, port: 0, mounts });
       baseUrl = server.url;
     }
     for (const f of requiredFiles) {

@@ -65,15 +65,21 @@ function send(res, status, text, headers = {}) {
   res.end(text);
 }
 
-export function createHandler(root) {
+/**
+ * `mounts` maps a URL folder (`/www/pkg/`) to another folder on disk: the tests of a build with other cargo
+ * features (scripts/build-wasm --features toy --out DIR) serve it in place of www/pkg.
+ */
+export function createHandler(root, mounts = {}) {
   root = path.resolve(root);
+  const mounted = Object.entries(mounts).map(([prefix, dir]) => [prefix, path.resolve(dir)]);
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'method not allowed\n', { Allow: 'GET, HEAD' });
       return;
     }
     const url = new URL(req.url, 'http://localhost');
-    let file = resolveInside(root, url.pathname);
+    const mount = mounted.find(([prefix]) => url.pathname.startsWith(prefix));
+    let file = mount ? resolveInside(mount[1], url.pathname.slice(mount[0].length - 1)) : resolveInside(root, url.pathname);
     if (file === null) {
       send(res, 400, 'bad path\n');
       return;
@@ -116,10 +122,10 @@ export function createHandler(root) {
 
 /**
  * Starts the server. Resolves to { url, port, server, close() }.
- * @param {{root?: string, port?: number, host?: string}} opts
+ * @param {{root?: string, port?: number, host?: string, mounts?: Record<string, string>}} opts
  */
-export function startServer({ root = repoRoot, port = 0, host = '127.0.0.1' } = {}) {
-  const server = http.createServer(createHandler(root));
+export function startServer({ root = repoRoot, port = 0, host = '127.0.0.1', mounts = {} } = {}) {
+  const server = http.createServer(createHandler(root, mounts));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,6 +1,6 @@
 // wasm-vs-native parity for fest: for the synthetic fixture, its variants, the edge cases of specs/fest.md 6 and
 // the layouts of 2.1 (folders, a prediction zip, the data set layout, Codalab ref/res), the wasm engine must return
-// a JSON report byte-identical to `dropscore fest ... --format json`. Also: fest_overlay() draws the synthetic page.
+// a JSON report byte-identical to `dropscore fest ... --format json`. Also: the overlay view draws the synthetic page.
 //
 //   node --test tests/wasm/fest.test.mjs      (needs www/pkg and target/release/dropscore)
 
@@ -87,14 +87,15 @@ for (const [name, make, set] of CASES) {
   }
 }
 
-test('Session.fest_overlay(): the synthetic page as RGBA with line metadata', () => {
+test('Session.view(\'overlay\'): the synthetic page as RGBA with line metadata', () => {
   const files = [...wasmFiles(syn, ['gt'], 'gt'), ...wasmFiles(syn, ['pred'], 'pred')];
   const session = new harness.wasm.Session('fest', files);
-  const o = session.fest_overlay({ mode: 'official', set: {} }, '001');
+  const out = session.view('overlay', { mode: 'official', set: {} }, JSON.stringify({ image: '001' }));
+  const o = { ...JSON.parse(out.json), ...out.arrays };
   assert.equal(o.width, 40);
   assert.equal(o.height, 20);
   assert.equal(o.rgba.length, 40 * 20 * 4);
-  const meta = JSON.parse(o.meta);
+  const meta = o.meta;
   assert.equal(meta.gt_lines.length, 3);
   assert.deepEqual(meta.gt_lines.map((l) => l.class), ['CL', 'ML', 'EL']);
   const px = (x, y) => Array.from(o.rgba.slice((y * 40 + x) * 4, (y * 40 + x) * 4 + 4));
@@ -102,6 +103,7 @@ test('Session.fest_overlay(): the synthetic page as RGBA with line metadata', ()
   assert.deepEqual(px(5, 8), [40, 90, 255, 255], 'left half of L2: false negative (blue), green is not its best');
   assert.deepEqual(px(30, 19), [120, 120, 120, 255], 'the magenta box overlaps no GT: not counted in official mode (hatched grey)');
   assert.equal(o.gt_labels[2 * 40 + 2], 1);
-  assert.throws(() => session.fest_overlay({ mode: 'official', set: {} }, 'nope'));
+  assert.throws(() => session.view('overlay', { mode: 'official', set: {} }, JSON.stringify({ image: 'nope' })));
+  assert.throws(() => session.view('no-such-view', { mode: 'official', set: {} }, '{}'));
   session.free();
 });

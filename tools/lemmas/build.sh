@@ -12,11 +12,22 @@ asset=www/assets/ru-lemmas.bin
 stamp=www/assets/ru-lemmas.stamp
 want=$(cat tools/lemmas/requirements.txt tools/lemmas/convert.py src/lemma/build.rs src/lemma/asset.rs \
   | sha256sum | awk '{print $1}')
-if [ "${1:-}" != --force ] && [ -f "$asset" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+up_to_date() { [ -f "$asset" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; }
+if [ "${1:-}" != --force ] && up_to_date; then
   echo "present"
   exit 0
 fi
 [ "${1:-}" = --check ] && exit 1
+
+# One build at a time: scripts/start (in the background) and scripts/test may both get here. The second waits for
+# the first's lock (flock(1), util-linux) and then finds the asset built.
+mkdir -p www/assets
+exec 9>www/assets/.ru-lemmas.lock
+flock 9
+if [ "${1:-}" != --force ] && up_to_date; then
+  echo "present (built by a concurrent run)"
+  exit 0
+fi
 
 t0=$(date +%s)
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
@@ -25,9 +36,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/dropscore-lemmas.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 python3 tools/lemmas/convert.py "$tmp/src" >&2
 cargo build --release --quiet --bin dropscore >&2
-mkdir -p www/assets
-"${CARGO_TARGET_DIR:-target}/release/dropscore" lemma-build "$tmp/src" "$asset.tmp" >&2
-mv "$asset.tmp" "$asset"
+"${CARGO_TARGET_DIR:-target}/release/dropscore" lemma-build "$tmp/src" "$tmp/ru-lemmas.bin" >&2
+mv "$tmp/ru-lemmas.bin" "$asset.tmp.$$"
+mv "$asset.tmp.$$" "$asset"
 echo "$want" > "$stamp"
 gz=$(gzip -6 -c "$asset" | wc -c)
 echo "built ($(stat -c %s "$asset") bytes, gzipped $gz, $(( $(date +%s) - t0 )) s)"

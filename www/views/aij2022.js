@@ -87,6 +87,33 @@ function textTable(items, onAlign) {
         tbody)));
 }
 
+/** The METEOR alignment of id `it` (its detail's `best`) into `box`: tokens coloured by stage, chunks, the terms. */
+function drawAlignment(box, it) {
+  const b = it.detail?.best;
+  const a = b?.alignment;
+  if (!a) {
+    box.replaceChildren(h('p', { class: 'small' }, `${it.id}: no option scores above 0${b?.numeric ? ' (numeric answer)' : ''}, so there is no alignment to draw.`));
+    return;
+  }
+  const hStage = new Map(a.links.map((l) => [l.h, l.stage]));
+  const rStage = new Map(a.links.map((l) => [l.r, l.stage]));
+  // chunk boxes on the hypothesis: a new chunk starts where the next link is not (h+1, r+1)
+  const chunkOf = new Map();
+  let c = 0;
+  a.links.forEach((l, i) => {
+    if (i > 0 && !(l.h === a.links[i - 1].h + 1 && l.r === a.links[i - 1].r + 1)) c++;
+    chunkOf.set(l.h, c);
+  });
+  const tok = (t, stage, chunk) => h('span', { class: ['aij-tok', stage ? `aij-${stage}` : 'aij-none'], title: stage ? `${stage} match${chunk != null ? `, chunk ${chunk + 1}` : ''}` : 'unmatched' }, t);
+  box.replaceChildren(
+    h('p', { class: 'small' }, h('strong', {}, it.id), ` best option: ${txt(b.option)}`),
+    h('p', {}, h('strong', {}, 'hypothesis '), ...b.hyp_tokens.map((t, i) => tok(t, hStage.get(i), chunkOf.get(i)))),
+    h('p', {}, h('strong', {}, 'reference '), ...b.ref_tokens.map((t, i) => tok(t, rStage.get(i)))),
+    h('p', { class: 'small' }, `links: ${a.links.map((l) => `${l.h}→${l.r} (${l.stage})`).join(', ') || 'none'}`),
+    h('p', { class: 'small' }, `m = ${a.links.length}, chunks = ${a.chunks}, P = ${auto(a.precision)}, R = ${auto(a.recall)}, Fmean = ${auto(a.fmean)}, penalty = ${auto(a.penalty)}, METEOR = ${auto(a.score)}`),
+    h('p', { class: 'muted small' }, 'Green: exact, blue: stem, purple: synonym; greedy alignment from the last token backwards, as NLTK aligns.'));
+}
+
 // Above this many METEOR ids the alignment view takes a typed id instead of a list.
 const MAX_SELECT = 300;
 
@@ -96,31 +123,7 @@ function alignmentView(items, ctx, report) {
   const byId = new Map(cands.map((it) => [it.id, it]));
   const selId = uniqueId('aij-align');
   const box = h('div', { class: 'aij-align', 'aria-live': 'polite' });
-  const show = (it) => {
-    const b = it.detail?.best;
-    const a = b?.alignment;
-    if (!a) {
-      box.replaceChildren(h('p', { class: 'small' }, `${it.id}: no option scores above 0${b?.numeric ? ' (numeric answer)' : ''}, so there is no alignment to draw.`));
-      return;
-    }
-    const hStage = new Map(a.links.map((l) => [l.h, l.stage]));
-    const rStage = new Map(a.links.map((l) => [l.r, l.stage]));
-    // chunk boxes on the hypothesis: a new chunk starts where the next link is not (h+1, r+1)
-    const chunkOf = new Map();
-    let c = 0;
-    a.links.forEach((l, i) => {
-      if (i > 0 && !(l.h === a.links[i - 1].h + 1 && l.r === a.links[i - 1].r + 1)) c++;
-      chunkOf.set(l.h, c);
-    });
-    const tok = (t, stage, chunk) => h('span', { class: ['aij-tok', stage ? `aij-${stage}` : 'aij-none'], title: stage ? `${stage} match${chunk != null ? `, chunk ${chunk + 1}` : ''}` : 'unmatched' }, t);
-    box.replaceChildren(
-      h('p', { class: 'small' }, h('strong', {}, it.id), ` best option: ${txt(b.option)}`),
-      h('p', {}, h('strong', {}, 'hypothesis '), ...b.hyp_tokens.map((t, i) => tok(t, hStage.get(i), chunkOf.get(i)))),
-      h('p', {}, h('strong', {}, 'reference '), ...b.ref_tokens.map((t, i) => tok(t, rStage.get(i)))),
-      h('p', { class: 'small' }, `links: ${a.links.map((l) => `${l.h}→${l.r} (${l.stage})`).join(', ') || 'none'}`),
-      h('p', { class: 'small' }, `m = ${a.links.length}, chunks = ${a.chunks}, P = ${auto(a.precision)}, R = ${auto(a.recall)}, Fmean = ${auto(a.fmean)}, penalty = ${auto(a.penalty)}, METEOR = ${auto(a.score)}`),
-      h('p', { class: 'muted small' }, 'Green: exact, blue: stem, purple: synonym; greedy alignment from the last token backwards, as NLTK aligns.'));
-  };
+  const show = (it) => drawAlignment(box, it);
   let asked = 0;
   const draw = async (itemId) => {
     const it = byId.get(itemId);

@@ -9,8 +9,7 @@
 //! the floats nan, inf and −inf ([`py_literals`]; the metrics then treat them as pycocotools does: a NaN
 //! score sorts last, a NaN box or area fails every comparison), and a key repeated inside an object keeps its
 //! last value (`dict` semantics), at the top level and in every element. Not reproduced: a number beyond
-//! binary64's range (`1e999`, inf in Python) is a syntax error, and a file that contains the escape `\u0000`
-//! reads the three literals as syntax errors (their stand-in strings could not be told apart).
+//! binary64's range (`1e999`, inf in Python) is a syntax error, and so is a lone surrogate escape (`"\ud800"`).
 
 use crate::diag::Diagnostic;
 use crate::formats::lines::{column_of, strip_bom};
@@ -20,7 +19,7 @@ use serde_json::value::RawValue;
 use std::fmt;
 
 mod python;
-use python::{py_literals, pyfloat, pyfloat_opt, pyfloat_vec, Active, PyText, LITERALS};
+use python::{py_literals, pyfloat, pyfloat_opt, pyfloat_vec, Active, PyText};
 
 /// An image of the annotation file.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,18 +125,13 @@ impl PyText<'_> {
     }
 }
 
-/// serde_json's message without its " at line L column C" tail.
-fn message(e: &serde_json::Error) -> String {
+/// serde_json's message without its " at line L column C" tail, Python's literals shown as such.
+fn message(py: &PyText, e: &serde_json::Error) -> String {
     let mut s = e.to_string();
     if let Some(i) = s.rfind(" at line ") {
         s.truncate(i);
     }
-    for (lit, _, _) in LITERALS {
-        s = s
-            .replace(&format!("string \"\\0{lit}\""), lit)
-            .replace(&format!("string \"\0{lit}\""), lit);
-    }
-    s
+    py.literals_shown(s)
 }
 
 /// The file's text as UTF-8, or a located error.
@@ -162,7 +156,7 @@ fn syntax(file: &str, loc: &Locator, py: &PyText, e: &serde_json::Error, what: &
         file,
         "detection.json.syntax",
         at,
-        format!("{what}: {}", message(e)),
+        format!("{what}: {}", message(py, e)),
     )
     .expected(what.to_string())
     .hint("Check the file with a JSON validator; COCO files are plain JSON (no NaN, no comments).")
@@ -182,7 +176,7 @@ fn field_error(
         file,
         "detection.json.field",
         at,
-        format!("{what}: {}", message(e)),
+        format!("{what}: {}", message(py, e)),
     )
     .hint("Each element needs the fields COCO defines, with numbers where numbers are expected.")
     .official("crashes (KeyError or TypeError)")
@@ -378,7 +372,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
         }
     };
     let py = py_literals(text);
-    let _active = Active::new(py.copy.is_some());
+    let _active = Active::new(&py);
     let text = py.as_str();
     let top: GtTop = match gt_top(text) {
         Ok(t) => t,
@@ -394,25 +388,11 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
         }
     };
     let mut gt = GtFile::default();
-    let mut missing = |key: &str| {
-        diags.push(
-            loc.error(
-                file,
-                "detection.json.field",
-                0,
-                format!("no `{key}` list in the annotation file"),
-            )
-            .expected(format!("a top-level `{key}` list"))
-            .hint("A COCO annotation file has `images`, `annotations` and `categories`.")
-            .official("crashes (KeyError)"),
-        );
-    };
     let (Some(images), Some(categories)) = (top.images.as_ref(), top.categories.as_ref()) else {
-        if top.images.is_none() {
-            missing("images");
-        }
-        if top.categories.is_none() {
-            missing("categories");
+        for (key, list) in [("images", &top.images), ("categories", &top.categories)] {
+            if list.is_none() {
+                diags.push(missing_list(file, &loc, key));
+            }
         }
         return None;
     };
@@ -441,18 +421,44 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
         },
     );
     let anns = top.annotations.unwrap_or_default();
-    gt.annotations.reserve(anns.len());
+    gt.annotations = annotations(file, &loc, &py, text, &anns, diags);
+    Some(gt)
+}
+
+/// The error of a missing top-level list `key` of the annotation file.
+fn missing_list(file: &str, loc: &Locator, key: &str) -> Diagnostic {
+    loc.error(
+        file,
+        "detection.json.field",
+        0,
+        format!("no `{key}` list in the annotation file"),
+    )
+    .expected(format!("a top-level `{key}` list"))
+    .hint("A COCO annotation file has `images`, `annotations` and `categories`.")
+    .official("crashes (KeyError)")
+}
+
+/// The annotations of the list `anns` that read and have a valid box (the others reported).
+fn annotations<'a>(
+    file: &str,
+    loc: &Locator,
+    py: &PyText,
+    text: &'a str,
+    anns: &[&'a RawValue],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Annotation> {
+    let mut out = Vec::with_capacity(anns.len());
     each::<RawAnnotation>(
         file,
-        &loc,
-        &py,
+        loc,
+        py,
         text,
-        &anns,
+        anns,
         "annotation",
         diags,
         |v, at, d| {
-            if let Some(bbox) = check_box(file, &loc, at, &v.bbox, d) {
-                gt.annotations.push(Annotation {
+            if let Some(bbox) = check_box(file, loc, at, &v.bbox, d) {
+                out.push(Annotation {
                     id: v.id,
                     image_id: v.image_id,
                     category_id: v.category_id,
@@ -464,7 +470,7 @@ pub fn read_gt(file: &str, bytes: &[u8], diags: &mut Vec<Diagnostic>) -> Option<
             }
         },
     );
-    Some(gt)
+    out
 }
 
 /// Reads a COCO results file (a JSON list). `None` when it is not a list; element errors are pushed to
@@ -483,7 +489,7 @@ pub fn read_results(
         }
     };
     let py = py_literals(text);
-    let _active = Active::new(py.copy.is_some());
+    let _active = Active::new(&py);
     let text = py.as_str();
     let list: Vec<&RawValue> = match serde_json::from_str(text) {
         Ok(t) => t,

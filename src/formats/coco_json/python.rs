@@ -1,143 +1,90 @@
 //! Python's `json` is not strict JSON: it reads the literals `NaN`, `Infinity` and `-Infinity` as floats. COCO
 //! files written by Python (`json.dump` writes them by default) carry them, and pycocotools reads them, so the
-//! COCO reader does too: the literals are replaced by stand-in strings while serde parses the file, and the
-//! float fields read the stand-ins back ([`pyfloat`]).
+//! COCO reader does too: [`python_json::rewrite`] replaces the literals by marker strings while serde parses
+//! the file, and the float fields read the markers back ([`pyfloat`]).
 
+use crate::formats::python_json::{self, Read, Rewrite};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use std::cell::Cell;
 use std::fmt;
 
-/// The three literals Python's `json` reads as floats, with the JSON string each is replaced by while parsing
-/// (8 bytes longer: `"\u0000` and a closing quote), so that serde can read the file; `pyfloat` turns the
-/// strings back into floats. Active only while a file that needed them is read.
-pub(super) const LITERALS: [(&str, &str, f64); 3] = [
-    ("-Infinity", "\"\\u0000-Infinity\"", f64::NEG_INFINITY),
-    ("Infinity", "\"\\u0000Infinity\"", f64::INFINITY),
-    ("NaN", "\"\\u0000NaN\"", f64::NAN),
-];
-
 thread_local! {
-    static PY_LITERALS: Cell<bool> = const { Cell::new(false) };
+    /// The marker of the literals' stand-in strings, while a file that needed them is read.
+    static MARKER: Cell<Option<char>> = const { Cell::new(None) };
 }
 
-/// A file's text as serde parses it: the text itself, or a copy with Python's literals replaced
-/// ([`LITERALS`]), with the (parsed) offsets of the replacements to map offsets back to the file.
+/// A file's text as serde parses it: the text itself, or its rewrite with Python's literals replaced.
 pub struct PyText<'a> {
     original: &'a str,
-    pub(super) copy: Option<String>,
-    starts: Vec<usize>,
+    pub(super) copy: Option<Rewrite>,
 }
 
 impl PyText<'_> {
     pub fn as_str(&self) -> &str {
-        self.copy.as_deref().unwrap_or(self.original)
+        self.copy
+            .as_ref()
+            .map_or(self.original, |r| r.text.as_str())
     }
-    /// The file offset of a parsed offset.
+    /// The file offset of a parsed offset (an offset inside a stand-in string counted from its end: serde
+    /// locates an error about a value at its last byte).
     pub fn orig(&self, at: usize) -> usize {
-        let k = self.starts.partition_point(|&s| s < at);
-        at.saturating_sub(8 * k).min(self.original.len())
+        match &self.copy {
+            Some(r) => r.original_from_end(at).min(self.original.len()),
+            None => at.min(self.original.len()),
+        }
+    }
+    /// `msg` with each stand-in string serde quotes in it (`string "…"`) shown as the literal it stands for.
+    pub fn literals_shown(&self, msg: String) -> String {
+        let Some(r) = &self.copy else { return msg };
+        let mut s = msg;
+        for k in ['N', 'I', 'J'] {
+            let stand_in = format!("{}{k}", r.marker);
+            let Some((lit, _)) = python_json::literal_of(&stand_in, r.marker) else {
+                continue;
+            };
+            s = s
+                .replace(&format!("string {stand_in:?}"), lit)
+                .replace(&format!("string \"{stand_in}\""), lit);
+        }
+        s
     }
 }
 
-/// Sets [`PY_LITERALS`] while a file is read; resets it when dropped.
+/// Sets [`MARKER`] while a file is read; resets it when dropped.
 pub(super) struct Active;
 
 impl Active {
-    pub(super) fn new(on: bool) -> Active {
-        PY_LITERALS.with(|c| c.set(on));
+    pub(super) fn new(py: &PyText) -> Active {
+        MARKER.with(|c| c.set(py.copy.as_ref().map(|r| r.marker)));
         Active
     }
 }
 
 impl Drop for Active {
     fn drop(&mut self) {
-        PY_LITERALS.with(|c| c.set(false));
+        MARKER.with(|c| c.set(None));
     }
 }
 
 /// Replaces `NaN`, `Infinity` and `-Infinity` where Python's `json` reads a value (not inside a string, not
-/// where an object key is expected) by stand-in strings. Nothing to replace, or a text that already holds the
-/// escape `\u0000`: the text itself.
+/// where an object key is expected) by marker strings ([`Read::LITERALS`]). Nothing to replace: the text itself.
 pub fn py_literals(text: &str) -> PyText<'_> {
-    let none = |original| PyText {
-        original,
-        copy: None,
-        starts: Vec::new(),
-    };
     let b = text.as_bytes();
-    if (memchr::memmem::find(b, b"NaN").is_none() && memchr::memmem::find(b, b"Infinity").is_none())
-        || memchr::memmem::find(b, b"\\u0000").is_some()
+    let copy = if memchr::memmem::find(b, b"NaN").is_none()
+        && memchr::memmem::find(b, b"Infinity").is_none()
     {
-        return none(text);
-    }
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut starts = Vec::new();
-    let (mut in_string, mut escaped) = (false, false);
-    // Open containers (true = object) and the last significant byte outside strings.
-    let mut stack: Vec<bool> = Vec::new();
-    let mut last: u8 = 0;
-    let mut i = 0;
-    let mut copied = 0;
-    while i < b.len() {
-        let c = b[i];
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == b'\\' {
-                escaped = true;
-            } else if c == b'"' {
-                in_string = false;
-                last = b'"';
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' => in_string = true,
-            b'{' => stack.push(true),
-            b'[' => stack.push(false),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            _ => {}
-        }
-        let value_position = match last {
-            0 | b':' | b'[' => true,
-            b',' => stack.last() == Some(&false),
-            _ => false,
-        };
-        if value_position && matches!(c, b'N' | b'I' | b'-') {
-            if let Some((lit, with, _)) = LITERALS
-                .iter()
-                .find(|(l, _, _)| b[i..].starts_with(l.as_bytes()))
-            {
-                out.push_str(&text[copied..i]);
-                starts.push(out.len());
-                out.push_str(with);
-                i += lit.len();
-                copied = i;
-                last = b'"';
-                continue;
-            }
-        }
-        if !c.is_ascii_whitespace() {
-            last = c;
-        }
-        i += 1;
-    }
-    if starts.is_empty() {
-        return none(text);
-    }
-    out.push_str(&text[copied..]);
+        None
+    } else {
+        python_json::rewrite(text, Read::LITERALS)
+    };
     PyText {
         original: text,
-        copy: Some(out),
-        starts,
+        copy,
     }
 }
 
-/// A float as Python's `json` reads one: a JSON number, or one of [`LITERALS`] (while they are active).
+/// A float as Python's `json` reads one: a JSON number, or one of Python's literals (the marker strings of the file being read).
 pub(super) fn pyfloat<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     struct V;
     impl Visitor<'_> for V {
@@ -155,9 +102,11 @@ pub(super) fn pyfloat<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> 
             Ok(v as f64)
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<f64, E> {
-            let lit = v.strip_prefix('\0').filter(|_| PY_LITERALS.with(Cell::get));
-            match LITERALS.iter().find(|(l, _, _)| Some(*l) == lit) {
-                Some((_, _, x)) => Ok(*x),
+            let lit = MARKER
+                .with(Cell::get)
+                .and_then(|m| python_json::literal_of(v, m));
+            match lit {
+                Some((_, x)) => Ok(x),
                 None => Err(E::invalid_type(de::Unexpected::Str(v), &self)),
             }
         }
@@ -209,16 +158,18 @@ mod tests {
             "{}",
             d[0].message
         );
-        // Not in a string or where a key goes; not when the file holds the escape \u0000.
+        // Not in a string or where a key goes; numbers beyond the float range and lone surrogates stay errors.
         let mut d = Vec::new();
         assert!(read_results("r.json", b"[{NaN: 1}]", &mut d).is_none());
         assert_eq!(d[0].code, "detection.json.syntax");
         let p = py_literals("[\"NaN\", {\"a\": NaN, \"b\": [Infinity]}]");
         assert_eq!(
             p.as_str(),
-            "[\"NaN\", {\"a\": \"\\u0000NaN\", \"b\": [\"\\u0000Infinity\"]}]"
+            "[\"NaN\", {\"a\": \"\u{e000}N\", \"b\": [\"\u{e000}I\"]}]"
         );
-        assert!(py_literals("[\"\\u0000\", NaN]").copy.is_none());
+        assert!(py_literals("[NaN, 1e999, \"\\ud800\"]")
+            .copy
+            .is_some_and(|r| r.uses.len() == 1));
         // A repeated top-level key of the annotation file: the last list wins.
         let mut d = Vec::new();
         let g = read_gt("g.json", br#"{"images": [], "categories": [], "images": [{"id": 4}], "categories": [{"id": 1}]}"#, &mut d).unwrap();

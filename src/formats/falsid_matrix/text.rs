@@ -135,75 +135,10 @@ pub fn read_text(
     let errors_before = diags.has_errors();
     let bad_before = diags.count("falsid.matrix.number");
     match delim {
-        Some(d) => {
-            let mut rdr = csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .delimiter(d)
-                .buffer_capacity(1 << 16)
-                .from_reader(reader);
-            let mut rec = csv::ByteRecord::new();
-            let mut first = true;
-            loop {
-                match rdr.read_byte_record(&mut rec) {
-                    Ok(true) => {
-                        let line = rec.position().map_or(0, |p| p.line());
-                        let mut tmp: Vec<&[u8]> = rec.iter().collect();
-                        if first {
-                            first = false;
-                            if let Some(f) = tmp.first_mut() {
-                                *f = f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f);
-                            }
-                        }
-                        acc.record(line, &tmp, diags);
-                    }
-                    Ok(false) => break,
-                    Err(e) => {
-                        let line = e.position().map_or(0, |p| p.line());
-                        diags.push(
-                            Diagnostic::error(
-                                "falsid.matrix.shape",
-                                format!("unreadable row: {e}"),
-                            )
-                            .file(path)
-                            .line(line)
-                            .hint("Check the file is a plain delimited text matrix."),
-                        );
-                        break;
-                    }
-                }
-            }
-        }
+        Some(d) => read_delimited(path, reader, d, &mut acc, diags),
         None => {
-            let mut r = reader;
-            let mut buf = Vec::new();
-            let mut line = 0u64;
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) => break,
-                    Ok(_) => {}
-                    Err(e) => {
-                        diags.push(Diagnostic::read_error(path, e));
-                        return None;
-                    }
-                }
-                for part in buf.split(|b| *b == b'\r' || *b == b'\n') {
-                    if part.is_empty() && buf.ends_with(b"\n") {
-                        continue;
-                    }
-                    line += 1;
-                    let part = if line == 1 {
-                        part.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(part)
-                    } else {
-                        part
-                    };
-                    let fields: Vec<&[u8]> = part
-                        .split(|b| b.is_ascii_whitespace())
-                        .filter(|f| !f.is_empty())
-                        .collect();
-                    acc.record(line, &fields, diags);
-                }
+            if !read_whitespace(path, reader, &mut acc, diags) {
+                return None;
             }
         }
     }
@@ -215,6 +150,78 @@ pub fn read_text(
         return None;
     }
     Some(m)
+}
+
+/// The records of a file delimited by `d` (the `csv` crate), into `acc`; an unreadable row ends it (reported).
+fn read_delimited(path: &str, reader: impl BufRead, d: u8, acc: &mut Acc, diags: &mut Diags) {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(d)
+        .buffer_capacity(1 << 16)
+        .from_reader(reader);
+    let mut rec = csv::ByteRecord::new();
+    let mut first = true;
+    loop {
+        match rdr.read_byte_record(&mut rec) {
+            Ok(true) => {
+                let line = rec.position().map_or(0, |p| p.line());
+                let mut tmp: Vec<&[u8]> = rec.iter().collect();
+                if first {
+                    first = false;
+                    if let Some(f) = tmp.first_mut() {
+                        *f = f.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(f);
+                    }
+                }
+                acc.record(line, &tmp, diags);
+            }
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                diags.push(
+                    Diagnostic::error("falsid.matrix.shape", format!("unreadable row: {e}"))
+                        .file(path)
+                        .line(line)
+                        .hint("Check the file is a plain delimited text matrix."),
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// The lines of a file of whitespace-separated values (CR, LF or CRLF line ends), into `acc`; false when the
+/// file cannot be read (reported).
+fn read_whitespace(path: &str, mut r: impl BufRead, acc: &mut Acc, diags: &mut Diags) -> bool {
+    let mut buf = Vec::new();
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        match r.read_until(b'\n', &mut buf) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e) => {
+                diags.push(Diagnostic::read_error(path, e));
+                return false;
+            }
+        }
+        for part in buf.split(|b| *b == b'\r' || *b == b'\n') {
+            if part.is_empty() && buf.ends_with(b"\n") {
+                continue;
+            }
+            line += 1;
+            let part = if line == 1 {
+                part.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(part)
+            } else {
+                part
+            };
+            let fields: Vec<&[u8]> = part
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|f| !f.is_empty())
+                .collect();
+            acc.record(line, &fields, diags);
+        }
+    }
 }
 
 fn is_number(s: &str) -> bool {
@@ -242,74 +249,21 @@ fn assemble(acc: Acc, diags: &mut Diags) -> Option<Matrix> {
         return None;
     }
     let r = ids.len() + 1;
-    let header_like =
-        row0.first().is_none_or(|f| f.is_empty()) || row0.iter().skip(1).any(|f| !is_number(f));
-    let layout = if r == nf {
-        if header_like {
-            "D1"
-        } else {
-            "D3"
-        }
-    } else if r + 1 == nf && !header_like {
-        "D2"
-    } else if r + 2 == nf && !header_like {
-        "D2i"
-    } else if ragged {
-        return None; // the ragged row is the located cause; "not square" would only follow from it
-    } else {
-        diags.push(
-            Diagnostic::error("falsid.matrix.shape", format!("not square: {r} rows of {nf} fields"))
-                .file(&path)
-                .line(row0_line)
-                .expected("N rows of N values (plus an id column, or a header row of ids)")
-                .found(format!("{r} rows × {nf} fields"))
-                .hint("Write the full N×N matrix of one subset: one row per query item, one value per item."),
-        );
-        return None;
-    };
+    let layout = layout_of(&path, &row0, row0_line, r, nf, ragged, diags)?;
     let mut row_lines = Vec::with_capacity(r);
-    let parse_row0 = |from: usize, diags: &mut Diags| -> Vec<f64> {
-        let lens: Vec<usize> = row0.iter().map(|f| f.len()).collect();
-        row0.iter()
-            .enumerate()
-            .skip(from)
-            .map(|(k, f)| {
-                parse_number(f.as_bytes()).unwrap_or_else(|| {
-                    diags.push(number_error(
-                        &path,
-                        row0_line,
-                        column_of(&lens, k),
-                        f.as_bytes(),
-                    ));
-                    f64::NAN
-                })
-            })
-            .collect()
-    };
     let (n, out_ids) = match layout {
         "D1" => {
             row_lines = lines;
             (nf - 1, Some((row0[1..].to_vec(), ids)))
         }
-        "D2" => {
-            let first = parse_row0(1, diags);
-            data.splice(0..0, first);
-            row_lines.push(row0_line);
-            row_lines.extend(lines);
-            let mut all = vec![row0[0].clone()];
-            all.extend(ids);
-            (nf - 1, Some((all.clone(), all)))
-        }
-        "D2i" => {
-            // Drop the integer column (first value of each stored row), then prepend row 0.
-            let n = nf - 2;
-            let w = nf - 1;
-            let rows = data.len() / w.max(1);
-            for i in 0..rows {
-                data.copy_within(i * w + 1..(i + 1) * w, i * n);
-            }
-            data.truncate(rows * n);
-            let first = parse_row0(2, diags);
+        "D2" | "D2i" => {
+            let (n, from) = if layout == "D2i" {
+                drop_integer_column(&mut data, nf);
+                (nf - 2, 2)
+            } else {
+                (nf - 1, 1)
+            };
+            let first = row0_values(&path, &row0, row0_line, from, diags);
             data.splice(0..0, first);
             row_lines.push(row0_line);
             row_lines.extend(lines);
@@ -318,30 +272,12 @@ fn assemble(acc: Acc, diags: &mut Diags) -> Option<Matrix> {
             (n, Some((all.clone(), all)))
         }
         _ => {
-            // D3: each stored row lacks its first value (kept as the "id"): expand in place from the back.
-            let n = nf;
-            let w = nf - 1;
-            let rows = ids.len();
-            let firsts: Vec<f64> = ids
-                .iter()
-                .zip(&lines)
-                .map(|(s, l)| {
-                    parse_number(s.as_bytes()).unwrap_or_else(|| {
-                        diags.push(number_error(&path, *l, 1, s.as_bytes()));
-                        f64::NAN
-                    })
-                })
-                .collect();
-            data.resize(rows * n, 0.0);
-            for i in (0..rows).rev() {
-                data.copy_within(i * w..(i + 1) * w, i * n + 1);
-                data[i * n] = firsts[i];
-            }
-            let first = parse_row0(0, diags);
+            expand_d3(&path, &mut data, &ids, &lines, nf, diags);
+            let first = row0_values(&path, &row0, row0_line, 0, diags);
             data.splice(0..0, first);
             row_lines.push(row0_line);
             row_lines.extend(lines);
-            (n, None)
+            (nf, None)
         }
     };
     if data.len() != n * n {
@@ -362,6 +298,115 @@ fn assemble(acc: Acc, diags: &mut Diags) -> Option<Matrix> {
         m.ids = Some(cols);
     }
     Some(m)
+}
+
+/// The layout of `r` rows of `nf` fields whose first row is `row0`: `D1` (a header of ids), `D2` (an id column),
+/// `D2i` (an id and an integer column), `D3` (bare values); `None` when the matrix is not square (reported,
+/// unless a ragged row was already).
+fn layout_of(
+    path: &str,
+    row0: &[String],
+    row0_line: u64,
+    r: usize,
+    nf: usize,
+    ragged: bool,
+    diags: &mut Diags,
+) -> Option<&'static str> {
+    let header_like =
+        row0.first().is_none_or(|f| f.is_empty()) || row0.iter().skip(1).any(|f| !is_number(f));
+    if r == nf {
+        return Some(if header_like { "D1" } else { "D3" });
+    }
+    if r + 1 == nf && !header_like {
+        return Some("D2");
+    }
+    if r + 2 == nf && !header_like {
+        return Some("D2i");
+    }
+    if ragged {
+        return None; // the ragged row is the located cause; "not square" would only follow from it
+    }
+    diags.push(
+        Diagnostic::error(
+            "falsid.matrix.shape",
+            format!("not square: {r} rows of {nf} fields"),
+        )
+        .file(path)
+        .line(row0_line)
+        .expected("N rows of N values (plus an id column, or a header row of ids)")
+        .found(format!("{r} rows × {nf} fields"))
+        .hint(
+            "Write the full N×N matrix of one subset: one row per query item, one value per item.",
+        ),
+    );
+    None
+}
+
+/// The values of the first row from field `from` on; a field that is no number is reported and NaN.
+fn row0_values(
+    path: &str,
+    row0: &[String],
+    row0_line: u64,
+    from: usize,
+    diags: &mut Diags,
+) -> Vec<f64> {
+    let lens: Vec<usize> = row0.iter().map(|f| f.len()).collect();
+    row0.iter()
+        .enumerate()
+        .skip(from)
+        .map(|(k, f)| {
+            parse_number(f.as_bytes()).unwrap_or_else(|| {
+                diags.push(number_error(
+                    path,
+                    row0_line,
+                    column_of(&lens, k),
+                    f.as_bytes(),
+                ));
+                f64::NAN
+            })
+        })
+        .collect()
+}
+
+/// D2i: drops the integer column (the first value of each stored row of `nf − 1` values) in place.
+fn drop_integer_column(data: &mut Vec<f64>, nf: usize) {
+    let n = nf - 2;
+    let w = nf - 1;
+    let rows = data.len() / w.max(1);
+    for i in 0..rows {
+        data.copy_within(i * w + 1..(i + 1) * w, i * n);
+    }
+    data.truncate(rows * n);
+}
+
+/// D3: each stored row lacks its first value (kept as the "id", `ids`): parsed and put back, the rows
+/// expanded in place from the back.
+fn expand_d3(
+    path: &str,
+    data: &mut Vec<f64>,
+    ids: &[String],
+    lines: &[u64],
+    nf: usize,
+    diags: &mut Diags,
+) {
+    let n = nf;
+    let w = nf - 1;
+    let rows = ids.len();
+    let firsts: Vec<f64> = ids
+        .iter()
+        .zip(lines)
+        .map(|(s, l)| {
+            parse_number(s.as_bytes()).unwrap_or_else(|| {
+                diags.push(number_error(path, *l, 1, s.as_bytes()));
+                f64::NAN
+            })
+        })
+        .collect();
+    data.resize(rows * n, 0.0);
+    for i in (0..rows).rev() {
+        data.copy_within(i * w..(i + 1) * w, i * n + 1);
+        data[i * n] = firsts[i];
+    }
 }
 
 /// D1: rows are aligned to the column order by id. Checks that ids are unique and that rows and columns

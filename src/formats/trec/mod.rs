@@ -1,4 +1,4 @@
-//! TREC qrels and run readers (specs/kws.md 2.6, 2.7), streaming over [`Entry::open`] line by line.
+//! TREC qrels and run readers (specs/kws.md 2.6, 2.7), streaming over a [`TextFile`] line by line.
 //!
 //! - qrels: `qid iter docno rel`, 4 fields; rel read with C `atol`;
 //! - run: `qid iter docno rank sim tag`, 6 fields; rank ignored; sim read with C `atof`.
@@ -19,7 +19,7 @@ pub use run::read_run;
 
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::lines::{column_of, strip_bom, utf8, Lines};
-use crate::input::Entry;
+use crate::formats::text_file::TextFile;
 use std::collections::HashMap;
 
 /// How the readers treat what trec_eval versions and dropscore modes disagree on.
@@ -169,22 +169,23 @@ impl Run {
     }
 }
 
-/// Reads `entry` line by line: BOM, UTF-8 and I/O problems are diagnosed here; each valid line goes to
+/// Reads `file` line by line: BOM, UTF-8 and I/O problems are diagnosed here; each valid line goes to
 /// `on_line(line_no, text, diags)`. `progress(bytes consumed)` is called every few thousand lines.
 fn each_line(
-    entry: &Entry,
+    file: TextFile<'_>,
     diags: &mut Diags,
     progress: &mut dyn FnMut(u64),
     on_line: &mut dyn FnMut(u64, &str, &mut Diags),
 ) -> u64 {
-    let input = match entry.buffered() {
+    let (path, max_line) = (file.path, file.max_line);
+    let input = match file.into_reader() {
         Ok(r) => r,
         Err(e) => {
-            diags.push(Diagnostic::read_error(&entry.path, e));
+            diags.push(Diagnostic::read_error(path, e));
             return 1;
         }
     };
-    let mut lines = Lines::new(input).max_line(entry.field_limit());
+    let mut lines = Lines::new(input).max_line(max_line);
     let mut bad = 0u64;
     let mut no = 0u64;
     loop {
@@ -192,7 +193,7 @@ fn each_line(
             Ok(Some(l)) => l,
             Ok(None) => break,
             Err(e) => {
-                diags.push(Diagnostic::read_error(&entry.path, e).line(no + 1));
+                diags.push(Diagnostic::read_error(path, e).line(no + 1));
                 bad += 1;
                 break;
             }
@@ -205,7 +206,7 @@ fn each_line(
                 bad += 1;
                 diags.push(
                     Diagnostic::error("kws.trec.invalid_utf8", "the line is not valid UTF-8")
-                        .file(&entry.path)
+                        .file(path)
                         .at(no, col)
                         .expected("UTF-8 text")
                         .found(excerpt(&String::from_utf8_lossy(line)))
@@ -222,10 +223,10 @@ fn each_line(
     bad
 }
 
-fn blank_diag(entry: &Entry, no: u64, qrels: bool) -> Diagnostic {
+fn blank_diag(path: &str, no: u64, qrels: bool) -> Diagnostic {
     if qrels {
         Diagnostic::warning("kws.trec.blank_line", "blank line in the qrels: skipped")
-            .file(&entry.path)
+            .file(path)
             .at(no, 1)
             .expected("qid iter docno rel")
             .found("an empty line")
@@ -233,7 +234,7 @@ fn blank_diag(entry: &Entry, no: u64, qrels: bool) -> Diagnostic {
             .official("trec_eval stops: \"get_qrels: Malformed line\" (exit status 2)")
     } else {
         Diagnostic::info("kws.trec.blank_line", "blank line in the run: skipped")
-            .file(&entry.path)
+            .file(path)
             .at(no, 1)
             .hint("Nothing to do; trec_eval skips blank lines in runs too.")
             .official("skipped")
@@ -241,7 +242,7 @@ fn blank_diag(entry: &Entry, no: u64, qrels: bool) -> Diagnostic {
 }
 
 fn malformed(
-    entry: &Entry,
+    path: &str,
     no: u64,
     text: &str,
     n: usize,
@@ -265,7 +266,7 @@ fn malformed(
             if n == 1 { "" } else { "s" }
         ),
     )
-    .file(&entry.path)
+    .file(path)
     .at(no, col)
     .expected(format!("{want} fields: {what}"))
     .found(format!("{n}: {}", excerpt(text)));
@@ -290,12 +291,12 @@ fn malformed(
     }
 }
 
-fn too_big(entry: &Entry, no: u64) -> Diagnostic {
+fn too_big(path: &str, no: u64) -> Diagnostic {
     Diagnostic::error(
         "kws.trec.too_large",
         "one query holds more than 4 GiB of docnos",
     )
-    .file(&entry.path)
+    .file(path)
     .line(no)
     .hint("Split the file; no retrieval run needs this many documents per query.")
 }

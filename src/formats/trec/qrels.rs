@@ -5,10 +5,11 @@ use super::c_text::{atol, fields};
 use super::{blank_diag, each_line, malformed, too_big, Qrels, QrelsQuery, ReadSettings};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::lines::column_of;
-use crate::input::Entry;
+use crate::formats::text_file::TextFile;
 
 /// Reads a qrels file. Duplicate (qid, docno) pairs keep the last line, with a warning.
-pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
+pub fn read_qrels(file: TextFile<'_>, s: &ReadSettings, diags: &mut Diags) -> Qrels {
+    let path = file.path;
     let mut q = Qrels::default();
     let mut last: Option<usize> = None;
     // Line of the comment skipped just before (trec_eval 10.0 skips one comment before each parsed line).
@@ -27,14 +28,14 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
         if n == 0 {
             q.blank_lines += 1;
             q.official_refuses += 1;
-            d.push(blank_diag(entry, no, true));
+            d.push(blank_diag(path, no, true));
             return;
         }
         if n != 4 {
             q.bad_lines += 1;
             q.official_refuses += 1;
             d.push(malformed(
-                entry,
+                path,
                 no,
                 text,
                 n,
@@ -46,31 +47,18 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
         let qid = &text[f[0].0..f[0].1];
         let docno = &b[f[2].0..f[2].1];
         let rel_text = &text[f[3].0..f[3].1];
-        let rel = read_rel(entry, no, text, rel_text, f[3].0, s, d);
+        let rel = read_rel(path, no, text, rel_text, f[3].0, s, d);
         let Some(rel) = rel else {
             q.bad_lines += 1;
             return;
         };
-        let idx = match last.filter(|i| q.queries.get(*i).is_some_and(|x| x.qid == qid)) {
-            Some(i) => i,
-            None => {
-                let i = *q.index.entry(qid.to_string()).or_insert_with(|| {
-                    q.queries.push(QrelsQuery {
-                        qid: qid.to_string(),
-                        ..Default::default()
-                    });
-                    q.queries.len() - 1
-                });
-                last = Some(i);
-                i
-            }
-        };
+        let idx = query_index(&mut q, &mut last, qid);
         let Some(query) = q.queries.get_mut(idx) else {
             return;
         };
         if !query.docnos.push(docno) {
             q.bad_lines += 1;
-            d.push(too_big(entry, no));
+            d.push(too_big(path, no));
             return;
         }
         query.rels.push(rel);
@@ -79,31 +67,50 @@ pub fn read_qrels(entry: &Entry, s: &ReadSettings, diags: &mut Diags) -> Qrels {
             query.positive_lines += 1;
         }
     };
-    let bad = each_line(entry, diags, &mut |_| {}, &mut on_line);
+    let bad = each_line(file, diags, &mut |_| {}, &mut on_line);
     q.bad_lines += bad;
     if let Some(no) = skipped_comment.filter(|_| s.comment_quirks) {
         q.official_refuses += 1;
-        diags.push(
-            Diagnostic::error(
-                "kws.official.final_comment",
-                "a comment on the last line: trec_eval 10.0 then reads past the end of the qrels",
-            )
-            .file(&entry.path)
-            .line(no)
-            .hint("Remove the comment on the last line (or end the file with a judgement).")
-            .official("get_qrels skips the comment and parses the end of its buffer (undefined behaviour)"),
-        );
+        diags.push(final_comment(path, no));
     }
     for query in &mut q.queries {
-        resolve_duplicates(query, entry, diags);
+        resolve_duplicates(query, path, diags);
     }
     q
+}
+
+/// The index of query `qid` in `q` (added when new; `last`, the last line's query, is tried first).
+fn query_index(q: &mut Qrels, last: &mut Option<usize>, qid: &str) -> usize {
+    if let Some(i) = last.filter(|i| q.queries.get(*i).is_some_and(|x| x.qid == qid)) {
+        return i;
+    }
+    let i = *q.index.entry(qid.to_string()).or_insert_with(|| {
+        q.queries.push(QrelsQuery {
+            qid: qid.to_string(),
+            ..Default::default()
+        });
+        q.queries.len() - 1
+    });
+    *last = Some(i);
+    i
+}
+
+/// The error of a comment on the qrels' last line (line `no`), with trec_eval 10.0's comment handling.
+fn final_comment(path: &str, no: u64) -> Diagnostic {
+    Diagnostic::error(
+        "kws.official.final_comment",
+        "a comment on the last line: trec_eval 10.0 then reads past the end of the qrels",
+    )
+    .file(path)
+    .line(no)
+    .hint("Remove the comment on the last line (or end the file with a judgement).")
+    .official("get_qrels skips the comment and parses the end of its buffer (undefined behaviour)")
 }
 
 /// Reads a rel field: `atol`, with a warning (or an error, `float_rel = error`) when the text is not an
 /// integer. `None` = refused.
 fn read_rel(
-    entry: &Entry,
+    path: &str,
     no: u64,
     line: &str,
     rel: &str,
@@ -124,7 +131,7 @@ fn read_rel(
     if s.float_rel_error {
         d.push(
             Diagnostic::error("kws.trec.non_integer_rel", format!("rel `{rel}` is not an integer"))
-                .file(&entry.path)
+                .file(path)
                 .at(no, col)
                 .expected("an integer relevance level (e.g. 0, 1, 2)")
                 .found(rel.to_string())
@@ -135,7 +142,7 @@ fn read_rel(
     } else {
         d.push(
             Diagnostic::warning("kws.trec.rel_truncated", format!("rel `{rel}` is read as {v} (C atol)"))
-                .file(&entry.path)
+                .file(path)
                 .at(no, col)
                 .expected("an integer relevance level")
                 .found(rel.to_string())
@@ -151,7 +158,7 @@ fn read_rel(
 }
 
 /// Sorts a query's judgements by docno and keeps the last line of each duplicated docno, with a warning.
-fn resolve_duplicates(query: &mut QrelsQuery, entry: &Entry, diags: &mut Diags) {
+fn resolve_duplicates(query: &mut QrelsQuery, path: &str, diags: &mut Diags) {
     let mut idx: Vec<u32> = (0..query.docnos.len() as u32).collect();
     // Stable: equal docnos stay in file order, so the last of a run of equals is the last line.
     idx.sort_by(|a, b| {
@@ -182,7 +189,7 @@ fn resolve_duplicates(query: &mut QrelsQuery, entry: &Entry, diags: &mut Diags) 
                         query.qid
                     ),
                 )
-                .file(&entry.path)
+                .file(path)
                 .line(line)
                 .found(excerpt(&docno))
                 .hint("Keep one judgement per (qid, docno).")

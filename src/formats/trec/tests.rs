@@ -2,8 +2,8 @@
 
 use super::*;
 
-fn entry(text: &str) -> Entry {
-    Entry::from_bytes("t.txt", None, text.as_bytes().to_vec())
+fn entry(text: &str) -> TextFile<'_> {
+    TextFile::in_memory("t.txt", text.as_bytes())
 }
 
 #[test]
@@ -40,7 +40,7 @@ fn c_atof() {
 fn qrels_reading() {
     let e = entry("q1 0 d1 1\nq1 0 d2 0.7\n\nq2\t0  d3 2\r\nq1 0 d1 0\nq1 0 d4\n");
     let mut d = Diags::new();
-    let q = read_qrels(&e, &ReadSettings::default(), &mut d);
+    let q = read_qrels(e, &ReadSettings::default(), &mut d);
     let codes: Vec<&str> = d.list.iter().map(|x| x.code.as_str()).collect();
     assert_eq!(
         codes,
@@ -73,7 +73,7 @@ fn float_rel_error() {
         float_rel_error: true,
         ..Default::default()
     };
-    let q = read_qrels(&e, &s, &mut d);
+    let q = read_qrels(e, &s, &mut d);
     assert_eq!(d.list[0].code, "kws.trec.non_integer_rel");
     assert!(q.get("q1").is_none());
 }
@@ -82,7 +82,7 @@ fn float_rel_error() {
 fn run_reading() {
     let e = entry("q1 Q0 d1 1 2.5 a\nq1 Q0 d2 2 x a\nq2 Q0 d3 1 1 b\nq1 Q0 d4 3 1 a extra\n# c\n");
     let mut d = Diags::new();
-    let r = read_run(&e, &ReadSettings::default(), &mut d, &mut |_| {});
+    let r = read_run(e, &ReadSettings::default(), &mut d, &mut |_| {});
     let codes: Vec<&str> = d.list.iter().map(|x| x.code.as_str()).collect();
     assert_eq!(
         codes,
@@ -105,7 +105,7 @@ fn run_reading() {
         comments: true,
         ..Default::default()
     };
-    read_run(&entry("# c\nq1 Q0 d1 1 1 a\n"), &s, &mut d, &mut |_| {});
+    read_run(entry("# c\nq1 Q0 d1 1 1 a\n"), &s, &mut d, &mut |_| {});
     assert!(d.list.is_empty());
 }
 
@@ -113,9 +113,9 @@ fn run_reading() {
 fn bom_and_utf8() {
     let mut bytes = b"\xEF\xBB\xBFq1 0 d1 1\nq1 0 d\xFF 1\n".to_vec();
     bytes.extend_from_slice("q1 0 é 1\n".as_bytes());
-    let e = Entry::from_bytes("t", None, bytes);
+    let e = TextFile::in_memory("t", &bytes);
     let mut d = Diags::new();
-    let q = read_qrels(&e, &ReadSettings::default(), &mut d);
+    let q = read_qrels(e, &ReadSettings::default(), &mut d);
     assert_eq!(d.list.len(), 1);
     assert_eq!(d.list[0].code, "kws.trec.invalid_utf8");
     assert_eq!((d.list[0].line, d.list[0].column), (Some(2), Some(7)));

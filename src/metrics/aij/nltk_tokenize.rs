@@ -342,6 +342,34 @@ mod tests {
     /// `wordtodigits` pads (`2.5` → `2. 5`).
     #[test]
     fn punkt_sees_no_sentence_end() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut texts, mut exceptions, mut decimals) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let s = random_text(&mut seed);
+            let vqa_official = crate::pycompat::lower(&text::remove_ascii_punct(&s, false));
+            let vqa_corrected = crate::pycompat::lower(&text::remove_unicode_punct(&s, false));
+            // Hypotheses go through wordtodigits; references are tokenised as they are.
+            for (t, hyp, corrected) in [
+                (tokens::w2d(&vqa_official), true, false),
+                (tokens::w2d(&vqa_corrected), true, true),
+                (tokens::w2d(&tokens::caption_side(&s, true)), true, false),
+                (vqa_official, false, false),
+                (tokens::caption_side(&s, false), false, false),
+            ] {
+                texts += 1;
+                let (e, d) = sentence_ends(&s, &t, hyp, corrected);
+                exceptions += e;
+                decimals += d;
+            }
+        }
+        assert!(
+            texts == 100_000 && exceptions > 0 && exceptions < 1_000 && decimals > 0,
+            "{texts} {exceptions} {decimals}"
+        );
+    }
+
+    /// Up to nine pieces of text (numbers, number words, punctuation, spaces), from `seed` (advanced).
+    fn random_text(seed: &mut u64) -> String {
         let pieces = [
             "two",
             "point",
@@ -372,63 +400,50 @@ mod tests {
             "  ",
             "\t",
         ];
+        let mut s = String::new();
+        crate::xorshift64(seed);
+        for k in 0..(*seed % 10) {
+            let x = seed.rotate_left(7 * k as u32) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            s.push_str(pieces[(x % pieces.len() as u64) as usize]);
+            if x & 0x100 != 0 {
+                s.push(' ');
+            }
+        }
+        s
+    }
+
+    /// Checks that every `.`, `?` or `!` of the tokeniser input `t` (from the text `s`) that Punkt could end a
+    /// sentence at is a `.` that wordtodigits put back in a hypothesis (`hyp`): before a number word after
+    /// `point` (`exceptions`), or in the corrected pipeline before a digit (`decimals`). Returns both counts.
+    fn sentence_ends(s: &str, t: &str, hyp: bool, corrected: bool) -> (u32, u32) {
         let after_point = [
             "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
         ];
         let after_point =
             |w: &str| after_point.contains(&w) || ["hundred", "thousand", "million"].contains(&w);
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let (mut texts, mut exceptions, mut decimals) = (0, 0, 0);
-        for _ in 0..20_000 {
-            let mut s = String::new();
-            crate::xorshift64(&mut seed);
-            for k in 0..(seed % 10) {
-                let x = seed.rotate_left(7 * k as u32) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                s.push_str(pieces[(x % pieces.len() as u64) as usize]);
-                if x & 0x100 != 0 {
-                    s.push(' ');
-                }
+        let (mut exceptions, mut decimals) = (0, 0);
+        let cs: Vec<char> = t.chars().collect();
+        for (i, &c) in cs.iter().enumerate() {
+            if !matches!(c, '.' | '?' | '!') {
+                continue;
             }
-            let vqa_official = crate::pycompat::lower(&text::remove_ascii_punct(&s, false));
-            let vqa_corrected = crate::pycompat::lower(&text::remove_unicode_punct(&s, false));
-            // Hypotheses go through wordtodigits; references are tokenised as they are.
-            for (t, hyp, corrected) in [
-                (tokens::w2d(&vqa_official), true, false),
-                (tokens::w2d(&vqa_corrected), true, true),
-                (tokens::w2d(&tokens::caption_side(&s, true)), true, false),
-                (vqa_official, false, false),
-                (tokens::caption_side(&s, false), false, false),
-            ] {
-                texts += 1;
-                let cs: Vec<char> = t.chars().collect();
-                for (i, &c) in cs.iter().enumerate() {
-                    if !matches!(c, '.' | '?' | '!') {
-                        continue;
-                    }
-                    let next = cs.get(i + 1);
-                    if c == '.' && next.is_some_and(|n| n.is_ascii_digit()) {
-                        continue;
-                    }
-                    let rest: String = cs[i + 1..].iter().collect();
-                    let word = rest.split(' ').nth(1).unwrap_or("");
-                    let digit = word.starts_with(|d: char| d.is_ascii_digit());
-                    assert!(
-                        hyp && c == '.'
-                            && next == Some(&' ')
-                            && (after_point(word) || corrected && digit),
-                        "{s:?} → {t:?}"
-                    );
-                    if corrected && digit {
-                        decimals += 1;
-                    } else {
-                        exceptions += 1;
-                    }
-                }
+            let next = cs.get(i + 1);
+            if c == '.' && next.is_some_and(|n| n.is_ascii_digit()) {
+                continue;
+            }
+            let rest: String = cs[i + 1..].iter().collect();
+            let word = rest.split(' ').nth(1).unwrap_or("");
+            let digit = word.starts_with(|d: char| d.is_ascii_digit());
+            assert!(
+                hyp && c == '.' && next == Some(&' ') && (after_point(word) || corrected && digit),
+                "{s:?} → {t:?}"
+            );
+            if corrected && digit {
+                decimals += 1;
+            } else {
+                exceptions += 1;
             }
         }
-        assert!(
-            texts == 100_000 && exceptions > 0 && exceptions < 1_000 && decimals > 0,
-            "{texts} {exceptions} {decimals}"
-        );
+        (exceptions, decimals)
     }
 }

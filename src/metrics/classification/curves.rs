@@ -19,7 +19,7 @@ pub struct ThresholdCurve {
 /// Builds the threshold curve from (score, is_positive) pairs; sorts `pairs` in place (decreasing score).
 /// Scores must be finite (the readers refuse NaN and infinities, as scikit-learn's `assert_all_finite` does).
 pub fn threshold_curve(pairs: &mut [(f64, bool)]) -> ThresholdCurve {
-    super::radix::sort_desc(pairs);
+    crate::metrics::radix::sort_desc(pairs);
     let n = pairs.len();
     let mut out = ThresholdCurve {
         fps: Vec::new(),

@@ -25,14 +25,9 @@ const EMPTY: u32 = u32::MAX;
 /// Groups `(score, class)` samples (classes below `k`) by score. `None` when the column has more than `cap`
 /// distinct scores (sorting is then the better way), a NaN score, or 2³² samples or more.
 pub fn group(samples: impl Iterator<Item = (f64, u32)>, k: usize, cap: usize) -> Option<Groups> {
-    let mut keys: Vec<u64> = Vec::new();
-    let mut counts: Vec<u32> = Vec::new();
-    let mut bits = 10u32;
-    let mut table = vec![EMPTY; 1 << bits];
+    let mut d = Distinct::new(k);
     let mut negative_zero = false;
     let mut n = 0u64;
-    let home =
-        |key: u64, bits: u32| (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize;
     for (s, c) in samples {
         if s.is_nan() || c as usize >= k {
             return None;
@@ -47,64 +42,109 @@ pub fn group(samples: impl Iterator<Item = (f64, u32)>, k: usize, cap: usize) ->
         } else {
             s.to_bits()
         };
-        let mask = table.len() - 1;
-        let mut h = home(key, bits);
-        let g = loop {
-            let g = table[h];
+        let g = d.find_or_insert(key, cap)?;
+        d.counts[g * k + c as usize] += 1;
+    }
+    Some(d.groups(negative_zero))
+}
+
+/// The distinct score keys (bits; zero for both zeros) in first-seen order, the class counts of each, and an
+/// open-addressing table (linear probing, at most half full) from key to index.
+struct Distinct {
+    k: usize,
+    keys: Vec<u64>,
+    counts: Vec<u32>,
+    bits: u32,
+    table: Vec<u32>,
+}
+
+impl Distinct {
+    fn new(k: usize) -> Distinct {
+        Distinct {
+            k,
+            keys: Vec::new(),
+            counts: Vec::new(),
+            bits: 10,
+            table: vec![EMPTY; 1 << 10],
+        }
+    }
+
+    /// The home slot of `key` in a table of 2^`bits` slots (Fibonacci hashing).
+    #[inline]
+    fn home(key: u64, bits: u32) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+    }
+
+    /// The index of `key`, added (with zero counts) when new; `None` when that would make more than `cap`.
+    #[inline]
+    fn find_or_insert(&mut self, key: u64, cap: usize) -> Option<usize> {
+        let mask = self.table.len() - 1;
+        let mut h = Self::home(key, self.bits);
+        loop {
+            let g = self.table[h];
             if g == EMPTY {
-                let g = keys.len();
+                let g = self.keys.len();
                 if g >= cap {
                     return None;
                 }
-                keys.push(key);
-                counts.resize(counts.len() + k, 0);
-                table[h] = g as u32;
-                if keys.len() * 2 > table.len() {
-                    bits += 1;
-                    table = vec![EMPTY; 1 << bits];
-                    let mask = table.len() - 1;
-                    for (j, &kj) in keys.iter().enumerate() {
-                        let mut h = home(kj, bits);
-                        while table[h] != EMPTY {
-                            h = (h + 1) & mask;
-                        }
-                        table[h] = j as u32;
-                    }
+                self.keys.push(key);
+                self.counts.resize(self.counts.len() + self.k, 0);
+                self.table[h] = g as u32;
+                if self.keys.len() * 2 > self.table.len() {
+                    self.grow();
                 }
-                break g;
+                return Some(g);
             }
-            if keys[g as usize] == key {
-                break g as usize;
+            if self.keys[g as usize] == key {
+                return Some(g as usize);
             }
             h = (h + 1) & mask;
-        };
-        counts[g * k + c as usize] += 1;
-    }
-    let score = |key: u64| {
-        if key == 0 && negative_zero {
-            -0.0
-        } else {
-            f64::from_bits(key)
         }
-    };
-    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        f64::from_bits(keys[b as usize]).total_cmp(&f64::from_bits(keys[a as usize]))
-    });
-    let mut out = Groups {
-        scores: Vec::with_capacity(order.len()),
-        counts: Vec::with_capacity(order.len() * k),
-        totals: Vec::with_capacity(order.len()),
-        k,
-    };
-    for &g in &order {
-        let g = g as usize;
-        out.scores.push(score(keys[g]));
-        let row = &counts[g * k..(g + 1) * k];
-        out.counts.extend_from_slice(row);
-        out.totals.push(row.iter().sum());
     }
-    Some(out)
+
+    /// Doubles the table and places every key again.
+    fn grow(&mut self) {
+        self.bits += 1;
+        self.table = vec![EMPTY; 1 << self.bits];
+        let mask = self.table.len() - 1;
+        for (j, &kj) in self.keys.iter().enumerate() {
+            let mut h = Self::home(kj, self.bits);
+            while self.table[h] != EMPTY {
+                h = (h + 1) & mask;
+            }
+            self.table[h] = j as u32;
+        }
+    }
+
+    /// The groups by decreasing score (the zero group's score `-0.0` when `negative_zero`).
+    fn groups(self, negative_zero: bool) -> Groups {
+        let (keys, counts, k) = (self.keys, self.counts, self.k);
+        let score = |key: u64| {
+            if key == 0 && negative_zero {
+                -0.0
+            } else {
+                f64::from_bits(key)
+            }
+        };
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            f64::from_bits(keys[b as usize]).total_cmp(&f64::from_bits(keys[a as usize]))
+        });
+        let mut out = Groups {
+            scores: Vec::with_capacity(order.len()),
+            counts: Vec::with_capacity(order.len() * k),
+            totals: Vec::with_capacity(order.len()),
+            k,
+        };
+        for &g in &order {
+            let g = g as usize;
+            out.scores.push(score(keys[g]));
+            let row = &counts[g * k..(g + 1) * k];
+            out.counts.extend_from_slice(row);
+            out.totals.push(row.iter().sum());
+        }
+        out
+    }
 }
 
 impl Groups {
@@ -139,7 +179,7 @@ impl Groups {
 }
 
 /// The curves of class `pos` from a column sorted by increasing key (`ranked`: (key, class), keys of
-/// [`super::radix::desc_key`] of the scores with `-0.0` keyed as `0.0`; `negative_zero`: the column holds a
+/// [`crate::metrics::radix::desc_key`] of the scores with `-0.0` keyed as `0.0`; `negative_zero`: the column holds a
 /// `-0.0`), in one pass: against all samples (`ranked_curve(…, pos, None)`) and, at index b ≠ pos, against
 /// the samples of class b (`ranked_curve(…, pos, Some(b))`; empty at index pos).
 pub fn sorted_curves(
@@ -170,9 +210,9 @@ pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
     let mut negative_zero = false;
     keyed.extend(samples.map(|(v, y)| {
         negative_zero |= v == 0.0 && v.is_sign_negative();
-        (super::radix::desc_key(v + 0.0), y as u32)
+        (crate::metrics::radix::desc_key(v + 0.0), y as u32)
     }));
-    super::radix::sort_keys(keyed, scratch);
+    crate::metrics::radix::sort(keyed, scratch);
     curves_of_sorted(keyed, 1, 2, negative_zero, false).0
 }
 
@@ -193,7 +233,7 @@ fn curves_of_sorted(
     };
     let mut all = empty();
     let mut pairs: Vec<ThresholdCurve> = (0..k).filter(|_| with_pairs).map(|_| empty()).collect();
-    let zero = super::radix::desc_key(0.0);
+    let zero = crate::metrics::radix::desc_key(0.0);
     let (mut tp, mut count) = (0u64, 0u64);
     // Per class b: its samples so far (the false positives of the pair curve), and whether the current run has one.
     let mut negatives = vec![0u64; k];
@@ -215,7 +255,7 @@ fn curves_of_sorted(
             let s = if key == zero && negative_zero {
                 -0.0
             } else {
-                super::radix::score_of(key)
+                crate::metrics::radix::score_of(key)
             };
             all.tps.push(tp as f64);
             all.fps.push((count - tp) as f64);
@@ -294,9 +334,9 @@ mod tests {
             let negative_zero = ranked.iter().any(|p| p.0 == 0.0 && p.0.is_sign_negative());
             let mut keyed: Vec<(u64, u32)> = ranked
                 .iter()
-                .map(|&(s, l)| (crate::metrics::classification::radix::desc_key(s + 0.0), l))
+                .map(|&(s, l)| (crate::metrics::radix::desc_key(s + 0.0), l))
                 .collect();
-            crate::metrics::classification::radix::sort_keys(&mut keyed, &mut Vec::new());
+            crate::metrics::radix::sort(&mut keyed, &mut Vec::new());
             for pos in 0..k {
                 let (all, pairs) = sorted_curves(&keyed, pos, k, negative_zero);
                 let want = ranked_curve(&ranked, pos as u32, None);

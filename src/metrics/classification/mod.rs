@@ -4,5 +4,4 @@
 pub mod curves;
 pub mod groups;
 pub mod labels;
-pub mod radix;
 pub mod scores;

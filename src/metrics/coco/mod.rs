@@ -13,8 +13,8 @@
 //!   ([`summarize`]).
 //!
 //! The input is already indexed the way `COCO.loadRes` and `COCOeval._prepare` see it (sorted unique image
-//! and category ids, GT in `getAnnIds`/`loadAnns` order); building it from COCO JSON is
-//! `crate::formats::coco_json`.
+//! and category ids, GT in `getAnnIds`/`loadAnns` order); the COCO JSON reader of the formats layer, a layer
+//! above this one, builds it.
 
 pub mod accumulate;
 pub mod evaluate_img;
@@ -190,64 +190,17 @@ pub fn evaluate(input: &Input, params: &Params) -> Eval {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+/// Every category's evaluation and accumulation, shared among the cores ([`crate::par::map`]).
 fn run_categories(
     input: &Input,
     params: &Params,
     groups: &[evaluate_img::Category],
 ) -> Vec<accumulate::CategoryResult> {
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(groups.len().max(1));
-    if workers <= 1 {
-        return groups
-            .iter()
-            .map(|g| accumulate::category(input, params, g))
-            .collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut out: Vec<Option<accumulate::CategoryResult>> =
-        (0..groups.len()).map(|_| None).collect();
-    let done: Vec<Vec<(usize, accumulate::CategoryResult)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(g) = groups.get(i) else { break };
-                        mine.push((i, accumulate::category(input, params, g)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    for (i, r) in done.into_iter().flatten() {
-        out[i] = Some(r);
-    }
-    // A worker that panicked (a bug) loses its categories; recompute them here rather than lose the score.
-    out.into_iter()
-        .enumerate()
-        .map(|(i, r)| r.unwrap_or_else(|| accumulate::category(input, params, &groups[i])))
-        .collect()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn run_categories(
-    input: &Input,
-    params: &Params,
-    groups: &[evaluate_img::Category],
-) -> Vec<accumulate::CategoryResult> {
-    groups
-        .iter()
-        .map(|g| accumulate::category(input, params, g))
-        .collect()
+    crate::par::map(
+        groups.len(),
+        || (),
+        |_, i| accumulate::category(input, params, &groups[i]),
+    )
 }
 
 #[cfg(test)]

@@ -104,53 +104,12 @@ impl Embeddings {
             return None;
         };
         let ids = read_ids(fids, ids_bytes, diags)?;
-        let mut ok = true;
-        for (f, a) in [(fi, img), (ft, txt)] {
-            if a.shape.len() != 2 {
-                ok = false;
-                diags.push(
-                    Diagnostic::error(
-                        "aij.clip.shape",
-                        format!(
-                            "an embedding matrix must be 2-D (N×d), found shape {:?}",
-                            a.shape
-                        ),
-                    )
-                    .file(f),
-                );
-            } else if a.rows() != ids.len() {
-                ok = false;
-                diags.push(
-                    Diagnostic::error(
-                        "aij.clip.shape",
-                        format!(
-                            "{} rows but {} ids in {fids}: row i must belong to the i-th id",
-                            a.rows(),
-                            ids.len()
-                        ),
-                    )
-                    .file(f)
-                    .expected(format!("shape ({}, d)", ids.len()))
-                    .found(format!("{:?}", a.shape)),
-                );
-            }
-        }
-        if ok && img.cols() != txt.cols() {
-            ok = false;
-            diags.push(
-                Diagnostic::error(
-                    "aij.clip.shape",
-                    format!(
-                        "the image embeddings have d = {} but the text embeddings ({ft}) d = {}",
-                        img.cols(),
-                        txt.cols()
-                    ),
-                )
-                .file(fi)
-                .hint("Both come from the same CLIP model (768 for ruclip-vit-large-patch14-336)."),
-            );
-        }
-        if !ok {
+        if !shapes_fit(
+            (fi.as_str(), img),
+            (ft.as_str(), txt),
+            (fids.as_str(), ids.len()),
+            diags,
+        ) {
             return None;
         }
         let d = img.cols();
@@ -187,6 +146,63 @@ impl Embeddings {
         }
         Some(out)
     }
+}
+
+/// Whether the image and text matrices are N×d with N the number of ids (of `fids`) and the same d; each
+/// mismatch is an error.
+fn shapes_fit(
+    (fi, img): (&str, &Array),
+    (ft, txt): (&str, &Array),
+    (fids, n_ids): (&str, usize),
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut ok = true;
+    for (f, a) in [(fi, img), (ft, txt)] {
+        if a.shape.len() != 2 {
+            ok = false;
+            diags.push(
+                Diagnostic::error(
+                    "aij.clip.shape",
+                    format!(
+                        "an embedding matrix must be 2-D (N×d), found shape {:?}",
+                        a.shape
+                    ),
+                )
+                .file(f),
+            );
+        } else if a.rows() != n_ids {
+            ok = false;
+            diags.push(
+                Diagnostic::error(
+                    "aij.clip.shape",
+                    format!(
+                        "{} rows but {} ids in {fids}: row i must belong to the i-th id",
+                        a.rows(),
+                        n_ids
+                    ),
+                )
+                .file(f)
+                .expected(format!("shape ({}, d)", n_ids))
+                .found(format!("{:?}", a.shape)),
+            );
+        }
+    }
+    if ok && img.cols() != txt.cols() {
+        ok = false;
+        diags.push(
+            Diagnostic::error(
+                "aij.clip.shape",
+                format!(
+                    "the image embeddings have d = {} but the text embeddings ({ft}) d = {}",
+                    img.cols(),
+                    txt.cols()
+                ),
+            )
+            .file(fi)
+            .hint("Both come from the same CLIP model (768 for ruclip-vit-large-patch14-336)."),
+        );
+    }
+    ok
 }
 
 /// The ids array: strings or integers, no duplicates.

@@ -3,13 +3,13 @@
 
 use super::clip::{self, Embeddings};
 use super::generation::{read_clip, Side};
+use super::options::AijOptions;
 use super::Task;
 use crate::budget::Budget;
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::{self, Doc};
 use crate::formats::npy;
 use crate::input::{Entry, FileSet, Role};
-use crate::protocols::Options;
 use crate::report::Mode;
 use std::collections::HashMap;
 
@@ -173,7 +173,7 @@ fn side_npz(
 /// (RFC 8259; specs/aij2022.md 2.1), and reads a number beyond the float range as ±∞ and a lone surrogate as
 /// one code point, with a warning. False when the file is refused.
 fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
-    use crate::formats::aij_json_python::Use;
+    use crate::formats::python_json::Use;
     for (kind, code, what, python) in [
         (
             Use::Literal,
@@ -232,139 +232,217 @@ fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
     true
 }
 
-pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnostic>) -> Found {
+/// The dropped files sorted by what they are, before the JSON documents, arrays and CLIP scores are read whole.
+#[derive(Default)]
+struct Sorted<'a> {
+    npz: Vec<(String, Vec<&'a Entry>, Option<Role>)>,
+    npys: Vec<&'a Entry>,
+    clip_files: Vec<&'a Entry>,
+    generic: Vec<&'a Entry>,
+    emb: Embeddings,
+}
+
+/// The options that name files: the lemma and RuWordNet tables, the CLIP scores.
+struct Named {
+    lemma: String,
+    wordnet: String,
+    clip: String,
+}
+
+pub fn find(
+    files: &FileSet,
+    opts: &AijOptions,
+    budget: Budget,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Found {
     let mut f = Found::default();
-    let lemma_opt = opts.get("lemma_table").to_string();
-    let wn_opt = opts.get("ruwordnet_table").to_string();
-    let clip_opt = opts.get("clip_scores").to_string();
-    let fid_opt = opts.list("fid_inputs");
-    let mut npz: Vec<(String, Vec<&Entry>, Option<Role>)> = Vec::new();
-    let mut npys: Vec<&Entry> = Vec::new();
-    let mut clip_files: Vec<&Entry> = Vec::new();
-    let mut generic: Vec<&Entry> = Vec::new();
-    let mut emb = Embeddings::default();
+    let named = Named {
+        lemma: opts.lemma_table.0.clone(),
+        wordnet: opts.ruwordnet_table.0.clone(),
+        clip: opts.clip_scores.0.clone(),
+    };
+    let mut sorted = Sorted::default();
     for e in &files.entries {
-        let auto = |opt: &str, names: &[&str]| {
-            (opt.is_empty() || opt == "none") && names.contains(&e.name())
-        };
-        if matches_option(e, &lemma_opt) || auto(&lemma_opt, &["lemmas.tsv", "lemma_table.tsv"]) {
-            f.lemma_table = read(e, diags).map(|b| (e.path.clone(), b));
-            continue;
-        }
-        if matches_option(e, &wn_opt) || auto(&wn_opt, &["ruwordnet.tsv", "ruwordnet_table.tsv"]) {
-            f.ruwordnet = read(e, diags).map(|b| (e.path.clone(), b));
-            continue;
-        }
-        if matches_option(e, &clip_opt) {
-            clip_files.push(e);
-            continue;
-        }
-        let name = e.name().to_string();
-        let lower = name.to_ascii_lowercase();
-        let dirs: Vec<&str> = e.path.split(['/', '\\', '!']).collect();
-        let ext = name.rsplit('.').next().unwrap_or("");
-        if IMAGE_EXT.contains(&ext) {
-            if dirs.contains(&"output_pr_images") {
-                f.gen_images.push(e.path.clone());
-            } else if dirs.contains(&"output_images") {
-                f.ref_images.push(e.path.clone());
-            }
-            continue;
-        }
-        if let Some((archive, _)) = e
-            .path
-            .rsplit_once('!')
-            .filter(|(a, _)| a.to_ascii_lowercase().ends_with(".npz"))
-        {
-            if archive.to_ascii_lowercase().contains("clip") {
-                match (clip::kind(&name), read(e, diags)) {
-                    (Some(k), Some(b)) => emb.add(k, &e.path, &b, diags),
-                    (None, _) => diags.push(
-                        Diagnostic::warning("aij.clip.embedding_kind", "this member of a CLIP archive is not used: name it image.npy or text.npy")
-                            .file(&e.path),
-                    ),
-                    _ => {}
-                }
-                continue;
-            }
-            match npz.iter_mut().find(|(a, _, _)| a == archive) {
-                Some(g) => g.1.push(e),
-                None => npz.push((archive.to_string(), vec![e], e.role)),
-            }
-            continue;
-        }
-        if lower.ends_with(".npy") && lower.contains("clip") {
-            match (clip::kind(&name), read(e, diags)) {
-                (Some(k), Some(b)) => emb.add(k, &e.path, &b, diags),
-                (None, _) => diags.push(
-                    Diagnostic::warning("aij.clip.embedding_kind", "a CLIP .npy is used only when its name says image (or img) or text (or txt)")
-                        .file(&e.path)
-                        .hint("Name the matrices clip_image.npy and clip_text.npy, with the ids in clip_ids.json."),
-                ),
-                _ => {}
-            }
-            continue;
-        }
-        if lower.ends_with(".npy") {
-            npys.push(e);
-            continue;
-        }
-        if lower == "clip_scores.json" || lower == "clip_scores.csv" {
-            clip_files.push(e);
-            continue;
-        }
-        if !lower.ends_with(".json") {
-            continue;
-        }
-        let stem = &name[..name.len() - 5];
-        if clip::is_ids_name(&lower) {
-            if let Some(b) = read(e, diags) {
-                if emb.ids.is_some() {
-                    diags.push(
-                        Diagnostic::warning(
-                            "aij.clip.embeddings_extra",
-                            "a second CLIP ids file is not used",
-                        )
-                        .file(&e.path),
-                    );
-                } else {
-                    emb.ids = Some((e.path.clone(), b));
-                }
-            }
-            continue;
-        }
-        if lower == "ids.json" {
-            f.ids = json(e, mode, diags);
-            continue;
-        }
-        if lower == "predictions.json" {
-            f.combined_pred = json(e, mode, diags);
-            continue;
-        }
-        let (prefix, kind) = match stem.rsplit_once('_') {
-            Some((p, k)) if matches!(k, "gt" | "pred" | "input") => (p.to_string(), k),
-            _ => match stem {
-                "gt" | "pred" | "input" => (
-                    dirs.iter().rev().nth(1).copied().unwrap_or("").to_string(),
-                    stem,
-                ),
-                _ => (String::new(), ""),
-            },
-        };
-        match task_of(&prefix.to_ascii_lowercase()) {
-            Some(t) => {
-                if let Some(doc) = json(e, mode, diags) {
-                    match kind {
-                        "gt" => f.gt.insert(t, doc),
-                        "pred" => f.pred.insert(t, doc),
-                        _ => f.input.insert(t, doc),
-                    };
-                }
-            }
-            None => generic.push(e),
+        sort_entry(e, &named, &mut f, &mut sorted, mode, diags);
+    }
+    read_generic(&mut f, &sorted.generic, mode, diags);
+    fid_sides(&mut f, &mut sorted, opts, budget, diags);
+    for e in &sorted.clip_files {
+        if let Some(b) = read(e, diags) {
+            let m = read_clip(&e.path, &b, diags);
+            f.clip.get_or_insert_with(HashMap::new).extend(m);
         }
     }
-    // Generic JSON files: the combined layout's GT / input, or a single task's pair by role.
+    if let Some(m) = sorted.emb.scores(diags) {
+        f.clip.get_or_insert_with(HashMap::new).extend(m);
+    }
+    f
+}
+
+/// One entry: a table named by an option, an image, an `.npz` member, a CLIP matrix, an FID array, a CLIP
+/// scores file, or a JSON document (read here when its name says its task).
+fn sort_entry<'a>(
+    e: &'a Entry,
+    named: &Named,
+    f: &mut Found,
+    sorted: &mut Sorted<'a>,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let auto =
+        |opt: &str, names: &[&str]| (opt.is_empty() || opt == "none") && names.contains(&e.name());
+    if matches_option(e, &named.lemma) || auto(&named.lemma, &["lemmas.tsv", "lemma_table.tsv"]) {
+        f.lemma_table = read(e, diags).map(|b| (e.path.clone(), b));
+        return;
+    }
+    if matches_option(e, &named.wordnet)
+        || auto(&named.wordnet, &["ruwordnet.tsv", "ruwordnet_table.tsv"])
+    {
+        f.ruwordnet = read(e, diags).map(|b| (e.path.clone(), b));
+        return;
+    }
+    if matches_option(e, &named.clip) {
+        sorted.clip_files.push(e);
+        return;
+    }
+    let name = e.name().to_string();
+    let lower = name.to_ascii_lowercase();
+    let dirs: Vec<&str> = e.path.split(['/', '\\', '!']).collect();
+    let ext = name.rsplit('.').next().unwrap_or("");
+    if IMAGE_EXT.contains(&ext) {
+        if dirs.contains(&"output_pr_images") {
+            f.gen_images.push(e.path.clone());
+        } else if dirs.contains(&"output_images") {
+            f.ref_images.push(e.path.clone());
+        }
+        return;
+    }
+    if let Some((archive, _)) = e
+        .path
+        .rsplit_once('!')
+        .filter(|(a, _)| a.to_ascii_lowercase().ends_with(".npz"))
+    {
+        npz_member(e, archive, &name, sorted, diags);
+        return;
+    }
+    if lower.ends_with(".npy") && lower.contains("clip") {
+        match (clip::kind(&name), read(e, diags)) {
+            (Some(k), Some(b)) => sorted.emb.add(k, &e.path, &b, diags),
+            (None, _) => diags.push(
+                Diagnostic::warning("aij.clip.embedding_kind", "a CLIP .npy is used only when its name says image (or img) or text (or txt)")
+                    .file(&e.path)
+                    .hint("Name the matrices clip_image.npy and clip_text.npy, with the ids in clip_ids.json."),
+            ),
+            _ => {}
+        }
+        return;
+    }
+    if lower.ends_with(".npy") {
+        sorted.npys.push(e);
+        return;
+    }
+    if lower == "clip_scores.json" || lower == "clip_scores.csv" {
+        sorted.clip_files.push(e);
+        return;
+    }
+    if lower.ends_with(".json") {
+        sort_json(e, &name, &dirs, f, sorted, mode, diags);
+    }
+}
+
+/// A member of an `.npz` archive: a CLIP embedding when the archive's name says clip, else one more member of
+/// its archive (an FID side).
+fn npz_member<'a>(
+    e: &'a Entry,
+    archive: &str,
+    name: &str,
+    sorted: &mut Sorted<'a>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if archive.to_ascii_lowercase().contains("clip") {
+        match (clip::kind(name), read(e, diags)) {
+            (Some(k), Some(b)) => sorted.emb.add(k, &e.path, &b, diags),
+            (None, _) => diags.push(
+                Diagnostic::warning(
+                    "aij.clip.embedding_kind",
+                    "this member of a CLIP archive is not used: name it image.npy or text.npy",
+                )
+                .file(&e.path),
+            ),
+            _ => {}
+        }
+        return;
+    }
+    match sorted.npz.iter_mut().find(|(a, _, _)| a == archive) {
+        Some(g) => g.1.push(e),
+        None => sorted.npz.push((archive.to_string(), vec![e], e.role)),
+    }
+}
+
+/// A JSON file: the CLIP ids, `ids.json`, `predictions.json`, a task's `<task>_gt|pred|input.json` (or
+/// `<task>/gt.json`…), else a generic document left for [`read_generic`].
+fn sort_json<'a>(
+    e: &'a Entry,
+    name: &str,
+    dirs: &[&str],
+    f: &mut Found,
+    sorted: &mut Sorted<'a>,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let lower = name.to_ascii_lowercase();
+    let stem = &name[..name.len() - 5];
+    if clip::is_ids_name(&lower) {
+        if let Some(b) = read(e, diags) {
+            if sorted.emb.ids.is_some() {
+                diags.push(
+                    Diagnostic::warning(
+                        "aij.clip.embeddings_extra",
+                        "a second CLIP ids file is not used",
+                    )
+                    .file(&e.path),
+                );
+            } else {
+                sorted.emb.ids = Some((e.path.clone(), b));
+            }
+        }
+        return;
+    }
+    if lower == "ids.json" {
+        f.ids = json(e, mode, diags);
+        return;
+    }
+    if lower == "predictions.json" {
+        f.combined_pred = json(e, mode, diags);
+        return;
+    }
+    let (prefix, kind) = match stem.rsplit_once('_') {
+        Some((p, k)) if matches!(k, "gt" | "pred" | "input") => (p.to_string(), k),
+        _ => match stem {
+            "gt" | "pred" | "input" => (
+                dirs.iter().rev().nth(1).copied().unwrap_or("").to_string(),
+                stem,
+            ),
+            _ => (String::new(), ""),
+        },
+    };
+    match task_of(&prefix.to_ascii_lowercase()) {
+        Some(t) => {
+            if let Some(doc) = json(e, mode, diags) {
+                match kind {
+                    "gt" => f.gt.insert(t, doc),
+                    "pred" => f.pred.insert(t, doc),
+                    _ => f.input.insert(t, doc),
+                };
+            }
+        }
+        None => sorted.generic.push(e),
+    }
+}
+
+/// Generic JSON files: the combined layout's GT / input, or a single task's pair by role.
+fn read_generic(f: &mut Found, generic: &[&Entry], mode: Mode, diags: &mut Vec<Diagnostic>) {
     for e in generic {
         let lower = e.name().to_ascii_lowercase();
         let Some(doc) = json(e, mode, diags) else {
@@ -381,15 +459,25 @@ pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnos
             ),
         }
     }
-    // FID sides: by the fid_inputs option, else by role.
+}
+
+/// FID sides: the `.npy` files and `.npz` archives read, assigned by the fid_inputs option, else by role.
+fn fid_sides(
+    f: &mut Found,
+    sorted: &mut Sorted,
+    opts: &AijOptions,
+    budget: Budget,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let fid_opt = opts.fid_inputs.items();
     let mut sides: Vec<(String, Option<Role>, Side)> = Vec::new();
-    for e in npys {
-        if let Some(s) = side_npy(e, opts.budget(), diags) {
+    for e in std::mem::take(&mut sorted.npys) {
+        if let Some(s) = side_npy(e, budget, diags) {
             sides.push((e.path.clone(), e.role, s));
         }
     }
-    for (archive, members, role) in npz {
-        if let Some(s) = side_npz(&archive, &members, opts.budget(), diags) {
+    for (archive, members, role) in std::mem::take(&mut sorted.npz) {
+        if let Some(s) = side_npz(&archive, &members, budget, diags) {
             sides.push((archive, role, s));
         }
     }
@@ -421,16 +509,6 @@ pub fn find(files: &FileSet, opts: &Options, mode: Mode, diags: &mut Vec<Diagnos
             }
         }
     }
-    for e in clip_files {
-        if let Some(b) = read(e, diags) {
-            let m = read_clip(&e.path, &b, diags);
-            f.clip.get_or_insert_with(HashMap::new).extend(m);
-        }
-    }
-    if let Some(m) = emb.scores(diags) {
-        f.clip.get_or_insert_with(HashMap::new).extend(m);
-    }
-    f
 }
 
 /// `split_tasks.py`: split the combined GT / predictions / input by `ids.json`, in ids order.

@@ -117,56 +117,7 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             continue;
         }
         let four = |v: Option<f64>| v.map_or("no score".into(), |x| format!("{x:.4}"));
-        let mut counts = [0usize; STEPS.len()];
-        let mut examples: [Option<String>; STEPS.len()] = Default::default();
-        let prefix = format!("{k}/");
-        let official_items = official.items.iter().filter(|i| i.id.starts_with(&prefix));
-        for o in official_items {
-            let Some(c) = corrected.items.iter().find(|c| c.id == o.id) else {
-                continue;
-            };
-            let key = if task == Task::Captioning {
-                "meteor"
-            } else {
-                "score"
-            };
-            if o.scores.get(key) == c.scores.get(key) {
-                continue;
-            }
-            let (i, ex) = step(k, o, c);
-            counts[i] += 1;
-            examples[i].get_or_insert(ex);
-        }
-        // Ids corrected mode scores that official mode never reached (it stopped, or they are missing).
-        let only_corrected = corrected
-            .items
-            .iter()
-            .filter(|c| c.id.starts_with(&prefix) && !official.items.iter().any(|o| o.id == c.id))
-            .count();
-        let mut why: Vec<String> = (0..STEPS.len())
-            .filter(|&i| counts[i] > 0)
-            .map(|i| {
-                let n = counts[i];
-                let answers = if n == 1 { "answer" } else { "answers" };
-                let ex = examples[i].as_deref().unwrap_or("");
-                format!("{} changed {n} {answers}, e.g. {ex}", STEPS[i])
-            })
-            .collect();
-        if only_corrected > 0 {
-            why.push(format!("{only_corrected} ids are scored only in corrected mode (the official loop stopped before them)"));
-        }
-        if why.is_empty() {
-            why.push(
-                "the per-id scores agree; the task's aggregation differs (see the diagnostics)"
-                    .into(),
-            );
-        }
-        let why = why.join("; ");
-        let mut cs = why.chars();
-        let why: String = cs
-            .next()
-            .map(|c| c.to_uppercase().chain(cs).collect())
-            .unwrap_or_default();
+        let why = task_steps(task, official, corrected);
         lines.push(format!(
             "{}: {} official, {} corrected. {why}.",
             task.name(),
@@ -201,4 +152,58 @@ pub fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         lines.push("Both modes agree on this input.".into());
     }
     lines
+}
+
+/// Why a task's score differs: each step that changed per-id scores (with a count and an example), ids only
+/// corrected mode scored, or the aggregation; one sentence, capitalised.
+fn task_steps(task: Task, official: &Report, corrected: &Report) -> String {
+    let k = task.id();
+    let mut counts = [0usize; STEPS.len()];
+    let mut examples: [Option<String>; STEPS.len()] = Default::default();
+    let prefix = format!("{k}/");
+    let official_items = official.items.iter().filter(|i| i.id.starts_with(&prefix));
+    for o in official_items {
+        let Some(c) = corrected.items.iter().find(|c| c.id == o.id) else {
+            continue;
+        };
+        let key = if task == Task::Captioning {
+            "meteor"
+        } else {
+            "score"
+        };
+        if o.scores.get(key) == c.scores.get(key) {
+            continue;
+        }
+        let (i, ex) = step(k, o, c);
+        counts[i] += 1;
+        examples[i].get_or_insert(ex);
+    }
+    // Ids corrected mode scores that official mode never reached (it stopped, or they are missing).
+    let only_corrected = corrected
+        .items
+        .iter()
+        .filter(|c| c.id.starts_with(&prefix) && !official.items.iter().any(|o| o.id == c.id))
+        .count();
+    let mut why: Vec<String> = (0..STEPS.len())
+        .filter(|&i| counts[i] > 0)
+        .map(|i| {
+            let n = counts[i];
+            let answers = if n == 1 { "answer" } else { "answers" };
+            let ex = examples[i].as_deref().unwrap_or("");
+            format!("{} changed {n} {answers}, e.g. {ex}", STEPS[i])
+        })
+        .collect();
+    if only_corrected > 0 {
+        why.push(format!("{only_corrected} ids are scored only in corrected mode (the official loop stopped before them)"));
+    }
+    if why.is_empty() {
+        why.push(
+            "the per-id scores agree; the task's aggregation differs (see the diagnostics)".into(),
+        );
+    }
+    let why = why.join("; ");
+    let mut cs = why.chars();
+    cs.next()
+        .map(|c| c.to_uppercase().chain(cs).collect())
+        .unwrap_or_default()
 }

@@ -238,43 +238,8 @@ pub fn generation_clip(
     let mut missing = Vec::new();
     for (id, iv) in &input.entries {
         let mut detail = serde_json::Map::new();
-        let image: Result<String, String> = (|| {
-            let pv = pred
-                .get(id)
-                .ok_or("KeyError: id missing from the predictions")?;
-            if readme {
-                let got = super::pyjson::first_of_type(pv, "image")
-                    .and_then(|(v, _)| v.as_str().map(String::from));
-                // Would the code's `pred[id][1]` have given the same image? (A deviation is listed only when
-                // it changed a number.)
-                let code = index(pv, 1)
-                    .ok()
-                    .filter(|e| e.get("type").and_then(Val::as_str) == Some("image"));
-                if code.and_then(|e| e.get("content")).and_then(Val::as_str) != got.as_deref() {
-                    ctx.extraction_changed.set(ctx.extraction_changed.get() + 1);
-                }
-                return got.ok_or_else(|| "no image element".to_string());
-            }
-            let el = index(pv, 1)?;
-            if key(el, "type")?.as_str() != Some("image") {
-                return Err("pred[id][1] is not an image (Image.open(None))".into());
-            }
-            key(el, "content")?
-                .as_str()
-                .map(String::from)
-                .ok_or_else(|| "TypeError: content is not a string".into())
-        })();
-        let text: Result<String, String> = match iv.as_array().map(Vec::len) {
-            Some(2) => index(iv, 1)
-                .and_then(|e| key(e, "content"))
-                .map(|c| c.as_str().unwrap_or("").to_string()),
-            Some(1) => index(iv, 0).and_then(|e| key(e, "content")).and_then(|c| {
-                c.as_str()
-                    .map(|s| s.split(". ").skip(1).collect::<Vec<_>>().join(". "))
-                    .ok_or_else(|| "content is not a string".into())
-            }),
-            _ => Err("NameError: the input has neither 1 nor 2 elements".into()),
-        };
+        let image = generated_image(pred, id, ctx);
+        let text = prompt_text(iv);
         detail.insert("image".into(), json!(image.as_ref().ok()));
         detail.insert("text".into(), json!(text.as_ref().ok()));
         let s = match (&image, &text) {
@@ -323,6 +288,51 @@ pub fn generation_clip(
         return None;
     }
     numpy_mean(&vals)
+}
+
+/// The generated image of `id`: the README's first image element (counting when the code's `pred[id][1]`
+/// would have given another), or the code's `pred[id][1]`, which must be an image element.
+fn generated_image(pred: &Doc, id: &str, ctx: &Ctx) -> Result<String, String> {
+    let pv = pred
+        .get(id)
+        .ok_or("KeyError: id missing from the predictions")?;
+    if ctx.readme {
+        let got = super::pyjson::first_of_type(pv, "image")
+            .and_then(|(v, _)| v.as_str().map(String::from));
+        // Would the code's `pred[id][1]` have given the same image? (A deviation is listed only when
+        // it changed a number.)
+        let code = index(pv, 1)
+            .ok()
+            .filter(|e| e.get("type").and_then(Val::as_str) == Some("image"));
+        if code.and_then(|e| e.get("content")).and_then(Val::as_str) != got.as_deref() {
+            ctx.extraction_changed.set(ctx.extraction_changed.get() + 1);
+        }
+        return got.ok_or_else(|| "no image element".to_string());
+    }
+    let el = index(pv, 1)?;
+    if key(el, "type")?.as_str() != Some("image") {
+        return Err("pred[id][1] is not an image (Image.open(None))".into());
+    }
+    key(el, "content")?
+        .as_str()
+        .map(String::from)
+        .ok_or_else(|| "TypeError: content is not a string".into())
+}
+
+/// The prompt of an input: its second element's content, or with one element its content after the first
+/// sentence.
+fn prompt_text(iv: &Val) -> Result<String, String> {
+    match iv.as_array().map(Vec::len) {
+        Some(2) => index(iv, 1)
+            .and_then(|e| key(e, "content"))
+            .map(|c| c.as_str().unwrap_or("").to_string()),
+        Some(1) => index(iv, 0).and_then(|e| key(e, "content")).and_then(|c| {
+            c.as_str()
+                .map(|s| s.split(". ").skip(1).collect::<Vec<_>>().join(". "))
+                .ok_or_else(|| "content is not a string".into())
+        }),
+        _ => Err("NameError: the input has neither 1 nor 2 elements".into()),
+    }
 }
 
 /// Captioning CLIP per prediction id (official: `pred[id][0]` must be text, `input[id][1]` an image).

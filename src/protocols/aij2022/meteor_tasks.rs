@@ -12,6 +12,7 @@ use crate::metrics::mean::numpy_mean;
 use crate::pycompat::lower as py_lower;
 use crate::report::{Item, Mode, Scores};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 
 const VQA: Params = Params {
     alpha: 0.9,
@@ -173,6 +174,103 @@ fn prep_vqa(s: &str, mode: Mode, ctx: &mut Ctx) -> String {
     }
 }
 
+/// The hypothesis element's content: officially the first element of type text of the loop `for element in
+/// preds[key]` (raising where Python raises), corrected the first text element found.
+fn hypothesis_value(pv: &Val, mode: Mode) -> Result<Option<Cow<'_, Val>>, PyErr> {
+    if mode == Mode::Corrected {
+        return Ok(super::pyjson::first_of_type(pv, "text").map(|(v, _)| Cow::Owned(v)));
+    }
+    let first_text = |els: &[Val]| -> Result<Option<usize>, PyErr> {
+        for (i, el) in els.iter().enumerate() {
+            if key(el, "type")?.as_str() == Some("text") {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    };
+    Ok(match iterate(pv)? {
+        Cow::Borrowed(els) => match first_text(els)? {
+            Some(i) => Some(Cow::Borrowed(key(&els[i], "content")?)),
+            None => None,
+        },
+        Cow::Owned(els) => match first_text(&els)? {
+            Some(i) => Some(Cow::Owned(key(&els[i], "content")?.clone())),
+            None => None,
+        },
+    })
+}
+
+/// The hypothesis `h` normalised as the script does (captioning: into the buffer `buf`).
+fn hypothesis(task: Task, h: &str, mode: Mode, ctx: &mut Ctx, mut buf: String) -> Hyp {
+    match task {
+        Task::Vqa => Hyp::new(prep_vqa(h, mode, ctx), None, false),
+        _ => {
+            let f = tk::caption_side_into(h, true, &mut buf);
+            Hyp::new(buf, Some(f.split), f.spaced)
+        }
+    }
+}
+
+/// Option `o` normalised as the script does, into `oo`; then `word_tokenize(o)`: its whitespace split (`None`)
+/// or NLTK's tokens joined with single spaces (`Some`), and whether the split text is spaced.
+fn reference_of(
+    task: Task,
+    o: &str,
+    mode: Mode,
+    ctx: &mut Ctx,
+    oo: &mut String,
+) -> (Option<String>, bool) {
+    let (split, spaced) = match task {
+        Task::Vqa => {
+            *oo = prep_vqa(o, mode, ctx);
+            (tk::word_tokenize_is_split(oo), false)
+        }
+        _ => {
+            let f = tk::caption_side_into(o, false, oo);
+            (f.split, f.spaced)
+        }
+    };
+    let nltk = (!split).then(|| crate::metrics::aij::nltk_tokenize::word_tokenize_joined(oo));
+    (nltk, spaced)
+}
+
+/// The error of an id that cannot be read: the official scorer crashes; corrected mode scores it 0.
+fn crash(task: Task, mode: Mode, e: &PyErr) -> Diagnostic {
+    let official = mode == Mode::Official;
+    Diagnostic::error(
+        if official {
+            if task == Task::Vqa {
+                "aij.vqa.crash"
+            } else {
+                "aij.cap.crash"
+            }
+        } else {
+            "aij.item.exception"
+        },
+        if official {
+            format!("the official scorer crashes here ({e})")
+        } else {
+            format!("{e}: this item scores 0")
+        },
+    )
+    .hint("Each id needs a list of {\"type\", \"content\"} elements; text content is a string.")
+    .official("crashes (uncaught exception)")
+}
+
+/// Whether every id gets its full detail (every option with its alignment): asked for, or the predictions are
+/// small enough; otherwise the page asks for one id's full detail on demand.
+fn full_details(pred: &Doc, ctx: &Ctx) -> bool {
+    ctx.full_details.unwrap_or_else(|| {
+        pred.entries.len() <= DETAIL_LIMIT && {
+            let mut n = 0;
+            pred.entries.iter().all(|(_, v)| {
+                n += text_bytes(v, DETAIL_BYTES);
+                n <= DETAIL_BYTES
+            })
+        }
+    }) || ctx.explain.is_some()
+}
+
 /// One id's score and detail. Not inlined: it runs in the loop over the ids, which V8 runs in its baseline
 /// compiler (a function entered once is not re-optimised), while a function called per id is.
 #[inline(never)]
@@ -188,24 +286,7 @@ fn id_score(
     detail: &mut serde_json::Map<String, Value>,
 ) -> Result<f64, PyErr> {
     let mut best = 0.0;
-    let els; // the official loop's `for element in preds[key]` (corrected mode does not iterate)
-    let hyp_raw: Option<std::borrow::Cow<Val>> = match mode {
-        Mode::Official => {
-            els = iterate(pv)?;
-            let mut found = None;
-            for el in els.iter() {
-                if key(el, "type")?.as_str() == Some("text") {
-                    found = Some(std::borrow::Cow::Borrowed(key(el, "content")?));
-                    break;
-                }
-            }
-            found
-        }
-        Mode::Corrected => {
-            super::pyjson::first_of_type(pv, "text").map(|(v, _)| std::borrow::Cow::Owned(v))
-        }
-    };
-    let Some(hv) = hyp_raw else {
+    let Some(hv) = hypothesis_value(pv, mode)? else {
         detail.insert("answer".into(), Value::Null);
         return Ok(0.0);
     };
@@ -213,14 +294,7 @@ fn id_score(
     detail.insert("answer".into(), json!(h));
     let opts = iterate(key(index(gv, 0)?, "content")?)?;
     // The hypothesis is processed once per id (the scripts redo it per option, with the same result).
-    let hyp = match task {
-        Task::Vqa => Hyp::new(prep_vqa(h, mode, ctx), None, false),
-        _ => {
-            let mut t = std::mem::take(&mut bufs.hyp);
-            let f = tk::caption_side_into(h, true, &mut t);
-            Hyp::new(t, Some(f.split), f.spaced)
-        }
-    };
+    let hyp = hypothesis(task, h, mode, ctx, std::mem::take(&mut bufs.hyp));
     let mut hyp_tokens = recycle(std::mem::take(&mut bufs.hyp_tokens));
     hyp.tokens(&mut hyp_tokens);
     let mut ref_tokens: Vec<&str> = recycle(std::mem::take(&mut bufs.ref_tokens));
@@ -230,22 +304,8 @@ fn id_score(
     let mut best_row = Value::Null;
     for o in opts.iter() {
         let o = as_str(o)?;
-        let (split, spaced) = match task {
-            Task::Vqa => {
-                oo = prep_vqa(o, mode, ctx);
-                (tk::word_tokenize_is_split(&oo), false)
-            }
-            _ => {
-                let f = tk::caption_side_into(o, false, &mut oo);
-                (f.split, f.spaced)
-            }
-        };
-        // word_tokenize(o): its whitespace split, or NLTK's tokens joined with single spaces.
-        let nltk = (!split).then(|| crate::metrics::aij::nltk_tokenize::word_tokenize_joined(&oo));
-        let (src, spaced) = match &nltk {
-            Some(t) => (t.as_str(), true),
-            None => (oo.as_str(), spaced),
-        };
+        let (nltk, spaced) = reference_of(task, o, mode, ctx, &mut oo);
+        let (src, spaced) = nltk.as_deref().map_or((oo.as_str(), spaced), |t| (t, true));
         let one = get_meteor(
             task,
             &hyp_tokens,
@@ -300,15 +360,7 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
     let mode = ctx.mode;
     let mut scores = Vec::new();
     let mut crashed = false;
-    let full = ctx.full_details.unwrap_or_else(|| {
-        pred.entries.len() <= DETAIL_LIMIT && {
-            let mut n = 0;
-            pred.entries.iter().all(|(_, v)| {
-                n += text_bytes(v, DETAIL_BYTES);
-                n <= DETAIL_BYTES
-            })
-        }
-    }) || ctx.explain.is_some();
+    let full = full_details(pred, ctx);
     out.items.reserve(pred.entries.len());
     let mut bufs = Bufs::default();
     for (i, (id, pv)) in pred.entries.iter().enumerate() {
@@ -323,19 +375,8 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
             Ok(s) => s,
             Err(e) => {
                 detail.insert("error".into(), json!(e));
-                let official = mode == Mode::Official;
-                out.diags.push(pred.at(
-                    id,
-                    Diagnostic::error(
-                        if official { if task == Task::Vqa { "aij.vqa.crash" } else { "aij.cap.crash" } } else { "aij.item.exception" },
-                        if official { format!("the official scorer crashes here ({e})") } else { format!("{e}: this item scores 0") },
-                    )
-                    .hint("Each id needs a list of {\"type\", \"content\"} elements; text content is a string.")
-                    .official("crashes (uncaught exception)"),
-                ));
-                if official {
-                    crashed = true;
-                }
+                out.diags.push(pred.at(id, crash(task, mode, &e)));
+                crashed |= mode == Mode::Official;
                 0.0
             }
         };

@@ -3,9 +3,11 @@
 //! TRitW 1 − NED — each as the contest's `evaluation/` scripts compute it, and the integral score.
 
 mod clip;
+mod ctx;
 mod detect;
 pub mod exercise;
 mod explain;
+mod extras;
 mod generation;
 mod hints;
 mod ids;
@@ -17,20 +19,21 @@ mod pyjson;
 mod render;
 mod text;
 
-pub use options::OPTIONS;
+pub use ctx::{text_bytes, Ctx, StemMemo, DETAIL_BYTES, DETAIL_LIMIT};
+pub use options::{AijOptions, OPTIONS};
+use options::{Details, Extraction, NumericPath};
 
-use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use super::options::OptionSet;
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::Doc;
 use crate::input::kind::Kind;
 use crate::input::Role;
 use crate::metrics::aij::fid::{captioning_score, generation_score, integral};
 use crate::metrics::aij::meteor::Synonyms;
-use crate::metrics::aij::tokens as metrics_tokens;
 use crate::metrics::mean::numpy_mean;
 use crate::report::{natural_cmp, Group, Item, Mode, Report, Scores};
 use std::collections::HashMap;
-use std::rc::Rc;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: "aij2022",
@@ -43,7 +46,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                for generation the reference .npy activations or .npz statistics.",
     pred_files: "Per task: <task>_pred.json, or the combined predictions.json; for generation the generated side's .npy/.npz; \
                  CLIP scores as clip_scores.json / .csv, or embeddings clip_image.npy + clip_text.npy + clip_ids.json.",
-    options: OPTIONS,
+    options: AijOptions::SPECS,
     examples: &[
         Example {
             id: "text",
@@ -73,6 +76,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             set: &[],
         },
     ],
+    official_noun: "official scorer",
+    head_len: 256,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -131,108 +136,6 @@ impl Task {
     }
 }
 
-/// Shared state of one run.
-pub struct Ctx {
-    pub mode: Mode,
-    pub readme: bool,
-    /// Ids where `extraction = readme` took another element than the code's fixed index would.
-    pub extraction_changed: std::cell::Cell<usize>,
-    pub lemmas: lemmas::Lemmas,
-    pub synonyms: Option<Synonyms>,
-    pub ru_stemmer: rust_stemmers::Stemmer,
-    pub numeric_used: usize,
-    /// Option `numeric_path = first_float`: any token Python's `float()` reads. Otherwise (`tagger`, the stand-in for
-    /// NLTK's CD tag) only tokens that start with a digit: the tagger tags `nan`, `inf`, `infinity` NN or RB, never
-    /// CD (tests/reference/aij_numeric_diff.py).
-    pub numeric_first_float: bool,
-    /// Option `details`: `Some(true)` full, `Some(false)` light, `None` auto (full up to [`DETAIL_LIMIT`] ids and
-    /// [`DETAIL_BYTES`] of answers).
-    pub full_details: Option<bool>,
-    /// Option `explain`: the one id (within its task) to score, with full detail.
-    pub explain: Option<String>,
-    /// Snowball stems by (lower-cased) token: the captioning METEOR stems each token once per option.
-    pub stems: std::cell::RefCell<rustc_hash::FxHashMap<String, Rc<str>>>,
-    /// Porter stems by (lower-cased) token, for VisualQA, and the stemmer's buffers.
-    pub stems_en: std::cell::RefCell<(StemMemo, Vec<char>, String)>,
-}
-
-/// Stems by token.
-pub type StemMemo = rustc_hash::FxHashMap<String, Rc<str>>;
-
-/// Entries a stem memo keeps before it starts over: an answer of millions of distinct tokens keeps the memo's
-/// memory bounded (about 100 bytes an entry) instead of growing with the text.
-const STEM_MEMO: usize = 1 << 18;
-
-/// Option `details = auto`: METEOR tasks with more ids than this carry the light per-id detail (100,000 captioning
-/// ids with alignments make a report of ~130 MB, too much to hand to a page).
-pub const DETAIL_LIMIT: usize = 2000;
-
-/// Option `details = auto`: nor with more answer text than this (bytes of the predictions' strings). One
-/// 110 MB VisualQA answer of 20 million tokens made a full detail of 2.7 GB (a JSON string per token).
-pub const DETAIL_BYTES: usize = 8 << 20;
-
-/// The bytes of the strings in `v` (up to `cap`; it stops counting there).
-pub fn text_bytes(v: &crate::formats::aij_json::Val, cap: usize) -> usize {
-    use crate::formats::aij_json::Val;
-    match v {
-        Val::Str(s) => s.len(),
-        Val::List(l) => l
-            .iter()
-            .try_fold(0, |n, x| {
-                let n = n + text_bytes(x, cap);
-                if n > cap {
-                    Err(n)
-                } else {
-                    Ok(n)
-                }
-            })
-            .unwrap_or_else(|n| n),
-        Val::Dict(m) => m
-            .iter()
-            .try_fold(0, |n, (_, x)| {
-                let n = n + text_bytes(x, cap);
-                if n > cap {
-                    Err(n)
-                } else {
-                    Ok(n)
-                }
-            })
-            .unwrap_or_else(|n| n),
-        _ => 0,
-    }
-}
-
-impl Ctx {
-    /// NLTK's Snowball Russian stem of a token, memoised.
-    pub fn stem_ru(&self, w: &str) -> Rc<str> {
-        if let Some(s) = self.stems.borrow().get(w) {
-            return s.clone();
-        }
-        let s: Rc<str> = metrics_tokens::stem_ru(&self.ru_stemmer, w).into();
-        let mut m = self.stems.borrow_mut();
-        if m.len() >= STEM_MEMO {
-            m.clear();
-        }
-        m.insert(w.to_string(), s.clone());
-        s
-    }
-    /// NLTK's Porter stem of a token, memoised.
-    pub fn stem_en(&self, w: &str) -> Rc<str> {
-        let mut b = self.stems_en.borrow_mut();
-        let (m, buf, out) = &mut *b;
-        if let Some(s) = m.get(w) {
-            return s.clone();
-        }
-        crate::metrics::aij::porter::stem_into(w, buf, out);
-        let s: Rc<str> = out.as_str().into();
-        if m.len() >= STEM_MEMO {
-            m.clear();
-        }
-        m.insert(w.to_string(), s.clone());
-        s
-    }
-}
-
 /// One task's outcome.
 pub struct TaskResult {
     pub task: Task,
@@ -264,24 +167,6 @@ impl TaskResult {
     }
 }
 
-fn hidden(opts: &Options) -> Result<Option<[f64; 6]>, UsageError> {
-    let v = opts.list("hidden_scores");
-    if v.is_empty() || v == ["none"] {
-        return Ok(None);
-    }
-    let nums: Vec<f64> = v
-        .iter()
-        .filter_map(|s| s.parse::<f64>().ok().filter(|x| x.is_finite()))
-        .collect();
-    if nums.len() != 6 || v.len() != 6 {
-        return Err(UsageError(format!(
-            "option `hidden_scores`: expected six numbers, found `{}`",
-            opts.get("hidden_scores")
-        )));
-    }
-    Ok(Some([nums[0], nums[1], nums[2], nums[3], nums[4], nums[5]]))
-}
-
 fn read_synonyms(file: &str, bytes: &[u8]) -> Synonyms {
     let mut m = Synonyms::new();
     for line in String::from_utf8_lossy(bytes).lines() {
@@ -303,11 +188,11 @@ fn read_synonyms(file: &str, bytes: &[u8]) -> Synonyms {
 pub struct Aij2022;
 
 impl Protocol for Aij2022 {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn head_len(&self) -> usize {
-        256
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = AijOptions;
+
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &extras::EXTRAS
     }
     /// JSON documents, CSV/TSV tables, NumPy arrays, and the generation task's images.
     fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
@@ -316,11 +201,16 @@ impl Protocol for Aij2022 {
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         detect::classify(path, head)
     }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        score(run, progress)
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &AijOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        score(run, opts, progress)
     }
-    fn render_text(&self, report: &Report) -> String {
-        render::render_text(report)
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Some(render::render_text(report))
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain::explain(official, corrected)
@@ -328,40 +218,75 @@ impl Protocol for Aij2022 {
     fn exercise(&self) -> Option<f64> {
         exercise::exercise(1000)
     }
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &AijOptions) -> serde_json::Value {
+        preflight::manifest(run, opts)
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        _opts: &AijOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, expects)
     }
     fn hints(&self, report: &Report) -> crate::report::Hints {
         hints::hints(report)
     }
 }
 
-fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    let (files, opts) = (run.files, &run.opts);
-    let hidden = hidden(opts)?;
-    let explain = match opts.get("explain") {
-        "" | "none" => None,
-        x => match x.split_once('/') {
-            Some(("captioning", id)) => Some((Task::Captioning, id.to_string())),
-            Some(("vqa", id)) => Some((Task::Vqa, id.to_string())),
-            _ => {
-                return Err(UsageError(format!(
-                    "option `explain`: expected a METEOR-task id such as captioning/17 or vqa/3, found `{x}`"
-                )))
-            }
-        },
-    };
+fn score(
+    run: &mut Run,
+    opts: &AijOptions,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let hidden = options::hidden(opts)?;
+    let explain = options::explained(opts)?;
     progress.update(0.0, "reading files");
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut found = detect::find(files, opts, run.mode, &mut diags);
+    let mut found = detect::find(run.files, opts, run.opts.budget(), run.mode, &mut diags);
     detect::split_combined(&mut found, &mut diags);
-    let mode = run.mode;
-    let mut ctx = Ctx {
-        mode,
-        readme: opts.get("extraction") == "readme",
+    let mut ctx = new_ctx(run, opts, &explain);
+    if let Some((name, bytes)) = &found.lemma_table {
+        ctx.lemmas.load_table(name, bytes, &mut diags);
+    }
+    if let Some((name, bytes)) = &found.ruwordnet {
+        ctx.synonyms = Some(read_synonyms(name, bytes));
+    }
+    let want = match &explain {
+        Some((task, _)) => task.id(),
+        None => opts.task.as_str(),
+    };
+    let mut results = score_tasks(want, &mut found, &mut ctx, &mut diags, progress);
+    let mut report = Report::new("aij2022", run.mode);
+    let mut deviations = run.opts.deviations_among(
+        &OPTIONS
+            .iter()
+            .map(|o| o.name)
+            .filter(|n| *n != AijOptions::details && *n != AijOptions::explain)
+            .collect::<Vec<_>>(),
+    );
+    notes(&explain, &mut ctx, &results, &mut diags, &mut deviations);
+    let any_official_fail = results.iter().any(|r| r.official_fails);
+    render::fill(&mut report, &mut results, hidden);
+    for r in &mut results {
+        diags.append(&mut r.diags);
+    }
+    if results.is_empty() && !run.diags.has_errors() && !diags.iter().any(|d| d.is_error()) {
+        diags.push(Diagnostic::error("aij.input.nothing", "no task could be scored: no GT/prediction pair was recognised")
+            .hint("Drop <task>_gt.json + <task>_pred.json, or predictions.json + the GT JSON + ids.json, or FID .npy/.npz files."));
+    }
+    run.diags.extend(diags);
+    report.official_fails = any_official_fail;
+    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    run.set_deviations(deviations);
+    Ok(report)
+}
+
+/// The run's shared state from its options (`explain`: the one id to score).
+fn new_ctx(run: &Run, opts: &AijOptions, explain: &Option<(Task, String)>) -> Ctx {
+    Ctx {
+        mode: run.mode,
+        readme: opts.extraction == Extraction::Readme,
         extraction_changed: Default::default(),
         lemmas: lemmas::Lemmas {
             lemmatizer: run.lemmatizer.clone(),
@@ -370,28 +295,27 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         synonyms: None,
         ru_stemmer: rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::Russian),
         numeric_used: 0,
-        numeric_first_float: opts.get("numeric_path") == "first_float",
-        full_details: match opts.get("details") {
-            "full" => Some(true),
-            "light" => Some(false),
-            _ => None,
+        numeric_first_float: opts.numeric_path == NumericPath::FirstFloat,
+        full_details: match opts.details {
+            Details::Full => Some(true),
+            Details::Light => Some(false),
+            Details::Auto => None,
         },
         explain: explain.as_ref().map(|(_, id)| id.clone()),
         stems: Default::default(),
         stems_en: Default::default(),
-    };
-    if let Some((name, bytes)) = &found.lemma_table {
-        ctx.lemmas.load_table(name, bytes, &mut diags);
     }
-    if let Some((name, bytes)) = &found.ruwordnet {
-        ctx.synonyms = Some(read_synonyms(name, bytes));
-    }
-    let want = match &explain {
-        Some((task, _)) => task.id().to_string(),
-        None => opts.get("task").to_string(),
-    };
+}
+
+/// Scores each task of `found` that `want` names (`auto`: every task found), in [`Task::ALL`]'s order.
+fn score_tasks(
+    want: &str,
+    found: &mut detect::Found,
+    ctx: &mut Ctx,
+    diags: &mut Vec<Diagnostic>,
+    progress: &mut dyn Progress,
+) -> Vec<TaskResult> {
     let mut results: Vec<TaskResult> = Vec::new();
-    let mut any_official_fail = false;
     for task in Task::ALL {
         if want != "auto" && want != task.id() {
             continue;
@@ -400,14 +324,7 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         let gt = found.gt.remove(&task);
         let pred = found.pred.remove(&task);
         if task == Task::Generation {
-            score_generation(
-                &mut found,
-                gt.as_ref(),
-                pred.as_ref(),
-                &ctx,
-                &mut out,
-                progress,
-            );
+            score_generation(found, gt.as_ref(), pred.as_ref(), ctx, &mut out, progress);
             if out.parts.is_empty() && out.items.is_empty() && out.diags.is_empty() {
                 continue;
             }
@@ -423,20 +340,20 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         };
         progress.update(0.05, &format!("scoring {}", task.name()));
         ids::wrap_bare(&mut gt, task, &mut out.diags, &mut out.official_fails);
-        if ids::check_ids(task, &gt, &pred, mode, &mut out) {
+        if ids::check_ids(task, &gt, &pred, ctx.mode, &mut out) {
             match task {
                 Task::TextQa | Task::MathQa | Task::Titw => {
-                    text::score(task, &gt, &pred, &mut ctx, &mut out)
+                    text::score(task, &gt, &pred, ctx, &mut out)
                 }
                 Task::Vqa => {
-                    meteor_tasks::score(task, &gt, &pred, &mut ctx, &mut out);
+                    meteor_tasks::score(task, &gt, &pred, ctx, &mut out);
                 }
                 Task::Captioning => score_captioning(
                     &gt,
                     &pred,
                     found.input.get(&task),
                     &found.clip,
-                    &mut ctx,
+                    ctx,
                     &mut out,
                 ),
                 Task::Generation => {}
@@ -444,15 +361,19 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         }
         results.push(out);
     }
-    let mut report = Report::new("aij2022", mode);
-    let mut deviations = opts.deviations_among(
-        &OPTIONS
-            .iter()
-            .map(|o| o.name)
-            .filter(|n| !matches!(*n, "details" | "explain"))
-            .collect::<Vec<_>>(),
-    );
-    if let Some((task, id)) = &explain {
+    results
+}
+
+/// The run's notes after scoring: `explain`'s warning, the lemmatiser's, the METEOR synonym stage's and the
+/// VQA numeric path's diagnostics, and the deviations that follow (one only when it changed a number).
+fn notes(
+    explain: &Option<(Task, String)>,
+    ctx: &mut Ctx,
+    results: &[TaskResult],
+    diags: &mut Vec<Diagnostic>,
+    deviations: &mut Vec<String>,
+) {
+    if let Some((task, id)) = explain {
         diags.push(
             Diagnostic::warning(
                 "aij.explain",
@@ -464,12 +385,12 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             .hint("Leave explain unset to score every id."),
         );
     }
-    // A deviation is listed only when it changed a number (issue 19): `extraction = readme` when no id's
-    // element differs from the code's fixed index is no deviation.
+    // A deviation is listed only when it changed a number: `extraction = readme` when no id's element differs
+    // from the code's fixed index is no deviation.
     if ctx.extraction_changed.get() == 0 {
         deviations.retain(|d| !d.starts_with("extraction "));
     }
-    ctx.lemmas.finish(&mut diags, &mut deviations);
+    ctx.lemmas.finish(diags, deviations);
     let uses_meteor = results
         .iter()
         .any(|r| matches!(r.task, Task::Vqa | Task::Captioning) && !r.items.is_empty());
@@ -495,22 +416,6 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             );
         }
     }
-    for r in &results {
-        any_official_fail |= r.official_fails;
-    }
-    render::fill(&mut report, &mut results, hidden);
-    for r in &mut results {
-        diags.append(&mut r.diags);
-    }
-    if results.is_empty() && !run.diags.has_errors() && !diags.iter().any(|d| d.is_error()) {
-        diags.push(Diagnostic::error("aij.input.nothing", "no task could be scored: no GT/prediction pair was recognised")
-            .hint("Drop <task>_gt.json + <task>_pred.json, or predictions.json + the GT JSON + ids.json, or FID .npy/.npz files."));
-    }
-    report.diagnostics = diags;
-    report.official_fails = any_official_fail;
-    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
-    run.set_deviations(deviations);
-    Ok(report)
 }
 
 fn score_captioning(

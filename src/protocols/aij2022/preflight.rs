@@ -5,12 +5,12 @@
 //! reader (its located syntax, duplicate-key and Python-extension diagnostics), the id checks and the official
 //! loops' exceptions on the predictions. ImageGeneration (FID features, images) has no pre-flight check.
 
-use super::{detect, Task};
+use super::{detect, AijOptions, Task};
 use crate::diag::Diagnostic;
 use crate::formats::aij_json::Val;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{bad_manifest, counted, item, Found};
-use crate::protocols::{Quiet, Run};
+use crate::protocols::{AnyProtocol, Quiet, Run};
 use serde_json::{json, Value};
 
 /// Outcomes that depend on the answers (or on a table the stand-in does not have), which the stand-in does not
@@ -77,10 +77,10 @@ fn kind(v: &Val) -> &'static str {
 }
 
 /// `expects`: `{"tasks": [{"task": "textqa", "ids": […], "kinds": […]}, …]}`.
-pub fn manifest(run: &mut Run) -> Value {
+pub fn manifest(run: &mut Run, opts: &AijOptions) -> Value {
     let gt_only = FileSet::of(run.files.with_role(Role::Gt).cloned().collect(), Vec::new());
     let mut diags = Vec::new();
-    let mut found = detect::find(&gt_only, &run.opts, run.mode, &mut diags);
+    let mut found = detect::find(&gt_only, opts, run.opts.budget(), run.mode, &mut diags);
     detect::split_combined(&mut found, &mut diags);
     run.diags.extend(diags);
     let mut tasks = Vec::new();
@@ -115,35 +115,68 @@ type Expected = (Task, Vec<String>, Vec<String>);
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
 pub fn check(run: &mut Run, expects: &Value) -> Found {
-    let parsed: Option<Vec<Expected>> =
-        expects
-            .get("tasks")
-            .and_then(Value::as_array)
-            .and_then(|a| {
-                a.iter()
-                    .map(|t| {
-                        let task = TASKS
-                            .into_iter()
-                            .find(|x| Some(x.id()) == t.get("task").and_then(Value::as_str))?;
-                        let strs = |k: &str| -> Option<Vec<String>> {
-                            t.get(k)?
-                                .as_array()?
-                                .iter()
-                                .map(|x| x.as_str().map(String::from))
-                                .collect()
-                        };
-                        let (ids, kinds) = (strs("ids")?, strs("kinds")?);
-                        (ids.len() == kinds.len()).then_some((task, ids, kinds))
-                    })
-                    .collect()
-            });
-    let Some(tasks) = parsed.filter(|t| !t.is_empty()) else {
+    let Some(tasks) = parse(expects).filter(|t| !t.is_empty()) else {
         run.diags
             .push(bad_manifest("expected tasks with ids and kinds"));
         return String::from("no usable manifest").into();
     };
+    let mut set = stand_in(&tasks);
+    set.entries.extend(run.files.entries.iter().cloned());
+    let mut inner = Run::new(&set, run.mode, run.opts.clone());
+    // Only the manifest's tasks: a prediction file of another task is no concern of this check.
+    if let Err(e) = AnyProtocol::score(&super::Aij2022, &mut inner, &mut Quiet) {
+        run.diags.push(bad_manifest(&e.0));
+        return String::from("no usable manifest").into();
+    }
+    let keep = |d: &Diagnostic| {
+        !d.file.as_deref().is_some_and(|f| f.starts_with(STAND_IN))
+            && !LABEL_DEPENDENT.contains(&d.code.as_str())
+    };
+    for d in std::mem::take(&mut inner.diags).finish() {
+        if keep(&d) {
+            run.diags.push(d);
+        }
+    }
+    let total: u64 = tasks.iter().map(|t| t.1.len() as u64).sum();
+    let summary = format!(
+        "{}, {}",
+        counted(tasks.len() as u64, "task", "tasks"),
+        counted(total, "id", "ids")
+    );
+    let items = tasks
+        .iter()
+        .map(|(task, ids, _)| item(task.id(), json!({ "expected": ids.len() })))
+        .collect();
+    Found { summary, items }
+}
+
+/// The manifest's tasks, each with its ids and their answer kinds; `None` when `expects` is not usable.
+fn parse(expects: &Value) -> Option<Vec<Expected>> {
+    expects
+        .get("tasks")?
+        .as_array()?
+        .iter()
+        .map(|t| {
+            let task = TASKS
+                .into_iter()
+                .find(|x| Some(x.id()) == t.get("task").and_then(Value::as_str))?;
+            let strs = |k: &str| -> Option<Vec<String>> {
+                t.get(k)?
+                    .as_array()?
+                    .iter()
+                    .map(|x| x.as_str().map(String::from))
+                    .collect()
+            };
+            let (ids, kinds) = (strs("ids")?, strs("kinds")?);
+            (ids.len() == kinds.len()).then_some((task, ids, kinds))
+        })
+        .collect()
+}
+
+/// The stand-in GT files: per task, every id with one placeholder option of its kind.
+fn stand_in(tasks: &[Expected]) -> FileSet {
     let mut set = FileSet::of(Vec::new(), Vec::new());
-    for (task, ids, kinds) in &tasks {
+    for (task, ids, kinds) in tasks {
         let mut doc = serde_json::Map::new();
         for (id, k) in ids.iter().zip(kinds) {
             doc.insert(
@@ -160,38 +193,5 @@ pub fn check(run: &mut Run, expects: &Value) -> Found {
             bytes,
         ));
     }
-    set.entries.extend(run.files.entries.iter().cloned());
-    let mut inner = Run::new(&set, run.mode, run.opts.clone());
-    // Only the manifest's tasks: a prediction file of another task is no concern of this check.
-    let report = match super::score(&mut inner, &mut Quiet) {
-        Ok(r) => r,
-        Err(e) => {
-            run.diags.push(bad_manifest(&e.0));
-            return String::from("no usable manifest").into();
-        }
-    };
-    let keep = |d: &Diagnostic| {
-        !d.file.as_deref().is_some_and(|f| f.starts_with(STAND_IN))
-            && !LABEL_DEPENDENT.contains(&d.code.as_str())
-    };
-    for d in std::mem::take(&mut inner.diags)
-        .finish()
-        .into_iter()
-        .chain(report.diagnostics)
-    {
-        if keep(&d) {
-            run.diags.push(d);
-        }
-    }
-    let total: u64 = tasks.iter().map(|t| t.1.len() as u64).sum();
-    let summary = format!(
-        "{}, {}",
-        counted(tasks.len() as u64, "task", "tasks"),
-        counted(total, "id", "ids")
-    );
-    let items = tasks
-        .iter()
-        .map(|(task, ids, _)| item(task.id(), json!({ "expected": ids.len() })))
-        .collect();
-    Found { summary, items }
+    set
 }

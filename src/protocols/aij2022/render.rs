@@ -54,55 +54,7 @@ pub fn fill(report: &mut Report, results: &mut [TaskResult], hidden: Option<[f64
         .with("captioning_meteor", part(Task::Captioning, "meteor"))
         .with("captioning_clip", part(Task::Captioning, "clip"));
     report.groups = results.iter().map(group).collect();
-    let mut lines = Vec::new();
-    for r in results.iter() {
-        lines.extend(print_lines(r));
-    }
-    if let Some(s) = integral {
-        lines.push(format!("integral S: {}", py_float(s)));
-    }
-    let mut headline = Vec::new();
-    for t in Task::ALL {
-        if get(t).is_some() {
-            headline.push(Label {
-                id: t.id().into(),
-                label: t.name().into(),
-                decimals: 4,
-            });
-        }
-    }
-    headline.push(Label {
-        id: "integral".into(),
-        label: "Integral S".into(),
-        decimals: 4,
-    });
-    for (id, label, t) in [
-        ("generation_fid", "FID", Task::Generation),
-        ("generation_clip", "Generation CLIP", Task::Generation),
-        ("captioning_meteor", "Captioning METEOR", Task::Captioning),
-        ("captioning_clip", "Captioning CLIP", Task::Captioning),
-    ] {
-        if get(t).is_some() {
-            headline.push(Label {
-                id: id.into(),
-                label: label.into(),
-                decimals: 4,
-            });
-        }
-    }
-    report.display = Display {
-        title: "AI Journey 2022 FusionBrain: open tasks".into(),
-        headline,
-        item_label: "task/id".into(),
-        columns: vec![
-            Column::score("score", "score", 4),
-            Column::score("meteor", "METEOR", 4),
-            Column::score("clip", "CLIP", 4),
-            Column::detail("answer", "answer"),
-            Column::detail("normalised_prediction", "normalised"),
-        ],
-        footer: format!("Official scorer output:\n{}", lines.join("\n")),
-    };
+    report.display = display(results, integral);
     let mut elig = Scores::new();
     for t in Task::ALL {
         if let Some(s) = score(t) {
@@ -115,21 +67,7 @@ pub fn fill(report: &mut Report, results: &mut [TaskResult], hidden: Option<[f64
         scores: elig,
     });
     if let Some(fid) = get(Task::Generation).and_then(|r| r.extra.get("fid")) {
-        let mut s = Scores::new();
-        for k in ["fid", "mean_term", "trace_ref", "trace_gen", "tr_covmean"] {
-            s.set(k, fid.get(k).and_then(|v| v.as_f64()));
-        }
-        for k in ["d", "n_ref", "n_gen"] {
-            s.set(k, fid.get(k).and_then(|v| v.as_f64()));
-        }
-        report.readings.push(Reading {
-            id: "fid_terms".into(),
-            label: format!(
-                "FID terms ({} route)",
-                fid.get("route").and_then(|v| v.as_str()).unwrap_or("")
-            ),
-            scores: s,
-        });
+        report.readings.push(fid_terms(fid));
     }
     let mut labels = Vec::new();
     let mut values = Vec::new();
@@ -155,6 +93,80 @@ pub fn fill(report: &mut Report, results: &mut [TaskResult], hidden: Option<[f64
     });
     for r in results.iter_mut() {
         report.items.append(&mut r.items);
+    }
+}
+
+/// The headline (each given task, the integral, the parts of the given tasks), the columns, and the official
+/// scorer's print lines as the footer.
+fn display(results: &[TaskResult], integral: Option<f64>) -> Display {
+    let given = |t: Task| results.iter().any(|r| r.task == t);
+    let mut lines = Vec::new();
+    for r in results.iter() {
+        lines.extend(print_lines(r));
+    }
+    if let Some(s) = integral {
+        lines.push(format!("integral S: {}", py_float(s)));
+    }
+    let mut headline = Vec::new();
+    for t in Task::ALL {
+        if given(t) {
+            headline.push(Label {
+                id: t.id().into(),
+                label: t.name().into(),
+                decimals: 4,
+            });
+        }
+    }
+    headline.push(Label {
+        id: "integral".into(),
+        label: "Integral S".into(),
+        decimals: 4,
+    });
+    for (id, label, t) in [
+        ("generation_fid", "FID", Task::Generation),
+        ("generation_clip", "Generation CLIP", Task::Generation),
+        ("captioning_meteor", "Captioning METEOR", Task::Captioning),
+        ("captioning_clip", "Captioning CLIP", Task::Captioning),
+    ] {
+        if given(t) {
+            headline.push(Label {
+                id: id.into(),
+                label: label.into(),
+                decimals: 4,
+            });
+        }
+    }
+    Display {
+        title: "AI Journey 2022 FusionBrain: open tasks".into(),
+        headline,
+        item_label: "task/id".into(),
+        columns: vec![
+            Column::score("score", "score", 4),
+            Column::score("meteor", "METEOR", 4),
+            Column::score("clip", "CLIP", 4),
+            Column::detail("answer", "answer"),
+            Column::detail("normalised_prediction", "normalised"),
+        ],
+        footer: format!("Official scorer output:\n{}", lines.join("\n")),
+    }
+}
+
+/// The FID computation's terms (ImageGeneration), as a reading.
+fn fid_terms(fid: &serde_json::Value) -> Reading {
+    let mut s = Scores::new();
+    for k in ["fid", "mean_term", "trace_ref", "trace_gen", "tr_covmean"] {
+        s.set(k, fid.get(k).and_then(|v| v.as_f64()));
+    }
+    for k in ["d", "n_ref", "n_gen"] {
+        s.set(k, fid.get(k).and_then(|v| v.as_f64()));
+    }
+    Reading {
+        id: "fid_terms".into(),
+        label: format!(
+            "FID terms ({} route)",
+            fid.get("route").and_then(|v| v.as_str()).unwrap_or("")
+        ),
+        scores: s,
     }
 }
 

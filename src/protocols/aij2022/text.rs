@@ -173,52 +173,15 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
     let mut crashed = false;
     for (i, (id, gv)) in gt.entries.iter().enumerate() {
         let mut detail = serde_json::Map::new();
-        let result: Result<Scored, PyErr> = (|| {
-            let opts = gt_options(gv)?;
-            let Some(pv) = pred.get_near(id, i) else {
-                detail.insert("missing".into(), json!(true));
-                return Ok(Scored {
-                    score: 0.0,
-                    answer: String::new(),
-                    detail: serde_json::Map::new(),
-                });
-            };
-            detail.insert("prediction".into(), json!(pv));
-            let got = match mode {
-                Mode::Official => first_text_official(pv)?,
-                Mode::Corrected => Some(
-                    super::pyjson::first_of_type(pv, "text")
-                        .map(|(v, i)| (v, Some(i)))
-                        .unwrap_or((Val::Str(Text::Borrowed("")), None)),
-                ),
-            };
-            let answer = match got {
-                Some((v, i)) => {
-                    detail.insert("element".into(), json!(i));
-                    as_str(&v)?.to_string()
-                }
-                None => match &prev {
-                    Some((pid, p)) => {
-                        out.diags.push(pred.at(
-                            id,
-                            Diagnostic::warning(
-                                "aij.pred.carry_over",
-                                format!("empty element list: the official loop reuses the answer of id {pid} (`{}`)", crate::diag::excerpt(p)),
-                            )
-                            .hint("Give every id at least one {\"type\": \"text\"} element.")
-                            .official("silently scores the previous id's answer"),
-                        ));
-                        detail.insert("carry_over_from".into(), json!(pid));
-                        p.clone()
-                    }
-                    None => {
-                        return Err("UnboundLocalError: prediction referenced before assignment (empty list on the first id)".into())
-                    }
-                },
-            };
-            detail.insert("answer".into(), json!(answer));
-            score_id(task, mode, &opts, &answer, ctx)
-        })();
+        let result = score_item(
+            task,
+            (i, id.as_str(), gv),
+            pred,
+            &prev,
+            &mut detail,
+            ctx,
+            &mut out.diags,
+        );
         let (score, ok) = match result {
             Ok(s) => {
                 detail.extend(s.detail);
@@ -227,23 +190,8 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
             }
             Err(e) => {
                 detail.insert("error".into(), json!(e));
-                let msg = match (mode, task) {
-                    (Mode::Official, Task::Titw) => format!("the official scorer crashes here ({e})"),
-                    (Mode::Official, _) => format!("{e}: the official scorer prints `Unsupported data format` and scores the whole task 0"),
-                    _ => format!("{e}: this item scores 0"),
-                };
-                let code = if mode == Mode::Official {
-                    fail_code(task)
-                } else {
-                    "aij.item.exception"
-                };
                 let file_doc = if gt_options(gv).is_err() { gt } else { pred };
-                out.diags.push(file_doc.at(
-                    id,
-                    Diagnostic::error(code, msg)
-                        .hint("Each id needs a list of {\"type\", \"content\"} elements; GT content is a non-empty list of strings, predicted text content a string.")
-                        .official(if task == Task::Titw { "crashes (uncaught exception)" } else { "prints `Unsupported data format`, task score 0" }),
-                ));
+                out.diags.push(file_doc.at(id, failure(task, mode, &e)));
                 (0.0, false)
             }
         };
@@ -278,4 +226,83 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
     } else {
         Some(total / n as f64)
     };
+}
+
+/// The `i`-th GT id: its prediction's first text element, scored against the GT options. Officially, an empty
+/// element list reuses the previous id's answer (`prev`, a warning), and on the first id it crashes.
+#[allow(clippy::too_many_arguments)]
+fn score_item(
+    task: Task,
+    (i, id, gv): (usize, &str, &Val),
+    pred: &Doc,
+    prev: &Option<(String, String)>,
+    detail: &mut serde_json::Map<String, Value>,
+    ctx: &mut Ctx,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Scored, PyErr> {
+    let mode = ctx.mode;
+    let opts = gt_options(gv)?;
+    let Some(pv) = pred.get_near(id, i) else {
+        detail.insert("missing".into(), json!(true));
+        return Ok(Scored {
+            score: 0.0,
+            answer: String::new(),
+            detail: serde_json::Map::new(),
+        });
+    };
+    detail.insert("prediction".into(), json!(pv));
+    let got = match mode {
+        Mode::Official => first_text_official(pv)?,
+        Mode::Corrected => Some(
+            super::pyjson::first_of_type(pv, "text")
+                .map(|(v, i)| (v, Some(i)))
+                .unwrap_or((Val::Str(Text::Borrowed("")), None)),
+        ),
+    };
+    let answer = match got {
+        Some((v, i)) => {
+            detail.insert("element".into(), json!(i));
+            as_str(&v)?.to_string()
+        }
+        None => match prev {
+            Some((pid, p)) => {
+                diags.push(pred.at(
+                    id,
+                    Diagnostic::warning(
+                        "aij.pred.carry_over",
+                        format!("empty element list: the official loop reuses the answer of id {pid} (`{}`)", crate::diag::excerpt(p)),
+                    )
+                    .hint("Give every id at least one {\"type\": \"text\"} element.")
+                    .official("silently scores the previous id's answer"),
+                ));
+                detail.insert("carry_over_from".into(), json!(pid));
+                p.clone()
+            }
+            None => {
+                return Err("UnboundLocalError: prediction referenced before assignment (empty list on the first id)".into())
+            }
+        },
+    };
+    detail.insert("answer".into(), json!(answer));
+    score_id(task, mode, &opts, &answer, ctx)
+}
+
+/// An id whose GT or prediction cannot be read: officially TRitW's scorer crashes and the others score the
+/// whole task 0; corrected mode scores the item 0.
+fn failure(task: Task, mode: Mode, e: &PyErr) -> Diagnostic {
+    let msg = match (mode, task) {
+        (Mode::Official, Task::Titw) => format!("the official scorer crashes here ({e})"),
+        (Mode::Official, _) => format!(
+            "{e}: the official scorer prints `Unsupported data format` and scores the whole task 0"
+        ),
+        _ => format!("{e}: this item scores 0"),
+    };
+    let code = if mode == Mode::Official {
+        fail_code(task)
+    } else {
+        "aij.item.exception"
+    };
+    Diagnostic::error(code, msg)
+        .hint("Each id needs a list of {\"type\", \"content\"} elements; GT content is a non-empty list of strings, predicted text content a string.")
+        .official(if task == Task::Titw { "crashes (uncaught exception)" } else { "prints `Unsupported data format`, task score 0" })
 }

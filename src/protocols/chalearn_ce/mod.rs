@@ -11,11 +11,13 @@ mod preflight;
 mod run;
 
 pub use category::{stem_of, steps, TieOrder};
-pub use options::OPTIONS;
+pub use options::{ChalearnOptions, OPTIONS};
+use options::{Duplicates, GtZero, IdMatch, MissingImages};
 pub use pairing::split_gt_stem;
 
-use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
-use crate::diag::Diagnostic;
+use super::options::OptionSet;
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::diag::{Diagnostic, Diags};
 use crate::input::kind::Kind;
 use crate::input::Role;
 use crate::metrics::mean::plain_mean;
@@ -37,7 +39,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                1 = positive; or the Codalab input/ref folder. Folders and zips are fine.",
     pred_files: "The submission zip: one <Category>.txt per category (e.g. La_Tomatina.txt), lines `<image_id> \
                  <confidence>`; or the Codalab input/res folder.",
-    options: OPTIONS,
+    options: ChalearnOptions::SPECS,
     examples: &[
         Example {
             id: "ap-example",
@@ -54,27 +56,25 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             set: &[],
         },
     ],
+    official_noun: "official reading",
+    head_len: 2048,
 };
 
 /// The reader's settings (scoring and the pre-flight check).
-fn read_settings(opts: &Options) -> ReadSettings {
+fn read_settings(opts: &ChalearnOptions) -> ReadSettings {
     ReadSettings {
-        duplicates_error: opts.get("duplicates") == "error",
-        gt_zero_ignore: opts.get("gt_zero") == "ignore",
-        stem: opts.get("id_match") == "stem",
+        duplicates_error: opts.duplicates == Duplicates::Error,
+        gt_zero_ignore: opts.gt_zero == GtZero::Ignore,
+        stem: opts.id_match == IdMatch::Stem,
     }
 }
 
-fn reading_of(opts: &Options) -> Reading {
+fn reading_of(opts: &ChalearnOptions) -> Reading {
     Reading {
-        tie: TieOrder::parse(opts.get("tie_order")),
-        append_missing: opts.get("missing_images") == "append",
-        integration: if opts.get("integration") == "step" {
-            Integration::Step
-        } else {
-            Integration::Trapezoid
-        },
-        sentinels: opts.flag("sentinels"),
+        tie: opts.tie_order,
+        append_missing: opts.missing_images == MissingImages::Append,
+        integration: opts.integration,
+        sentinels: opts.sentinels,
     }
 }
 
@@ -153,12 +153,9 @@ fn other_readings(a: Reading) -> Vec<(&'static str, Reading)> {
 pub struct ChalearnCe;
 
 impl Protocol for ChalearnCe {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn head_len(&self) -> usize {
-        2048
-    }
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = ChalearnOptions;
+
     /// Text; an empty prediction file is a category with no confidences (reported per category).
     fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
         kind == Kind::Text || kind == Kind::Empty
@@ -166,28 +163,39 @@ impl Protocol for ChalearnCe {
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         pairing::classify(path, head)
     }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        score(run, progress)
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &ChalearnOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        score(run, opts, progress)
     }
-    fn render_text(&self, report: &Report) -> String {
-        render_text(report)
-    }
-    fn official_noun(&self) -> &'static str {
-        "official reading"
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Some(render_text(report))
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
     }
-    fn manifest(&self, run: &mut Run) -> Option<Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &ChalearnOptions) -> Value {
+        preflight::manifest(run, opts)
     }
-    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &ChalearnOptions,
+        expects: &Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, opts, expects)
     }
 }
 
-fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    let (files, opts, diags) = (run.files, &run.opts, &mut run.diags);
+fn score(
+    run: &mut Run,
+    opts: &ChalearnOptions,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let (files, diags) = (run.files, &mut run.diags);
     let mode = run.mode;
     progress.update(0.0, "pairing files");
     let mut report = Report::new(ID, mode);
@@ -195,59 +203,115 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
     let active = reading_of(opts);
     let others = other_readings(active);
     let set = read_settings(opts);
-    let Some(paired) = pairing::pair(files, opts.get("gt_suffix"), diags) else {
+    let Some(paired) = pairing::pair(files, &opts.gt_suffix, diags) else {
         report.scores.set("map", None);
         report.official_fails = mode == Mode::Official;
         return Ok(report);
     };
-    let expected = opts.int("expected_categories").unwrap_or(100);
-    if paired.gts.len() as i64 != expected {
-        diags.push(
-            Diagnostic::warning(
-                "chalearn.gt.category_count",
-                format!(
-                    "{} GT categories; the challenge has {expected}",
-                    paired.gts.len()
-                ),
-            )
-            .expected(expected.to_string())
-            .found(paired.gts.len().to_string())
-            .hint("Drop every GT category file (or set expected_categories)."),
-        );
-    }
-    let n = paired.gts.len();
+    check_category_count(paired.gts.len(), opts.expected_categories, diags);
     let ctx = run::Ctx {
         set,
         active,
         others,
     };
     let results = run::all(&paired, &ctx, progress);
-    let others = ctx.others;
-    // Per category, in ascending byte order: AP under the active reading and under the other readings.
-    let mut aps: Vec<Option<f64>> = Vec::with_capacity(n);
-    let mut other_aps: Vec<Vec<Option<f64>>> = vec![Vec::with_capacity(n); others.len()];
-    let mut excluded = Vec::new();
-    let mut blocked = false;
-    let mut mode_diffs: Vec<(usize, f64)> = Vec::new();
+    let collected = collect(results, ctx.others.len(), &mut report, diags);
+    fill_map(&mut report, &paired, &ctx.others, &collected);
+    let names: Vec<(&str, f64)> = report
+        .items
+        .iter()
+        .filter_map(|it| it.scores.get("ap").map(|v| (it.id.as_str(), v)))
+        .collect();
+    if !names.is_empty() {
+        report.plots.push(plots::ap_sorted(names));
+    }
+    if let Some(p) = plots::mode_change(
+        collected
+            .mode_diffs
+            .iter()
+            .map(|(k, d)| (paired.gts[*k].category.as_str(), *d))
+            .collect(),
+    ) {
+        report.plots.push(p);
+    }
+    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    let _ = &paired.imgset;
+    Ok(report)
+}
+
+/// The warning for a ground truth with another number of categories than `expected`.
+fn check_category_count(n: usize, expected: i64, diags: &mut Diags) {
+    if n as i64 != expected {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.gt.category_count",
+                format!("{n} GT categories; the challenge has {expected}"),
+            )
+            .expected(expected.to_string())
+            .found(n.to_string())
+            .hint("Drop every GT category file (or set expected_categories)."),
+        );
+    }
+}
+
+/// The categories' results gathered, in ascending byte order of the categories.
+struct Collected {
+    /// AP under the active reading.
+    aps: Vec<Option<f64>>,
+    /// AP under each of the other readings.
+    other_aps: Vec<Vec<Option<f64>>>,
+    /// Categories without positives (left out of mAP).
+    excluded: Vec<String>,
+    /// An error blocks mAP.
+    blocked: bool,
+    /// (category index, corrected − official AP) where the two ranking rules differ.
+    mode_diffs: Vec<(usize, f64)>,
+}
+
+/// Takes each category's diagnostics into `diags` and its item into the report, and gathers its APs.
+fn collect(
+    results: Vec<run::CategoryResult>,
+    readings: usize,
+    report: &mut Report,
+    diags: &mut Diags,
+) -> Collected {
+    let n = results.len();
+    let mut c = Collected {
+        aps: Vec::with_capacity(n),
+        other_aps: vec![Vec::with_capacity(n); readings],
+        excluded: Vec::new(),
+        blocked: false,
+        mode_diffs: Vec::new(),
+    };
     for (k, r) in results.into_iter().enumerate() {
         diags.absorb(r.diags);
-        blocked |= r.blocked;
+        c.blocked |= r.blocked;
         if r.no_positives {
-            excluded.push(r.item.id.clone());
+            c.excluded.push(r.item.id.clone());
         }
         if let (Some(x), Some(y)) = (r.row[7], r.row[8]) {
             if x != y {
-                mode_diffs.push((k, y - x));
+                c.mode_diffs.push((k, y - x));
             }
         }
         report.items.push(r.item);
-        aps.push(r.ap);
+        c.aps.push(r.ap);
         for (j, v) in r.row.into_iter().enumerate() {
-            other_aps[j].push(v);
+            c.other_aps[j].push(v);
         }
     }
+    c
+}
+
+/// mAP under the active reading (the headline) and under each of the other readings.
+fn fill_map(
+    report: &mut Report,
+    paired: &pairing::Paired,
+    others: &[(&'static str, Reading)],
+    c: &Collected,
+) {
     let map_of = |v: &[Option<f64>], npos_ok: &dyn Fn(usize) -> bool| -> Option<f64> {
-        if blocked {
+        if c.blocked {
             return None;
         }
         let xs: Vec<f64> = v
@@ -258,10 +322,10 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             .collect();
         plain_mean(&xs)
     };
-    let counted = |i: usize| !excluded.contains(&paired.gts[i].category);
-    report.scores.set("map", map_of(&aps, &counted));
+    let counted = |i: usize| !c.excluded.contains(&paired.gts[i].category);
+    report.scores.set("map", map_of(&c.aps, &counted));
     let mut reading = Scores::new();
-    for ((id, _), v) in others.iter().zip(&other_aps) {
+    for ((id, _), v) in others.iter().zip(&c.other_aps) {
         reading.set(id, map_of(v, &counted));
     }
     report.readings.push(crate::report::Reading {
@@ -269,25 +333,6 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
         label: "mAP under other readings (each changes one rule of the active reading; the last two: official / corrected ranking rules)".into(),
         scores: reading,
     });
-    let names: Vec<(&str, f64)> = report
-        .items
-        .iter()
-        .filter_map(|it| it.scores.get("ap").map(|v| (it.id.as_str(), v)))
-        .collect();
-    if !names.is_empty() {
-        report.plots.push(plots::ap_sorted(names));
-    }
-    if let Some(p) = plots::mode_change(
-        mode_diffs
-            .iter()
-            .map(|(k, d)| (paired.gts[*k].category.as_str(), *d))
-            .collect(),
-    ) {
-        report.plots.push(p);
-    }
-    report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
-    let _ = &paired.imgset;
-    Ok(report)
 }
 
 fn display() -> Display {
@@ -324,54 +369,13 @@ fn display() -> Display {
 /// categories whose AP differs, then one plain line per step that differs, with one example category.
 fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
-    let f6 = |v: Option<f64>| v.map_or("null".to_string(), |x| format!("{x:.6}"));
     let (a, b) = (official.scores.get("map"), corrected.scores.get("map"));
-    let mut differ = Vec::new();
-    // The first category each step changed: (category, what it shows).
-    let (mut ties, mut missing, mut repeated) = (None, None, None);
-    for it in &official.items {
-        let other = corrected.items.iter().find(|c| c.id == it.id);
-        let (x, y) = (it.scores.get("ap"), other.and_then(|c| c.scores.get("ap")));
-        if x != y {
-            let d = &it.detail;
-            let mut why = Vec::new();
-            if let Some(t) = d
-                .get("tie_spread")
-                .and_then(Value::as_f64)
-                .filter(|t| *t != 0.0)
-            {
-                why.push("ties between positives and negatives");
-                ties.get_or_insert((it.id.clone(), t));
-            }
-            if let Some(m) = d
-                .get("missing_positives")
-                .and_then(Value::as_u64)
-                .filter(|m| *m > 0)
-            {
-                why.push("missing positives appended");
-                missing.get_or_insert((it.id.clone(), m));
-            }
-            if let Some(m) = d
-                .get("duplicates")
-                .and_then(Value::as_u64)
-                .filter(|m| *m > 0)
-            {
-                why.push("repeated ids refused");
-                repeated.get_or_insert((it.id.clone(), m));
-            }
-            differ.push(format!(
-                "{} {} → {}{}",
-                it.id,
-                f6(x),
-                f6(y),
-                if why.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", why.join(", "))
-                }
-            ));
-        }
-    }
+    let Differences {
+        differ,
+        ties,
+        missing,
+        repeated,
+    } = differences(official, corrected);
     lines.push(format!("mAP: official {} vs corrected {}.", f6(a), f6(b)));
     if differ.is_empty() {
         lines.push("Every category has the same AP in both modes.".to_string());
@@ -410,6 +414,72 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// Six decimals, or `null`.
+fn f6(v: Option<f64>) -> String {
+    v.map_or("null".to_string(), |x| format!("{x:.6}"))
+}
+
+/// The categories whose AP differs between the modes, and the first category each step changed.
+struct Differences {
+    /// One "category AP → AP (why)" per category that differs.
+    differ: Vec<String>,
+    /// (category, AP spread of the tie orders).
+    ties: Option<(String, f64)>,
+    /// (category, missing positives).
+    missing: Option<(String, u64)>,
+    /// (category, repeated ids).
+    repeated: Option<(String, u64)>,
+}
+
+fn differences(official: &Report, corrected: &Report) -> Differences {
+    let mut out = Differences {
+        differ: Vec::new(),
+        ties: None,
+        missing: None,
+        repeated: None,
+    };
+    let positive_u64 = |d: &serde_json::Map<String, Value>, key: &str| {
+        d.get(key).and_then(Value::as_u64).filter(|m| *m > 0)
+    };
+    for it in &official.items {
+        let other = corrected.items.iter().find(|c| c.id == it.id);
+        let (x, y) = (it.scores.get("ap"), other.and_then(|c| c.scores.get("ap")));
+        if x == y {
+            continue;
+        }
+        let d = &it.detail;
+        let mut why = Vec::new();
+        if let Some(t) = d
+            .get("tie_spread")
+            .and_then(Value::as_f64)
+            .filter(|t| *t != 0.0)
+        {
+            why.push("ties between positives and negatives");
+            out.ties.get_or_insert((it.id.clone(), t));
+        }
+        if let Some(m) = positive_u64(d, "missing_positives") {
+            why.push("missing positives appended");
+            out.missing.get_or_insert((it.id.clone(), m));
+        }
+        if let Some(m) = positive_u64(d, "duplicates") {
+            why.push("repeated ids refused");
+            out.repeated.get_or_insert((it.id.clone(), m));
+        }
+        out.differ.push(format!(
+            "{} {} → {}{}",
+            it.id,
+            f6(x),
+            f6(y),
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", why.join(", "))
+            }
+        ));
+    }
+    out
 }
 
 /// The text output: one line per category (`category npos AP`), then `<scores_key>: <mAP>` with 6 decimals.

@@ -125,9 +125,27 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
     }
     let imgset = image_set(&sets);
     let cats: Vec<String> = gts.keys().cloned().collect();
+    let slots = match_categories(&cats, preds, diags);
+    let gts = gts
+        .into_iter()
+        .map(|(category, entry)| GtFile { category, entry })
+        .collect();
+    Some(Paired {
+        gts,
+        preds: slots,
+        imgset,
+    })
+}
+
+/// Each category's submission file: exact names first (in path order), then names that differ in case only
+/// (a warning); a second file of a category and a file of no category are reported and not used.
+fn match_categories(
+    cats: &[String],
+    preds: Vec<(String, Entry)>,
+    diags: &mut Diags,
+) -> Vec<Option<Entry>> {
     let mut slots: Vec<Option<Entry>> = vec![None; cats.len()];
     let mut leftovers = Vec::new();
-    // Exact matches first (in path order), then case-insensitive ones.
     for (stem, e) in preds {
         match cats.binary_search(&stem) {
             Ok(i) => {
@@ -179,15 +197,7 @@ pub fn pair(files: &FileSet, gt_suffix: &str, diags: &mut Diags) -> Option<Paire
             }
         }
     }
-    let gts = gts
-        .into_iter()
-        .map(|(category, entry)| GtFile { category, entry })
-        .collect();
-    Some(Paired {
-        gts,
-        preds: slots,
-        imgset,
-    })
+    slots
 }
 
 /// A ground-truth file: its category (from `<Category>_<imgset>`), unless a file of that category came first.

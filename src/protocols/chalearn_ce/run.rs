@@ -44,89 +44,12 @@ pub fn one(
     let mut diags = Diags::new();
     let active = ctx.active;
     let o = category::read(&gt.entry, sub, ctx.set, ids, &mut diags, bufs);
-    if sub.is_none() {
-        diags.push(
-            Diagnostic::warning(
-                "chalearn.res.missing_category",
-                format!("no submission file for category `{}`: AP = 0", gt.category),
-            )
-            .file(&gt.entry.path)
-            .expected(format!("{}.txt in the submission", gt.category))
-            .hint(format!(
-                "Add {}.txt to the submission zip (at its root).",
-                gt.category
-            ))
-            .official("not published (probably crashes); dropscore counts AP = 0"),
-        );
-    }
     let no_positives = o.npos == 0 && !o.blocked;
-    if no_positives {
-        diags.push(
-            Diagnostic::warning(
-                "chalearn.gt.no_positives",
-                format!(
-                    "category `{}` has no positive image: AP undefined, left out of mAP",
-                    gt.category
-                ),
-            )
-            .file(&gt.entry.path)
-            .expected("at least one line labelled 1")
-            .hint("Check the GT labels (1 = positive).")
-            .official("AP is NaN (division by zero)"),
-        );
-    }
-    if let Some(s) = sub.filter(|_| !o.unreadable) {
-        if o.missing_pos > 0 || (o.missing_neg > 0 && o.npos > 0) {
-            let sev_warn = o.missing_pos > 0;
-            let msg = format!(
-                "{} GT image(s) missing from this file ({} positive, {} negative): {}",
-                o.missing_pos + o.missing_neg,
-                o.missing_pos,
-                o.missing_neg,
-                if active.append_missing {
-                    "appended as one last tie group"
-                } else {
-                    "not ranked; recall stays below 1"
-                }
-            );
-            let d = if sev_warn {
-                Diagnostic::warning("chalearn.res.missing_images", msg)
-            } else {
-                Diagnostic::info("chalearn.res.missing_images", msg)
-            };
-            diags.push(
-                d.file(&s.path)
-                    .expected(format!("{} lines", o.npos + o.nneg))
-                    .found(format!("{} matched", o.matched))
-                    .hint("Give a confidence for every test image in every category file.")
-                    .official("not published; the official reading does not rank them [default]"),
-            );
-        }
-    }
+    notes(gt, sub, &o, no_positives, active.append_missing, &mut diags);
     let mut a = Aps::new(&o, &mut bufs.ap);
     let ap = a.ap(active);
     let row: Vec<Option<f64>> = ctx.others.iter().map(|(_, r)| a.ap(*r)).collect();
-    let (pf, nf) = (row[3], row[4]);
-    let mut detail = Map::new();
-    detail.insert("npos".into(), json!(o.npos));
-    detail.insert("submitted".into(), json!(o.submitted));
-    detail.insert("matched".into(), json!(o.matched));
-    detail.insert("unknown".into(), json!(o.unknown));
-    detail.insert("duplicates".into(), json!(o.duplicates));
-    detail.insert("missing_positives".into(), json!(o.missing_pos));
-    detail.insert("missing_negatives".into(), json!(o.missing_neg));
-    if o.ignored > 0 {
-        detail.insert("ignored".into(), json!(o.ignored));
-    }
-    detail.insert("ap_step".into(), num(row[0]));
-    detail.insert("ap_grouped".into(), num(row[2]));
-    detail.insert(
-        "tie_spread".into(),
-        num(match (pf, nf) {
-            (Some(p), Some(q)) => Some(p - q),
-            _ => None,
-        }),
-    );
+    let mut detail = counts(&o, &row);
     detail.insert("gt_file".into(), json!(gt.entry.path));
     detail.insert("file".into(), sub.map_or(Value::Null, |s| json!(s.path)));
     if ap.is_some() && o.has_file {
@@ -157,6 +80,102 @@ pub fn one(
     }
 }
 
+/// The category's notes: no submission file (AP = 0), no positive in the GT (left out of mAP), GT images
+/// missing from the file (`appended`: as one last tie group).
+fn notes(
+    gt: &GtFile,
+    sub: Option<&Entry>,
+    o: &category::Outcome,
+    no_positives: bool,
+    appended: bool,
+    diags: &mut Diags,
+) {
+    if sub.is_none() {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.res.missing_category",
+                format!("no submission file for category `{}`: AP = 0", gt.category),
+            )
+            .file(&gt.entry.path)
+            .expected(format!("{}.txt in the submission", gt.category))
+            .hint(format!(
+                "Add {}.txt to the submission zip (at its root).",
+                gt.category
+            ))
+            .official("not published (probably crashes); dropscore counts AP = 0"),
+        );
+    }
+    if no_positives {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.gt.no_positives",
+                format!(
+                    "category `{}` has no positive image: AP undefined, left out of mAP",
+                    gt.category
+                ),
+            )
+            .file(&gt.entry.path)
+            .expected("at least one line labelled 1")
+            .hint("Check the GT labels (1 = positive).")
+            .official("AP is NaN (division by zero)"),
+        );
+    }
+    let Some(s) = sub.filter(|_| !o.unreadable) else {
+        return;
+    };
+    if o.missing_pos > 0 || (o.missing_neg > 0 && o.npos > 0) {
+        let msg = format!(
+            "{} GT image(s) missing from this file ({} positive, {} negative): {}",
+            o.missing_pos + o.missing_neg,
+            o.missing_pos,
+            o.missing_neg,
+            if appended {
+                "appended as one last tie group"
+            } else {
+                "not ranked; recall stays below 1"
+            }
+        );
+        let d = if o.missing_pos > 0 {
+            Diagnostic::warning("chalearn.res.missing_images", msg)
+        } else {
+            Diagnostic::info("chalearn.res.missing_images", msg)
+        };
+        diags.push(
+            d.file(&s.path)
+                .expected(format!("{} lines", o.npos + o.nneg))
+                .found(format!("{} matched", o.matched))
+                .hint("Give a confidence for every test image in every category file.")
+                .official("not published; the official reading does not rank them [default]"),
+        );
+    }
+}
+
+/// The item's counts and the APs of the other readings (`row`: as `Ctx::others` lists them).
+fn counts(o: &category::Outcome, row: &[Option<f64>]) -> Map<String, Value> {
+    let (pf, nf) = (row[3], row[4]);
+    let mut detail = Map::new();
+    detail.insert("npos".into(), json!(o.npos));
+    detail.insert("submitted".into(), json!(o.submitted));
+    detail.insert("matched".into(), json!(o.matched));
+    detail.insert("unknown".into(), json!(o.unknown));
+    detail.insert("duplicates".into(), json!(o.duplicates));
+    detail.insert("missing_positives".into(), json!(o.missing_pos));
+    detail.insert("missing_negatives".into(), json!(o.missing_neg));
+    if o.ignored > 0 {
+        detail.insert("ignored".into(), json!(o.ignored));
+    }
+    detail.insert("ap_step".into(), num(row[0]));
+    detail.insert("ap_grouped".into(), num(row[2]));
+    detail.insert(
+        "tie_spread".into(),
+        num(match (pf, nf) {
+            (Some(p), Some(q)) => Some(p - q),
+            _ => None,
+        }),
+    );
+    detail
+}
+
 pub fn num(v: Option<f64>) -> Value {
     v.and_then(serde_json::Number::from_f64)
         .map_or(Value::Null, Value::Number)
@@ -179,12 +198,51 @@ fn sequential(paired: &Paired, ctx: &Ctx, progress: &mut dyn Progress) -> Vec<Ca
     out
 }
 
+/// A file read on this thread: what `Entry::plain` needs.
+#[cfg(not(target_arch = "wasm32"))]
+type Read = (
+    String,
+    Option<crate::input::Role>,
+    Option<crate::input::RoleFrom>,
+    Vec<u8>,
+);
+/// A category: index, name, GT file, submission file.
+#[cfg(not(target_arch = "wasm32"))]
+type Job = (usize, String, Read, Option<Read>);
+
+/// One worker of [`all`]: parses and scores the categories it receives until the jobs end.
+#[cfg(not(target_arch = "wasm32"))]
+fn worker(
+    ctx: &Ctx,
+    job_rx: &std::sync::Mutex<std::sync::mpsc::Receiver<Job>>,
+    res_tx: &std::sync::mpsc::Sender<(usize, CategoryResult)>,
+) {
+    let (mut ids, mut bufs) = (Interner::default(), Buffers::default());
+    loop {
+        let job = match job_rx.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => break,
+        };
+        let Ok((k, category, (path, role, from, bytes), sub)) = job else {
+            break;
+        };
+        let gt = GtFile {
+            category,
+            entry: Entry::plain(path, role, from, bytes),
+        };
+        let sub = sub.map(|(path, role, from, bytes)| Entry::plain(path, role, from, bytes));
+        let r = one(ctx, &gt, sub.as_ref(), &mut ids, &mut bufs);
+        if res_tx.send((k, r)).is_err() {
+            break;
+        }
+    }
+}
+
 /// Every category, natively: this thread reads (and inflates) the files in order and hands their bytes to
 /// one worker per core, which parse and score them; results come back by index. A category whose file
 /// cannot be read here is scored on this thread from its entry (which reports the read error as usual).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn all(paired: &Paired, ctx: &Ctx, progress: &mut dyn Progress) -> Vec<CategoryResult> {
-    use crate::input::{Role, RoleFrom};
     use std::sync::{mpsc, Arc, Mutex};
     let n = paired.gts.len();
     let workers = std::thread::available_parallelism()
@@ -194,10 +252,6 @@ pub fn all(paired: &Paired, ctx: &Ctx, progress: &mut dyn Progress) -> Vec<Categ
     if workers < 2 {
         return sequential(paired, ctx, progress);
     }
-    /// A file read on this thread: what `Entry::plain` needs.
-    type Read = (String, Option<Role>, Option<RoleFrom>, Vec<u8>);
-    /// A category: index, name, GT file, submission file.
-    type Job = (usize, String, Read, Option<Read>);
     let read = |e: &Entry| -> std::io::Result<Read> {
         Ok((e.path.clone(), e.role, e.role_from, e.read_all()?))
     };
@@ -209,28 +263,7 @@ pub fn all(paired: &Paired, ctx: &Ctx, progress: &mut dyn Progress) -> Vec<Categ
         let (res_tx, res_rx) = mpsc::channel::<(usize, CategoryResult)>();
         for _ in 0..workers {
             let (job_rx, res_tx) = (Arc::clone(&job_rx), res_tx.clone());
-            s.spawn(move || {
-                let (mut ids, mut bufs) = (Interner::default(), Buffers::default());
-                loop {
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => break,
-                    };
-                    let Ok((k, category, (path, role, from, bytes), sub)) = job else {
-                        break;
-                    };
-                    let gt = GtFile {
-                        category,
-                        entry: Entry::plain(path, role, from, bytes),
-                    };
-                    let sub =
-                        sub.map(|(path, role, from, bytes)| Entry::plain(path, role, from, bytes));
-                    let r = one(ctx, &gt, sub.as_ref(), &mut ids, &mut bufs);
-                    if res_tx.send((k, r)).is_err() {
-                        break;
-                    }
-                }
-            });
+            s.spawn(move || worker(ctx, &job_rx, &res_tx));
         }
         drop(res_tx);
         let (mut ids, mut bufs) = (Interner::default(), Buffers::default());

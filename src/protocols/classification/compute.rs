@@ -11,12 +11,12 @@ use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
     KappaWeights,
 };
-use crate::metrics::classification::radix::{desc_key, sort_keys};
 use crate::metrics::classification::scores::{
     argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
     weighted_mean,
 };
 use crate::metrics::mean::numpy_sum;
+use crate::metrics::radix::{self, desc_key};
 use crate::report::{Plot, Scores, Series};
 
 /// Distinct scores a column of `n` may have for its curves to come from counts per score (`groups`) rather
@@ -147,40 +147,11 @@ pub fn compute(d: &Data) -> Outcome {
             conf.add(position[t], position[p as usize]);
         }
     }
-    let lab = |v: Option<f64>| if labels_ok { v } else { None };
-    s.set("accuracy", lab(accuracy(&conf)));
-    s.set("balanced_accuracy", lab(balanced_accuracy(&conf)));
-    if k == 2 {
-        let binary = d
-            .positive
-            .filter(|_| sub.extra.is_empty())
-            .map(|p| precision_recall_f1(&conf, Average::Binary(position[p])));
-        s.set("f1", lab(binary.map(|x| x.2)));
-        s.set("precision", lab(binary.map(|x| x.0)));
-        s.set("recall", lab(binary.map(|x| x.1)));
-    }
-    let avgs = [Average::Macro, Average::Micro, Average::Weighted];
-    let prf: Vec<(f64, f64, f64)> = avgs
-        .iter()
-        .map(|&a| precision_recall_f1(&conf, a))
-        .collect();
-    for (j, name) in ["f1", "precision", "recall"].iter().enumerate() {
-        for (a, suffix) in ["macro", "micro", "weighted"].iter().enumerate() {
-            let t = prf[a];
-            let v = [t.2, t.0, t.1][j];
-            s.set(&format!("{name}_{suffix}"), lab(Some(v)));
-        }
-    }
-    s.set("matthews_corrcoef", lab(Some(matthews(&conf))));
-    s.set("cohen_kappa", lab(cohen_kappa(&conf, KappaWeights::None)));
-    s.set(
-        "cohen_kappa_linear",
-        lab(cohen_kappa(&conf, KappaWeights::Linear)),
-    );
-    s.set(
-        "cohen_kappa_quadratic",
-        lab(cohen_kappa(&conf, KappaWeights::Quadratic)),
-    );
+    let binary_positive = d
+        .positive
+        .filter(|_| k == 2 && sub.extra.is_empty())
+        .map(|p| position[p]);
+    label_metrics(&conf, labels_ok, k == 2, binary_positive, &mut s);
     let mut plots = Vec::new();
     if labels_ok {
         let mut p = plot(
@@ -206,6 +177,46 @@ pub fn compute(d: &Data) -> Outcome {
     }
 }
 
+/// The metrics of the hard labels (null unless `labels_ok`): accuracy, balanced accuracy, with two classes F1,
+/// precision and recall of `binary_positive` (its position in the confusion matrix), their macro, micro and
+/// weighted averages, MCC and Cohen's kappa (unweighted, linear, quadratic).
+fn label_metrics(
+    conf: &Confusion,
+    labels_ok: bool,
+    two_classes: bool,
+    binary_positive: Option<usize>,
+    s: &mut Scores,
+) {
+    let lab = |v: Option<f64>| if labels_ok { v } else { None };
+    s.set("accuracy", lab(accuracy(conf)));
+    s.set("balanced_accuracy", lab(balanced_accuracy(conf)));
+    if two_classes {
+        let binary = binary_positive.map(|p| precision_recall_f1(conf, Average::Binary(p)));
+        s.set("f1", lab(binary.map(|x| x.2)));
+        s.set("precision", lab(binary.map(|x| x.0)));
+        s.set("recall", lab(binary.map(|x| x.1)));
+    }
+    let avgs = [Average::Macro, Average::Micro, Average::Weighted];
+    let prf: Vec<(f64, f64, f64)> = avgs.iter().map(|&a| precision_recall_f1(conf, a)).collect();
+    for (j, name) in ["f1", "precision", "recall"].iter().enumerate() {
+        for (a, suffix) in ["macro", "micro", "weighted"].iter().enumerate() {
+            let t = prf[a];
+            let v = [t.2, t.0, t.1][j];
+            s.set(&format!("{name}_{suffix}"), lab(Some(v)));
+        }
+    }
+    s.set("matthews_corrcoef", lab(Some(matthews(conf))));
+    s.set("cohen_kappa", lab(cohen_kappa(conf, KappaWeights::None)));
+    s.set(
+        "cohen_kappa_linear",
+        lab(cohen_kappa(conf, KappaWeights::Linear)),
+    );
+    s.set(
+        "cohen_kappa_quadratic",
+        lab(cohen_kappa(conf, KappaWeights::Quadratic)),
+    );
+}
+
 /// The positive class of score metrics in a binary problem: `positive_label`, 1 for {0, 1}, else the greater
 /// class (scikit-learn's `roc_auc_score` convention).
 fn score_positive(d: &Data) -> usize {
@@ -213,9 +224,6 @@ fn score_positive(d: &Data) -> usize {
 }
 
 fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot>) {
-    let sub = d.sub;
-    let k = d.gt.classes.len();
-    let names = &d.gt.classes.names;
     let mut roc = plot(
         "roc",
         "lines",
@@ -230,85 +238,97 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         "recall",
         "precision",
     );
-    let mut add_curves = |label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve| {
-        let (r, p) = curve_series(label, roc_c, pr_c);
-        roc.series.push(r);
-        pr.series.push(p);
-    };
-    if k == 2 {
-        let p = score_positive(d);
-        let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
-            sub.scores.clone()
-        } else {
-            sub.scores.chunks_exact(2).map(|r| r[p]).collect()
-        };
-        let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
-        let samples = sp.iter().copied().zip(y.iter().copied());
-        let c = binary_curve(
-            samples,
-            group_cap(sp.len()),
-            &mut Vec::new(),
-            &mut Vec::new(),
-        );
-        s.set("roc_auc", roc_auc_of(&c));
-        s.set("average_precision", average_precision_of(&c));
-        s.set(
-            "log_loss",
-            if sub.layout == Layout::BinaryScore {
-                log_loss_binary(&y, &sp)
-            } else {
-                log_loss(truth, &sub.scores, 2)
-            },
-        );
-        s.set("brier_score", brier_binary(&y, &sp));
-        add_curves(&format!("positive class {}", names[p]), &c, &c);
+    if d.gt.classes.len() == 2 {
+        binary_scores(d, truth, s, &mut roc, &mut pr);
     } else {
-        let scores = &sub.scores;
-        // `renormalised`: each row divided by its NumPy sum, usable when every quotient is finite.
-        let row_sums: Vec<f64> = scores.chunks_exact(k).map(numpy_sum).collect();
-        let norm_ok = scores
-            .chunks_exact(k)
-            .zip(&row_sums)
-            .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
-        let mut class_counts = vec![0u64; k];
-        for &t in truth {
-            class_counts[t] += 1;
-        }
-        let counts: Vec<f64> = class_counts.iter().map(|&c| c as f64).collect();
-        let columns = Columns {
-            scores,
-            truth,
-            row_sums: &row_sums,
-            names,
-            k,
-            norm_ok,
-            same_sums: row_sums.windows(2).all(|w| w[0] == w[1]),
-        };
-        let mut auc = Vec::with_capacity(k);
-        let mut ap = Vec::with_capacity(k);
-        let mut directed = Vec::with_capacity(k);
-        for r in every_class(&columns) {
-            auc.push(r.auc);
-            ap.push(r.ap);
-            directed.push(r.directed);
-            roc.series.push(r.roc);
-            pr.series.push(r.pr);
-        }
-        s.set("roc_auc_ovr", macro_mean(&auc));
-        s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
-        s.set(
-            "roc_auc_ovo",
-            norm_ok.then(|| roc_auc_ovo_from(&directed)).flatten(),
-        );
-        s.set("average_precision", macro_mean(&ap));
-        s.set("log_loss", log_loss(truth, &sub.scores, k));
-        s.set(
-            "top_k_accuracy",
-            top_k_accuracy(truth, &sub.scores, k, d.top_k),
-        );
+        multiclass_scores(d, truth, s, &mut roc, &mut pr);
     }
     plots.push(roc);
     plots.push(pr);
+}
+
+/// Two classes: the positive class's scores (its column, or the one binary score) give ROC AUC, average
+/// precision, log loss and the Brier score, and one curve of each plot.
+fn binary_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: &mut Plot) {
+    let sub = d.sub;
+    let p = score_positive(d);
+    let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
+        sub.scores.clone()
+    } else {
+        sub.scores.chunks_exact(2).map(|r| r[p]).collect()
+    };
+    let y: Vec<bool> = truth.iter().map(|&t| t == p).collect();
+    let samples = sp.iter().copied().zip(y.iter().copied());
+    let c = binary_curve(
+        samples,
+        group_cap(sp.len()),
+        &mut Vec::new(),
+        &mut Vec::new(),
+    );
+    s.set("roc_auc", roc_auc_of(&c));
+    s.set("average_precision", average_precision_of(&c));
+    s.set(
+        "log_loss",
+        if sub.layout == Layout::BinaryScore {
+            log_loss_binary(&y, &sp)
+        } else {
+            log_loss(truth, &sub.scores, 2)
+        },
+    );
+    s.set("brier_score", brier_binary(&y, &sp));
+    let (r, c) = curve_series(&format!("positive class {}", d.gt.classes.names[p]), &c, &c);
+    roc.series.push(r);
+    pr.series.push(c);
+}
+
+/// More classes: one-vs-rest ROC AUC (macro and weighted), one-vs-one ROC AUC (when the rows renormalise),
+/// macro average precision, log loss and top-k accuracy, and one curve per class in each plot.
+fn multiclass_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: &mut Plot) {
+    let sub = d.sub;
+    let k = d.gt.classes.len();
+    let scores = &sub.scores;
+    // `renormalised`: each row divided by its NumPy sum, usable when every quotient is finite.
+    let row_sums: Vec<f64> = scores.chunks_exact(k).map(numpy_sum).collect();
+    let norm_ok = scores
+        .chunks_exact(k)
+        .zip(&row_sums)
+        .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
+    let mut class_counts = vec![0u64; k];
+    for &t in truth {
+        class_counts[t] += 1;
+    }
+    let counts: Vec<f64> = class_counts.iter().map(|&c| c as f64).collect();
+    let columns = Columns {
+        scores,
+        truth,
+        row_sums: &row_sums,
+        names: &d.gt.classes.names,
+        k,
+        norm_ok,
+        same_sums: row_sums.windows(2).all(|w| w[0] == w[1]),
+    };
+    let mut auc = Vec::with_capacity(k);
+    let mut ap = Vec::with_capacity(k);
+    let mut directed = Vec::with_capacity(k);
+    for r in every_class(&columns) {
+        auc.push(r.auc);
+        ap.push(r.ap);
+        directed.push(r.directed);
+        roc.series.push(r.roc);
+        pr.series.push(r.pr);
+    }
+    s.set("roc_auc_ovr", macro_mean(&auc));
+    s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
+    s.set(
+        "roc_auc_ovo",
+        norm_ok.then(|| roc_auc_ovo_from(&directed)).flatten(),
+    );
+    s.set("average_precision", macro_mean(&ap));
+    s.set("log_loss", log_loss(truth, &sub.scores, k));
+    s.set(
+        "top_k_accuracy",
+        top_k_accuracy(truth, &sub.scores, k, d.top_k),
+    );
 }
 
 /// The ROC and precision–recall series of a plot (at most 200 points each, see [`thin`]).
@@ -420,7 +440,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
                 negative_zero |= v == 0.0 && v.is_sign_negative();
                 (desc_key(v + 0.0), t)
             }));
-            sort_keys(&mut b.keyed, &mut b.scratch);
+            radix::sort(&mut b.keyed, &mut b.scratch);
             let (all, pairs) = sorted_curves(&b.keyed, c, k, negative_zero);
             for o in (0..k).filter(|&o| o != c) {
                 directed[o] = roc_auc_of(&pairs[o]);
@@ -438,53 +458,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
     }
 }
 
-/// [`class_curves`] of every class, in class order.
-#[cfg(target_arch = "wasm32")]
+/// [`class_curves`] of every class, in class order, the classes shared among the cores ([`crate::par::map`]).
 fn every_class(x: &Columns) -> Vec<ClassCurves> {
-    let mut b = Buffers::default();
-    (0..x.k).map(|c| class_curves(x, c, &mut b)).collect()
-}
-
-/// [`class_curves`] of every class, in class order, the classes shared among the available cores (each worker
-/// takes the next class not yet taken).
-#[cfg(not(target_arch = "wasm32"))]
-fn every_class(x: &Columns) -> Vec<ClassCurves> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(x.k);
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut b = Buffers::default();
-        let mut mine = Vec::new();
-        loop {
-            let c = next.fetch_add(1, Ordering::Relaxed);
-            if c >= x.k {
-                break mine;
-            }
-            mine.push((c, class_curves(x, c, &mut b)));
-        }
-    };
-    let done: Vec<(usize, ClassCurves)> = if workers <= 1 {
-        work()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..workers).map(|_| s.spawn(work)).collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        })
-    };
-    let mut out: Vec<Option<ClassCurves>> = (0..x.k).map(|_| None).collect();
-    for (c, r) in done {
-        out[c] = Some(r);
-    }
-    // A worker that panicked (a bug) loses its classes; recompute them here rather than lose the score.
-    let mut b = Buffers::default();
-    out.into_iter()
-        .enumerate()
-        .map(|(c, r)| r.unwrap_or_else(|| class_curves(x, c, &mut b)))
-        .collect()
+    crate::par::map(x.k, Buffers::default, |b, c| class_curves(x, c, b))
 }

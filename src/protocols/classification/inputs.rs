@@ -4,7 +4,7 @@
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::id_csv::CsvIn;
 use crate::input::{Entry, FileSet, Role};
-use crate::protocols::{Options, UsageError};
+use crate::protocols::UsageError;
 use crate::report::Plot;
 
 /// The single GT and single submission entries; `None` with an error when there are none or several.
@@ -51,8 +51,8 @@ pub fn pick<'a>(
 }
 
 /// The `delimiter` option: one ASCII character, or `tab` / `\t`.
-pub fn delimiter(opts: &Options) -> Result<u8, UsageError> {
-    match opts.get("delimiter") {
+pub fn delimiter(text: &str) -> Result<u8, UsageError> {
+    match text {
         "tab" | "\\t" | "\t" => Ok(b'\t'),
         d if d.len() == 1 && d.is_ascii() => Ok(d.as_bytes()[0]),
         d => Err(UsageError(format!(

@@ -6,7 +6,9 @@ pub mod compute;
 pub mod inputs;
 pub mod preflight;
 
-use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use super::options::{Int, OptionSet, OptionSpec};
+use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
+use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::classification_csv::{self as csvin, Layout, NONE};
 use crate::input::FileSet;
@@ -18,15 +20,32 @@ use std::sync::Arc;
 
 pub const ID: &str = "classification";
 
-pub static OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "metric", kind: "text", default_official: "accuracy", default_corrected: "accuracy", help: "the leaderboard metric (a metric id: accuracy, f1_macro, roc_auc, log_loss, …), shown first" },
-    OptionSpec { name: "id_column", kind: "text", default_official: "", default_corrected: "", help: "the id column (default: the first column named id, else the first column)" },
-    OptionSpec { name: "label_column", kind: "text", default_official: "", default_corrected: "", help: "the label column (default: the only other column, else label, target, class or y)" },
-    OptionSpec { name: "positive_label", kind: "text", default_official: "", default_corrected: "", help: "the positive class of f1/precision/recall and of binary score metrics (default 1 for {0, 1} labels)" },
-    OptionSpec { name: "k", kind: "int", default_official: "3", default_corrected: "3", help: "k of top_k_accuracy" },
-    OptionSpec { name: "delimiter", kind: "text", default_official: ",", default_corrected: ",", help: "the CSV field delimiter (one character, or tab)" },
-    OptionSpec { name: "missing", kind: "error|worst", default_official: "error", default_corrected: "error", help: "a GT id absent from the submission: an error that blocks the score, or scored as the worst prediction" },
-];
+crate::choice! {
+    /// Option `missing`: a GT id absent from the submission.
+    pub enum Missing { Error = "error", Worst = "worst" }
+}
+
+crate::options! {
+    /// The options of `classification`.
+    pub struct ClassificationOptions {
+        metric: String = ("accuracy", "accuracy"),
+            "the leaderboard metric (a metric id: accuracy, f1_macro, roc_auc, log_loss, …), shown first";
+        id_column: String = ("", ""),
+            "the id column (default: the first column named id, else the first column)";
+        label_column: String = ("", ""),
+            "the label column (default: the only other column, else label, target, class or y)";
+        positive_label: String = ("", ""),
+            "the positive class of f1/precision/recall and of binary score metrics (default 1 for {0, 1} labels)";
+        k: Int = ("3", "3"), "k of top_k_accuracy";
+        delimiter: String = (",", ","), "the CSV field delimiter (one character, or tab)";
+        missing: Missing = ("error", "error"),
+            "a GT id absent from the submission: an error that blocks the score, or scored as the worst \
+             prediction";
+    }
+}
+
+/// The option table (`dropscore list`, the page, the config validator).
+pub static OPTIONS: &[OptionSpec] = ClassificationOptions::SPECS;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: ID,
@@ -38,7 +57,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     gt_files: "A CSV with a header: an id column and a label column (e.g. `id,label`).",
     pred_files: "A CSV with a header: `id,label` (hard labels), `id,<class 1>,<class 2>,…` (one score column per class, \
                  Kaggle's layout) or `id,score` (the positive class's score, two classes).",
-    options: OPTIONS,
+    options: ClassificationOptions::SPECS,
     examples: &[
         Example {
             id: "scores",
@@ -62,34 +81,43 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             set: &[],
         },
     ],
+    official_noun: "reference library",
+    head_len: 4096,
 };
 
 /// The `classification` protocol.
 pub struct Classification;
 
 impl Protocol for Classification {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        run_on(run.files, &run.opts, run.mode, &mut run.diags, progress)
-    }
-    fn official_noun(&self) -> &'static str {
-        "reference library"
-    }
-    fn manifest(&self, run: &mut Run) -> Option<Value> {
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = ClassificationOptions;
+
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &ClassificationOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
         let budget = run.opts.budget();
-        let (id_opt, label_opt) = (
-            run.opts.get("id_column").to_string(),
-            run.opts.get("label_column").to_string(),
-        );
+        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+    }
+    fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
+        let budget = run.opts.budget();
         let shape = preflight::shape(
             run,
             ID,
+            (&opts.delimiter, &opts.id_column),
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
                     csvin::read_gt(
-                        &e.path, r, e.size, delim, &id_opt, &label_opt, budget, diags,
+                        &e.path,
+                        r,
+                        e.size,
+                        delim,
+                        &opts.id_column,
+                        &opts.label_column,
+                        budget,
+                        diags,
                     )
                 })
             },
@@ -98,10 +126,18 @@ impl Protocol for Classification {
                 (ids, g.lines.clone(), Some(g.classes.names.clone()))
             },
         );
-        Some(shape.as_ref().map_or(Value::Null, preflight::expects))
+        shape.as_ref().map_or(Value::Null, preflight::expects)
     }
-    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects, ID, run_on))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &ClassificationOptions,
+        expects: &Value,
+    ) -> super::preflight::Found {
+        let budget = run.opts.budget();
+        preflight::check(run, expects, ID, &opts.delimiter, &|files, diags| {
+            run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
+        })
     }
 }
 
@@ -132,32 +168,55 @@ fn display(metric: &str, computed: &[String]) -> Display {
     }
 }
 
-/// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
-pub fn run_on(
-    files: &FileSet,
-    opts: &Options,
-    mode: Mode,
-    diags: &mut Diags,
-    progress: &mut dyn Progress,
-) -> Result<Report, UsageError> {
-    let metric = opts.get("metric").to_string();
+/// What the options ask for, checked: the leaderboard metric, the delimiter, top-k's k, `missing = worst`.
+struct Settings {
+    metric: String,
+    delim: u8,
+    top_k: usize,
+    worst: bool,
+}
+
+fn settings(opts: &ClassificationOptions) -> Result<Settings, UsageError> {
+    let metric = opts.metric.clone();
     if !METRICS.contains(&metric.as_str()) {
         return Err(UsageError(format!(
             "option `metric`: `{metric}` is not a classification metric; known: {}",
             METRICS.join(", ")
         )));
     }
-    let delim = inputs::delimiter(opts)?;
-    let top_k = match opts.int("k") {
-        Some(k) if k >= 1 => k as usize,
+    let delim = inputs::delimiter(&opts.delimiter)?;
+    let top_k = match opts.k.value {
+        k if k >= 1 => k as usize,
         _ => {
             return Err(UsageError(format!(
                 "option `k`: expected an integer ≥ 1, found `{}`",
-                opts.get("k")
+                opts.k.text
             )))
         }
     };
-    let worst = opts.get("missing") == "worst";
+    Ok(Settings {
+        metric,
+        delim,
+        top_k,
+        worst: opts.missing == Missing::Worst,
+    })
+}
+
+/// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
+pub fn run_on(
+    files: &FileSet,
+    opts: &ClassificationOptions,
+    budget: Budget,
+    mode: Mode,
+    diags: &mut Diags,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let Settings {
+        metric,
+        delim,
+        top_k,
+        worst,
+    } = settings(opts)?;
     let mut report = Report::new(ID, mode);
     if mode == Mode::Corrected {
         diags.push(inputs::corrected_note(ID));
@@ -170,17 +229,11 @@ pub fn run_on(
         blank(&mut report);
         return Ok(report);
     };
+    let columns = (opts.id_column.as_str(), opts.label_column.as_str());
     progress.update(0.05, "reading the ground truth");
     let gt = inputs::read_entry(gt_e, diags, |r, diags| {
         csvin::read_gt(
-            &gt_e.path,
-            r,
-            gt_e.size,
-            delim,
-            opts.get("id_column"),
-            opts.get("label_column"),
-            opts.budget(),
-            diags,
+            &gt_e.path, r, gt_e.size, delim, columns.0, columns.1, budget, diags,
         )
     });
     let Some(mut gt) = gt else {
@@ -188,8 +241,83 @@ pub fn run_on(
         return Ok(report);
     };
     let k = gt.classes.len();
-    // The positive class.
-    let pos_opt = opts.get("positive_label").trim();
+    let positive = positive_class(&opts.positive_label, &gt, &metric, diags)?;
+    progress.update(0.3, "reading the submission");
+    let sub = inputs::read_entry(pred_e, diags, |r, diags| {
+        csvin::read_submission(
+            &gt,
+            &pred_e.path,
+            r,
+            delim,
+            columns.0,
+            columns.1,
+            budget,
+            diags,
+        )
+    });
+    let Some(mut sub) = sub else {
+        blank(&mut report);
+        return Ok(report);
+    };
+    // The ids are matched: the report keeps their names, not the table that found them.
+    gt.ids.done_finding();
+    let missing = crate::formats::id_index::missing(&sub.seen);
+    inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, worst, diags);
+    if worst {
+        fill_worst(&gt, &mut sub, &missing);
+    }
+    submission_notes(&sub, k, &metric, diags);
+    if !confusion_fits(&gt, &sub, budget, diags) {
+        blank(&mut report);
+        return Ok(report);
+    }
+    progress.update(0.6, "computing the metrics");
+    let data = Data {
+        gt: &gt,
+        sub: &sub,
+        positive,
+        top_k,
+    };
+    let (out, blocked) = fill(&mut report, &data, &metric, diags);
+    progress.update(0.85, "per-item rows");
+    report.item_table = Some(Arc::new(items(gt, &sub, &out, blocked)));
+    Ok(report)
+}
+
+/// Computes the metrics and fills the scores (null when an error blocks them), the display and the plots;
+/// returns the outcome and whether it was blocked.
+fn fill(report: &mut Report, data: &Data, metric: &str, diags: &Diags) -> (compute::Outcome, bool) {
+    let blocked = diags.has_errors();
+    let k = data.gt.classes.len();
+    let out = compute::compute(data);
+    // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
+    // leaderboard column always names a score).
+    let computed: Vec<String> = METRICS
+        .iter()
+        .filter(|m| applies(m, k, true) || **m == metric)
+        .map(|m| m.to_string())
+        .collect();
+    for m in &computed {
+        report
+            .scores
+            .set(m, if blocked { None } else { out.scores.get(m) });
+    }
+    report.display = display(metric, &computed);
+    if !blocked {
+        report.plots = out.plots.clone();
+    }
+    (out, blocked)
+}
+
+/// The positive class: option `positive_label` (a GT class, else a usage error), or 1 for {0, 1} labels. Two
+/// classes without one: f1, precision and recall as the leaderboard metric are a usage error, else a note.
+fn positive_class(
+    pos_opt: &str,
+    gt: &csvin::Gt,
+    metric: &str,
+    diags: &mut Diags,
+) -> Result<Option<usize>, UsageError> {
+    let pos_opt = pos_opt.trim();
     let positive = if !pos_opt.is_empty() {
         match gt.classes.index(pos_opt) {
             Some(p) => Some(p),
@@ -205,8 +333,8 @@ pub fn run_on(
     } else {
         None
     };
-    if k == 2 && positive.is_none() {
-        if matches!(metric.as_str(), "f1" | "precision" | "recall") {
+    if gt.classes.len() == 2 && positive.is_none() {
+        if matches!(metric, "f1" | "precision" | "recall") {
             return Err(UsageError(format!(
                 "option `metric = {metric}` needs `positive_label` (the GT classes are {})",
                 gt.classes.names.join(", ")
@@ -223,30 +351,12 @@ pub fn run_on(
             .hint("Set the option positive_label to the positive class."),
         );
     }
-    progress.update(0.3, "reading the submission");
-    let sub = inputs::read_entry(pred_e, diags, |r, diags| {
-        csvin::read_submission(
-            &gt,
-            &pred_e.path,
-            r,
-            delim,
-            opts.get("id_column"),
-            opts.get("label_column"),
-            opts.budget(),
-            diags,
-        )
-    });
-    let Some(mut sub) = sub else {
-        blank(&mut report);
-        return Ok(report);
-    };
-    // The ids are matched: the report keeps their names, not the table that found them.
-    gt.ids.done_finding();
-    let missing = crate::formats::id_index::missing(&sub.seen);
-    inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, worst, diags);
-    if worst {
-        fill_worst(&gt, &mut sub, &missing);
-    }
+    Ok(positive)
+}
+
+/// What the submission's labels and layout leave out: mixed label types, the binary score layout, labels
+/// outside two GT classes, a leaderboard metric the layout cannot give.
+fn submission_notes(sub: &csvin::Submission, k: usize, metric: &str, diags: &mut Diags) {
     if let Some((line, col, text, count)) = &sub.mixed {
         diags.push(
             Diagnostic::warning(&format!("{ID}.mixed_label_types"), format!("{count} predicted label(s) are not integers while the GT classes are (first: `{text}`); label metrics are null"))
@@ -274,68 +384,45 @@ pub fn run_on(
         );
     }
     let has_scores = sub.layout != Layout::Labels;
-    if !applies(&metric, k, has_scores) {
+    if !applies(metric, k, has_scores) {
         diags.push(
             Diagnostic::warning(&format!("{ID}.metric_not_applicable"), format!("the leaderboard metric `{metric}` cannot be computed for {k} classes and a {} submission", sub.layout.as_str()))
                 .file(&sub.file)
                 .hint("Submit the layout the competition asks for (e.g. one score column per class)."),
         );
     }
-    // The confusion matrix: one u64 per (true, predicted) pair of labels, checked before it is allocated.
+}
+
+/// Whether the confusion matrix (one u64 per (true, predicted) pair of labels) fits the memory budget;
+/// the refusal is pushed when it does not.
+fn confusion_fits(
+    gt: &csvin::Gt,
+    sub: &csvin::Submission,
+    budget: Budget,
+    diags: &mut Diags,
+) -> bool {
+    let k = gt.classes.len();
     let labels = (k + sub.extra.len()) as u64;
     let need = labels.saturating_mul(labels).saturating_mul(8);
-    if need > opts.budget().max_memory {
-        let (file, what) = if sub.extra.is_empty() {
-            (
-                &gt.file,
-                format!("the confusion matrix of the GT's {k} classes"),
-            )
-        } else {
-            (
-                &sub.file,
-                format!(
-                    "the confusion matrix of {k} GT classes and {} other predicted labels",
-                    sub.extra.len()
-                ),
-            )
-        };
-        diags.push(crate::budget::refusal(
-            file,
-            None,
-            &what,
-            need,
-            opts.budget(),
-        ));
-        blank(&mut report);
-        return Ok(report);
+    if need <= budget.max_memory {
+        return true;
     }
-    progress.update(0.6, "computing the metrics");
-    let blocked = diags.has_errors();
-    let out = compute::compute(&Data {
-        gt: &gt,
-        sub: &sub,
-        positive,
-        top_k,
-    });
-    // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
-    // leaderboard column always names a score).
-    let computed: Vec<String> = METRICS
-        .iter()
-        .filter(|m| applies(m, k, true) || **m == metric)
-        .map(|m| m.to_string())
-        .collect();
-    for m in &computed {
-        report
-            .scores
-            .set(m, if blocked { None } else { out.scores.get(m) });
-    }
-    report.display = display(&metric, &computed);
-    if !blocked {
-        report.plots = out.plots.clone();
-    }
-    progress.update(0.85, "per-item rows");
-    report.item_table = Some(Arc::new(items(gt, &sub, &out, blocked)));
-    Ok(report)
+    let (file, what) = if sub.extra.is_empty() {
+        (
+            &gt.file,
+            format!("the confusion matrix of the GT's {k} classes"),
+        )
+    } else {
+        (
+            &sub.file,
+            format!(
+                "the confusion matrix of {k} GT classes and {} other predicted labels",
+                sub.extra.len()
+            ),
+        )
+    };
+    diags.push(crate::budget::refusal(file, None, &what, need, budget));
+    false
 }
 
 /// `missing = worst`: labels → a label that is never right; scores → 0 for the true class and 1/(k − 1) for
@@ -380,11 +467,9 @@ fn items(
     out: &compute::Outcome,
     blocked: bool,
 ) -> ItemTable {
-    let k = gt.classes.len();
     let n = gt.labels.len();
     let order = inputs::natural_order(&gt.ids);
     let pred = |i: usize| out.pred.get(i).copied().unwrap_or(NONE);
-    let given = |i: usize| sub.seen.get(i).is_some_and(|&l| l > 0);
     let scored = !blocked && sub.mixed.is_none();
     let correct = (0..n)
         .map(|i| {
@@ -400,7 +485,25 @@ fn items(
         key: "correct".into(),
         values: correct,
     }];
-    let of_truth: Option<Vec<f64>> = match sub.layout {
+    if let Some(values) = score_of_truth(&gt, sub) {
+        scores.push(ScoreColumn {
+            key: "score_of_truth".into(),
+            values,
+        });
+    }
+    let detail = detail_columns(&gt, sub, &pred);
+    ItemTable {
+        order: order.into_iter().map(|i| i as u32).collect(),
+        scores,
+        detail,
+        ids: gt.ids.into_ids(),
+    }
+}
+
+/// The score the submission gave the true class of each id (score layouts; `None` for hard labels).
+fn score_of_truth(gt: &csvin::Gt, sub: &csvin::Submission) -> Option<Vec<f64>> {
+    let (k, n) = (gt.classes.len(), gt.labels.len());
+    match sub.layout {
         Layout::Scores => Some(
             (0..n)
                 .map(|i| sub.scores[i * k + gt.labels[i] as usize])
@@ -419,13 +522,17 @@ fn items(
                 .collect(),
         ),
         Layout::Labels => None,
-    };
-    if let Some(values) = of_truth {
-        scores.push(ScoreColumn {
-            key: "score_of_truth".into(),
-            values,
-        });
     }
+}
+
+/// The detail columns `truth`, `predicted` (null when not given) and `missing`.
+fn detail_columns(
+    gt: &csvin::Gt,
+    sub: &csvin::Submission,
+    pred: &dyn Fn(usize) -> u32,
+) -> Vec<DetailColumn> {
+    let n = gt.labels.len();
+    let given = |i: usize| sub.seen.get(i).is_some_and(|&l| l > 0);
     // Names: the GT classes, then the submission's other labels (codes k + j).
     let names: Vec<String> = gt.classes.names.iter().chain(&sub.extra).cloned().collect();
     let predicted = (0..n)
@@ -438,7 +545,7 @@ fn items(
             }
         })
         .collect();
-    let detail = vec![
+    vec![
         DetailColumn {
             key: "truth".into(),
             values: DetailValues::Names {
@@ -457,11 +564,5 @@ fn items(
             key: "missing".into(),
             values: DetailValues::TrueOrAbsent((0..n).map(|i| !given(i)).collect()),
         },
-    ];
-    ItemTable {
-        order: order.into_iter().map(|i| i as u32).collect(),
-        scores,
-        detail,
-        ids: gt.ids,
-    }
+    ]
 }

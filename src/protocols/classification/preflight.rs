@@ -14,8 +14,8 @@
 use crate::diag::Diags;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{bad_manifest, counted, item, strings, thousands, Found};
-use crate::protocols::{Options, Quiet, Run, UsageError};
-use crate::report::{Mode, Report};
+use crate::protocols::{Run, UsageError};
+use crate::report::Report;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -31,24 +31,22 @@ pub struct GtShape {
     pub classes: Option<Vec<String>>,
 }
 
-/// The family's scoring entry point (`classification::run_on`, `regression::run_on`).
-pub type Scorer = fn(
-    &FileSet,
-    &Options,
-    Mode,
-    &mut Diags,
-    &mut dyn crate::protocols::Progress,
-) -> Result<Report, UsageError>;
+/// The family's scoring (`classification::run_on`, `regression::run_on` with the run's options), official
+/// mode, on a file set.
+pub type Scorer<'a> = &'a dyn Fn(&FileSet, &mut Diags) -> Result<Report, UsageError>;
 
 /// The shape of the single GT of `run.files` read by the family's reader (`read`: the GT's ids, their lines and
-/// the classes, or `None` with the reader's errors); `None` when it cannot be read.
+/// the classes, or `None` with the reader's errors); `None` when it cannot be read. `columns`: the options
+/// `delimiter` and `id_column`.
 pub fn shape<G>(
     run: &mut Run,
     family: &str,
+    columns: (&str, &str),
     read: impl FnOnce(&Entry, u8, &mut Diags) -> Option<G>,
     parts: impl FnOnce(&G) -> (Vec<String>, Vec<u64>, Option<Vec<String>>),
 ) -> Option<GtShape> {
-    let delim = match super::inputs::delimiter(&run.opts) {
+    let (delimiter, id_column) = columns;
+    let delim = match super::inputs::delimiter(delimiter) {
         Ok(d) => d,
         Err(e) => {
             run.diags.push(bad_manifest(&e.0));
@@ -71,13 +69,8 @@ pub fn shape<G>(
     let header = super::inputs::read_entry(entry, &mut run.diags, |r, diags| {
         crate::formats::id_csv::read(family, &entry.path, r, delim, diags, |_, _| false)
     })?;
-    let id_index = crate::formats::id_csv::id_column(
-        family,
-        &entry.path,
-        &header,
-        run.opts.get("id_column"),
-        &mut run.diags,
-    )?;
+    let id_index =
+        crate::formats::id_csv::id_column(family, &entry.path, &header, id_column, &mut run.diags)?;
     let (ids, lines, classes) = parts(&g);
     Some(GtShape {
         file: entry.path.clone(),
@@ -173,8 +166,15 @@ fn line_map(g: &GtShape, family: &str, bytes: &[u8], delimiter: u8) -> HashMap<u
     lines.into_iter().zip(g.lines.iter().copied()).collect()
 }
 
-/// Checks the submission in `run.files` against `expects` with the family's scoring (`score`).
-pub fn check(run: &mut Run, expects: &Value, family: &str, score: Scorer) -> Found {
+/// Checks the submission in `run.files` against `expects` with the family's scoring (`score`; `delimiter`:
+/// the option).
+pub fn check(
+    run: &mut Run,
+    expects: &Value,
+    family: &str,
+    delimiter: &str,
+    score: Scorer,
+) -> Found {
     let classes = family == "classification";
     let Some(g) = parse(expects, classes) else {
         run.diags.push(bad_manifest(
@@ -182,7 +182,7 @@ pub fn check(run: &mut Run, expects: &Value, family: &str, score: Scorer) -> Fou
         ));
         return String::from("no usable manifest").into();
     };
-    let delim = match super::inputs::delimiter(&run.opts) {
+    let delim = match super::inputs::delimiter(delimiter) {
         Ok(d) => d,
         Err(e) => {
             run.diags.push(bad_manifest(&e.0));
@@ -201,14 +201,13 @@ pub fn check(run: &mut Run, expects: &Value, family: &str, score: Scorer) -> Fou
     set.entries.extend(run.files.entries.iter().cloned());
     let n = g.ids.len() as u64;
     let mut diags = Diags::new();
-    let report = match score(&set, &run.opts, Mode::Official, &mut diags, &mut Quiet) {
+    let report = match score(&set, &mut diags) {
         Ok(r) => r,
         Err(e) => {
             run.diags.push(bad_manifest(&e.0));
             return String::from("no usable manifest").into();
         }
     };
-    diags.extend(report.diagnostics.iter().cloned());
     // A diagnostic at a stand-in line (a missing id) is located at that id's GT line, as scoring locates it.
     for d in &mut diags.list {
         if d.file.as_deref() == Some(g.file.as_str()) {

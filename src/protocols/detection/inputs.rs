@@ -130,24 +130,62 @@ pub fn build(
     res_bytes: &[u8],
     diags: &mut Diags,
 ) -> Loaded {
-    let mut image_ids: Vec<i64> = gt.images.iter().map(|i| i.id).collect();
-    image_ids.sort_unstable();
-    image_ids.dedup();
-    let img_ix = index_of(&image_ids);
-    let mut image_names = vec![None; image_ids.len()];
-    for im in &gt.images {
-        image_names[img_ix[&im.id]] = im.file_name.clone();
+    let (image_ids, image_names) = sorted_ids(gt.images.iter().map(|i| (i.id, &i.file_name)));
+    let (category_ids, category_names) = sorted_ids(gt.categories.iter().map(|c| (c.id, &c.name)));
+    let ix = Indexes {
+        image: index_of(&image_ids),
+        category: index_of(&category_ids),
+    };
+    let mut loaded = Loaded {
+        input: Input {
+            n_images: image_ids.len(),
+            n_categories: category_ids.len(),
+            gts: Vec::new(),
+            dets: Vec::with_capacity(dets.len()),
+        },
+        gt_boxes: vec![0; category_ids.len()],
+        detections: vec![0; category_ids.len()],
+        image_gt: vec![0; image_ids.len()],
+        image_dets: vec![0; image_ids.len()],
+        image_ids,
+        image_names,
+        category_ids,
+        category_names,
+    };
+    let last = last_by_id(gt, gt_path, gt_bytes, diags);
+    ground_truth(gt, &last, &ix, &mut loaded, gt_path, diags);
+    results(dets, &ix, &mut loaded, res_path, res_bytes, diags);
+    loaded
+}
+
+/// Sorted unique ids (`sorted(np.unique(ids))`) and each one's name, the last entry's for a repeated id.
+fn sorted_ids<'a>(
+    entries: impl Iterator<Item = (i64, &'a Option<String>)> + Clone,
+) -> (Vec<i64>, Vec<Option<String>>) {
+    let mut ids: Vec<i64> = entries.clone().map(|(id, _)| id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let ix = index_of(&ids);
+    let mut names = vec![None; ids.len()];
+    for (id, name) in entries {
+        names[ix[&id]] = name.clone();
     }
-    let mut category_ids: Vec<i64> = gt.categories.iter().map(|c| c.id).collect();
-    category_ids.sort_unstable();
-    category_ids.dedup();
-    let cat_ix = index_of(&category_ids);
-    let mut category_names = vec![None; category_ids.len()];
-    for c in &gt.categories {
-        category_names[cat_ix[&c.id]] = c.name.clone();
-    }
-    let gloc = Locator::new(gt_bytes);
-    // `anns[id]`: the last annotation with each id.
+    (ids, names)
+}
+
+/// Image and category id -> index in the sorted ids.
+struct Indexes {
+    image: FxHashMap<i64, usize>,
+    category: FxHashMap<i64, usize>,
+}
+
+/// `anns[id]`: the index of the last annotation with each id; a repeated id is a warning.
+fn last_by_id(
+    gt: &GtFile,
+    gt_path: &str,
+    gt_bytes: &[u8],
+    diags: &mut Diags,
+) -> FxHashMap<i64, usize> {
     let mut last: FxHashMap<i64, usize> = FxHashMap::default();
     let mut repeated: Vec<usize> = Vec::new();
     for (i, a) in gt.annotations.iter().enumerate() {
@@ -161,7 +199,7 @@ pub fn build(
             1 => String::new(),
             n => format!(" ({} more repeated ids)", n - 1),
         };
-        let mut d = gloc
+        let mut d = Locator::new(gt_bytes)
             .error(gt_path, "detection.duplicate_annotation_id", a.at, format!("annotation id {} is used more than once{more}", a.id))
             .expected("unique annotation ids")
             .hint("Give every annotation its own id.")
@@ -169,10 +207,23 @@ pub fn build(
         d.severity = Severity::Warning;
         diags.push(d);
     }
+    last
+}
+
+/// The GT boxes, image by image in file order, each looked up by its id (module doc), counted per category
+/// and image (crowd boxes not); annotations of unlisted images or categories, and id 0, are warnings.
+fn ground_truth(
+    gt: &GtFile,
+    last: &FxHashMap<i64, usize>,
+    ix: &Indexes,
+    loaded: &mut Loaded,
+    gt_path: &str,
+    diags: &mut Diags,
+) {
     let mut unlisted = 0usize;
     let mut order: Vec<(usize, usize)> = Vec::with_capacity(gt.annotations.len());
     for (i, a) in gt.annotations.iter().enumerate() {
-        match (img_ix.get(&a.image_id), cat_ix.get(&a.category_id)) {
+        match (ix.image.get(&a.image_id), ix.category.get(&a.category_id)) {
             (Some(&im), Some(_)) => order.push((im, i)),
             _ => unlisted += 1,
         }
@@ -189,30 +240,21 @@ pub fn build(
         );
     }
     order.sort_by_key(|&(im, _)| im);
-    let mut input = Input {
-        n_images: image_ids.len(),
-        n_categories: category_ids.len(),
-        gts: Vec::with_capacity(order.len()),
-        dets: Vec::with_capacity(dets.len()),
-    };
-    let (mut gt_boxes, mut detections) = (
-        vec![0u64; category_ids.len()],
-        vec![0u64; category_ids.len()],
-    );
-    let (mut image_gt, mut image_dets) = (vec![0u64; image_ids.len()], vec![0u64; image_ids.len()]);
+    loaded.input.gts.reserve(order.len());
     let mut zero_id = false;
     for (_, i) in order {
         let a = &gt.annotations[last[&gt.annotations[i].id]];
-        let (Some(&image), Some(&category)) = (img_ix.get(&a.image_id), cat_ix.get(&a.category_id))
+        let (Some(&image), Some(&category)) =
+            (ix.image.get(&a.image_id), ix.category.get(&a.category_id))
         else {
             continue; // keyed under an image or category nobody looks up
         };
         zero_id |= a.id == 0;
         if !a.iscrowd {
-            gt_boxes[category] += 1;
-            image_gt[image] += 1;
+            loaded.gt_boxes[category] += 1;
+            loaded.image_gt[image] += 1;
         }
-        input.gts.push(Gt {
+        loaded.input.gts.push(Gt {
             id: a.id,
             image,
             category,
@@ -230,10 +272,22 @@ pub fn build(
                 .official("a detection matched to it counts as a false positive"),
         );
     }
+}
+
+/// The detections, counted per category and image: an unknown image is an error (`loadRes` refuses it), an
+/// unknown category an info (never looked at).
+fn results(
+    dets: &[Detection],
+    ix: &Indexes,
+    loaded: &mut Loaded,
+    res_path: &str,
+    res_bytes: &[u8],
+    diags: &mut Diags,
+) {
     let rloc = Locator::new(res_bytes);
     let mut unknown_cat: Vec<&Detection> = Vec::new();
     for d in dets {
-        let Some(&image) = img_ix.get(&d.image_id) else {
+        let Some(&image) = ix.image.get(&d.image_id) else {
             diags.push(
                 rloc.error(res_path, "detection.unknown_image", d.at, format!("image id {} is not in the ground truth", d.image_id))
                     .expected("an image id of the GT `images` list")
@@ -243,13 +297,13 @@ pub fn build(
             );
             continue;
         };
-        let Some(&category) = cat_ix.get(&d.category_id) else {
+        let Some(&category) = ix.category.get(&d.category_id) else {
             unknown_cat.push(d);
             continue;
         };
-        detections[category] += 1;
-        image_dets[image] += 1;
-        input.dets.push(Det {
+        loaded.detections[category] += 1;
+        loaded.image_dets[image] += 1;
+        loaded.input.dets.push(Det {
             image,
             category,
             bbox: d.bbox,
@@ -264,16 +318,5 @@ pub fn build(
             .official("ignores them (getAnnIds filters by the GT categories)");
         d.severity = Severity::Info;
         diags.push(d);
-    }
-    Loaded {
-        input,
-        image_ids,
-        image_names,
-        category_ids,
-        category_names,
-        gt_boxes,
-        detections,
-        image_gt,
-        image_dets,
     }
 }

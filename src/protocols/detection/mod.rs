@@ -9,8 +9,9 @@ mod params;
 mod preflight;
 pub mod viewer;
 
-pub use params::OPTIONS;
+pub use params::{DetectionOptions, OPTIONS};
 
+use super::options::OptionSet;
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::metrics::coco::{self, summarize, Eval, STAT_IDS};
 use crate::report::{
@@ -28,7 +29,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
               The text output is summarize()'s print, byte for byte.",
     gt_files: "A COCO annotation file (JSON object with images, annotations, categories).",
     pred_files: "A COCO results file (JSON list of {image_id, category_id, bbox, score}).",
-    options: OPTIONS,
+    options: DetectionOptions::SPECS,
     examples: &[Example {
         id: "shapes",
         label: "Synthetic shapes: 12 images, 4 categories, a crowd box",
@@ -36,18 +37,19 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         pred: &["examples/detection/pred/results.json"],
         set: &[],
     }],
+    official_noun: "pycocotools evaluation",
+    head_len: 4096,
 };
 
 /// The `detection` protocol.
 pub struct Detection;
 
 impl Protocol for Detection {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = DetectionOptions;
 
-    fn official_noun(&self) -> &'static str {
-        "pycocotools evaluation"
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &viewer::EXTRAS
     }
 
     /// JSON, and images (not scored: viewer::note_images).
@@ -73,16 +75,26 @@ impl Protocol for Detection {
         }
     }
 
-    fn manifest(&self, run: &mut Run) -> Option<Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, _opts: &DetectionOptions) -> Value {
+        preflight::manifest(run)
     }
 
-    fn check(&self, run: &mut Run, expects: &Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        _opts: &DetectionOptions,
+        expects: &Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, expects)
     }
 
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        let (p, metric) = params::params(&run.opts)?;
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &DetectionOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        let (p, metric) = params::params(opts)?;
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(metric, run.mode);
         progress.update(0.05, "reading");
@@ -102,8 +114,8 @@ impl Protocol for Detection {
         Ok(report)
     }
 
-    fn render_text(&self, report: &Report) -> String {
-        summary_of(report).unwrap_or_else(|| crate::render::generic_text(report))
+    fn render_text(&self, report: &Report) -> Option<String> {
+        summary_of(report)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::UsageError;
 use crate::metrics::coco::{linspace, Params, STAT_IDS};
-use crate::protocols::{OptionSpec, Options};
+use crate::protocols::options::{List, OptionSet, OptionSpec};
 
 /// Caps on the parameter lists (the per-image state is areas × thresholds × detections bytes).
 const MAX_THRESHOLDS: usize = 101;
@@ -11,46 +11,44 @@ const MAX_AREAS: usize = 16;
 pub const DEFAULT_IOU: &str = "0.50:0.05:0.95";
 pub const DEFAULT_AREAS: &str = "all=0:1e10,small=0:1024,medium=1024:9216,large=9216:1e10";
 
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "metric",
-        kind: "AP|AP50|AP75|APs|APm|APl|AR1|AR10|AR100|ARs|ARm|ARl",
-        default_official: "AP",
-        default_corrected: "AP",
-        help: "The leaderboard metric (one of the 12 COCO stats), shown first.",
-    },
-    OptionSpec {
-        name: "max_dets",
-        kind: "list",
-        default_official: "1,10,100",
-        default_corrected: "1,10,100",
-        help: "Params.maxDets: at least three distinct positive integers (sorted, as COCOeval sorts them). \
-               The first AP line asks for maxDets=100 whatever this says, as summarize() does.",
-    },
-    OptionSpec {
-        name: "iou_thresholds",
-        kind: "text",
-        default_official: DEFAULT_IOU,
-        default_corrected: DEFAULT_IOU,
-        help: "Params.iouThrs: start:step:stop (np.linspace(start, stop, round((stop-start)/step)+1)) or a \
-               comma-separated list. AP50/AP75 are null when 0.5/0.75 is not one of them.",
-    },
-    OptionSpec {
-        name: "area_ranges",
-        kind: "text",
-        default_official: DEFAULT_AREAS,
-        default_corrected: DEFAULT_AREAS,
-        help: "Params.areaRng and areaRngLbl: label=min:max, comma-separated (inclusive bounds on the GT \
-               `area` field and on a detection's w·h). summarize() reads the labels all, small, medium, large.",
-    },
-    OptionSpec {
-        name: "use_cats",
-        kind: "bool",
-        default_official: "true",
-        default_corrected: "true",
-        help: "Params.useCats: match detections to GT of their own category (false: category-agnostic).",
-    },
-];
+crate::choice! {
+    /// Option `metric`: the leaderboard metric, one of the 12 COCO stats ([`STAT_IDS`]).
+    pub enum Metric {
+        Ap = "AP",
+        Ap50 = "AP50",
+        Ap75 = "AP75",
+        Aps = "APs",
+        Apm = "APm",
+        Apl = "APl",
+        Ar1 = "AR1",
+        Ar10 = "AR10",
+        Ar100 = "AR100",
+        Ars = "ARs",
+        Arm = "ARm",
+        Arl = "ARl",
+    }
+}
+
+crate::options! {
+    /// The options of `detection`.
+    pub struct DetectionOptions {
+        metric: Metric = ("AP", "AP"), "The leaderboard metric (one of the 12 COCO stats), shown first.";
+        max_dets: List = ("1,10,100", "1,10,100"),
+            "Params.maxDets: at least three distinct positive integers (sorted, as COCOeval sorts them). \
+             The first AP line asks for maxDets=100 whatever this says, as summarize() does.";
+        iou_thresholds: String = (DEFAULT_IOU, DEFAULT_IOU),
+            "Params.iouThrs: start:step:stop (np.linspace(start, stop, round((stop-start)/step)+1)) or a \
+             comma-separated list. AP50/AP75 are null when 0.5/0.75 is not one of them.";
+        area_ranges: String = (DEFAULT_AREAS, DEFAULT_AREAS),
+            "Params.areaRng and areaRngLbl: label=min:max, comma-separated (inclusive bounds on the GT \
+             `area` field and on a detection's w·h). summarize() reads the labels all, small, medium, large.";
+        use_cats: bool = ("true", "true"),
+            "Params.useCats: match detections to GT of their own category (false: category-agnostic).";
+    }
+}
+
+/// The option table (`dropscore list`, the page, the config validator).
+pub const OPTIONS: &[OptionSpec] = DetectionOptions::SPECS;
 
 fn bad(name: &str, what: &str, found: &str) -> UsageError {
     UsageError(format!("option `{name}`: expected {what}, found `{found}`"))
@@ -144,19 +142,19 @@ pub fn max_dets(list: &[String]) -> Result<Vec<usize>, UsageError> {
 }
 
 /// The `Params` and the leaderboard metric of a run.
-pub fn params(opts: &Options) -> Result<(Params, &'static str), UsageError> {
+pub fn params(opts: &DetectionOptions) -> Result<(Params, &'static str), UsageError> {
     let metric = STAT_IDS
         .iter()
         .copied()
-        .find(|m| *m == opts.get("metric"))
+        .find(|m| *m == opts.metric.as_str())
         .unwrap_or("AP");
-    let (area_rng, area_lbl) = area_ranges(opts.get("area_ranges"))?;
+    let (area_rng, area_lbl) = area_ranges(&opts.area_ranges)?;
     let p = Params {
-        iou_thrs: iou_thresholds(opts.get("iou_thresholds"))?,
-        max_dets: max_dets(&opts.list("max_dets"))?,
+        iou_thrs: iou_thresholds(&opts.iou_thresholds)?,
+        max_dets: max_dets(&opts.max_dets.items())?,
         area_rng,
         area_lbl,
-        use_cats: opts.flag("use_cats"),
+        use_cats: opts.use_cats,
         ..Params::default()
     };
     Ok((p, metric))

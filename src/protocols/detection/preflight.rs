@@ -13,7 +13,7 @@ use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_in, thousands, Found,
 };
-use crate::protocols::{Progress, Protocol, Run, UsageError};
+use crate::protocols::{AnyProtocol, Progress, Run, UsageError};
 use crate::report::Report;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -62,7 +62,7 @@ pub fn manifest(run: &mut Run) -> Value {
 }
 
 fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    super::Detection.score(run, progress)
+    AnyProtocol::score(&super::Detection, run, progress)
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.

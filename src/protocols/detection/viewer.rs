@@ -1,4 +1,4 @@
-//! The page's image viewer for `detection` (issue 22): per image, the GT boxes and the detections classified
+//! The page's image viewer for `detection`: per image, the GT boxes and the detections classified
 //! as `COCOeval.evaluateImg` classifies them at IoU threshold 0.5, area range "all" and the largest maxDets
 //! (100 by default), by the evaluation's own code (`metrics::coco::evaluate_img`):
 //!
@@ -20,11 +20,41 @@ use crate::metrics::coco::evaluate_img::{
     self, bb_iou, by_score_desc, greedy_match, Cell, FP, IGNORED, TP,
 };
 use crate::metrics::coco::Params;
-use crate::protocols::{Options, Request};
+use crate::protocols::options::OptionSet;
+use crate::protocols::views::{Extras, View, ViewCall};
+use crate::protocols::Request;
 use serde_json::{json, Value};
 
 /// The IoU threshold of the viewer's TP/FP/FN.
 pub const IOU: f64 = 0.5;
+
+/// The detection view (`www/views/detection.js`) and its requests: `images` (no argument) the GT's images,
+/// `image` (`{"image_id": 42}`) one image's boxes, classified. The files are read and indexed once per session
+/// and options ([`Prepared`], kept in the session's cache).
+pub static EXTRAS: Extras = Extras {
+    page_view: true,
+    views: &[
+        View {
+            name: "images",
+            run: |call| Ok(prepared(call)?.images().into()),
+        },
+        View {
+            name: "image",
+            run: |call| {
+                let id = call.integer("image_id")?;
+                Ok(prepared(call)?.image(id)?.into())
+            },
+        },
+    ],
+    ..Extras::NONE
+};
+
+/// The session's files indexed for the call's options, once.
+fn prepared<'a>(call: &'a mut ViewCall) -> Result<&'a Prepared, String> {
+    let key = call.options_key();
+    let (files, req) = (call.files, call.req);
+    call.cache.keyed(key, || prepare(files, req))
+}
 
 /// The dropped files, read and indexed as the evaluation indexes them, with the cells of each image.
 pub struct Prepared {
@@ -63,7 +93,7 @@ pub fn note_images(files: &FileSet, diags: &mut Diags) {
 
 /// Reads the session's files with `req`'s options (`Err`: the first error that blocks the evaluation).
 pub fn prepare(files: &FileSet, req: &Request) -> Result<Prepared, String> {
-    let opts = Options::resolve(super::OPTIONS, req.mode, &req.set)?;
+    let opts = super::DetectionOptions::resolve(req.mode, &req.set)?;
     let (p, _) = params::params(&opts).map_err(|e| e.0)?;
     let settled = crate::protocols::roles::settle(&super::Detection, files);
     let files = settled.files.as_ref().unwrap_or(files);
@@ -129,89 +159,9 @@ impl Prepared {
         let Ok(ix) = l.image_ids.binary_search(&image_id) else {
             return Err(format!("no image with id {image_id} in the ground truth"));
         };
-        let input = &l.input;
-        let p = &self.params;
-        let rng = p.area_rng[0];
-        let max_det = p.max_dets[0];
-        let mut gt_out: Vec<Value> = Vec::new();
-        let mut det_out: Vec<Value> = Vec::new();
-        let (mut tp, mut fp, mut fn_, mut ignored) = (0u64, 0u64, 0u64, 0u64);
+        let mut boxes = Boxes::default();
         for cell in &self.cells[ix] {
-            // evaluate_cell's own states (what accumulate() counts), for detections in its order.
-            let eval = evaluate_img::evaluate_cell(input, p, cell);
-            let mut dets = cell.dets.clone();
-            dets.sort_by(|&a, &b| {
-                by_score_desc(input.dets[a as usize].score, input.dets[b as usize].score)
-            });
-            let beyond = dets.split_off(dets.len().min(max_det));
-            let gts: Vec<&crate::metrics::coco::Gt> =
-                cell.gts.iter().map(|&i| &input.gts[i as usize]).collect();
-            let ng = gts.len();
-            let mut ious = vec![0.0f64; dets.len() * ng];
-            for (di, &d) in dets.iter().enumerate() {
-                for (gi, g) in gts.iter().enumerate() {
-                    ious[di * ng + gi] = bb_iou(&input.dets[d as usize].bbox, &g.bbox, g.crowd);
-                }
-            }
-            let ig: Vec<bool> = gts
-                .iter()
-                .map(|g| g.crowd || g.area < rng[0] || g.area > rng[1])
-                .collect();
-            let crowd: Vec<bool> = gts.iter().map(|g| g.crowd).collect();
-            let mut order: Vec<usize> = (0..ng).filter(|&g| !ig[g]).collect();
-            order.extend((0..ng).filter(|&g| ig[g]));
-            let mut matched = vec![false; ng];
-            let mut dt_gt = vec![None; dets.len()];
-            greedy_match(&ious, &order, &ig, &crowd, IOU, &mut matched, &mut dt_gt);
-            let gt_base = gt_out.len();
-            let det_base = det_out.len();
-            let mut gt_det: Vec<Option<usize>> = vec![None; ng];
-            for (di, m) in dt_gt.iter().enumerate() {
-                if let Some(g) = *m {
-                    gt_det[g].get_or_insert(det_base + di);
-                }
-            }
-            for (gi, g) in gts.iter().enumerate() {
-                let status = if ig[gi] {
-                    ignored += 1;
-                    "ignored"
-                } else if matched[gi] {
-                    "TP"
-                } else {
-                    fn_ += 1;
-                    "FN"
-                };
-                gt_out.push(
-                    json!({"id": g.id, "bbox": g.bbox, "category": g.category, "crowd": g.crowd,
-                    "area": g.area, "status": status, "det": gt_det[gi]}),
-                );
-            }
-            for (di, &d) in dets.iter().enumerate() {
-                let det = &input.dets[d as usize];
-                let status = match eval.state.get(di).copied().unwrap_or(IGNORED) {
-                    TP => {
-                        tp += 1;
-                        "TP"
-                    }
-                    FP => {
-                        fp += 1;
-                        "FP"
-                    }
-                    _ => {
-                        ignored += 1;
-                        "ignored"
-                    }
-                };
-                let m = dt_gt[di];
-                det_out.push(json!({"index": d, "bbox": det.bbox, "category": det.category, "score": det.score,
-                    "rank": di + 1, "status": status, "gt": m.map(|g| gt_base + g),
-                    "iou": m.map(|g| ious[di * ng + g])}));
-            }
-            for (di, &d) in beyond.iter().enumerate() {
-                let det = &input.dets[d as usize];
-                det_out.push(json!({"index": d, "bbox": det.bbox, "category": det.category, "score": det.score,
-                    "rank": max_det + di + 1, "status": "beyond maxDets", "gt": null, "iou": null}));
-            }
+            self.classify(cell, &mut boxes);
         }
         let categories: Vec<String> = (0..l.category_ids.len())
             .map(|k| {
@@ -220,11 +170,106 @@ impl Prepared {
                     .unwrap_or_else(|| l.category_ids[k].to_string())
             })
             .collect();
+        let p = &self.params;
+        let c = &boxes.counts;
         Ok(json!({
             "image_id": image_id, "name": l.image_names[ix], "iou": IOU, "area": p.area_lbl[0],
-            "max_dets": max_det, "categories": categories, "category_ids": l.category_ids,
-            "gt": gt_out, "dets": det_out,
-            "counts": {"tp": tp, "fp": fp, "fn": fn_, "ignored": ignored},
+            "max_dets": p.max_dets[0], "categories": categories, "category_ids": l.category_ids,
+            "gt": boxes.gt, "dets": boxes.dets,
+            "counts": {"tp": c[0], "fp": c[1], "fn": c[2], "ignored": c[3]},
         }))
+    }
+
+    /// One cell's GT boxes and detections, classified, appended to `out`: the detections in `evaluate_cell`'s
+    /// order (score, descending), those beyond maxDets last.
+    fn classify(&self, cell: &Cell, out: &mut Boxes) {
+        let input = &self.loaded.input;
+        let p = &self.params;
+        let rng = p.area_rng[0];
+        let max_det = p.max_dets[0];
+        // evaluate_cell's own states (what accumulate() counts), for detections in its order.
+        let eval = evaluate_img::evaluate_cell(input, p, cell);
+        let mut dets = cell.dets.clone();
+        dets.sort_by(|&a, &b| {
+            by_score_desc(input.dets[a as usize].score, input.dets[b as usize].score)
+        });
+        let beyond = dets.split_off(dets.len().min(max_det));
+        let gts: Vec<&crate::metrics::coco::Gt> =
+            cell.gts.iter().map(|&i| &input.gts[i as usize]).collect();
+        let ng = gts.len();
+        let mut ious = vec![0.0f64; dets.len() * ng];
+        for (di, &d) in dets.iter().enumerate() {
+            for (gi, g) in gts.iter().enumerate() {
+                ious[di * ng + gi] = bb_iou(&input.dets[d as usize].bbox, &g.bbox, g.crowd);
+            }
+        }
+        let ig: Vec<bool> = gts
+            .iter()
+            .map(|g| g.crowd || g.area < rng[0] || g.area > rng[1])
+            .collect();
+        let crowd: Vec<bool> = gts.iter().map(|g| g.crowd).collect();
+        let mut order: Vec<usize> = (0..ng).filter(|&g| !ig[g]).collect();
+        order.extend((0..ng).filter(|&g| ig[g]));
+        let mut matched = vec![false; ng];
+        let mut dt_gt = vec![None; dets.len()];
+        greedy_match(&ious, &order, &ig, &crowd, IOU, &mut matched, &mut dt_gt);
+        let gt_base = out.gt.len();
+        let det_base = out.dets.len();
+        let mut gt_det: Vec<Option<usize>> = vec![None; ng];
+        for (di, m) in dt_gt.iter().enumerate() {
+            if let Some(g) = *m {
+                gt_det[g].get_or_insert(det_base + di);
+            }
+        }
+        for (gi, g) in gts.iter().enumerate() {
+            let status = if ig[gi] {
+                out.count(3, "ignored")
+            } else if matched[gi] {
+                "TP"
+            } else {
+                out.count(2, "FN")
+            };
+            out.gt.push(
+                json!({"id": g.id, "bbox": g.bbox, "category": g.category, "crowd": g.crowd,
+                "area": g.area, "status": status, "det": gt_det[gi]}),
+            );
+        }
+        for (di, &d) in dets.iter().enumerate() {
+            let det = &input.dets[d as usize];
+            let status = match eval.state.get(di).copied().unwrap_or(IGNORED) {
+                TP => out.count(0, "TP"),
+                FP => out.count(1, "FP"),
+                _ => out.count(3, "ignored"),
+            };
+            let m = dt_gt[di];
+            out.dets.push(
+                json!({"index": d, "bbox": det.bbox, "category": det.category, "score": det.score,
+                "rank": di + 1, "status": status, "gt": m.map(|g| gt_base + g),
+                "iou": m.map(|g| ious[di * ng + g])}),
+            );
+        }
+        for (di, &d) in beyond.iter().enumerate() {
+            let det = &input.dets[d as usize];
+            out.dets.push(
+                json!({"index": d, "bbox": det.bbox, "category": det.category, "score": det.score,
+                "rank": max_det + di + 1, "status": "beyond maxDets", "gt": null, "iou": null}),
+            );
+        }
+    }
+}
+
+/// An image's boxes as the viewer lists them, and the counts of TP, FP, FN and ignored boxes.
+#[derive(Default)]
+struct Boxes {
+    gt: Vec<Value>,
+    dets: Vec<Value>,
+    counts: [u64; 4],
+}
+
+impl Boxes {
+    /// Counts one box in `counts[at]` and returns its status.
+    fn count(&mut self, at: usize, status: &'static str) -> &'static str {
+        self.counts[at] += 1;
+        status
     }
 }

@@ -2,7 +2,8 @@
 
 use super::inputs::Subset;
 use crate::diag::{excerpt, Diagnostic, Diags};
-use crate::formats::falsid_labels::id_key;
+use crate::formats::falsid_labels::{id_key, LabelRow};
+use crate::formats::falsid_matrix::Matrix;
 use crate::metrics::falsid::{first_match_rank, nearest, top_k, Confusion, Ties};
 use std::collections::HashMap;
 
@@ -126,72 +127,105 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
         return;
     };
     let path = path.clone();
-    let ngt = s.gt.len();
-    // Matrix index -> GT index.
-    let map: Vec<usize> = match &m.ids {
-        Some(ids) => {
-            let mut map = Vec::with_capacity(ids.len());
-            let mut extra = Vec::new();
-            let mut seen = vec![false; ngt];
-            for id in ids {
-                match s.gt_index.get(&id_key(id, set.stem)) {
-                    Some(&g) if !seen[g] => {
-                        seen[g] = true;
-                        map.push(g);
-                    }
-                    _ => extra.push(id.clone()),
-                }
-            }
-            let missing: Vec<String> =
-                s.gt.iter()
-                    .zip(&seen)
-                    .filter(|(_, x)| !**x)
-                    .map(|(g, _)| g.id.clone())
-                    .collect();
-            if !extra.is_empty() || !missing.is_empty() {
-                diags.push(
-                    Diagnostic::error(
-                        "falsid.matrix.ids",
-                        format!(
-                            "the matrix ids differ from the GT ids of {}: {} missing, {} extra",
-                            s.name,
-                            missing.len(),
-                            extra.len()
-                        ),
-                    )
-                    .file(&path)
-                    .expected(format!("the {ngt} GT ids of {}", s.name))
-                    .found(format!(
-                        "missing: {}; extra: {}",
-                        first_ids(&missing),
-                        first_ids(&extra)
-                    ))
-                    .hint("The matrix must hold exactly the subset's GT items, each once."),
-                );
-                return;
-            }
-            map
-        }
-        None => {
-            if m.n != ngt {
-                diags.push(
-                    Diagnostic::error("falsid.matrix.size", format!("a {0}×{0} matrix without ids, but {1} has {ngt} GT items", m.n, s.name))
-                        .file(&path)
-                        .expected(format!("{ngt}×{ngt}"))
-                        .found(format!("{0}×{0}", m.n))
-                        .hint("Without an id column the rows follow the GT file order; write all of the subset's items."),
-                );
-                return;
-            }
-            (0..ngt).collect()
-        }
+    let gt = GtSide {
+        rows: &s.gt,
+        index: &s.gt_index,
+        name: &s.name,
     };
-    let n = m.n;
+    let Some(map) = gt_of_rows(&gt, m, set.stem, &path, diags) else {
+        return;
+    };
+    if !check_values(m, set.nonfinite_error, &path, diags) {
+        return;
+    }
+    let class = classes(&gt, &map, set.by_writer);
+    rank_queries(&gt, m, &map, &class, set, r, &path, diags);
+    r.heat = Some(heat(m, &class, set.by_writer));
+    r.hist = hist(m, &class);
+}
+
+/// The subset's ground truth as the Top-k computation reads it.
+struct GtSide<'a> {
+    rows: &'a [LabelRow],
+    index: &'a HashMap<String, usize>,
+    name: &'a str,
+}
+
+/// Matrix index -> GT index: by the matrix's ids, else the GT order; `None` after an error (ids that differ
+/// from the subset's GT ids, or a matrix without ids of another size).
+fn gt_of_rows(
+    gt: &GtSide,
+    m: &Matrix,
+    stem: bool,
+    path: &str,
+    diags: &mut Diags,
+) -> Option<Vec<usize>> {
+    let ngt = gt.rows.len();
+    let Some(ids) = &m.ids else {
+        if m.n != ngt {
+            diags.push(
+                Diagnostic::error("falsid.matrix.size", format!("a {0}×{0} matrix without ids, but {1} has {ngt} GT items", m.n, gt.name))
+                    .file(path)
+                    .expected(format!("{ngt}×{ngt}"))
+                    .found(format!("{0}×{0}", m.n))
+                    .hint("Without an id column the rows follow the GT file order; write all of the subset's items."),
+            );
+            return None;
+        }
+        return Some((0..ngt).collect());
+    };
+    let mut map = Vec::with_capacity(ids.len());
+    let mut extra = Vec::new();
+    let mut seen = vec![false; ngt];
+    for id in ids {
+        match gt.index.get(&id_key(id, stem)) {
+            Some(&g) if !seen[g] => {
+                seen[g] = true;
+                map.push(g);
+            }
+            _ => extra.push(id.clone()),
+        }
+    }
+    let missing: Vec<String> = gt
+        .rows
+        .iter()
+        .zip(&seen)
+        .filter(|(_, x)| !**x)
+        .map(|(g, _)| g.id.clone())
+        .collect();
+    if !extra.is_empty() || !missing.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                "falsid.matrix.ids",
+                format!(
+                    "the matrix ids differ from the GT ids of {}: {} missing, {} extra",
+                    gt.name,
+                    missing.len(),
+                    extra.len()
+                ),
+            )
+            .file(path)
+            .expected(format!("the {ngt} GT ids of {}", gt.name))
+            .found(format!(
+                "missing: {}; extra: {}",
+                first_ids(&missing),
+                first_ids(&extra)
+            ))
+            .hint("The matrix must hold exactly the subset's GT items, each once."),
+        );
+        return None;
+    }
+    Some(map)
+}
+
+/// The distances' checks: NaN/inf (an error, or sorted as +inf), negative values, a non-zero diagonal or
+/// asymmetric pairs, rows aligned by id. `false` when the non-finite values are an error.
+fn check_values(m: &mut Matrix, nonfinite_error: bool, path: &str, diags: &mut Diags) -> bool {
     let st = m.stats();
     let rc = |(i, j): (usize, usize)| format!("row {}, column {}", i + 1, j + 1);
     if st.nonfinite > 0 {
         let (i, j) = st.first_nonfinite.unwrap_or((0, 0));
-        let mut d = if set.nonfinite_error {
+        let mut d = if nonfinite_error {
             Diagnostic::error(
                 "falsid.matrix.nonfinite",
                 format!(
@@ -212,27 +246,27 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
             )
             .hint("Write finite distances; NaN usually means a failed feature extraction.")
         }
-        .file(&path);
+        .file(path);
         if let Some(l) = m.row_lines.get(i) {
             d = d.line(*l);
         }
         diags.push(d);
-        if set.nonfinite_error {
-            return;
+        if nonfinite_error {
+            return false;
         }
         m.nonfinite_as_inf();
     }
     if st.negative > 0 {
         diags.push(
             Diagnostic::warning("falsid.matrix.negative", format!("{} negative distances, used as they are (first at {})", st.negative, rc(st.first_negative.unwrap_or((0, 0)))))
-                .file(&path)
+                .file(path)
                 .hint("Distances are usually ≥ 0; a similarity matrix must be converted (e.g. 1 − similarity)."),
         );
     }
     if st.nonzero_diagonal > 0 || st.asymmetric_pairs > 0 {
         diags.push(
             Diagnostic::info("falsid.matrix.asymmetric", format!("{} non-zero diagonal values, {} asymmetric pairs{}: rows are the queries and each query is excluded by index", st.nonzero_diagonal, st.asymmetric_pairs, st.first_asymmetric.map(|p| format!(" (first at {})", rc(p))).unwrap_or_default()))
-                .file(&path),
+                .file(path),
         );
     }
     if m.reordered {
@@ -241,22 +275,43 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
                 "falsid.matrix.row_order",
                 "rows come in another order than the columns; they were aligned by id",
             )
-            .file(&path),
+            .file(path),
         );
     }
-    // Classes by matrix index.
-    let class: Vec<u32> = if set.by_writer {
+    true
+}
+
+/// Classes by matrix index: the writer (numbered in order of appearance) or the label.
+fn classes(gt: &GtSide, map: &[usize], by_writer: bool) -> Vec<u32> {
+    if by_writer {
         let mut ids: HashMap<String, u32> = HashMap::new();
         map.iter()
             .map(|&g| {
-                let w = s.gt[g].writer.clone().unwrap_or_default();
+                let w = gt.rows[g].writer.clone().unwrap_or_default();
                 let k = ids.len() as u32;
                 *ids.entry(w).or_insert(k)
             })
             .collect()
     } else {
-        map.iter().map(|&g| u32::from(s.gt[g].label)).collect()
-    };
+        map.iter().map(|&g| u32::from(gt.rows[g].label)).collect()
+    }
+}
+
+/// Each query's first-match rank and nearest neighbours, the Top-k accuracies, and the notes on capped k and
+/// queries without a match.
+#[allow(clippy::too_many_arguments)]
+fn rank_queries(
+    gt: &GtSide,
+    m: &Matrix,
+    map: &[usize],
+    class: &[u32],
+    set: &TopkSettings,
+    r: &mut SubsetResult,
+    path: &str,
+    diags: &mut Diags,
+) {
+    let n = m.n;
+    let ngt = gt.rows.len();
     let kmax = set
         .ks
         .iter()
@@ -270,9 +325,9 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
     r.ranks = vec![None; ngt];
     for q in 0..n {
         let row = m.row(q);
-        ranks_m[q] = first_match_rank(row, q, &class, set.ties);
+        ranks_m[q] = first_match_rank(row, q, class, set.ties);
         r.ranks[map[q]] = ranks_m[q];
-        r.neighbours[map[q]] = nearest(row, q, &class, kmax, set.ties)
+        r.neighbours[map[q]] = nearest(row, q, class, kmax, set.ties)
             .into_iter()
             .map(|j| (map[j], row[j]))
             .collect();
@@ -287,9 +342,9 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
         diags.push(
             Diagnostic::info(
                 "falsid.topk.capped",
-                format!("{}: k capped at N − 1 = {}", s.name, n.saturating_sub(1)),
+                format!("{}: k capped at N − 1 = {}", gt.name, n.saturating_sub(1)),
             )
-            .file(&path),
+            .file(path),
         );
     }
     let no_match = ranks_m.iter().filter(|x| x.is_none()).count();
@@ -299,7 +354,7 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
                 "falsid.topk.no_match",
                 format!(
                     "{no_match} queries of {} have no other item of their class: {}",
-                    s.name,
+                    gt.name,
                     if set.exclude_no_match {
                         "left out"
                     } else {
@@ -307,11 +362,9 @@ pub fn topk(s: &mut Subset, r: &mut SubsetResult, set: &TopkSettings, diags: &mu
                     }
                 ),
             )
-            .file(&path),
+            .file(path),
         );
     }
-    r.heat = Some(heat(m, &class, set.by_writer));
-    r.hist = hist(m, &class);
 }
 
 /// The matrix ordered by class (then index), averaged over at most 48×48 blocks.

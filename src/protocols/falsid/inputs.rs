@@ -152,49 +152,7 @@ pub fn gather(
             }
         };
         if role == Role::Pred && is_matrix(entry, cfg) {
-            let subset = match labels::subset_from_name(entry.name(), cfg.subsets) {
-                Ok(Some(i)) => i,
-                other => {
-                    diags.push(
-                        Diagnostic::error(
-                            "falsid.input.subset_unknown",
-                            "the matrix file name names no single subset",
-                        )
-                        .file(&entry.path)
-                        .expected(format!(
-                            "a file name containing exactly one of {}",
-                            cfg.subsets.join(", ")
-                        ))
-                        .found(match other {
-                            Err(names) => {
-                                format!("{} (names {})", entry.name(), names.join(" and "))
-                            }
-                            _ => entry.name().to_string(),
-                        })
-                        .hint("Rename the file, e.g. dist_pizan.csv."),
-                    );
-                    continue;
-                }
-            };
-            let Some(m) = read_matrix(entry, diags) else {
-                continue;
-            };
-            let s = &mut subsets[subset];
-            if let Some((first, _)) = &s.matrix {
-                diags.push(
-                    Diagnostic::error(
-                        "falsid.input.duplicate_matrix",
-                        format!(
-                            "a second distance matrix for {} (the first is {first})",
-                            s.name
-                        ),
-                    )
-                    .file(&entry.path)
-                    .hint("Drop one matrix per subset."),
-                );
-                continue;
-            }
-            s.matrix = Some((entry.path.clone(), m));
+            add_matrix(entry, cfg, &mut subsets, diags);
             continue;
         }
         let Some(file) = read_labels(entry, cfg, diags) else {
@@ -236,6 +194,53 @@ pub fn gather(
         has_pred_labels,
         gt_has_writer,
     }
+}
+
+/// A distance matrix: its subset from its file name (exactly one subset named), one matrix per subset.
+fn add_matrix(entry: &Entry, cfg: &LabelConfig, subsets: &mut [Subset], diags: &mut Diags) {
+    let subset = match labels::subset_from_name(entry.name(), cfg.subsets) {
+        Ok(Some(i)) => i,
+        other => {
+            diags.push(
+                Diagnostic::error(
+                    "falsid.input.subset_unknown",
+                    "the matrix file name names no single subset",
+                )
+                .file(&entry.path)
+                .expected(format!(
+                    "a file name containing exactly one of {}",
+                    cfg.subsets.join(", ")
+                ))
+                .found(match other {
+                    Err(names) => {
+                        format!("{} (names {})", entry.name(), names.join(" and "))
+                    }
+                    _ => entry.name().to_string(),
+                })
+                .hint("Rename the file, e.g. dist_pizan.csv."),
+            );
+            return;
+        }
+    };
+    let Some(m) = read_matrix(entry, diags) else {
+        return;
+    };
+    let s = &mut subsets[subset];
+    if let Some((first, _)) = &s.matrix {
+        diags.push(
+            Diagnostic::error(
+                "falsid.input.duplicate_matrix",
+                format!(
+                    "a second distance matrix for {} (the first is {first})",
+                    s.name
+                ),
+            )
+            .file(&entry.path)
+            .hint("Drop one matrix per subset."),
+        );
+        return;
+    }
+    s.matrix = Some((entry.path.clone(), m));
 }
 
 fn conflict(diags: &mut Diags, path: &str, row: &LabelRow, other: &str, other_line: u64) {

@@ -10,11 +10,15 @@ mod options;
 mod output;
 mod preflight;
 
-pub use options::OPTIONS;
+use options::{
+    DuplicateIds, IdMatch, MissingPrediction, Nonfinite, TopkClass, TopkNoMatch, TopkTies,
+};
+pub use options::{FalsidOptions, OPTIONS};
 pub use output::{explain, render_text};
 
+use super::options::OptionSet;
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Diags};
 use crate::formats::falsid_labels::LabelConfig;
 use crate::input::kind::Kind;
 use crate::input::Role;
@@ -33,7 +37,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                files (pizan.csv … with 0/1), or id,subset,label.",
     pred_files: "Predicted labels in the same layouts, and one N×N distance matrix per subset (CSV/TSV/whitespace, with \
                  or without an id column and header, or .npy), its file name naming the subset (dist_pizan.csv …).",
-    options: OPTIONS,
+    options: FalsidOptions::SPECS,
     examples: &[
         Example {
             id: "worked",
@@ -57,17 +61,19 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             set: &[],
         },
     ],
+    official_noun: "official scorer",
+    head_len: 512,
 };
 
 /// The `falsid` protocol.
 pub struct Falsid;
 
 impl Protocol for Falsid {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn head_len(&self) -> usize {
-        512
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = FalsidOptions;
+
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &crate::protocols::views::Extras::PAGE_VIEW
     }
     fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
         kind == Kind::Text || kind == Kind::Npy
@@ -76,17 +82,27 @@ impl Protocol for Falsid {
     fn classify(&self, path: &str, head: &[u8]) -> Class {
         inputs::classify(path, head).or_name(path)
     }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        score(run, progress)
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &FalsidOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        score(run, opts, progress)
     }
-    fn render_text(&self, report: &Report) -> String {
-        render_text(report)
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Some(render_text(report))
     }
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &FalsidOptions) -> serde_json::Value {
+        preflight::manifest(run, opts)
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &FalsidOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, opts, expects)
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
@@ -97,26 +113,19 @@ impl Protocol for Falsid {
 }
 
 /// How label files are read (scoring and the pre-flight check).
-fn label_config<'a>(opts: &super::Options, subsets: &'a [String]) -> LabelConfig<'a> {
+fn label_config<'a>(opts: &FalsidOptions, subsets: &'a [String]) -> LabelConfig<'a> {
     LabelConfig {
         subsets,
-        case_insensitive: opts.flag("label_case_insensitive"),
-        stem: opts.get("id_match") == "stem",
-        last_wins: opts.get("duplicate_ids") == "last_wins",
+        case_insensitive: opts.label_case_insensitive,
+        stem: opts.id_match == IdMatch::Stem,
+        last_wins: opts.duplicate_ids == DuplicateIds::LastWins,
     }
 }
 
-fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    let (files, opts, diags) = (run.files, &run.opts, &mut run.diags);
-    let req_mode = run.mode;
-    let subsets = opts.list("subsets");
-    if subsets.is_empty() {
-        return Err(UsageError(
-            "option `subsets`: expected at least one subset name".into(),
-        ));
-    }
+/// Option `topk`: its positive integers, each once, in order; anything else is a usage error.
+fn topk_cutoffs(opts: &FalsidOptions) -> Result<Vec<usize>, UsageError> {
     let mut ks = Vec::new();
-    for k in opts.list("topk") {
+    for k in opts.topk.items() {
         match k.parse::<usize>() {
             Ok(v) if v >= 1 && !ks.contains(&v) => ks.push(v),
             Ok(v) if v >= 1 => {}
@@ -127,10 +136,12 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             }
         }
     }
-    let cfg = label_config(opts, &subsets);
-    progress.update(0.0, "reading files");
-    let mut g = inputs::gather(files, &cfg, diags, progress);
-    progress.update(0.6, "scoring");
+    Ok(ks)
+}
+
+/// The errors for an input without GT, without predicted labels, or without the writer column that
+/// `topk_class = writer` needs.
+fn missing_inputs(g: &inputs::Gathered, by_writer: bool, diags: &mut Diags) {
     if !g.has_gt {
         diags.push(
             Diagnostic::error("falsid.input.no_gt", "no ground-truth label file")
@@ -143,7 +154,6 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
                 .hint("Drop the merged CSV (or the three per-subset label files) with the predictions; the Top-k diagnostic still runs on the matrices."),
         );
     }
-    let by_writer = opts.get("topk_class") == "writer";
     if by_writer && g.has_gt && !g.gt_has_writer {
         diags.push(
             Diagnostic::error(
@@ -153,18 +163,39 @@ fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageErro
             .hint("Add a column named writer to the GT, or set topk_class = label."),
         );
     }
+}
+
+fn score(
+    run: &mut Run,
+    opts: &FalsidOptions,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
+    let (files, diags) = (run.files, &mut run.diags);
+    let req_mode = run.mode;
+    let subsets = opts.subsets.items();
+    if subsets.is_empty() {
+        return Err(UsageError(
+            "option `subsets`: expected at least one subset name".into(),
+        ));
+    }
+    let ks = topk_cutoffs(opts)?;
+    let cfg = label_config(opts, &subsets);
+    progress.update(0.0, "reading files");
+    let mut g = inputs::gather(files, &cfg, diags, progress);
+    progress.update(0.6, "scoring");
+    let by_writer = opts.topk_class == TopkClass::Writer;
+    missing_inputs(&g, by_writer, diags);
     let set = TopkSettings {
         ks: ks.clone(),
-        ties: if opts.get("topk_ties") == "pessimistic" {
-            Ties::Pessimistic
-        } else {
-            Ties::Stable
+        ties: match opts.topk_ties {
+            TopkTies::Pessimistic => Ties::Pessimistic,
+            TopkTies::Stable => Ties::Stable,
         },
-        exclude_no_match: opts.get("topk_no_match") == "exclude",
+        exclude_no_match: opts.topk_no_match == TopkNoMatch::Exclude,
         by_writer,
-        nonfinite_error: opts.get("nonfinite") == "error",
+        nonfinite_error: opts.nonfinite == Nonfinite::Error,
         stem: cfg.stem,
-        exclude_missing: opts.get("missing_prediction") == "exclude",
+        exclude_missing: opts.missing_prediction == MissingPrediction::Exclude,
     };
     let mut results = Vec::new();
     for s in g.subsets.iter_mut() {

@@ -1,18 +1,84 @@
 //! The options of specs/falsid.md section 5.
 
-use crate::protocols::OptionSpec;
+use crate::protocols::options::{List, OptionSet, OptionSpec};
 
-pub static OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "headline", kind: "subset_accuracy|subset_balanced_accuracy|pooled_macro_recall|pooled_accuracy", default_official: "subset_accuracy", default_corrected: "subset_balanced_accuracy", help: "headline metric: the page formula (mean per-subset accuracy), mean per-subset balanced accuracy (UAR), pooled macro recall or pooled accuracy" },
-    OptionSpec { name: "subsets", kind: "list", default_official: "Pizan,Tasso,Yaqut", default_corrected: "Pizan,Tasso,Yaqut", help: "expected subsets and their order" },
-    OptionSpec { name: "label_case_insensitive", kind: "bool", default_official: "false", default_corrected: "false", help: "match pizan / NOT-PIZAN too" },
-    OptionSpec { name: "id_match", kind: "exact|stem", default_official: "exact", default_corrected: "exact", help: "compare ids with (exact) or without (stem) a final extension" },
-    OptionSpec { name: "duplicate_ids", kind: "error|last_wins", default_official: "error", default_corrected: "error", help: "a repeated id in one file is an error, or the last line wins" },
-    OptionSpec { name: "missing_prediction", kind: "wrong|exclude", default_official: "wrong", default_corrected: "wrong", help: "a GT item without predicted label counts as wrong, or is left out" },
-    OptionSpec { name: "confusion_convention", kind: "standard|page", default_official: "standard", default_corrected: "standard", help: "FP/FN naming in displays: standard (positive = imitation) or the evaluation page's swapped legend" },
-    OptionSpec { name: "topk", kind: "list", default_official: "1,3,5", default_corrected: "1,3,5", help: "k values of the Top-k retrieval diagnostic" },
-    OptionSpec { name: "topk_ties", kind: "stable|pessimistic", default_official: "stable", default_corrected: "stable", help: "equal distances: column order (stable) or other-class items first (pessimistic)" },
-    OptionSpec { name: "topk_no_match", kind: "miss|exclude", default_official: "miss", default_corrected: "miss", help: "a query with no other item of its class counts as a miss, or is left out" },
-    OptionSpec { name: "topk_class", kind: "label|writer", default_official: "label", default_corrected: "label", help: "same class = same authentic/imitation label, or same writer (a writer column in the GT)" },
-    OptionSpec { name: "nonfinite", kind: "as_inf|error", default_official: "as_inf", default_corrected: "as_inf", help: "NaN/inf distances sort as +inf (warning), or are refused" },
-];
+crate::choice! {
+    /// Option `headline`: the headline metric.
+    pub enum Headline {
+        SubsetAccuracy = "subset_accuracy",
+        SubsetBalancedAccuracy = "subset_balanced_accuracy",
+        PooledMacroRecall = "pooled_macro_recall",
+        PooledAccuracy = "pooled_accuracy",
+    }
+}
+
+crate::choice! {
+    /// Option `id_match`.
+    pub enum IdMatch { Exact = "exact", Stem = "stem" }
+}
+
+crate::choice! {
+    /// Option `duplicate_ids`.
+    pub enum DuplicateIds { Error = "error", LastWins = "last_wins" }
+}
+
+crate::choice! {
+    /// Option `missing_prediction`.
+    pub enum MissingPrediction { Wrong = "wrong", Exclude = "exclude" }
+}
+
+crate::choice! {
+    /// Option `confusion_convention`.
+    pub enum ConfusionConvention { Standard = "standard", Page = "page" }
+}
+
+crate::choice! {
+    /// Option `topk_ties`.
+    pub enum TopkTies { Stable = "stable", Pessimistic = "pessimistic" }
+}
+
+crate::choice! {
+    /// Option `topk_no_match`.
+    pub enum TopkNoMatch { Miss = "miss", Exclude = "exclude" }
+}
+
+crate::choice! {
+    /// Option `topk_class`.
+    pub enum TopkClass { Label = "label", Writer = "writer" }
+}
+
+crate::choice! {
+    /// Option `nonfinite`.
+    pub enum Nonfinite { AsInf = "as_inf", Error = "error" }
+}
+
+crate::options! {
+    /// The options of `falsid`.
+    pub struct FalsidOptions {
+        headline: Headline = ("subset_accuracy", "subset_balanced_accuracy"),
+            "headline metric: the page formula (mean per-subset accuracy), mean per-subset balanced accuracy \
+             (UAR), pooled macro recall or pooled accuracy";
+        subsets: List = ("Pizan,Tasso,Yaqut", "Pizan,Tasso,Yaqut"), "expected subsets and their order";
+        label_case_insensitive: bool = ("false", "false"), "match pizan / NOT-PIZAN too";
+        id_match: IdMatch = ("exact", "exact"),
+            "compare ids with (exact) or without (stem) a final extension";
+        duplicate_ids: DuplicateIds = ("error", "error"),
+            "a repeated id in one file is an error, or the last line wins";
+        missing_prediction: MissingPrediction = ("wrong", "wrong"),
+            "a GT item without predicted label counts as wrong, or is left out";
+        confusion_convention: ConfusionConvention = ("standard", "standard"),
+            "FP/FN naming in displays: standard (positive = imitation) or the evaluation page's swapped legend";
+        topk: List = ("1,3,5", "1,3,5"), "k values of the Top-k retrieval diagnostic";
+        topk_ties: TopkTies = ("stable", "stable"),
+            "equal distances: column order (stable) or other-class items first (pessimistic)";
+        topk_no_match: TopkNoMatch = ("miss", "miss"),
+            "a query with no other item of its class counts as a miss, or is left out";
+        topk_class: TopkClass = ("label", "label"),
+            "same class = same authentic/imitation label, or same writer (a writer column in the GT)";
+        nonfinite: Nonfinite = ("as_inf", "as_inf"),
+            "NaN/inf distances sort as +inf (warning), or are refused";
+    }
+}
+
+/// The option table (`dropscore list`, the page, the config validator).
+pub static OPTIONS: &[OptionSpec] = FalsidOptions::SPECS;

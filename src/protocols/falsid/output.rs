@@ -2,8 +2,8 @@
 //! text output (4 decimals and a percentage with 2).
 
 use super::compute::SubsetResult;
+use super::options::{ConfusionConvention, FalsidOptions, Headline, MissingPrediction};
 use crate::metrics::falsid::{mean_over_subsets, Confusion};
-use crate::protocols::Options;
 use crate::report::{
     natural_cmp, Column, Display, Group, Item, Label, Mode, Plot, Report, Scores, Series,
 };
@@ -14,12 +14,12 @@ const UAR_LABEL: &str = "Overall: mean per-subset balanced accuracy (UAR)";
 const PMR_LABEL: &str = "Pooled macro recall (all items)";
 const PACC_LABEL: &str = "Pooled accuracy (all items)";
 
-fn headline_id(opts: &Options) -> &'static str {
-    match opts.get("headline") {
-        "subset_balanced_accuracy" => "uar",
-        "pooled_macro_recall" => "pooled_macro_recall",
-        "pooled_accuracy" => "pooled_accuracy",
-        _ => "accuracy",
+fn headline_id(opts: &FalsidOptions) -> &'static str {
+    match opts.headline {
+        Headline::SubsetBalancedAccuracy => "uar",
+        Headline::PooledMacroRecall => "pooled_macro_recall",
+        Headline::PooledAccuracy => "pooled_accuracy",
+        Headline::SubsetAccuracy => "accuracy",
     }
 }
 
@@ -33,13 +33,13 @@ fn class_name(c: u8) -> &'static str {
 
 pub fn build(
     mode: Mode,
-    opts: &Options,
+    opts: &FalsidOptions,
     ks: &[usize],
     results: &[SubsetResult],
     has_pred: bool,
 ) -> Report {
     let mut report = Report::new("falsid", mode);
-    let page = opts.get("confusion_convention") == "page";
+    let page = opts.confusion_convention == ConfusionConvention::Page;
     let mut pooled = Confusion::default();
     for r in results {
         pooled.add(&r.confusion);
@@ -61,36 +61,12 @@ pub fn build(
         scores.set(&format!("top{k}"), mean_over_subsets(&v));
     }
     report.scores = scores;
-    // Groups.
-    for r in results {
-        let c = &r.confusion;
-        let (fp, fn_) = if page { (c.fn_, c.fp) } else { (c.fp, c.fn_) };
-        let mut s = Scores::new()
-            .with("accuracy", cls(c.accuracy()))
-            .with("uar", cls(c.balanced_accuracy()))
-            .with("pooled_macro_recall", cls(c.balanced_accuracy()))
-            .with("pooled_accuracy", cls(c.accuracy()));
-        for (i, k) in ks.iter().enumerate() {
-            s.set(&format!("top{k}"), r.topk.get(i).copied().flatten());
-        }
-        let cnt = |x: u64| if has_pred { Some(x as f64) } else { None };
-        s = s
-            .with("n", Some(r.items.len() as f64))
-            .with("tp", cnt(c.tp))
-            .with("fp", cnt(fp))
-            .with("fn", cnt(fn_))
-            .with("tn", cnt(c.tn))
-            .with("precision", cls(c.precision()))
-            .with("recall", cls(c.recall()))
-            .with("specificity", cls(c.specificity()));
-        report.groups.push(Group {
-            id: r.name.clone(),
-            scores: s,
-        });
-    }
+    report.groups = results
+        .iter()
+        .map(|r| group(r, ks, has_pred, page))
+        .collect();
     report.groups.sort_by(|a, b| natural_cmp(&a.id, &b.id));
-    // Items.
-    let exclude = opts.get("missing_prediction") == "exclude";
+    let exclude = opts.missing_prediction == MissingPrediction::Exclude;
     for r in results {
         for (gi, (id, y, p)) in r.items.iter().enumerate() {
             let correct = match p {
@@ -98,56 +74,11 @@ pub fn build(
                 None if has_pred && !exclude => Some(0.0),
                 None => None,
             };
-            let mut d = Map::new();
-            d.insert("gt".into(), json!(class_name(*y)));
-            d.insert(
-                "pred".into(),
-                match p {
-                    Some(p) => json!(class_name(*p)),
-                    None if has_pred => json!("missing"),
-                    None => Value::Null,
-                },
-            );
-            d.insert(
-                "result".into(),
-                match (p, has_pred) {
-                    (_, false) => Value::Null,
-                    (None, true) => json!("missing"),
-                    (Some(p), true) => json!(if p == y { "ok" } else { "error" }),
-                },
-            );
-            if r.has_matrix {
-                d.insert(
-                    "rank".into(),
-                    r.ranks
-                        .get(gi)
-                        .copied()
-                        .flatten()
-                        .map_or(Value::Null, |x| json!(x)),
-                );
-                let nn = r.neighbours.get(gi).cloned().unwrap_or_default();
-                let text: Vec<String> = nn
-                    .iter()
-                    .map(|(j, dist)| {
-                        let (nid, ny, _) = &r.items[*j];
-                        format!("{nid} ({}, {})", fmt_dist(*dist), class_name(*ny))
-                    })
-                    .collect();
-                d.insert("neighbours".into(), json!(text.join("; ")));
-                d.insert(
-                    "nn".into(),
-                    Value::Array(
-                        nn.iter()
-                            .map(|(j, dist)| json!([r.items[*j].0, num(*dist), r.items[*j].1]))
-                            .collect(),
-                    ),
-                );
-            }
             report.items.push(Item {
                 id: id.clone(),
                 group: Some(r.name.clone()),
                 scores: Scores::new().with("correct", correct),
-                detail: d,
+                detail: item_detail(r, gi, has_pred),
             });
         }
     }
@@ -159,7 +90,94 @@ pub fn build(
             )
         })
     });
-    // Display.
+    report.display = display(opts, ks, page);
+    report.plots = plots(results, ks, has_pred, page);
+    report
+}
+
+/// One subset's group: its readings, Top-k, counts (FP/FN as the convention `page` names them) and rates.
+fn group(r: &SubsetResult, ks: &[usize], has_pred: bool, page: bool) -> Group {
+    let cls = |v: Option<f64>| if has_pred { v } else { None };
+    let c = &r.confusion;
+    let (fp, fn_) = if page { (c.fn_, c.fp) } else { (c.fp, c.fn_) };
+    let mut s = Scores::new()
+        .with("accuracy", cls(c.accuracy()))
+        .with("uar", cls(c.balanced_accuracy()))
+        .with("pooled_macro_recall", cls(c.balanced_accuracy()))
+        .with("pooled_accuracy", cls(c.accuracy()));
+    for (i, k) in ks.iter().enumerate() {
+        s.set(&format!("top{k}"), r.topk.get(i).copied().flatten());
+    }
+    let cnt = |x: u64| if has_pred { Some(x as f64) } else { None };
+    s = s
+        .with("n", Some(r.items.len() as f64))
+        .with("tp", cnt(c.tp))
+        .with("fp", cnt(fp))
+        .with("fn", cnt(fn_))
+        .with("tn", cnt(c.tn))
+        .with("precision", cls(c.precision()))
+        .with("recall", cls(c.recall()))
+        .with("specificity", cls(c.specificity()));
+    Group {
+        id: r.name.clone(),
+        scores: s,
+    }
+}
+
+/// The detail of item `gi` of a subset: GT and predicted class, the result, and with a matrix its first
+/// same-class rank and nearest neighbours.
+fn item_detail(r: &SubsetResult, gi: usize, has_pred: bool) -> Map<String, Value> {
+    let (_, y, p) = &r.items[gi];
+    let mut d = Map::new();
+    d.insert("gt".into(), json!(class_name(*y)));
+    d.insert(
+        "pred".into(),
+        match p {
+            Some(p) => json!(class_name(*p)),
+            None if has_pred => json!("missing"),
+            None => Value::Null,
+        },
+    );
+    d.insert(
+        "result".into(),
+        match (p, has_pred) {
+            (_, false) => Value::Null,
+            (None, true) => json!("missing"),
+            (Some(p), true) => json!(if p == y { "ok" } else { "error" }),
+        },
+    );
+    if r.has_matrix {
+        d.insert(
+            "rank".into(),
+            r.ranks
+                .get(gi)
+                .copied()
+                .flatten()
+                .map_or(Value::Null, |x| json!(x)),
+        );
+        let nn = r.neighbours.get(gi).cloned().unwrap_or_default();
+        let text: Vec<String> = nn
+            .iter()
+            .map(|(j, dist)| {
+                let (nid, ny, _) = &r.items[*j];
+                format!("{nid} ({}, {})", fmt_dist(*dist), class_name(*ny))
+            })
+            .collect();
+        d.insert("neighbours".into(), json!(text.join("; ")));
+        d.insert(
+            "nn".into(),
+            Value::Array(
+                nn.iter()
+                    .map(|(j, dist)| json!([r.items[*j].0, num(*dist), r.items[*j].1]))
+                    .collect(),
+            ),
+        );
+    }
+    d
+}
+
+/// The headline (the reading the options name first, then Top-k), the columns and the footer.
+fn display(opts: &FalsidOptions, ks: &[usize], page: bool) -> Display {
     let active = headline_id(opts);
     let mut labels = [
         ("accuracy", ACC_LABEL),
@@ -183,7 +201,7 @@ pub fn build(
             decimals: 4,
         });
     }
-    report.display = Display {
+    Display {
         title: format!("ICDAR 2026 FalsID · headline: {}", labels[0].1),
         headline,
         item_label: "sample".into(),
@@ -199,9 +217,7 @@ pub fn build(
             "Positive class = imitation (1). {} No official scorer is published: official = the evaluation page's formula.",
             if page { "FP/FN follow the evaluation page's legend (fp = imitation taken for authentic)." } else { "FP = authentic taken for imitation, FN = imitation taken for authentic." }
         ),
-    };
-    report.plots = plots(results, ks, has_pred, page);
-    report
+    }
 }
 
 fn num(x: f64) -> Value {

@@ -4,21 +4,22 @@
 //! and runs falsid scoring itself on it with the submission ([`score_with_stand_in`]): the label-file and
 //! matrix readers, the id, subset and size checks.
 
-use super::{inputs, label_config};
+use super::{inputs, label_config, FalsidOptions};
 use crate::diag::Diagnostic;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_in, strings, Found,
 };
-use crate::protocols::{Quiet, Run};
+use crate::protocols::{AnyProtocol, Progress, Quiet, Run, UsageError};
+use crate::report::Report;
 use serde_json::{json, Value};
 
 /// Outcomes that depend on the labels (or writers), which the stand-in does not have.
 const LABEL_DEPENDENT: &[&str] = &["falsid.subset.single_class", "falsid.topk.no_match"];
 
 /// `expects`: `{"subsets": [{"name": "Pizan", "ids": […], "matrix": "n×n"}, …], "writer": false}`.
-pub fn manifest(run: &mut Run) -> Value {
-    let subsets = run.opts.list("subsets");
+pub fn manifest(run: &mut Run, opts: &FalsidOptions) -> Value {
+    let subsets = opts.subsets.items();
     if subsets.is_empty() {
         run.diags.push(Diagnostic::error(
             "falsid.preflight.subsets",
@@ -26,7 +27,7 @@ pub fn manifest(run: &mut Run) -> Value {
         ));
         return Value::Null;
     }
-    let cfg = label_config(&run.opts, &subsets);
+    let cfg = label_config(opts, &subsets);
     let gt_only = FileSet::of(run.files.with_role(Role::Gt).cloned().collect(), Vec::new());
     let g = inputs::gather(&gt_only, &cfg, &mut run.diags, &mut Quiet);
     if !g.has_gt {
@@ -50,9 +51,14 @@ fn csv_field(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
 }
 
+/// Scoring, with the typed options read from `run.opts` (the stand-in run's).
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    AnyProtocol::score(&super::Falsid, run, progress)
+}
+
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> Found {
-    let names = run.opts.list("subsets");
+pub fn check(run: &mut Run, opts: &FalsidOptions, expects: &Value) -> Found {
+    let names = opts.subsets.items();
     let parsed: Option<Vec<(String, Vec<String>)>> =
         expects.get("subsets").and_then(Value::as_array).map(|a| {
             a.iter()
@@ -94,7 +100,7 @@ pub fn check(run: &mut Run, expects: &Value) -> Found {
         Some(RoleFrom::Explicit),
         text.into_bytes(),
     );
-    if score_with_stand_in(run, stand_in, super::score, LABEL_DEPENDENT).is_none() {
+    if score_with_stand_in(run, stand_in, score, LABEL_DEPENDENT).is_none() {
         return String::from("no usable manifest").into();
     }
     let total: u64 = subsets.iter().map(|s| s.1.len() as u64).sum();

@@ -1,10 +1,10 @@
 //! One image pair: decode both masks, label them, build the contingency table, match and count (spec 2–4),
 //! with the per-image diagnostics of spec 6.
 
-use super::labels::{colour_labels, components, contingency, count_runs, Run};
+use super::labels::{colour_labels, components, contingency, count_runs, Contingency, Run};
 use super::layout::Job;
 use crate::diag::Diagnostic;
-use crate::formats::png_mask::{decode_gray, decode_rgb};
+use crate::formats::png_mask::{decode_gray, decode_rgb, Mask};
 use crate::metrics::fest::{match_image, ImageMatch, Params, Table};
 use crate::report::Mode;
 
@@ -100,25 +100,7 @@ pub fn score(
     };
     let (w, h) = (gt.width, gt.height);
     if gt.lost_count > 0 {
-        let (x, y) = (
-            gt.lost_first % w.max(1) as u64,
-            gt.lost_first / w.max(1) as u64,
-        );
-        let (code, what) = if gt.sixteen_bit {
-            ("fest.gt.sixteen_bit_low", "16-bit foreground values below 256 read as background (OpenCV keeps the high byte)")
-        } else {
-            (
-                "fest.gt.dark_foreground",
-                "near-black colours read as background (their truncated luma is 0)",
-            )
-        };
-        let mut d = Diagnostic::warning(code, format!("{} pixels: {what}", gt.lost_count))
-            .file(gt_path)
-            .found(format!("{} pixels, first at ({x}, {y})", gt.lost_count))
-            .hint("Write the GT as white (255) lines on black (0), 8-bit.")
-            .official("reads them as background");
-        d.pixel = Some([x, y]);
-        diags.push(d);
+        diags.push(lost_foreground(&gt, gt_path));
     }
     let pixels_n = w as u64 * h as u64;
     let gt_run_count = count_runs(w, h, |i| gt.pixels[i] != 0);
@@ -136,70 +118,14 @@ pub fn score(
     let (gt_runs, n1) = components(w, h, dec.eight, |i| gt.pixels[i] != 0);
     drop(gt);
     if n1 == 0 {
-        diags.push(
-            Diagnostic::warning("fest.gt.empty", "GT image without any text-line pixel (N1 = 0)")
-                .file(gt_path)
-                .hint("Check that this is the right mask; its metrics are 0 (official) or undefined (corrected).")
-                .official("all five metrics 0, counted in the mean"),
-        );
+        diags.push(empty_gt(gt_path));
     }
-    let (mut pixels, missing_pred) = match job.pred {
-        Some(p) => match read(p).and_then(|b| decode_rgb(&p.path, &b, dec.max_pixels)) {
-            Ok(m) => {
-                if (m.width, m.height) != (w, h) {
-                    diags.push(
-                        Diagnostic::error(
-                            "fest.input.size_mismatch",
-                            "prediction and GT sizes differ",
-                        )
-                        .file(&p.path)
-                        .expected(format!("{w}×{h} (as {gt_path})"))
-                        .found(format!("{}×{}", m.width, m.height))
-                        .hint("Predict on the full page at the GT's resolution.")
-                        .official("crashes (broadcast error) or meaningless values"),
-                    );
-                    return None;
-                }
-                (m.pixels, false)
-            }
-            Err(d) => {
-                diags.push(*d);
-                return None;
-            }
-        },
-        None => {
-            let want = format!("{}.png", job.stem);
-            if mode == Mode::Official {
-                diags.push(
-                    Diagnostic::error(
-                        "fest.official.missing_prediction",
-                        format!("no prediction `{want}` for this GT image"),
-                    )
-                    .file(gt_path)
-                    .expected(want)
-                    .hint(
-                        "Add the prediction, or use corrected mode to score it as all background.",
-                    )
-                    .official("crashes (cvtColor on None)"),
-                );
-                return None;
-            }
-            diags.push(
-                Diagnostic::warning(
-                    "fest.official.missing_prediction",
-                    format!("no prediction `{want}`: scored as all background"),
-                )
-                .file(gt_path)
-                .hint("Add the prediction if it exists.")
-                .official("crashes (cvtColor on None)"),
-            );
-            (vec![0u32; w as usize * h as usize], true)
-        }
-    };
+    let (mut pixels, missing_pred) = read_pred(job, (w, h), dec, mode, diags)?;
     let pred_path = job.pred.map(|p| p.path.clone()).unwrap_or_default();
-    let background = dec.background;
     let (pred_size, colours) = if dec.components && mode == Mode::Corrected {
-        let bg = background.unwrap_or_else(|| pixels.iter().copied().min().unwrap_or(0));
+        let bg = dec
+            .background
+            .unwrap_or_else(|| pixels.iter().copied().min().unwrap_or(0));
         let pred_runs = count_runs(w, h, |i| pixels[i] != bg);
         let all = gt_run_count.saturating_mul(BYTES_PER_GT_RUN) / BYTES_PER_PRED_RUN + pred_runs;
         if let Err(d) = fits(
@@ -213,42 +139,16 @@ pub fn score(
             diags.push(*d);
             return None;
         }
-        let (runs, n) = components(w, h, true, |i| pixels[i] != bg);
-        let mut lab = vec![0u32; pixels.len()];
-        let mut size = vec![0u64; n as usize + 1];
-        let mut cols = vec![Vec::new(); n as usize + 1];
-        for r in &runs {
-            let base = r.y as usize * w as usize;
-            for x in r.x0..r.x1 {
-                let c = pixels[base + x as usize];
-                if !cols[r.label as usize].contains(&c) && cols[r.label as usize].len() < 4 {
-                    cols[r.label as usize].push(c);
-                }
-                lab[base + x as usize] = r.label;
-            }
-            size[r.label as usize] += (r.x1 - r.x0) as u64;
-        }
-        size[0] = pixels.len() as u64 - size.iter().skip(1).sum::<u64>();
-        pixels = lab;
-        (size, cols)
+        pred_components(&mut pixels, w, h, bg)
     } else {
-        let l = colour_labels(&mut pixels, background, dec.wrap);
+        let l = colour_labels(&mut pixels, dec.background, dec.wrap);
         if !missing_pred {
-            pred_warnings(&l, &pred_path, n1, w as u64 * h as u64, dec, mode, diags);
+            pred_warnings(&l, &pred_path, n1, pixels_n, dec, mode, diags);
         }
         (l.size, l.colours)
     };
     let c = contingency(&gt_runs, n1, w, &pixels, pred_size.len());
-    let pred_fg: u64 = pred_size.iter().skip(1).sum();
-    let gt_fg: u64 = c.gt_size.iter().sum();
-    let table = Table {
-        gt_size: &c.gt_size,
-        pred_size: &pred_size,
-        pairs: &c.pairs,
-        fg_inter: c.fg_inter,
-        fg_union: gt_fg + pred_fg - c.fg_inter,
-    };
-    let matched = match_image(&table, prm);
+    let matched = match_image(&table_of(&c, &pred_size), prm);
     Some(Scored {
         width: w,
         height: h,
@@ -261,6 +161,139 @@ pub fn score(
         matched,
         missing_pred,
     })
+}
+
+/// The matching's view of an image pair: the contingency table, the label sizes and the page-level
+/// foreground intersection and union.
+fn table_of<'c>(c: &'c Contingency, pred_size: &'c [u64]) -> Table<'c> {
+    let pred_fg: u64 = pred_size.iter().skip(1).sum();
+    let gt_fg: u64 = c.gt_size.iter().sum();
+    Table {
+        gt_size: &c.gt_size,
+        pred_size,
+        pairs: &c.pairs,
+        fg_inter: c.fg_inter,
+        fg_union: gt_fg + pred_fg - c.fg_inter,
+    }
+}
+
+/// A GT mask without any line.
+fn empty_gt(gt_path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "fest.gt.empty",
+        "GT image without any text-line pixel (N1 = 0)",
+    )
+    .file(gt_path)
+    .hint(
+        "Check that this is the right mask; its metrics are 0 (official) or undefined (corrected).",
+    )
+    .official("all five metrics 0, counted in the mean")
+}
+
+/// The warning on GT foreground read as background: 16-bit values below 256, or near-black colours.
+fn lost_foreground(gt: &Mask<u8>, gt_path: &str) -> Diagnostic {
+    let w = gt.width;
+    let (x, y) = (
+        gt.lost_first % w.max(1) as u64,
+        gt.lost_first / w.max(1) as u64,
+    );
+    let (code, what) = if gt.sixteen_bit {
+        (
+            "fest.gt.sixteen_bit_low",
+            "16-bit foreground values below 256 read as background (OpenCV keeps the high byte)",
+        )
+    } else {
+        (
+            "fest.gt.dark_foreground",
+            "near-black colours read as background (their truncated luma is 0)",
+        )
+    };
+    let mut d = Diagnostic::warning(code, format!("{} pixels: {what}", gt.lost_count))
+        .file(gt_path)
+        .found(format!("{} pixels, first at ({x}, {y})", gt.lost_count))
+        .hint("Write the GT as white (255) lines on black (0), 8-bit.")
+        .official("reads them as background");
+    d.pixel = Some([x, y]);
+    d
+}
+
+/// The prediction's colours at the GT's size `(w, h)`, and whether it is missing (then all background in
+/// corrected mode; official mode fails, as the script does). `None` after an error.
+fn read_pred(
+    job: &Job,
+    (w, h): (u32, u32),
+    dec: &Decode,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Vec<u32>, bool)> {
+    let gt_path = &job.gt.path;
+    let Some(p) = job.pred else {
+        let want = format!("{}.png", job.stem);
+        if mode == Mode::Official {
+            diags.push(
+                Diagnostic::error(
+                    "fest.official.missing_prediction",
+                    format!("no prediction `{want}` for this GT image"),
+                )
+                .file(gt_path)
+                .expected(want)
+                .hint("Add the prediction, or use corrected mode to score it as all background.")
+                .official("crashes (cvtColor on None)"),
+            );
+            return None;
+        }
+        diags.push(
+            Diagnostic::warning(
+                "fest.official.missing_prediction",
+                format!("no prediction `{want}`: scored as all background"),
+            )
+            .file(gt_path)
+            .hint("Add the prediction if it exists.")
+            .official("crashes (cvtColor on None)"),
+        );
+        return Some((vec![0u32; w as usize * h as usize], true));
+    };
+    match read(p).and_then(|b| decode_rgb(&p.path, &b, dec.max_pixels)) {
+        Ok(m) if (m.width, m.height) != (w, h) => {
+            diags.push(
+                Diagnostic::error("fest.input.size_mismatch", "prediction and GT sizes differ")
+                    .file(&p.path)
+                    .expected(format!("{w}×{h} (as {gt_path})"))
+                    .found(format!("{}×{}", m.width, m.height))
+                    .hint("Predict on the full page at the GT's resolution.")
+                    .official("crashes (broadcast error) or meaningless values"),
+            );
+            None
+        }
+        Ok(m) => Some((m.pixels, false)),
+        Err(d) => {
+            diags.push(*d);
+            None
+        }
+    }
+}
+
+/// Corrected mode's reading of a prediction as connected components of non-background (`bg`) pixels: the
+/// pixels become component labels; returns each label's size (0: the background) and up to 4 of its colours.
+fn pred_components(pixels: &mut Vec<u32>, w: u32, h: u32, bg: u32) -> (Vec<u64>, Vec<Vec<u32>>) {
+    let (runs, n) = components(w, h, true, |i| pixels[i] != bg);
+    let mut lab = vec![0u32; pixels.len()];
+    let mut size = vec![0u64; n as usize + 1];
+    let mut cols = vec![Vec::new(); n as usize + 1];
+    for r in &runs {
+        let base = r.y as usize * w as usize;
+        for x in r.x0..r.x1 {
+            let c = pixels[base + x as usize];
+            if !cols[r.label as usize].contains(&c) && cols[r.label as usize].len() < 4 {
+                cols[r.label as usize].push(c);
+            }
+            lab[base + x as usize] = r.label;
+        }
+        size[r.label as usize] += (r.x1 - r.x0) as u64;
+    }
+    size[0] = pixels.len() as u64 - size.iter().skip(1).sum::<u64>();
+    *pixels = lab;
+    (size, cols)
 }
 
 fn pred_warnings(

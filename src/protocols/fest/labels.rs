@@ -126,6 +126,31 @@ pub struct PredLabels {
     pub largest_non_black: Option<(u32, u64)>,
 }
 
+/// The label of each colour rank: 0 for the background's rank (`bg_rank`; the lowest colour when
+/// `lowest_is_background`), the others numbered in rank order from 1, modulo 256 with `wrap`.
+fn labels_of_ranks(
+    distinct: usize,
+    bg_rank: Option<u32>,
+    lowest_is_background: bool,
+    wrap: bool,
+) -> Vec<u32> {
+    (0..distinct as u32)
+        .map(|r| {
+            let l = match bg_rank {
+                Some(b) if r == b => 0,
+                Some(b) if lowest_is_background => r - b,
+                Some(b) if r > b => r,
+                _ => r + 1,
+            };
+            if wrap {
+                l % 256
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
 /// `background`: `None` = the lowest colour (official), `Some(c)` = colour c. `wrap`: labels modulo 256.
 pub fn colour_labels(pixels: &mut [u32], background: Option<u32>, wrap: bool) -> PredLabels {
     // Distinct colours via a 2²⁴-bit set; rank(c) = number of set bits below c.
@@ -162,21 +187,7 @@ pub fn colour_labels(pixels: &mut [u32], background: Option<u32>, wrap: bool) ->
         Some(c) if present(c) => Some(rank(c)),
         Some(_) => None,
     };
-    let label_of_rank: Vec<u32> = (0..distinct as u32)
-        .map(|r| {
-            let l = match bg_rank {
-                Some(b) if r == b => 0,
-                Some(b) if background.is_none() => r - b,
-                Some(b) if r > b => r,
-                _ => r + 1,
-            };
-            if wrap {
-                l % 256
-            } else {
-                l
-            }
-        })
-        .collect();
+    let label_of_rank = labels_of_ranks(distinct, bg_rank, background.is_none(), wrap);
     let nlabels = label_of_rank
         .iter()
         .copied()

@@ -109,8 +109,29 @@ pub fn gt_side<'a>(
         }
         gts.push(classify(e));
     }
-    // Split folders of the data set layout that hold only system files (which the input layer ignores, with
-    // an info): manuscripts without an image (spec 6, empty GT folder), known from those infos.
+    let empty = empty_splits(files);
+    let chosen = choose_splits(&gts, &empty, split_opt, diags);
+    gts.retain(|g| {
+        !g.dataset
+            || chosen.get(&g.ms).cloned().flatten() == Some(g.split.clone().unwrap_or_default())
+    });
+    let mut gt_ms: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
+    for g in &gts {
+        gt_ms.entry(g.ms.clone()).or_default().push(g.entry);
+    }
+    for (ms, split) in &empty {
+        if chosen.get(ms) == Some(&Some(split.clone())) {
+            gt_ms.entry(ms.clone()).or_default();
+        }
+    }
+    let dataset = gts.iter().any(|g| g.dataset) || !empty.is_empty();
+    (gt_ms, dataset)
+}
+
+/// Split folders of the data set layout that hold only system files (which the input layer ignores, with an
+/// info): manuscripts without an image (spec 6, empty GT folder), known from those infos, as (manuscript,
+/// split).
+fn empty_splits(files: &FileSet) -> Vec<(String, String)> {
     let mut empty: Vec<(String, String)> = Vec::new();
     for d in files
         .diagnostics
@@ -126,7 +147,17 @@ pub fn gt_side<'a>(
             empty.push((ms.to_string(), c[i + 1].to_string()));
         }
     }
-    // Split selection per dataset manuscript.
+    empty
+}
+
+/// The split chosen for each manuscript of the data set layout: its only split folder, else the one named by
+/// the `split` option (`None`, an error, when there is none of that name).
+fn choose_splits(
+    gts: &[GtFile],
+    empty: &[(String, String)],
+    split_opt: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, Option<String>> {
     let mut splits: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let named = gts
         .iter()
@@ -158,21 +189,7 @@ pub fn gt_side<'a>(
         };
         chosen.insert(ms.clone(), pick);
     }
-    gts.retain(|g| {
-        !g.dataset
-            || chosen.get(&g.ms).cloned().flatten() == Some(g.split.clone().unwrap_or_default())
-    });
-    let mut gt_ms: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
-    for g in &gts {
-        gt_ms.entry(g.ms.clone()).or_default().push(g.entry);
-    }
-    for (ms, split) in &empty {
-        if chosen.get(ms) == Some(&Some(split.clone())) {
-            gt_ms.entry(ms.clone()).or_default();
-        }
-    }
-    let dataset = gts.iter().any(|g| g.dataset) || !empty.is_empty();
-    (gt_ms, dataset)
+    chosen
 }
 
 /// Builds the manuscripts and their jobs; every layout problem becomes a diagnostic.
@@ -196,18 +213,7 @@ pub fn build<'a>(
         pred_dirs.entry(parent(&e.path)).or_default().push(e);
     }
     if gt_ms.is_empty() {
-        let d = Diagnostic::new(
-            if mode == Mode::Official {
-                crate::Severity::Warning
-            } else {
-                crate::Severity::Error
-            },
-            "fest.input.no_images",
-            "no GT image to score",
-        )
-        .hint("Drop the GT masks (PNG) on the GT zone.")
-        .official("NaN means (numpy mean of an empty list)");
-        diags.push(d);
+        diags.push(no_images(mode));
         return Vec::new();
     }
     // Manuscript pairing.
@@ -222,19 +228,7 @@ pub fn build<'a>(
     let mut out = Vec::new();
     let mut used_pred: Vec<String> = Vec::new();
     for (ms, entries) in &gt_ms {
-        let pred_dir: Option<String> = if let Some((_, v)) = map.iter().find(|(k, _)| k == ms) {
-            pred_dirs.keys().find(|k| *k == v).cloned()
-        } else if single && pred_dirs.len() == 1 {
-            pred_dirs.keys().next().cloned()
-        } else if pred_dirs.contains_key(ms) {
-            Some(ms.clone())
-        } else {
-            let ci: Vec<&String> = pred_dirs
-                .keys()
-                .filter(|k| k.eq_ignore_ascii_case(ms))
-                .collect();
-            (ci.len() == 1).then(|| ci[0].clone())
-        };
+        let pred_dir = pred_dir_of(ms, &map, &pred_dirs, single);
         let name = if single && !dataset {
             "default".to_string()
         } else {
@@ -247,12 +241,7 @@ pub fn build<'a>(
             }
             None => {
                 if !pred_dirs.is_empty() || !single {
-                    diags.push(
-                        Diagnostic::error("fest.input.unmatched_manuscript", format!("no prediction folder for manuscript `{ms}`"))
-                            .expected(format!("GT manuscripts: {}", gt_ms.keys().cloned().collect::<Vec<_>>().join(", ")))
-                            .found(format!("prediction folders: {}", pred_dirs.keys().map(|k| if k.is_empty() { "(top level)".to_string() } else { k.clone() }).collect::<Vec<_>>().join(", ")))
-                            .hint("set `manuscript_map`, e.g. --set manuscript_map=Latin2=latin1,Syriaque341=syr"),
-                    );
+                    diags.push(unmatched(ms, &gt_ms, &pred_dirs));
                     continue;
                 }
                 Vec::new()
@@ -281,6 +270,72 @@ pub fn build<'a>(
         }
     }
     out
+}
+
+/// The prediction folder of manuscript `ms`: the one `manuscript_map` names, the only one (one manuscript), the
+/// one of the same name, else the only one of the same name in another case.
+fn pred_dir_of(
+    ms: &str,
+    map: &[(String, String)],
+    pred_dirs: &BTreeMap<String, Vec<&Entry>>,
+    single: bool,
+) -> Option<String> {
+    if let Some((_, v)) = map.iter().find(|(k, _)| k == ms) {
+        pred_dirs.keys().find(|k| *k == v).cloned()
+    } else if single && pred_dirs.len() == 1 {
+        pred_dirs.keys().next().cloned()
+    } else if pred_dirs.contains_key(ms) {
+        Some(ms.to_string())
+    } else {
+        let ci: Vec<&String> = pred_dirs
+            .keys()
+            .filter(|k| k.eq_ignore_ascii_case(ms))
+            .collect();
+        (ci.len() == 1).then(|| ci[0].clone())
+    }
+}
+
+/// No GT image at all: NaN means officially (a warning), an error when corrected.
+fn no_images(mode: Mode) -> Diagnostic {
+    Diagnostic::new(
+        if mode == Mode::Official {
+            crate::Severity::Warning
+        } else {
+            crate::Severity::Error
+        },
+        "fest.input.no_images",
+        "no GT image to score",
+    )
+    .hint("Drop the GT masks (PNG) on the GT zone.")
+    .official("NaN means (numpy mean of an empty list)")
+}
+
+fn unmatched(
+    ms: &str,
+    gt_ms: &BTreeMap<String, Vec<&Entry>>,
+    pred_dirs: &BTreeMap<String, Vec<&Entry>>,
+) -> Diagnostic {
+    Diagnostic::error(
+        "fest.input.unmatched_manuscript",
+        format!("no prediction folder for manuscript `{ms}`"),
+    )
+    .expected(format!(
+        "GT manuscripts: {}",
+        gt_ms.keys().cloned().collect::<Vec<_>>().join(", ")
+    ))
+    .found(format!(
+        "prediction folders: {}",
+        pred_dirs
+            .keys()
+            .map(|k| if k.is_empty() {
+                "(top level)".to_string()
+            } else {
+                k.clone()
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+    .hint("set `manuscript_map`, e.g. --set manuscript_map=Latin2=latin1,Syriaque341=syr")
 }
 
 fn extra(e: &Entry) -> Diagnostic {
@@ -313,27 +368,12 @@ pub fn pair<'a>(
         let st = stem(e.name()).to_string();
         let want = format!("{st}.png");
         let Some(png) = gt.iter().find(|x| x.name() == want) else {
-            let d = if mode == Mode::Official {
-                Diagnostic::error("fest.official.gt_unreadable", format!("GT entry is not a PNG: the official script reads `{want}`, which does not exist"))
-                    .official("crashes (cv2.imread returns None)")
-            } else {
-                Diagnostic::warning(
-                    "fest.official.gt_unreadable",
-                    format!("GT entry is not a PNG (no `{want}`): skipped"),
-                )
-                .official("crashes (reads the missing PNG)")
-            };
-            diags.push(d.file(&e.path).hint("Remove the file from the GT folder."));
+            diags.push(not_png(e, &want, mode));
             if mode == Mode::Official {
                 let n = seen.entry(st.clone()).or_insert(0);
                 *n += 1;
-                let base = if prefix {
-                    format!("{ms}/{st}")
-                } else {
-                    st.clone()
-                };
                 jobs.push(Job {
-                    id: if *n > 1 { format!("{base}#{n}") } else { base },
+                    id: job_id(ms, &st, *n, prefix),
                     stem: st,
                     gt: e,
                     pred: None,
@@ -345,18 +385,7 @@ pub fn pair<'a>(
         let n = seen.entry(st.clone()).or_insert(0);
         *n += 1;
         if *n > 1 {
-            let d = Diagnostic::warning(
-                "fest.input.duplicate_stem",
-                if mode == Mode::Official {
-                    format!("`{}` has the stem of another GT entry: the official script scores image {st} again", e.name())
-                } else {
-                    format!("`{}` has the stem of another GT entry: image {st} is scored once", e.name())
-                },
-            )
-            .file(&e.path)
-            .hint("Keep only the PNG mask in the GT folder.")
-            .official("scores the image once per entry");
-            diags.push(d);
+            diags.push(duplicate_stem(e, &st, mode));
             if mode != Mode::Official {
                 continue;
             }
@@ -380,12 +409,7 @@ pub fn pair<'a>(
         if let Some(i) = p {
             claimed[i] = true;
         }
-        let base = if prefix {
-            format!("{ms}/{st}")
-        } else {
-            st.clone()
-        };
-        let id = if *n > 1 { format!("{base}#{n}") } else { base };
+        let id = job_id(ms, &st, *n, prefix);
         jobs.push(Job {
             stem: st,
             id,
@@ -400,6 +424,55 @@ pub fn pair<'a>(
         }
     }
     jobs
+}
+
+/// The item id of the `n`-th GT entry of stem `st`: `<stem>` or `<MS>/<stem>` (`prefix`), `#n` for a repeat.
+fn job_id(ms: &str, st: &str, n: u32, prefix: bool) -> String {
+    let base = if prefix {
+        format!("{ms}/{st}")
+    } else {
+        st.to_string()
+    };
+    if n > 1 {
+        format!("{base}#{n}")
+    } else {
+        base
+    }
+}
+
+/// A GT entry with the stem of an earlier one: scored again officially, once when corrected.
+fn duplicate_stem(e: &Entry, st: &str, mode: Mode) -> Diagnostic {
+    Diagnostic::warning(
+        "fest.input.duplicate_stem",
+        if mode == Mode::Official {
+            format!("`{}` has the stem of another GT entry: the official script scores image {st} again", e.name())
+        } else {
+            format!("`{}` has the stem of another GT entry: image {st} is scored once", e.name())
+        },
+    )
+    .file(&e.path)
+    .hint("Keep only the PNG mask in the GT folder.")
+    .official("scores the image once per entry")
+}
+
+/// A GT entry that is not a PNG and has no PNG of its stem (`want`): the official script crashes reading it.
+fn not_png(e: &Entry, want: &str, mode: Mode) -> Diagnostic {
+    let d = if mode == Mode::Official {
+        Diagnostic::error(
+            "fest.official.gt_unreadable",
+            format!(
+                "GT entry is not a PNG: the official script reads `{want}`, which does not exist"
+            ),
+        )
+        .official("crashes (cv2.imread returns None)")
+    } else {
+        Diagnostic::warning(
+            "fest.official.gt_unreadable",
+            format!("GT entry is not a PNG (no `{want}`): skipped"),
+        )
+        .official("crashes (reads the missing PNG)")
+    };
+    d.file(&e.path).hint("Remove the file from the GT folder.")
 }
 
 #[cfg(test)]

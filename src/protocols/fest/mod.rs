@@ -13,10 +13,12 @@ mod preflight;
 mod report;
 mod text;
 
-pub use options::OPTIONS;
+use options::{Aggregation, BothFail, Connectivity, EmptyMetric, PixelIu, PredEncoding, RaGuard};
+pub use options::{FestOptions, OPTIONS};
 pub use text::{py_float, render_text};
 
-use super::{Class, Example, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use super::options::OptionSet;
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
 use crate::input::kind::Kind;
 use crate::input::Role;
@@ -34,7 +36,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                <MS>/text-line-gt-<MS>/<split>/NNN.png; folders or zips; Codalab ref/.",
     pred_files: "Prediction masks (PNG, one colour per line on black), named like the GT images: a folder, \
                  <MS>/NNN.png per manuscript, or a zip (Codalab res/).",
-    options: OPTIONS,
+    options: FestOptions::SPECS,
     examples: &[Example {
         id: "synthetic",
         label: "Synthetic 40×20 page (3 GT lines, 5 predicted)",
@@ -42,6 +44,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         pred: &["examples/fest/pred/001.png"],
         set: &[],
     }],
+    official_noun: "official script",
+    head_len: 64,
 };
 
 /// The decoding and metric settings of one run.
@@ -51,8 +55,14 @@ pub(crate) struct Settings {
     pub pooled: bool,
 }
 
-pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageError> {
-    let background = match opts.get("background_colour") {
+/// The settings of one run from its options and memory budget; a background colour that is not one, the
+/// component encoding in official mode and a size cap that is not positive are usage errors.
+pub(crate) fn settings(
+    opts: &FestOptions,
+    budget: crate::budget::Budget,
+    mode: Mode,
+) -> Result<Settings, UsageError> {
+    let background = match opts.background_colour.as_str() {
         "lowest" | "" => None,
         s => {
             let h = s.trim_start_matches('#');
@@ -66,12 +76,13 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
             }
         }
     };
-    if opts.get("pred_encoding") == "components" && mode == Mode::Official {
+    let components = opts.pred_encoding == PredEncoding::Components;
+    if components && mode == Mode::Official {
         return Err(UsageError(
             "option `pred_encoding`: components is available in corrected mode only".into(),
         ));
     }
-    let max_mp = opts.int("max_megapixels").unwrap_or(64);
+    let max_mp = opts.max_megapixels;
     if max_mp <= 0 {
         return Err(UsageError(
             "option `max_megapixels`: expected a positive integer".into(),
@@ -79,29 +90,29 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
     }
     Ok(Settings {
         decode: image::Decode {
-            eight: opts.get("connectivity") != "4",
-            wrap: opts.flag("label_wrap"),
+            eight: opts.connectivity != Connectivity::Four,
+            wrap: opts.label_wrap,
             background,
-            components: opts.get("pred_encoding") == "components",
+            components,
             max_pixels: (max_mp as u64).saturating_mul(1_000_000),
-            budget: opts.budget(),
+            budget,
         },
         params: Params {
-            iou_threshold: opts.number("iou_threshold").unwrap_or(0.75),
-            pr_threshold: opts.number("pr_threshold").unwrap_or(0.75),
-            strict: opts.flag("strict_threshold"),
-            matching: match opts.get("matching") {
-                "greedy" => Matching::Greedy,
-                "hungarian" => Matching::Hungarian,
-                _ => Matching::BestPerGt,
+            iou_threshold: opts.iou_threshold.unwrap_or(0.75),
+            pr_threshold: opts.pr_threshold.unwrap_or(0.75),
+            strict: opts.strict_threshold,
+            matching: match opts.matching {
+                options::Matching::Greedy => Matching::Greedy,
+                options::Matching::Hungarian => Matching::Hungarian,
+                options::Matching::BestPerGt => Matching::BestPerGt,
             },
-            count_unmatched: opts.flag("count_unmatched"),
-            both_fail_el: opts.get("both_fail") == "ml+el",
-            ra_guard_n2: opts.get("ra_guard") == "n2",
-            empty_zero: opts.get("empty_metric") == "zero",
-            page_pixel_iu: opts.get("pixel_iu") == "page",
+            count_unmatched: opts.count_unmatched,
+            both_fail_el: opts.both_fail == BothFail::MlEl,
+            ra_guard_n2: opts.ra_guard == RaGuard::N2,
+            empty_zero: opts.empty_metric == EmptyMetric::Zero,
+            page_pixel_iu: opts.pixel_iu == PixelIu::Page,
         },
-        pooled: opts.get("aggregation") == "pooled",
+        pooled: opts.aggregation == Aggregation::Pooled,
     })
 }
 
@@ -109,11 +120,11 @@ pub(crate) fn settings(opts: &Options, mode: Mode) -> Result<Settings, UsageErro
 pub struct Fest;
 
 impl Protocol for Fest {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn head_len(&self) -> usize {
-        64
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = FestOptions;
+
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &overlay::EXTRAS
     }
     /// The spec's own rules read the GT side (page images are reported and skipped, any other non-PNG entry
     /// is `fest.official.gt_unreadable`) and any prediction that is not a valid PNG (`fest.input.bad_png`
@@ -136,36 +147,42 @@ impl Protocol for Fest {
             Class::either().or_name(path)
         }
     }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        let st = settings(&run.opts, run.mode)?;
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &FestOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        let st = settings(opts, run.opts.budget(), run.mode)?;
         progress.update(0.0, "pairing files");
         let mut diags: Vec<Diagnostic> = Vec::new();
         let manuscripts = layout::build(
             run.files,
             run.mode,
-            run.opts.get("split"),
-            run.opts.get("manuscript_map"),
+            &opts.split,
+            &opts.manuscript_map,
             &mut diags,
         );
-        let mut report = report::build(&manuscripts, &st, run.mode, &mut diags, progress);
+        let report = report::build(&manuscripts, &st, run.mode, &mut diags, progress);
         run.diags.extend(diags);
-        run.diags.extend(std::mem::take(&mut report.diagnostics));
         Ok(report)
     }
-    fn render_text(&self, report: &Report) -> String {
-        render_text(report)
-    }
-    fn official_noun(&self) -> &'static str {
-        "official script"
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Some(render_text(report))
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
     }
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &FestOptions) -> serde_json::Value {
+        preflight::manifest(run, opts)
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &FestOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, opts, expects)
     }
 }
 

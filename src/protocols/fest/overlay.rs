@@ -3,37 +3,47 @@
 //! draw it into a canvas and tell which line was clicked.
 
 use super::image::{self, Scored};
-use super::{layout, settings, Options, OPTIONS};
+use super::{layout, settings, FestOptions, OPTIONS};
 use crate::diag::Diagnostic;
 use crate::input::FileSet;
 use crate::metrics::fest::Class;
-use crate::protocols::Request;
+use crate::protocols::options::OptionSet;
+use crate::protocols::views::{hatch, Array, Extras, View, ViewCall, ViewOut, FN, FP, TP};
+use crate::protocols::{Options, Request};
 use serde_json::{json, Value};
 
-pub const TP: [u8; 4] = [0, 200, 0, 255];
-pub const FP: [u8; 4] = [230, 0, 230, 255];
-pub const FN: [u8; 4] = [40, 90, 255, 255];
-pub const GREY: [u8; 4] = [120, 120, 120, 255];
-pub const GREY_DARK: [u8; 4] = [70, 70, 70, 255];
+pub use crate::protocols::views::Overlay;
 
-/// The hatching of pixels that are not counted: pixel `i` of a `w`-wide image, grey or dark grey in 2-pixel
-/// diagonal stripes.
-pub fn hatch(i: usize, w: usize) -> [u8; 4] {
-    if ((i % w.max(1)) + (i / w.max(1))) / 2 % 2 == 0 {
-        GREY
-    } else {
-        GREY_DARK
-    }
+/// The fest view (`www/views/fest.js`) and its requests: an image's overlay (`{"image": id}`, the
+/// object of [`ViewOut`]'s `From<Overlay>`), and the page image dropped for it (`{path, bytes}` or null).
+pub static EXTRAS: Extras = Extras {
+    page_view: true,
+    views: &[
+        View {
+            name: "overlay",
+            run: overlay_view,
+        },
+        View {
+            name: "page-image",
+            run: page_image_view,
+        },
+    ],
+    ..Extras::NONE
+};
+
+fn overlay_view(call: &mut ViewCall) -> Result<ViewOut, String> {
+    overlay(call.files, call.req, call.text("image")?).map(ViewOut::from)
 }
 
-pub struct Overlay {
-    pub width: u32,
-    pub height: u32,
-    pub rgba: Vec<u8>,
-    pub gt_labels: Vec<u32>,
-    pub pred_labels: Vec<u32>,
-    /// `{width, height, gt_lines: [...], pred_lines: [...], counts}`.
-    pub meta: Value,
+fn page_image_view(call: &mut ViewCall) -> Result<ViewOut, String> {
+    let Some(e) = super::page_image::find(call.files, call.req, call.text("image")?) else {
+        return Ok(Value::Null.into());
+    };
+    let bytes = e.read_all().map_err(|err| format!("{}: {err}", e.path))?;
+    Ok(ViewOut {
+        json: json!({"path": e.path}),
+        arrays: vec![("bytes", Array::U8(bytes))],
+    })
 }
 
 /// Colours every pixel of a scored image.
@@ -115,14 +125,15 @@ pub fn render(s: &Scored) -> Overlay {
 
 /// Scores the image `image_id` (an item id of the report) of `files` and renders its overlay.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let st = settings(&opts, req.mode).map_err(|e| e.0)?;
+    let resolved = Options::resolve(OPTIONS, req.mode, &req.set)?;
+    let opts = FestOptions::read(&resolved);
+    let st = settings(&opts, resolved.budget(), req.mode).map_err(|e| e.0)?;
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mss = layout::build(
         files,
         req.mode,
-        opts.get("split"),
-        opts.get("manuscript_map"),
+        &opts.split,
+        &opts.manuscript_map,
         &mut diags,
     );
     let job = mss

@@ -5,7 +5,8 @@
 use super::layout;
 use crate::diag::Diagnostic;
 use crate::input::{Entry, FileSet};
-use crate::protocols::{Options, Request};
+use crate::protocols::options::OptionSet;
+use crate::protocols::Request;
 
 const IMAGE_EXTENSIONS: &[&str] = &[".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp"];
 
@@ -19,13 +20,13 @@ fn comps(path: &str) -> Vec<&str> {
 /// role) whose stem is the image's stem. With several, the one of the image's manuscript and the GT's split
 /// folder wins. `None` when none was dropped.
 pub fn find<'a>(files: &'a FileSet, req: &Request, image_id: &str) -> Option<&'a Entry> {
-    let opts = Options::resolve(super::OPTIONS, req.mode, &req.set).ok()?;
+    let opts = super::FestOptions::resolve(req.mode, &req.set).ok()?;
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mss = layout::build(
         files,
         req.mode,
-        opts.get("split"),
-        opts.get("manuscript_map"),
+        &opts.split,
+        &opts.manuscript_map,
         &mut diags,
     );
     let (ms, job) = mss

@@ -10,13 +10,14 @@
 //! several GT lines (`fest.pred.binary_mask`), and the GT's own warnings (`fest.gt.*`).
 
 use super::layout;
+use super::FestOptions;
 use crate::diag::Diagnostic;
 use crate::formats::png_mask::{blank_gray, decode_gray};
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_ins, thousands, Found,
 };
-use crate::protocols::{Progress, Protocol, Run, UsageError};
+use crate::protocols::{AnyProtocol, Progress, Run, UsageError};
 use crate::report::{Mode, Report};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -31,8 +32,8 @@ const LABEL_DEPENDENT: &[&str] = &[
     "fest.official.ra_division_by_zero",
 ];
 
-fn max_pixels(run: &mut Run) -> Option<u64> {
-    match super::settings(&run.opts, Mode::Official) {
+fn max_pixels(run: &mut Run, opts: &FestOptions) -> Option<u64> {
+    match super::settings(opts, run.opts.budget(), Mode::Official) {
         Ok(st) => Some(st.decode.max_pixels),
         Err(UsageError(e)) => {
             run.diags
@@ -45,13 +46,13 @@ fn max_pixels(run: &mut Run) -> Option<u64> {
 /// `expects`: `{"layout": "dataset"|"folders", "manuscripts": [{"name": "Latin2", "entries": [{"path": …,
 /// "width": 40, "height": 20}, …]}]}`; an entry without a size is a GT entry that is not a PNG but has the
 /// stem of one (`001.jpg` next to `001.png`: the official script scores 001 once per entry).
-pub fn manifest(run: &mut Run) -> Value {
-    let Some(max) = max_pixels(run) else {
+pub fn manifest(run: &mut Run, opts: &FestOptions) -> Value {
+    let Some(max) = max_pixels(run, opts) else {
         return Value::Null;
     };
     let mut diags: Vec<Diagnostic> = Vec::new();
     let gt_only = FileSet::of(run.files.with_role(Role::Gt).cloned().collect(), Vec::new());
-    let (gt_ms, dataset) = layout::gt_side(&gt_only, run.opts.get("split"), &mut diags);
+    let (gt_ms, dataset) = layout::gt_side(&gt_only, &opts.split, &mut diags);
     let single = gt_ms.len() == 1;
     let mut manuscripts = Vec::new();
     for (ms, entries) in &gt_ms {
@@ -118,17 +119,17 @@ fn parse(expects: &Value) -> Option<Vec<(String, Vec<Listed>)>> {
 }
 
 fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    super::Fest.score(run, progress)
+    AnyProtocol::score(&super::Fest, run, progress)
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> Found {
+pub fn check(run: &mut Run, opts: &FestOptions, expects: &Value) -> Found {
     let Some(mss) = parse(expects) else {
         run.diags
             .push(bad_manifest("expected manuscripts with their entries"));
         return String::from("no usable manifest").into();
     };
-    let Some(max) = max_pixels(run) else {
+    let Some(max) = max_pixels(run, opts) else {
         return String::from("no usable manifest").into();
     };
     let mut stand_ins = Vec::new();

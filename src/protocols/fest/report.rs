@@ -14,6 +14,25 @@ use serde_json::{json, Map, Value};
 /// Most per-line rows kept in one item's detail (the counts always cover every line).
 const MAX_LINE_ROWS: usize = 5000;
 
+/// What the whole run gathers across manuscripts: progress, whether official scoring fails, the best IoU of
+/// every matched GT line and each manuscript's Line IU.
+struct Across<'a> {
+    total: usize,
+    done: usize,
+    fails: bool,
+    best_ious: Vec<f64>,
+    ms_line_iu: Vec<Option<f64>>,
+    progress: &'a mut dyn Progress,
+}
+
+/// One manuscript's scored images: their five values, pooled counts and Line IU bars.
+#[derive(Default)]
+struct Images {
+    fives: Vec<(String, Five)>,
+    pooled: Counts,
+    bars: Vec<(String, Option<f64>)>,
+}
+
 pub fn build(
     manuscripts: &[Manuscript],
     st: &Settings,
@@ -22,126 +41,22 @@ pub fn build(
     progress: &mut dyn Progress,
 ) -> Report {
     let mut report = Report::new("fest", mode);
-    let total: usize = manuscripts.iter().map(|m| m.jobs.len()).sum();
-    let mut done = 0usize;
-    let mut fails = false;
-    let mut best_ious: Vec<f64> = Vec::new();
-    let mut ms_line_iu: Vec<Option<f64>> = Vec::new();
+    let mut all = Across {
+        total: manuscripts.iter().map(|m| m.jobs.len()).sum(),
+        done: 0,
+        fails: false,
+        best_ious: Vec::new(),
+        ms_line_iu: Vec::new(),
+        progress,
+    };
     for ms in manuscripts {
-        let mut fives: Vec<(String, Five)> = Vec::new();
-        let mut pooled = Counts::default();
-        let mut bars: Vec<(String, Option<f64>)> = Vec::new();
+        let mut images = Images::default();
         for job in &ms.jobs {
-            progress.update(
-                done as f64 / total.max(1) as f64,
-                &format!("scoring {}", job.id),
-            );
-            done += 1;
-            // The official script stops at a GT entry it cannot read (its error is already in `diags`).
-            let scored = if job.unreadable {
-                None
-            } else {
-                image::score(job, &st.decode, &st.params, mode, diags)
-            };
-            let mut item = Item {
-                id: job.id.clone(),
-                group: Some(ms.name.clone()),
-                scores: Scores::new(),
-                detail: Map::new(),
-            };
-            item.detail.insert("order".into(), json!(done - 1));
-            item.detail.insert("gt_file".into(), json!(job.gt.path));
-            item.detail
-                .insert("pred_file".into(), json!(job.pred.map(|p| p.path.clone())));
-            match scored {
-                None => {
-                    for id in IDS {
-                        item.scores.set(id, None);
-                    }
-                    fails |= mode == Mode::Official;
-                    bars.push((job.id.clone(), None));
-                }
-                Some(s) => {
-                    let f = five(&s.matched.counts, &st.params);
-                    if f.ra == V::DivZero {
-                        diags.push(
-                            Diagnostic::error(
-                                "fest.official.ra_division_by_zero",
-                                "no predicted line (N2 = 0) while the GT has lines: RA = M/N2 divides by zero",
-                            )
-                            .file(job.pred.map_or(job.gt.path.as_str(), |p| p.path.as_str()))
-                            .hint("The prediction is all background; corrected mode scores it (RA undefined, DR = 0, FM = 0).")
-                            .official("crashes (ZeroDivisionError in RA; the guard tests N1)"),
-                        );
-                        fails = true;
-                    }
-                    for (k, id) in IDS.iter().enumerate() {
-                        item.scores.set(id, f.get(k).value());
-                    }
-                    for g in s.matched.gt.iter().skip(1) {
-                        if g.pred.is_some() {
-                            best_ious.push(g.iou);
-                        }
-                    }
-                    pooled.add(&s.matched.counts);
-                    bars.push((job.id.clone(), f.line_iu.value()));
-                    detail(&mut item.detail, &s, &f);
-                    fives.push((job.id.clone(), f));
-                }
-            }
+            let item = image_item(job, &ms.name, st, mode, diags, &mut all, &mut images);
             report.items.push(item);
         }
-        // Per-manuscript values.
-        let mut g = Scores::new();
-        if st.pooled {
-            let f = five(&pooled, &st.params);
-            for (k, id) in IDS.iter().enumerate() {
-                g.set(id, f.get(k).value());
-            }
-        } else {
-            let mut undefined: Vec<String> = Vec::new();
-            for (k, id) in IDS.iter().enumerate() {
-                let mut vals = Vec::new();
-                for (img, f) in &fives {
-                    match f.get(k) {
-                        V::Undef => undefined.push(format!("{img} ({id})")),
-                        V::DivZero => {}
-                        v => vals.extend(v.value()),
-                    }
-                }
-                g.set(id, numpy_mean(&vals));
-            }
-            if !undefined.is_empty() {
-                diags.push(
-                    Diagnostic::warning(
-                        "fest.metric.undefined",
-                        format!(
-                            "manuscript {}: undefined (0/0) metrics left out of the means: {}",
-                            ms.name,
-                            undefined.join(", ")
-                        ),
-                    )
-                    .hint("These images have no GT lines or no predicted lines.")
-                    .official("counts them as 0"),
-                );
-            }
-        }
-        if ms.jobs.is_empty() {
-            // Spec 6, empty GT folder: official NaN means and a warning, corrected an error.
-            let d = Diagnostic::new(
-                if mode == Mode::Official {
-                    crate::Severity::Warning
-                } else {
-                    crate::Severity::Error
-                },
-                "fest.input.no_images",
-                format!("manuscript {}: no image to score", ms.name),
-            )
-            .hint("Put the GT masks (PNG) of this manuscript in its folder, or leave the manuscript out.")
-            .official("NaN means (numpy mean of an empty list)");
-            diags.push(d);
-        }
-        ms_line_iu.push(g.get("line_iu"));
+        let g = manuscript_scores(ms, &images, st, mode, diags);
+        all.ms_line_iu.push(g.get("line_iu"));
         report.groups.push(Group {
             id: ms.name.clone(),
             scores: g,
@@ -152,11 +67,13 @@ pub fn build(
             title: format!("Line IU per image: {}", ms.name),
             x_label: "image".into(),
             y_label: "Line IU".into(),
-            labels: bars.iter().map(|b| b.0.clone()).collect(),
-            values: bars.iter().map(|b| b.1).collect(),
+            labels: images.bars.iter().map(|b| b.0.clone()).collect(),
+            values: images.bars.iter().map(|b| b.1).collect(),
             series: vec![],
         });
     }
+    let fails = all.fails;
+    let ms_line_iu = &all.ms_line_iu;
     let lead = if fails || ms_line_iu.is_empty() || ms_line_iu.iter().any(|v| v.is_none()) {
         None
     } else {
@@ -178,9 +95,140 @@ pub fn build(
     report
         .items
         .sort_by(|a, b| crate::report::natural_cmp(&a.id, &b.id));
-    report.plots.insert(0, histogram(&best_ious));
+    report.plots.insert(0, histogram(&all.best_ious));
     report.display = display();
     report
+}
+
+/// One image of manuscript `ms_name`: scored (unless its GT entry is unreadable, where the official script
+/// stops), its item, and what it adds to the manuscript's and the run's totals.
+fn image_item(
+    job: &super::layout::Job,
+    ms_name: &str,
+    st: &Settings,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+    all: &mut Across,
+    images: &mut Images,
+) -> Item {
+    all.progress.update(
+        all.done as f64 / all.total.max(1) as f64,
+        &format!("scoring {}", job.id),
+    );
+    all.done += 1;
+    // The official script stops at a GT entry it cannot read (its error is already in `diags`).
+    let scored = if job.unreadable {
+        None
+    } else {
+        image::score(job, &st.decode, &st.params, mode, diags)
+    };
+    let mut item = Item {
+        id: job.id.clone(),
+        group: Some(ms_name.to_string()),
+        scores: Scores::new(),
+        detail: Map::new(),
+    };
+    item.detail.insert("order".into(), json!(all.done - 1));
+    item.detail.insert("gt_file".into(), json!(job.gt.path));
+    item.detail
+        .insert("pred_file".into(), json!(job.pred.map(|p| p.path.clone())));
+    let Some(s) = scored else {
+        for id in IDS {
+            item.scores.set(id, None);
+        }
+        all.fails |= mode == Mode::Official;
+        images.bars.push((job.id.clone(), None));
+        return item;
+    };
+    let f = five(&s.matched.counts, &st.params);
+    if f.ra == V::DivZero {
+        diags.push(
+            Diagnostic::error(
+                "fest.official.ra_division_by_zero",
+                "no predicted line (N2 = 0) while the GT has lines: RA = M/N2 divides by zero",
+            )
+            .file(job.pred.map_or(job.gt.path.as_str(), |p| p.path.as_str()))
+            .hint("The prediction is all background; corrected mode scores it (RA undefined, DR = 0, FM = 0).")
+            .official("crashes (ZeroDivisionError in RA; the guard tests N1)"),
+        );
+        all.fails = true;
+    }
+    for (k, id) in IDS.iter().enumerate() {
+        item.scores.set(id, f.get(k).value());
+    }
+    for g in s.matched.gt.iter().skip(1) {
+        if g.pred.is_some() {
+            all.best_ious.push(g.iou);
+        }
+    }
+    images.pooled.add(&s.matched.counts);
+    images.bars.push((job.id.clone(), f.line_iu.value()));
+    detail(&mut item.detail, &s, &f);
+    images.fives.push((job.id.clone(), f));
+    item
+}
+
+/// A manuscript's five values: from its pooled counts, or the numpy means of its images' values (undefined
+/// ones left out, with a warning); an empty manuscript is a warning (official) or an error (corrected).
+fn manuscript_scores(
+    ms: &Manuscript,
+    images: &Images,
+    st: &Settings,
+    mode: Mode,
+    diags: &mut Vec<Diagnostic>,
+) -> Scores {
+    let mut g = Scores::new();
+    if st.pooled {
+        let f = five(&images.pooled, &st.params);
+        for (k, id) in IDS.iter().enumerate() {
+            g.set(id, f.get(k).value());
+        }
+    } else {
+        let mut undefined: Vec<String> = Vec::new();
+        for (k, id) in IDS.iter().enumerate() {
+            let mut vals = Vec::new();
+            for (img, f) in &images.fives {
+                match f.get(k) {
+                    V::Undef => undefined.push(format!("{img} ({id})")),
+                    V::DivZero => {}
+                    v => vals.extend(v.value()),
+                }
+            }
+            g.set(id, numpy_mean(&vals));
+        }
+        if !undefined.is_empty() {
+            diags.push(
+                Diagnostic::warning(
+                    "fest.metric.undefined",
+                    format!(
+                        "manuscript {}: undefined (0/0) metrics left out of the means: {}",
+                        ms.name,
+                        undefined.join(", ")
+                    ),
+                )
+                .hint("These images have no GT lines or no predicted lines.")
+                .official("counts them as 0"),
+            );
+        }
+    }
+    if ms.jobs.is_empty() {
+        // Spec 6, empty GT folder: official NaN means and a warning, corrected an error.
+        let d = Diagnostic::new(
+            if mode == Mode::Official {
+                crate::Severity::Warning
+            } else {
+                crate::Severity::Error
+            },
+            "fest.input.no_images",
+            format!("manuscript {}: no image to score", ms.name),
+        )
+        .hint(
+            "Put the GT masks (PNG) of this manuscript in its folder, or leave the manuscript out.",
+        )
+        .official("NaN means (numpy mean of an empty list)");
+        diags.push(d);
+    }
+    g
 }
 
 fn histogram(ious: &[f64]) -> Plot {
@@ -234,17 +282,8 @@ fn detail(d: &mut Map<String, Value>, s: &Scored, f: &Five) {
     if s.missing_pred {
         d.insert("missing_prediction".into(), json!(true));
     }
-    // Bounding boxes of GT lines from their runs.
     let n1 = s.gt_size.len().saturating_sub(1);
-    let mut bbox = vec![[u32::MAX, u32::MAX, 0u32, 0u32]; n1 + 1];
-    for r in &s.gt_runs {
-        if let Some(b) = bbox.get_mut(r.label as usize) {
-            b[0] = b[0].min(r.x0);
-            b[1] = b[1].min(r.y);
-            b[2] = b[2].max(r.x1 - 1);
-            b[3] = b[3].max(r.y);
-        }
-    }
+    let bbox = gt_boxes(s, n1);
     let colour = |p: u32| {
         s.colours
             .get(p as usize)
@@ -286,6 +325,20 @@ fn detail(d: &mut Map<String, Value>, s: &Scored, f: &Five) {
         .collect();
     d.insert("pred_lines".into(), Value::Array(pred_rows));
     let _ = &s.pairs;
+}
+
+/// The bounding box `[x0, y0, x1, y1]` (inclusive) of each of the `n1` GT lines, from their runs.
+fn gt_boxes(s: &Scored, n1: usize) -> Vec<[u32; 4]> {
+    let mut bbox = vec![[u32::MAX, u32::MAX, 0u32, 0u32]; n1 + 1];
+    for r in &s.gt_runs {
+        if let Some(b) = bbox.get_mut(r.label as usize) {
+            b[0] = b[0].min(r.x0);
+            b[1] = b[1].min(r.y);
+            b[2] = b[2].max(r.x1 - 1);
+            b[3] = b[3].max(r.y);
+        }
+    }
+    bbox
 }
 
 fn display() -> Display {

@@ -1,6 +1,7 @@
 //! Which dropped file is the GT and which are runs, and which family they are (specs/kws.md 2.1): content
 //! decides, file extensions never do (`.gz` is opened first by the input layer).
 
+use super::options::{KwsOptions as O, Preset};
 use crate::diag::Diagnostic;
 use crate::formats::lines::strip_bom;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
@@ -12,33 +13,33 @@ pub enum Family {
 }
 
 impl Family {
-    pub fn preset(self) -> &'static str {
+    pub fn preset(self) -> Preset {
         match self {
-            Family::Xml => "icfhr14",
-            Family::Trec => "trec",
+            Family::Xml => Preset::Icfhr14,
+            Family::Trec => Preset::Trec,
         }
     }
     /// The options that apply to this family (the others are listed but have no effect).
     pub fn option_names(self) -> &'static [&'static str] {
         match self {
             Family::Xml => &[
-                "preset",
-                "match_document",
-                "dedupe",
-                "complete",
-                "empty_gt_query",
-                "relevance_threshold",
-                "k",
+                O::preset,
+                O::match_document,
+                O::dedupe,
+                O::complete,
+                O::empty_gt_query,
+                O::relevance_threshold,
+                O::k,
             ],
             Family::Trec => &[
-                "preset",
-                "complete",
-                "relevance_level",
-                "depth",
-                "trec_version",
-                "tie_break",
-                "float_rel",
-                "measures",
+                O::preset,
+                O::complete,
+                O::relevance_level,
+                O::depth,
+                O::trec_version,
+                O::tie_break,
+                O::float_rel,
+                O::measures,
             ],
         }
     }
@@ -133,65 +134,12 @@ pub fn pick(files: &FileSet, diags: &mut Vec<Diagnostic>) -> Option<Picked> {
     let mut gts = Vec::new();
     let mut runs = Vec::new();
     for e in &files.entries {
-        let kind = match e.head(64 << 10) {
-            Ok(h) => sniff(&h),
-            Err(err) => {
-                diags.push(Diagnostic::read_error(&e.path, err));
-                continue;
+        if let Some((e, fam)) = recognise(e, diags) {
+            if e.role == Some(Role::Gt) {
+                gts.push((e, fam));
+            } else {
+                runs.push((e, fam));
             }
-        };
-        let Some(sniffed) = kind.role() else {
-            diags.push(
-                Diagnostic::warning(
-                    "kws.input.unrecognised",
-                    "not an ICFHR'14 XML or TREC file; ignored",
-                )
-                .file(&e.path)
-                .line(1)
-                .expected("<GTRel>/<Rel> XML, qrels (4 fields) or a run (6 fields)")
-                .hint("Drop only the ground-truth and result files."),
-            );
-            continue;
-        };
-        let mut e = e.clone();
-        if let Some(declared) = e.role {
-            if declared != sniffed {
-                diags.push(
-                    Diagnostic::info(
-                        "kws.input.swapped",
-                        format!(
-                            "dropped as {} but its content is {}: used as {}",
-                            if declared == Role::Gt {
-                                "ground truth"
-                            } else {
-                                "predictions"
-                            },
-                            if sniffed == Role::Gt {
-                                "ground truth"
-                            } else {
-                                "results"
-                            },
-                            if sniffed == Role::Gt {
-                                "ground truth"
-                            } else {
-                                "predictions"
-                            },
-                        ),
-                    )
-                    .file(&e.path)
-                    .hint("Nothing to do: the roles were recognised from the content."),
-                );
-            }
-        }
-        if e.role.is_none() {
-            e.role_from = Some(RoleFrom::Sniffed);
-        }
-        e.role = Some(sniffed);
-        let fam = kind.family().unwrap_or(Family::Xml);
-        if sniffed == Role::Gt {
-            gts.push((e, fam));
-        } else {
-            runs.push((e, fam));
         }
     }
     runs.sort_by(|a, b| a.0.path.cmp(&b.0.path));
@@ -248,6 +196,53 @@ pub fn pick(files: &FileSet, diags: &mut Vec<Diagnostic>) -> Option<Picked> {
         runs: runs.into_iter().map(|r| r.0).collect(),
         family,
     })
+}
+
+/// An entry with the role its content says (a note when it was dropped as the other one) and its family;
+/// `None` for a file that is neither (a warning) or cannot be read.
+fn recognise(e: &Entry, diags: &mut Vec<Diagnostic>) -> Option<(Entry, Family)> {
+    let kind = match e.head(64 << 10) {
+        Ok(h) => sniff(&h),
+        Err(err) => {
+            diags.push(Diagnostic::read_error(&e.path, err));
+            return None;
+        }
+    };
+    let Some(sniffed) = kind.role() else {
+        diags.push(
+            Diagnostic::warning(
+                "kws.input.unrecognised",
+                "not an ICFHR'14 XML or TREC file; ignored",
+            )
+            .file(&e.path)
+            .line(1)
+            .expected("<GTRel>/<Rel> XML, qrels (4 fields) or a run (6 fields)")
+            .hint("Drop only the ground-truth and result files."),
+        );
+        return None;
+    };
+    let mut e = e.clone();
+    let side = |r: Role, pred: &'static str| if r == Role::Gt { "ground truth" } else { pred };
+    if let Some(declared) = e.role.filter(|d| *d != sniffed) {
+        diags.push(
+            Diagnostic::info(
+                "kws.input.swapped",
+                format!(
+                    "dropped as {} but its content is {}: used as {}",
+                    side(declared, "predictions"),
+                    side(sniffed, "results"),
+                    side(sniffed, "predictions"),
+                ),
+            )
+            .file(&e.path)
+            .hint("Nothing to do: the roles were recognised from the content."),
+        );
+    }
+    if e.role.is_none() {
+        e.role_from = Some(RoleFrom::Sniffed);
+    }
+    e.role = Some(sniffed);
+    Some((e, kind.family().unwrap_or(Family::Xml)))
 }
 
 #[cfg(test)]

@@ -12,8 +12,10 @@ mod preflight;
 pub mod trec;
 
 pub use detect::Family;
-pub use options::OPTIONS;
+use options::Preset;
+pub use options::{KwsOptions, OPTIONS};
 
+use super::options::OptionSet;
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diagnostic;
 use crate::input::kind::Kind;
@@ -30,7 +32,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                (qid iter docno rel). May be .gz or inside a zip.",
     pred_files: "One or more result files of the same family: an ICFHR'14 RelevanceListings XML (<Rel> blocks, file \
                  order = ranking) or a TREC run (qid iter docno rank sim tag).",
-    options: OPTIONS,
+    options: KwsOptions::SPECS,
     examples: &[
         Example {
             id: "sample",
@@ -54,77 +56,109 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             set: &[],
         },
     ],
+    official_noun: "official scorer",
+    head_len: 64 << 10,
 };
 
 /// The `kws` protocol.
 pub struct Kws;
 
 impl Protocol for Kws {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn head_len(&self) -> usize {
-        64 << 10
-    }
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = KwsOptions;
+
     fn classify(&self, _path: &str, head: &[u8]) -> Class {
         detect::classify(head)
     }
     fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
         matches!(kind, Kind::Text | Kind::Xml)
     }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        score(run, progress)
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &KwsOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        score(run, opts, progress)
     }
-    fn render_text(&self, report: &Report) -> String {
-        render_text(report)
+    fn render_text(&self, report: &Report) -> Option<String> {
+        Some(render_text(report))
     }
     fn explain(&self, official: &Report, corrected: &Report) -> Vec<String> {
         explain(official, corrected)
     }
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &KwsOptions) -> serde_json::Value {
+        preflight::manifest(run, opts)
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        _opts: &KwsOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, expects)
     }
     fn hints(&self, report: &Report) -> crate::report::Hints {
         hints::hints(report)
     }
 }
 
-fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+fn score(
+    run: &mut Run,
+    opts: &KwsOptions,
+    progress: &mut dyn Progress,
+) -> Result<Report, UsageError> {
     progress.update(0.0, "reading files");
     let mut diags: Vec<Diagnostic> = Vec::new();
     let picked = detect::pick(run.files, &mut diags);
     run.diags.extend(diags);
-    let preset = run.opts.get("preset").to_string();
     let Some(p) = picked else {
         let mut r = Report::new("kws", run.mode);
         r.official_fails = true;
         return Ok(r);
     };
-    let family = match (preset.as_str(), p.family) {
-        ("icfhr14", Family::Trec) | ("trec", Family::Xml) => {
+    let family = match (opts.preset, p.family) {
+        (Preset::Icfhr14, Family::Trec) | (Preset::Trec, Family::Xml) => {
             return Err(UsageError(format!(
-                "preset `{preset}` does not fit the dropped files ({}); use preset=auto",
+                "preset `{}` does not fit the dropped files ({}); use preset=auto",
+                opts.preset.as_str(),
                 p.family.describe()
             )))
         }
         _ => p.family,
     };
     run.deviations_among(family.option_names());
-    run.opts.set("preset", family.preset());
+    // The report lists the preset the files picked.
+    run.opts.set(KwsOptions::preset, family.preset().as_str());
+    let opts = KwsOptions {
+        preset: family.preset(),
+        ..opts.clone()
+    };
     let runs: Vec<_> = p.runs.iter().collect();
-    Ok(match family {
-        Family::Xml => icfhr14::score(&p.gt, &runs, run.mode, &run.opts, progress),
-        Family::Trec => trec::score(&p.gt, &runs, run.mode, &run.opts, progress),
-    })
+    let mut report = match family {
+        Family::Xml => icfhr14::score(&p.gt, &runs, run.mode, &opts, progress),
+        Family::Trec => trec::score(&p.gt, &runs, run.mode, &opts, progress),
+    };
+    // The presets return their diagnostics with the report (their own tests read them there); the run's one
+    // sink takes them over, in the order the shell merged them before.
+    run.diags.extend(std::mem::take(&mut report.diagnostics));
+    Ok(report)
 }
 
 /// One plain line per step where the official and the corrected report of the same input differ, each with one
 /// example (a query, or the file and line of the first diagnostic of that kind).
 fn explain(official: &Report, corrected: &Report) -> Vec<String> {
     let mut lines = Vec::new();
+    lines.extend(missing_queries(official));
+    lines.extend(steps(official));
+    if lines.is_empty() && !official.official_fails {
+        lines.push(arithmetic(official, corrected));
+    }
+    lines
+}
+
+/// The averaging step: GT queries the results do not answer (left out officially, 0 when corrected).
+fn missing_queries(official: &Report) -> Option<String> {
     // GT queries with (or without) results in the official report.
     let gt_queries = |in_results: bool| -> Vec<&str> {
         let is = |i: &crate::report::Item, key: &str, v: bool| {
@@ -138,16 +172,20 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             .collect()
     };
     let (missing, scored) = (gt_queries(false), gt_queries(true).len());
-    if let Some(first) = missing.first() {
-        let n = missing.len();
-        lines.push(format!(
-            "{n} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0). \
-             Averaging step: the official scorer leaves out a query your results do not answer; corrected mode \
-             counts it as 0. Example: query `{first}`.",
-            if n == 1 { "query" } else { "queries" },
-            scored + n
-        ));
-    }
+    let first = missing.first()?;
+    let n = missing.len();
+    Some(format!(
+        "{n} GT {} missing from the results: official mean over {scored}, corrected over {} (missing = 0). \
+         Averaging step: the official scorer leaves out a query your results do not answer; corrected mode \
+         counts it as 0. Example: query `{first}`.",
+        if n == 1 { "query" } else { "queries" },
+        scored + n
+    ))
+}
+
+/// One line per official quirk the official report's diagnostics show, with its count and first place.
+fn steps(official: &Report) -> Vec<String> {
+    let mut lines = Vec::new();
     for (code, step) in [
         ("kws.results.duplicate_item", "Counting hits: the official scorer counts every repeat of a result as another hit (so P@k can exceed 1); corrected mode counts an item once"),
         ("kws.results.cross_document_hit", "Matching boxes: the official scorer counts a box that overlaps a GT box on another page as a hit; corrected mode requires the same document"),
@@ -167,46 +205,46 @@ fn explain(official: &Report, corrected: &Report) -> Vec<String> {
             lines.push(format!("{step}. {} such place(s); example: {at}{found}.", hits.len()));
         }
     }
-    if lines.is_empty() && !official.official_fails {
-        let same =
-            official
-                .scores
-                .iter()
-                .zip(corrected.scores.iter())
-                .all(|((_, a), (_, b))| match (a, b) {
-                    (Some(a), Some(b)) => (a - b).abs() < 5e-6,
-                    (None, None) => true,
-                    _ => false,
-                });
-        if same {
-            lines.push("Both modes agree on this input (to the printed decimals).".to_string());
-        } else {
-            // The first query whose AP differs, as the example.
-            let example = official.items.iter().find_map(|o| {
-                let (x, y) = (
-                    o.scores.get("ap")?,
-                    corrected
-                        .items
-                        .iter()
-                        .find(|c| c.id == o.id)?
-                        .scores
-                        .get("ap")?,
-                );
-                (x != y).then(|| {
-                    format!(
-                        " Example: query `{}`, AP {x} (official) vs {y} (corrected).",
-                        o.id
-                    )
-                })
-            });
-            lines.push(format!(
-                "Arithmetic: the official scorer (rusteval) computes in 32-bit floats (binary32), corrected mode in \
-                 64-bit (binary64), so the last digits differ.{}",
-                example.unwrap_or_default()
-            ));
-        }
-    }
     lines
+}
+
+/// When no step differs: the modes agree, or only the arithmetic (binary32 vs binary64) does, with the first
+/// query whose AP differs as the example.
+fn arithmetic(official: &Report, corrected: &Report) -> String {
+    let same = official
+        .scores
+        .iter()
+        .zip(corrected.scores.iter())
+        .all(|((_, a), (_, b))| match (a, b) {
+            (Some(a), Some(b)) => (a - b).abs() < 5e-6,
+            (None, None) => true,
+            _ => false,
+        });
+    if same {
+        return "Both modes agree on this input (to the printed decimals).".to_string();
+    }
+    let example = official.items.iter().find_map(|o| {
+        let (x, y) = (
+            o.scores.get("ap")?,
+            corrected
+                .items
+                .iter()
+                .find(|c| c.id == o.id)?
+                .scores
+                .get("ap")?,
+        );
+        (x != y).then(|| {
+            format!(
+                " Example: query `{}`, AP {x} (official) vs {y} (corrected).",
+                o.id
+            )
+        })
+    });
+    format!(
+        "Arithmetic: the official scorer (rusteval) computes in 32-bit floats (binary32), corrected mode in \
+         64-bit (binary64), so the last digits differ.{}",
+        example.unwrap_or_default()
+    )
 }
 
 /// rusteval's layout (icfhr14) or trec_eval's `-q` lines (trec).

@@ -1,11 +1,12 @@
 //! The pre-flight check of `kws` (specs/preflight.md): the manifest holds the format family and the query ids
 //! in file order (TREC: every qid on a qrels line whatever its grade; XML: every block rusteval's line reader
 //! keeps), never a relevant item, box or grade. `check` writes a stand-in ground truth from the manifest (each
-//! query with one placeholder judgement, in the family's own layout) and runs scoring itself ([`super::score`]:
+//! query with one placeholder judgement, in the family's own layout) and runs scoring itself ([`score`]:
 //! file detection, the readers, every per-query and per-file check) on it with the submission; it keeps the
 //! diagnostics about the submission and drops the two whose outcome depends on which items are relevant.
 
 use super::detect::{sniff, Sniff};
+use super::options::{FloatRel, KwsOptions, TrecVersion};
 use crate::diag::Diagnostic;
 use crate::formats::kws_xml::Kind;
 use crate::formats::{kws_xml_lines, trec};
@@ -13,7 +14,8 @@ use crate::input::{Entry, Role, RoleFrom};
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_in, strings, thousands, Found,
 };
-use crate::protocols::Run;
+use crate::protocols::{AnyProtocol, Progress, Run, UsageError};
+use crate::report::Report;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
@@ -24,7 +26,7 @@ const LABEL_DEPENDENT: &[&str] = &[
 ];
 
 /// `expects`: `{"format": "icfhr14" | "trec", "queries": ["sb0000", …]}`.
-pub fn manifest(run: &mut Run) -> Value {
+pub fn manifest(run: &mut Run, opts: &KwsOptions) -> Value {
     let gts: Vec<(&Entry, Sniff)> = run
         .files
         .with_role(Role::Gt)
@@ -69,12 +71,12 @@ pub fn manifest(run: &mut Run) -> Value {
         "icfhr14"
     } else {
         let rs = trec::ReadSettings {
-            float_rel_error: run.opts.get("float_rel") == "error",
-            comments: run.opts.get("trec_version") == "10.0",
-            comment_quirks: run.opts.get("trec_version") == "10.0",
+            float_rel_error: opts.float_rel == FloatRel::Error,
+            comments: opts.trec_version == TrecVersion::V10,
+            comment_quirks: opts.trec_version == TrecVersion::V10,
             extra_fields_ok: true,
         };
-        let qrels = trec::read_qrels(gt, &rs, &mut run.diags);
+        let qrels = trec::read_qrels(gt.text_file(), &rs, &mut run.diags);
         for q in &qrels.queries {
             keep(&q.qid);
             // A repeated judgement stops trec_eval whatever the submission: the ground truth is refused.
@@ -126,6 +128,11 @@ fn stand_in(format: &str, queries: &[String]) -> Option<Entry> {
     ))
 }
 
+/// Scoring, with the typed options read from `run.opts` (the stand-in run's).
+fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
+    AnyProtocol::score(&super::Kws, run, progress)
+}
+
 /// Checks the submission in `run.files` against `expects`; returns what was found.
 pub fn check(run: &mut Run, expects: &Value) -> Found {
     let format = expects.get("format").and_then(Value::as_str).unwrap_or("");
@@ -144,7 +151,7 @@ pub fn check(run: &mut Run, expects: &Value) -> Found {
         ));
         return String::from("no usable manifest").into();
     };
-    let Some(report) = score_with_stand_in(run, gt, super::score, LABEL_DEPENDENT) else {
+    let Some(report) = score_with_stand_in(run, gt, score, LABEL_DEPENDENT) else {
         return String::from("no usable manifest").into();
     };
     let flag = |i: &crate::report::Item, k: &str| i.detail.get(k) == Some(&Value::Bool(true));

@@ -4,7 +4,9 @@
 
 use super::classification::inputs::{self, plot};
 use super::classification::preflight;
-use super::{Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use super::options::{OptionSet, OptionSpec};
+use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
+use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::regression_csv as csvin;
 use crate::input::FileSet;
@@ -33,13 +35,30 @@ pub const METRICS: &[&str] = &[
     "smape",
 ];
 
-pub static OPTIONS: &[OptionSpec] = &[
-    OptionSpec { name: "metric", kind: "text", default_official: "root_mean_squared_error", default_corrected: "root_mean_squared_error", help: "the leaderboard metric (a metric id: root_mean_squared_error, mean_absolute_error, r2, …), shown first" },
-    OptionSpec { name: "id_column", kind: "text", default_official: "", default_corrected: "", help: "the id column (default: the first column named id, else the first column)" },
-    OptionSpec { name: "label_column", kind: "text", default_official: "", default_corrected: "", help: "the value column (default: the only other column, else target, prediction, pred, value or y)" },
-    OptionSpec { name: "delimiter", kind: "text", default_official: ",", default_corrected: ",", help: "the CSV field delimiter (one character, or tab)" },
-    OptionSpec { name: "missing", kind: "error", default_official: "error", default_corrected: "error", help: "a GT id absent from the submission is an error that blocks the score (regression has no worst prediction)" },
-];
+crate::choice! {
+    /// Option `missing`: a GT id absent from the submission is an error (regression has no worst prediction).
+    pub enum Missing { Error = "error" }
+}
+
+crate::options! {
+    /// The options of `regression`.
+    pub struct RegressionOptions {
+        metric: String = ("root_mean_squared_error", "root_mean_squared_error"),
+            "the leaderboard metric (a metric id: root_mean_squared_error, mean_absolute_error, r2, …), shown \
+             first";
+        id_column: String = ("", ""),
+            "the id column (default: the first column named id, else the first column)";
+        label_column: String = ("", ""),
+            "the value column (default: the only other column, else target, prediction, pred, value or y)";
+        delimiter: String = (",", ","), "the CSV field delimiter (one character, or tab)";
+        missing: Missing = ("error", "error"),
+            "a GT id absent from the submission is an error that blocks the score (regression has no worst \
+             prediction)";
+    }
+}
+
+/// The option table (`dropscore list`, the page, the config validator).
+pub static OPTIONS: &[OptionSpec] = RegressionOptions::SPECS;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: ID,
@@ -49,7 +68,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
               1.9.1), Pearson and Spearman correlation (SciPy 1.17.1) and Kaggle's SMAPE, from a GT CSV and a submission CSV.",
     gt_files: "A CSV with a header: an id column and a target column (e.g. `id,target`).",
     pred_files: "A CSV with a header: an id column and a prediction column (e.g. `id,prediction`).",
-    options: OPTIONS,
+    options: RegressionOptions::SPECS,
     examples: &[Example {
         id: "houses",
         label: "House prices (20 rows)",
@@ -57,34 +76,43 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         pred: &["examples/regression/pred.csv"],
         set: &[],
     }],
+    official_noun: "reference library",
+    head_len: 4096,
 };
 
 /// The `regression` protocol.
 pub struct Regression;
 
 impl Protocol for Regression {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        run_on(run.files, &run.opts, run.mode, &mut run.diags, progress)
-    }
-    fn official_noun(&self) -> &'static str {
-        "reference library"
-    }
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = RegressionOptions;
+
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &RegressionOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
         let budget = run.opts.budget();
-        let (id_opt, value_opt) = (
-            run.opts.get("id_column").to_string(),
-            run.opts.get("label_column").to_string(),
-        );
+        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+    }
+    fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
+        let budget = run.opts.budget();
         let shape = preflight::shape(
             run,
             ID,
+            (&opts.delimiter, &opts.id_column),
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
                     csvin::read_gt(
-                        &e.path, r, e.size, delim, &id_opt, &value_opt, budget, diags,
+                        &e.path,
+                        r,
+                        e.size,
+                        delim,
+                        &opts.id_column,
+                        &opts.label_column,
+                        budget,
+                        diags,
                     )
                 })
             },
@@ -93,14 +121,20 @@ impl Protocol for Regression {
                 (ids, g.lines.clone(), None)
             },
         );
-        Some(
-            shape
-                .as_ref()
-                .map_or(serde_json::Value::Null, preflight::expects),
-        )
+        shape
+            .as_ref()
+            .map_or(serde_json::Value::Null, preflight::expects)
     }
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects, ID, run_on))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &RegressionOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        let budget = run.opts.budget();
+        preflight::check(run, expects, ID, &opts.delimiter, &|files, diags| {
+            run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
+        })
     }
 }
 
@@ -178,44 +212,34 @@ pub fn metrics(t: &[f64], p: &[f64], other: Job) -> Scores {
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
     files: &FileSet,
-    opts: &Options,
+    opts: &RegressionOptions,
+    budget: Budget,
     mode: Mode,
     diags: &mut Diags,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
-    let metric = opts.get("metric").to_string();
+    let metric = opts.metric.clone();
     if !METRICS.contains(&metric.as_str()) {
         return Err(UsageError(format!(
             "option `metric`: `{metric}` is not a regression metric; known: {}",
             METRICS.join(", ")
         )));
     }
-    let delim = inputs::delimiter(opts)?;
+    let delim = inputs::delimiter(&opts.delimiter)?;
     let mut report = Report::new(ID, mode);
     report.display = display(&metric);
     if mode == Mode::Corrected {
         diags.push(inputs::corrected_note(ID));
     }
-    let blank = |report: &mut Report| {
-        for x in METRICS {
-            report.scores.set(x, None);
-        }
-    };
     let Some((gt_e, pred_e)) = inputs::pick(ID, files, diags) else {
         blank(&mut report);
         return Ok(report);
     };
+    let columns = (opts.id_column.as_str(), opts.label_column.as_str());
     progress.update(0.05, "reading the ground truth");
     let gt = inputs::read_entry(gt_e, diags, |r, diags| {
         csvin::read_gt(
-            &gt_e.path,
-            r,
-            gt_e.size,
-            delim,
-            opts.get("id_column"),
-            opts.get("label_column"),
-            opts.budget(),
-            diags,
+            &gt_e.path, r, gt_e.size, delim, columns.0, columns.1, budget, diags,
         )
     });
     let Some(mut gt) = gt else {
@@ -224,15 +248,7 @@ pub fn run_on(
     };
     progress.update(0.3, "reading the submission");
     let sub = inputs::read_entry(pred_e, diags, |r, diags| {
-        csvin::read_submission(
-            &gt,
-            &pred_e.path,
-            r,
-            delim,
-            opts.get("id_column"),
-            opts.get("label_column"),
-            diags,
-        )
+        csvin::read_submission(&gt, &pred_e.path, r, delim, columns.0, columns.1, diags)
     });
     let Some(sub) = sub else {
         blank(&mut report);
@@ -242,8 +258,22 @@ pub fn run_on(
     gt.ids.done_finding();
     let missing = crate::formats::id_index::missing(&sub.seen);
     inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
-    let blocked = diags.has_errors();
     progress.update(0.6, "computing the metrics");
+    fill(&mut report, gt, sub, diags);
+    progress.update(0.85, "per-item rows");
+    Ok(report)
+}
+
+/// Every metric null.
+fn blank(report: &mut Report) {
+    for x in METRICS {
+        report.scores.set(x, None);
+    }
+}
+
+/// The scores (null when an error blocks them), the plots and the per-item rows of a read GT and submission.
+fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut Diags) {
+    let blocked = diags.has_errors();
     let (t, p) = (&gt.targets, &sub.preds);
     // The metrics, and beside them (natively) the plots and the per-item rows' order and errors.
     let (mut plots, mut order, mut error) = (None, Vec::new(), Vec::new());
@@ -259,7 +289,7 @@ pub fn run_on(
         Some(metrics(t, p, &mut other))
     };
     match scores {
-        None => blank(&mut report),
+        None => blank(report),
         Some(scores) => {
             report.scores = scores;
             if t.iter().chain(p).any(|&v| v <= -1.0) {
@@ -271,7 +301,6 @@ pub fn run_on(
             report.plots = plots.unwrap_or_default();
         }
     }
-    progress.update(0.85, "per-item rows");
     let column = |key: &str, values| ScoreColumn {
         key: key.into(),
         values,
@@ -284,9 +313,8 @@ pub fn run_on(
             column("error", error),
         ],
         detail: Vec::new(),
-        ids: gt.ids,
+        ids: gt.ids.into_ids(),
     }));
-    Ok(report)
 }
 
 /// Predicted vs true as a 2-D histogram (20 × 20 bins over the common range, counts), and the residual

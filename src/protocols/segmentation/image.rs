@@ -9,7 +9,7 @@ use crate::diag::{Diagnostic, Diags};
 use crate::formats::label_map::{self, LabelMap};
 use crate::input::Entry;
 use crate::metrics::segmentation::{reduce_zero_label, Counts};
-use crate::protocols::fest::overlay::{hatch, Overlay, FN, FP, TP};
+use crate::protocols::views::{hatch, Overlay, FN, FP, TP};
 use serde_json::json;
 
 pub(super) fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<LabelMap> {

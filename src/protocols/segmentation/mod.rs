@@ -7,79 +7,57 @@
 mod image;
 mod pairing;
 mod preflight;
+mod view;
 
-use super::{
-    Class, Example, OptionSpec, Options, Progress, Protocol, ProtocolInfo, Request, Run, UsageError,
-};
-use crate::diag::Diags;
+use super::options::{List, OptionSet, OptionSpec};
+use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::formats::label_map::parse_palette;
-use crate::input::FileSet;
 use crate::metrics::segmentation::{nanmean, per_class, summary, Counts, METRIC_IDS};
 use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Plot, Report, Scores};
 use rustc_hash::FxHashMap;
 use serde_json::{json, Map};
 
-pub use crate::protocols::fest::overlay::Overlay;
+crate::choice! {
+    /// Option `metric`: the leaderboard metric ([`METRIC_IDS`]).
+    pub enum Metric {
+        AAcc = "aAcc",
+        MIoU = "mIoU",
+        MAcc = "mAcc",
+        MDice = "mDice",
+        MFscore = "mFscore",
+        MPrecision = "mPrecision",
+        MRecall = "mRecall",
+    }
+}
 
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        name: "metric",
-        kind: "aAcc|mIoU|mAcc|mDice|mFscore|mPrecision|mRecall",
-        default_official: "mIoU",
-        default_corrected: "mIoU",
-        help: "The leaderboard metric, shown first.",
-    },
-    OptionSpec {
-        name: "num_classes",
-        kind: "int?",
-        default_official: "none",
-        default_corrected: "none",
-        help: "Number of classes (class values 0 … num_classes − 1). Required unless class_names is given \
-               (specs/families.md 4): a class value ≥ num_classes that is not ignore_index is an error at its pixel.",
-    },
-    OptionSpec {
-        name: "class_names",
-        kind: "list",
-        default_official: "",
-        default_corrected: "",
-        help: "Class names in class-value order, comma-separated (their number is num_classes).",
-    },
-    OptionSpec {
-        name: "ignore_index",
-        kind: "int",
-        default_official: "255",
-        default_corrected: "255",
-        help: "GT value of pixels that are not scored.",
-    },
-    OptionSpec {
-        name: "reduce_zero_label",
-        kind: "bool",
-        default_official: "false",
-        default_corrected: "false",
-        help: "GT only, as mmseg's loader: 0 becomes ignore (255) and every other value v becomes v − 1.",
-    },
-    OptionSpec {
-        name: "palette",
-        kind: "text",
-        default_official: "",
-        default_corrected: "",
-        help: "For RGB label maps: colour → class pairs, e.g. #000000=0,#FF0000=1 (gray and palette PNGs need none).",
-    },
-    OptionSpec {
-        name: "missing",
-        kind: "error|worst",
-        default_official: "error",
-        default_corrected: "error",
-        help: "A GT image without prediction: an error (default), or scored as all wrong.",
-    },
-    OptionSpec {
-        name: "max_megapixels",
-        kind: "int",
-        default_official: "64",
-        default_corrected: "64",
-        help: "Refuse label maps larger than this many megapixels before decoding them (memory cap).",
-    },
-];
+crate::choice! {
+    /// Option `missing`: a GT image without prediction.
+    pub enum Missing { Error = "error", Worst = "worst" }
+}
+
+crate::options! {
+    /// The options of `segmentation`.
+    pub struct SegmentationOptions {
+        metric: Metric = ("mIoU", "mIoU"), "The leaderboard metric, shown first.";
+        num_classes: Option<u64> = ("none", "none"),
+            "Number of classes (class values 0 … num_classes − 1). Required unless class_names is given \
+             (specs/families.md 4): a class value ≥ num_classes that is not ignore_index is an error at its pixel.";
+        class_names: List = ("", ""),
+            "Class names in class-value order, comma-separated (their number is num_classes).";
+        ignore_index: i64 = ("255", "255"), "GT value of pixels that are not scored.";
+        reduce_zero_label: bool = ("false", "false"),
+            "GT only, as mmseg's loader: 0 becomes ignore (255) and every other value v becomes v − 1.";
+        palette: String = ("", ""),
+            "For RGB label maps: colour → class pairs, e.g. #000000=0,#FF0000=1 (gray and palette PNGs need none).";
+        missing: Missing = ("error", "error"),
+            "A GT image without prediction: an error (default), or scored as all wrong.";
+        max_megapixels: i64 = ("64", "64"),
+            "Refuse label maps larger than this many megapixels before decoding them (memory cap).";
+    }
+}
+
+/// The option table (`dropscore list`, the page, the config validator).
+pub const OPTIONS: &[OptionSpec] = SegmentationOptions::SPECS;
 
 pub const INFO: ProtocolInfo = ProtocolInfo {
     id: "segmentation",
@@ -92,7 +70,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
                files, a folder or a zip.",
     pred_files: "Predicted label maps, named like the GT images (same stem); a single file in each role pairs \
                  whatever the names.",
-    options: OPTIONS,
+    options: SegmentationOptions::SPECS,
     examples: &[Example {
         id: "blobs",
         label: "Synthetic 64×48 street scenes: 6 images, 4 classes, ignore border",
@@ -114,6 +92,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
         ],
         set: &[("class_names", "background,sky,road,car")],
     }],
+    official_noun: "mmsegmentation evaluation",
+    head_len: 4096,
 };
 
 /// The usage error of a run without `num_classes` and without `class_names` (specs/families.md 4).
@@ -136,9 +116,10 @@ pub struct Settings {
     pub max_pixels: u64,
 }
 
-pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
-    let names = opts.list("class_names");
-    let classes = match (opts.int("num_classes"), names.len()) {
+pub fn settings(opts: &SegmentationOptions) -> Result<Settings, UsageError> {
+    let names = opts.class_names.items();
+    let num_classes = opts.num_classes.and_then(|n| i64::try_from(n).ok());
+    let classes = match (num_classes, names.len()) {
         (Some(n), k) if k > 0 && n as usize != k => {
             return Err(UsageError(format!(
                 "option `num_classes` = {n} but `class_names` lists {k} names"
@@ -158,17 +139,17 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
         (None, 0) => return Err(UsageError(NUM_CLASSES_REQUIRED.into())),
         (None, k) => k,
     };
-    let ignore = opts.int("ignore_index").unwrap_or(255);
+    let ignore = opts.ignore_index;
     let ignore = u16::try_from(ignore).map_err(|_| {
         UsageError(format!(
             "option `ignore_index`: expected 0 to 65535, found {ignore}"
         ))
     })?;
-    let palette = match opts.get("palette").trim() {
+    let palette = match opts.palette.trim() {
         "" | "none" => None,
         s => Some(parse_palette(s).map_err(|e| UsageError(format!("option `palette`: {e}")))?),
     };
-    let mp = opts.int("max_megapixels").unwrap_or(64);
+    let mp = opts.max_megapixels;
     if mp <= 0 {
         return Err(UsageError(
             "option `max_megapixels`: expected a positive integer".into(),
@@ -178,16 +159,16 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
         metric: METRIC_IDS
             .iter()
             .copied()
-            .find(|m| *m == opts.get("metric"))
+            .find(|m| *m == opts.metric.as_str())
             .unwrap_or("mIoU"),
         names: (0..classes)
             .map(|k| names.get(k).cloned().unwrap_or_else(|| k.to_string()))
             .collect(),
         classes,
         ignore,
-        reduce: opts.flag("reduce_zero_label"),
+        reduce: opts.reduce_zero_label,
         palette,
-        missing_worst: opts.get("missing") == "worst",
+        missing_worst: opts.missing == Missing::Worst,
         max_pixels: mp as u64 * 1_000_000,
     })
 }
@@ -196,12 +177,11 @@ pub fn settings(opts: &Options) -> Result<Settings, UsageError> {
 pub struct Segmentation;
 
 impl Protocol for Segmentation {
-    fn info(&self) -> &'static ProtocolInfo {
-        &INFO
-    }
+    const INFO: &'static ProtocolInfo = &INFO;
+    type Options = SegmentationOptions;
 
-    fn official_noun(&self) -> &'static str {
-        "mmsegmentation evaluation"
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &view::EXTRAS
     }
 
     /// PNG label maps; a file that is not a valid PNG gets the PNG reader's located error, and one of a kind
@@ -222,16 +202,26 @@ impl Protocol for Segmentation {
         }
     }
 
-    fn manifest(&self, run: &mut Run) -> Option<serde_json::Value> {
-        Some(preflight::manifest(run))
+    fn manifest(&self, run: &mut Run, opts: &SegmentationOptions) -> serde_json::Value {
+        preflight::manifest(run, opts)
     }
 
-    fn check(&self, run: &mut Run, expects: &serde_json::Value) -> Option<super::preflight::Found> {
-        Some(preflight::check(run, expects))
+    fn check(
+        &self,
+        run: &mut Run,
+        opts: &SegmentationOptions,
+        expects: &serde_json::Value,
+    ) -> super::preflight::Found {
+        preflight::check(run, opts, expects)
     }
 
-    fn score(&self, run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-        let st = settings(&run.opts)?;
+    fn score(
+        &self,
+        run: &mut Run,
+        opts: &SegmentationOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<Report, UsageError> {
+        let st = settings(opts)?;
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
@@ -372,24 +362,4 @@ fn plots(t: &Counts, st: &Settings) -> Vec<Plot> {
         series: Vec::new(),
     };
     vec![bars, heat]
-}
-
-/// The overlay of image `image_id` (an item id of the report) of `files`.
-pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
-    let opts = Options::resolve(OPTIONS, req.mode, &req.set)?;
-    let st = settings(&opts).map_err(|e| e.0)?;
-    let mut diags = Diags::new();
-    let pairs = pairing::pair(files, true, &mut diags);
-    let p = pairs
-        .iter()
-        .find(|p| p.id == image_id)
-        .ok_or_else(|| format!("no image `{image_id}` in the dropped files"))?;
-    let mut diags = Diags::new();
-    match image::load(p, &st, &mut diags) {
-        Some(l) => Ok(image::render(&l, &st)),
-        None => Err(diags.list.iter().find(|d| d.is_error()).map_or_else(
-            || format!("image `{image_id}` cannot be scored"),
-            |d| d.message.clone(),
-        )),
-    }
 }

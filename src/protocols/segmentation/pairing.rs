@@ -116,20 +116,7 @@ pub fn pair<'a>(files: &'a FileSet, missing_worst: bool, diags: &mut Diags) -> V
         let pred = by_stem.get(s).copied();
         if pred.is_none() {
             missing += 1;
-            let mut d = Diagnostic::error(
-                "segmentation.missing_id",
-                format!("no prediction for image `{s}`"),
-            )
-            .file(&g.path)
-            .expected(format!("a predicted label map named {s}.png"))
-            .hint("Predict every image of the ground truth (or set missing = worst to score it as all wrong).")
-            .official("fails (the evaluation expects one prediction per image)");
-            if missing_worst {
-                d.severity = crate::diag::Severity::Warning;
-                d.message =
-                    format!("no prediction for image `{s}`: scored as all wrong (missing = worst)");
-            }
-            diags.push(d);
+            diags.push(missing_prediction(s, g, missing_worst));
         }
         out.push(Pair {
             id: s.to_string(),
@@ -158,4 +145,21 @@ pub fn pair<'a>(files: &'a FileSet, missing_worst: bool, diags: &mut Diags) -> V
         ));
     }
     out
+}
+
+/// No prediction for GT image `s`: an error, or a warning with `missing = worst` (scored as all wrong).
+fn missing_prediction(s: &str, g: &Entry, missing_worst: bool) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "segmentation.missing_id",
+        format!("no prediction for image `{s}`"),
+    )
+    .file(&g.path)
+    .expected(format!("a predicted label map named {s}.png"))
+    .hint("Predict every image of the ground truth (or set missing = worst to score it as all wrong).")
+    .official("fails (the evaluation expects one prediction per image)");
+    if missing_worst {
+        d.severity = crate::diag::Severity::Warning;
+        d.message = format!("no prediction for image `{s}`: scored as all wrong (missing = worst)");
+    }
+    d
 }

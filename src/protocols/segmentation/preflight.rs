@@ -8,7 +8,7 @@
 //! Only the ground truth can reveal: nothing that blocks scoring (every error is about the submission's files,
 //! names, sizes or values); the scores themselves, of course.
 
-use super::{image, pairing, settings};
+use super::{image, pairing, settings, SegmentationOptions};
 use crate::diag::Diagnostic;
 use crate::formats::png_mask::blank_gray;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
@@ -16,15 +16,15 @@ use crate::metrics::segmentation::reduce_zero_label;
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_ins, thousands, Found,
 };
-use crate::protocols::{Progress, Protocol, Run, UsageError};
+use crate::protocols::{AnyProtocol, Progress, Run, UsageError};
 use crate::report::Report;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 
 /// `expects`: `{"images": [{"stem": "scene_1", "path": "gt/scene_1.png", "width": 64, "height": 48}, …],
 /// "num_classes": 4, "class_names": […], "ignore_index": 255}`.
-pub fn manifest(run: &mut Run) -> Value {
-    let st = match settings(&run.opts) {
+pub fn manifest(run: &mut Run, opts: &SegmentationOptions) -> Value {
+    let st = match settings(opts) {
         Ok(st) => st,
         Err(UsageError(e)) => {
             run.diags
@@ -59,7 +59,7 @@ pub fn manifest(run: &mut Run) -> Value {
     json!({
         "images": images,
         "num_classes": st.classes,
-        "class_names": run.opts.list("class_names"),
+        "class_names": opts.class_names.items(),
         "ignore_index": st.ignore,
     })
 }
@@ -79,18 +79,18 @@ fn parse(expects: &Value) -> Option<Vec<(String, String, u32, u32)>> {
 }
 
 fn score(run: &mut Run, progress: &mut dyn Progress) -> Result<Report, UsageError> {
-    super::Segmentation.score(run, progress)
+    AnyProtocol::score(&super::Segmentation, run, progress)
 }
 
 /// Checks the submission in `run.files` against `expects`; returns what was found.
-pub fn check(run: &mut Run, expects: &Value) -> Found {
+pub fn check(run: &mut Run, opts: &SegmentationOptions, expects: &Value) -> Found {
     let Some(images) = parse(expects) else {
         run.diags.push(bad_manifest(
             "expected images with stem, path, width and height",
         ));
         return String::from("no usable manifest").into();
     };
-    let Ok(st) = settings(&run.opts) else {
+    let Ok(st) = settings(opts) else {
         run.diags.push(bad_manifest("its options do not resolve"));
         return String::from("no usable manifest").into();
     };

@@ -9,9 +9,9 @@ pub use rank::{sort_desc_stable, steps};
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::chalearn::{read_gt, read_submission, Label};
-use crate::formats::fxhash::FxBuild;
 use crate::input::Entry;
 use crate::metrics::voc_ap::{Integration, Step};
+use rustc_hash::FxBuildHasher;
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +54,8 @@ pub struct ReadSettings {
 #[derive(Default)]
 pub struct Interner {
     /// Ids of up to 15 bytes, packed with their length into one `u128` (no pointer to follow per probe).
-    small: HashMap<u128, u32, FxBuild>,
-    long: HashMap<Box<[u8]>, u32, FxBuild>,
+    small: HashMap<u128, u32, FxBuildHasher>,
+    long: HashMap<Box<[u8]>, u32, FxBuildHasher>,
     slot: Vec<u32>,
     /// The packed key of each id (`LONG` for long ids), to check a guess without probing the table.
     keys: Vec<u128>,
@@ -174,7 +174,9 @@ pub struct Buffers {
     seen: Vec<bool>,
     ranked: Vec<(f64, bool)>,
     missing: Vec<bool>,
-    scratch: Vec<(f64, bool)>,
+    /// The radix sort's buffers ([`sort_desc_stable`]).
+    keyed: Vec<(u64, bool)>,
+    scratch: Vec<(u64, bool)>,
     pub ap: ApBuffers,
 }
 
@@ -205,12 +207,51 @@ pub fn read(
     bufs: &mut Buffers,
 ) -> Outcome {
     let mut out = Outcome::default();
+    read_gt_file(gt, set, ids, bufs, diags, &mut out);
+    bufs.seen.clear();
+    bufs.seen.resize(bufs.kinds.len(), false);
+    if let Some(sub) = sub {
+        read_submission_file(sub, set, ids, bufs, diags, &mut out);
+    }
+    let (kinds, seen) = (&bufs.kinds, &bufs.seen);
+    out.missing = std::mem::take(&mut bufs.missing);
+    out.missing.clear();
+    for (p, k) in kinds.iter().enumerate() {
+        if !seen[p] && *k != Kind::Ignore {
+            out.missing.push(*k == Kind::Pos);
+            if *k == Kind::Pos {
+                out.missing_pos += 1;
+            } else {
+                out.missing_neg += 1;
+            }
+        }
+    }
+    for &g in bufs.gids.iter() {
+        ids.slot[g as usize] = NONE;
+    }
+    if out.missing.len() > 1 {
+        out.any_ties = true;
+        out.mixed_ties |= out.missing_pos > 0 && out.missing_neg > 0;
+    }
+    out
+}
+
+/// The GT file: each image's kind (positive, negative, ignored) in `bufs.kinds`, its interned id in
+/// `bufs.gids` and its position in the interner's slot; a repeated id keeps its first label (a warning).
+fn read_gt_file(
+    gt: &Entry,
+    set: ReadSettings,
+    ids: &mut Interner,
+    bufs: &mut Buffers,
+    diags: &mut Diags,
+    out: &mut Outcome,
+) {
     let kinds = &mut bufs.kinds;
     let gids = &mut bufs.gids;
     kinds.clear();
     gids.clear();
     let (mut gt_dups, mut gt_dup_first) = (0u64, (0u64, String::new()));
-    let st = read_gt(gt, diags, |id, label, no| {
+    let st = read_gt(gt.text_file(), diags, |id, label, no| {
         let key = if set.stem { stem_of(id) } else { id };
         let g = ids.intern(key);
         let slot = &mut ids.slot[g as usize];
@@ -251,148 +292,157 @@ pub fn read(
             Kind::Ignore => out.ignored += 1,
         }
     }
-    let seen = &mut bufs.seen;
-    seen.clear();
-    seen.resize(kinds.len(), false);
-    if let Some(sub) = sub {
-        out.has_file = true;
-        let mut matched = std::mem::take(&mut bufs.ranked);
-        matched.clear();
-        let mut unknown_first: Vec<(u64, String)> = Vec::new();
-        let mut dup_first: Vec<(u64, String)> = Vec::new();
-        let st = read_submission(sub, diags, |id, conf, no| {
-            out.submitted += 1;
-            let key = if set.stem { stem_of(id) } else { id };
-            let pos = ids
-                .lookup(key)
-                .map(|g| ids.slot[g as usize])
-                .filter(|p| *p != NONE);
-            let Some(pos) = pos else {
-                out.unknown += 1;
-                if unknown_first.len() < 5 {
-                    unknown_first.push((no, String::from_utf8_lossy(id).into_owned()));
-                }
-                return;
-            };
-            let p = pos as usize;
-            if seen[p] {
-                out.duplicates += 1;
-                if dup_first.len() < if set.duplicates_error { 50 } else { 5 } {
-                    dup_first.push((no, String::from_utf8_lossy(id).into_owned()));
-                }
-                return;
+}
+
+/// The first lines of the unknown and of the repeated ids of a submission file.
+#[derive(Default)]
+struct Firsts {
+    unknown: Vec<(u64, String)>,
+    repeated: Vec<(u64, String)>,
+}
+
+/// The submission file: each known id's confidence once (the first occurrence; unknown ids dropped), ranked
+/// by confidence descending (stable), with its ties noted.
+fn read_submission_file(
+    sub: &Entry,
+    set: ReadSettings,
+    ids: &mut Interner,
+    bufs: &mut Buffers,
+    diags: &mut Diags,
+    out: &mut Outcome,
+) {
+    out.has_file = true;
+    let (kinds, seen) = (&bufs.kinds, &mut bufs.seen);
+    let mut matched = std::mem::take(&mut bufs.ranked);
+    matched.clear();
+    let mut firsts = Firsts::default();
+    let st = read_submission(sub.text_file(), diags, |id, conf, no| {
+        out.submitted += 1;
+        let key = if set.stem { stem_of(id) } else { id };
+        let pos = ids
+            .lookup(key)
+            .map(|g| ids.slot[g as usize])
+            .filter(|p| *p != NONE);
+        let Some(pos) = pos else {
+            out.unknown += 1;
+            if firsts.unknown.len() < 5 {
+                firsts
+                    .unknown
+                    .push((no, String::from_utf8_lossy(id).into_owned()));
             }
-            seen[p] = true;
-            match kinds[p] {
-                Kind::Ignore => {}
-                k => {
-                    out.matched += 1;
-                    // + 0.0 turns -0.0 into 0.0: equal confidences compare equal bit for bit below.
-                    matched.push((conf + 0.0, k == Kind::Pos));
-                }
+            return;
+        };
+        let p = pos as usize;
+        if seen[p] {
+            out.duplicates += 1;
+            if firsts.repeated.len() < if set.duplicates_error { 50 } else { 5 } {
+                firsts
+                    .repeated
+                    .push((no, String::from_utf8_lossy(id).into_owned()));
             }
-        });
-        if st.bad > 0 || (set.duplicates_error && out.duplicates > 0) {
-            out.blocked = true;
+            return;
         }
-        out.unreadable = st.unreadable;
-        if out.unknown > 0 {
+        seen[p] = true;
+        match kinds[p] {
+            Kind::Ignore => {}
+            k => {
+                out.matched += 1;
+                // + 0.0 turns -0.0 into 0.0: equal confidences compare equal bit for bit below.
+                matched.push((conf + 0.0, k == Kind::Pos));
+            }
+        }
+    });
+    if st.bad > 0 || (set.duplicates_error && out.duplicates > 0) {
+        out.blocked = true;
+    }
+    out.unreadable = st.unreadable;
+    submission_notes(sub, out, &firsts, set, diags);
+    // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
+    sort_desc_stable(&mut matched, &mut bufs.keyed, &mut bufs.scratch);
+    let mut i = 0;
+    while i < matched.len() {
+        let (c, first) = matched[i];
+        let mut j = i + 1;
+        while j < matched.len() && matched[j].0 == c {
+            out.any_ties = true;
+            out.mixed_ties |= matched[j].1 != first;
+            j += 1;
+        }
+        i = j;
+    }
+    out.ranked = matched;
+}
+
+/// The submission's unknown ids (a warning) and repeated ids (errors with `duplicates = error`, else a
+/// warning).
+fn submission_notes(
+    sub: &Entry,
+    out: &Outcome,
+    firsts: &Firsts,
+    set: ReadSettings,
+    diags: &mut Diags,
+) {
+    let (unknown_first, dup_first) = (&firsts.unknown, &firsts.repeated);
+    if out.unknown > 0 {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.res.unknown_id",
+                format!(
+                    "{} image id(s) not in this category's GT are dropped; first: {}",
+                    out.unknown,
+                    listing(unknown_first)
+                ),
+            )
+            .file(&sub.path)
+            .line(unknown_first.first().map_or(1, |x| x.0))
+            .found(unknown_first.first().map(|x| crate::diag::excerpt(&x.1)).unwrap_or_default())
+            .hint("Use the image ids of the GT file exactly (or set id_match=stem if only the extension differs).")
+            .official("not published; dropscore drops them"),
+        );
+    }
+    if set.duplicates_error {
+        for (no, id) in dup_first {
             diags.push(
-                Diagnostic::warning(
-                    "chalearn.res.unknown_id",
-                    format!(
-                        "{} image id(s) not in this category's GT are dropped; first: {}",
-                        out.unknown,
-                        listing(&unknown_first)
-                    ),
+                Diagnostic::error(
+                    "chalearn.res.duplicate_id",
+                    "image id repeated in this category file",
                 )
                 .file(&sub.path)
-                .line(unknown_first.first().map_or(1, |x| x.0))
-                .found(unknown_first.first().map(|x| crate::diag::excerpt(&x.1)).unwrap_or_default())
-                .hint("Use the image ids of the GT file exactly (or set id_match=stem if only the extension differs).")
-                .official("not published; dropscore drops them"),
+                .at(*no, 1)
+                .found(crate::diag::excerpt(id))
+                .hint("List each image once per category file.")
+                .official("not published; dropscore's official reading keeps the first occurrence"),
             );
         }
-        if set.duplicates_error {
-            for (no, id) in &dup_first {
-                diags.push(
-                    Diagnostic::error(
-                        "chalearn.res.duplicate_id",
-                        "image id repeated in this category file",
-                    )
-                    .file(&sub.path)
-                    .at(*no, 1)
-                    .found(crate::diag::excerpt(id))
-                    .hint("List each image once per category file.")
-                    .official(
-                        "not published; dropscore's official reading keeps the first occurrence",
-                    ),
-                );
-            }
-            if out.duplicates > dup_first.len() as u64 {
-                diags.push(
-                    Diagnostic::error(
-                        "chalearn.res.duplicate_id",
-                        format!(
-                            "{} more repeated image ids in this file",
-                            out.duplicates - dup_first.len() as u64
-                        ),
-                    )
-                    .file(&sub.path),
-                );
-            }
-        } else if !dup_first.is_empty() {
+        if out.duplicates > dup_first.len() as u64 {
             diags.push(
-                Diagnostic::warning(
+                Diagnostic::error(
                     "chalearn.res.duplicate_id",
                     format!(
-                        "{} repeated image id(s); the first occurrence is kept; repeats: {}",
-                        out.duplicates,
-                        listing(&dup_first)
+                        "{} more repeated image ids in this file",
+                        out.duplicates - dup_first.len() as u64
                     ),
                 )
-                .file(&sub.path)
-                .line(dup_first[0].0)
-                .found(crate::diag::excerpt(&dup_first[0].1))
-                .hint("List each image once per category file.")
-                .official("not published; the first occurrence is kept [default]"),
+                .file(&sub.path),
             );
         }
-        // Confidence descending, stable in file order; -0.0 ties with 0.0 as in Python and NumPy.
-        sort_desc_stable(&mut matched, &mut bufs.scratch);
-        let mut i = 0;
-        while i < matched.len() {
-            let (c, first) = matched[i];
-            let mut j = i + 1;
-            while j < matched.len() && matched[j].0 == c {
-                out.any_ties = true;
-                out.mixed_ties |= matched[j].1 != first;
-                j += 1;
-            }
-            i = j;
-        }
-        out.ranked = matched;
+    } else if !dup_first.is_empty() {
+        diags.push(
+            Diagnostic::warning(
+                "chalearn.res.duplicate_id",
+                format!(
+                    "{} repeated image id(s); the first occurrence is kept; repeats: {}",
+                    out.duplicates,
+                    listing(dup_first)
+                ),
+            )
+            .file(&sub.path)
+            .line(dup_first[0].0)
+            .found(crate::diag::excerpt(&dup_first[0].1))
+            .hint("List each image once per category file.")
+            .official("not published; the first occurrence is kept [default]"),
+        );
     }
-    out.missing = std::mem::take(&mut bufs.missing);
-    out.missing.clear();
-    for (p, k) in kinds.iter().enumerate() {
-        if !seen[p] && *k != Kind::Ignore {
-            out.missing.push(*k == Kind::Pos);
-            if *k == Kind::Pos {
-                out.missing_pos += 1;
-            } else {
-                out.missing_neg += 1;
-            }
-        }
-    }
-    for &g in gids.iter() {
-        ids.slot[g as usize] = NONE;
-    }
-    if out.missing.len() > 1 {
-        out.any_ties = true;
-        out.mixed_ties |= out.missing_pos > 0 && out.missing_neg > 0;
-    }
-    out
 }
 
 fn listing(v: &[(u64, String)]) -> String {

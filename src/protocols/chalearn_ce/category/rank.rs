@@ -1,50 +1,24 @@
-//! The ranking of one category: a stable descending sort of the confidences (a radix sort on their bits) and
+//! The ranking of one category: a stable descending sort of the confidences ([`crate::metrics::radix`]) and
 //! the PR thresholds under each tie order.
 
 use super::TieOrder;
+use crate::metrics::radix::{self, desc_key, score_of};
 use crate::metrics::voc_ap::Step;
 
-/// The key of `x` whose unsigned order is the descending `f64::total_cmp` order.
-fn desc_key(x: f64) -> u64 {
-    let b = x.to_bits();
-    let asc = if b >> 63 == 1 { !b } else { b | 1 << 63 };
-    !asc
-}
-
 /// Sorts by confidence, descending, stable (equal confidences keep file order): what
-/// `v.sort_by(|a, b| b.0.total_cmp(&a.0))` gives, by a least-significant-digit radix sort on the bit pattern
-/// (8 passes of one byte at most, a pass skipped when all keys share that byte: confidences such as `0.056313`
-/// share their sign and exponent bytes). Large rankings sort several times faster than by comparisons.
-pub fn sort_desc_stable(v: &mut Vec<(f64, bool)>, scratch: &mut Vec<(f64, bool)>) {
-    if v.len() < 256 {
-        v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        return;
-    }
-    let mut counts = [[0usize; 256]; 8];
-    for &(x, _) in v.iter() {
-        let k = desc_key(x);
-        for (byte, c) in counts.iter_mut().enumerate() {
-            c[(k >> (8 * byte)) as usize & 0xff] += 1;
-        }
-    }
-    scratch.clear();
-    scratch.resize(v.len(), (0.0, false));
-    for (byte, c) in counts.iter().enumerate() {
-        if c.contains(&v.len()) {
-            continue;
-        }
-        let mut at = [0usize; 256];
-        let mut sum = 0;
-        for (a, n) in at.iter_mut().zip(c) {
-            *a = sum;
-            sum += n;
-        }
-        for &e in v.iter() {
-            let d = (desc_key(e.0) >> (8 * byte)) as usize & 0xff;
-            scratch[at[d]] = e;
-            at[d] += 1;
-        }
-        std::mem::swap(v, scratch);
+/// `v.sort_by(|a, b| b.0.total_cmp(&a.0))` gives, by the radix sort on the confidences' order-preserving keys,
+/// in the buffers given (kept for the next category). Large rankings sort several times faster than by
+/// comparisons.
+pub fn sort_desc_stable(
+    v: &mut [(f64, bool)],
+    keyed: &mut Vec<(u64, bool)>,
+    scratch: &mut Vec<(u64, bool)>,
+) {
+    keyed.clear();
+    keyed.extend(v.iter().map(|&(x, p)| (desc_key(x), p)));
+    radix::sort(keyed, scratch);
+    for (dst, &(k, p)) in v.iter_mut().zip(keyed.iter()) {
+        *dst = (score_of(k), p);
     }
 }
 
@@ -133,8 +107,8 @@ mod tests {
                 .collect();
             let mut want = v.clone();
             want.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let (mut got, mut scratch) = (v, Vec::new());
-            sort_desc_stable(&mut got, &mut scratch);
+            let mut got = v;
+            sort_desc_stable(&mut got, &mut Vec::new(), &mut Vec::new());
             let bits =
                 |w: &[(f64, bool)]| w.iter().map(|(x, p)| (x.to_bits(), *p)).collect::<Vec<_>>();
             assert_eq!(bits(&got), bits(&want), "n = {n}");

@@ -14,7 +14,8 @@ use crate::diag::{Diagnostic, Diags};
 use crate::formats::kws_xml::{self, Block, Kind};
 use crate::formats::kws_xml_lines;
 use crate::input::Entry;
-use crate::protocols::{Options, Progress};
+use crate::protocols::kws::options::KwsOptions;
+use crate::protocols::Progress;
 use crate::report::{Mode, Reading, Report};
 use std::collections::HashMap;
 
@@ -57,7 +58,7 @@ pub fn score(
     gt: &Entry,
     runs: &[&Entry],
     mode: Mode,
-    opts: &Options,
+    opts: &KwsOptions,
     progress: &mut dyn Progress,
 ) -> Report {
     let mut diags = Diags::new();
@@ -92,13 +93,7 @@ pub fn score(
             &mut |block, d| {
                 if mode == Mode::Official {
                     if let Some(first) = first_line.get(&block.query) {
-                        d.push(
-                            Diagnostic::warning("kws.xml.duplicate_query", format!("query `{}` appears twice (lines {first} and {}): the last block wins", block.query, block.line))
-                                .file(&run.path)
-                                .line(block.line)
-                                .hint("Keep one block per query.")
-                                .official("rusteval keeps the last block"),
-                        );
+                        d.push(duplicate_query(&block, *first, &run.path));
                     }
                 }
                 first_line.entry(block.query.clone()).or_insert(block.line);
@@ -108,31 +103,8 @@ pub fn score(
         );
         done += run.size;
         if mode == Mode::Official && scored.is_empty() {
-            let one_line = diags.count("kws.official.tag_not_recognised") == 0 && run.size > 0;
-            diags.push(
-                Diagnostic::error(
-                    "kws.official.no_results",
-                    "rusteval finds no results block in this file",
-                )
-                .file(&run.path)
-                .expected("<Rel queryid=\"…\"> … </Rel> blocks, one element per line")
-                .hint(
-                    if diags.count("kws.official.tag_not_recognised") > 0
-                        && diags.list.iter().any(|x| {
-                            x.hint
-                                .as_deref()
-                                .is_some_and(|h| h.contains("double quotes"))
-                        })
-                    {
-                        "Use double quotes: rusteval only recognises <Rel queryid=\"…\">."
-                    } else if one_line {
-                        "Put one element per line: rusteval reads the XML line by line."
-                    } else {
-                        "Add <Rel queryid=\"…\"> blocks, or use corrected mode."
-                    },
-                )
-                .official("rusteval panics (called `Option::unwrap()` on a `None` value)"),
-            );
+            let d = no_results(run, &diags);
+            diags.push(d);
         }
         let (scores, items, plots, trec) =
             report::assemble(&index, &scored, &s, &run.path, &mut diags, ri == 0);
@@ -161,6 +133,49 @@ pub fn score(
     }
     report.diagnostics = list;
     report
+}
+
+/// Official mode: a repeated query block, the last of which rusteval keeps.
+fn duplicate_query(block: &Block, first: u64, path: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "kws.xml.duplicate_query",
+        format!(
+            "query `{}` appears twice (lines {first} and {}): the last block wins",
+            block.query, block.line
+        ),
+    )
+    .file(path)
+    .line(block.line)
+    .hint("Keep one block per query.")
+    .official("rusteval keeps the last block")
+}
+
+/// Official mode: a results file in which rusteval finds no block (it panics), with the likely cause as the
+/// hint (single quotes, everything on one line, or no block at all).
+fn no_results(run: &Entry, diags: &Diags) -> Diagnostic {
+    let one_line = diags.count("kws.official.tag_not_recognised") == 0 && run.size > 0;
+    Diagnostic::error(
+        "kws.official.no_results",
+        "rusteval finds no results block in this file",
+    )
+    .file(&run.path)
+    .expected("<Rel queryid=\"…\"> … </Rel> blocks, one element per line")
+    .hint(
+        if diags.count("kws.official.tag_not_recognised") > 0
+            && diags.list.iter().any(|x| {
+                x.hint
+                    .as_deref()
+                    .is_some_and(|h| h.contains("double quotes"))
+            })
+        {
+            "Use double quotes: rusteval only recognises <Rel queryid=\"…\">."
+        } else if one_line {
+            "Put one element per line: rusteval reads the XML line by line."
+        } else {
+            "Add <Rel queryid=\"…\"> blocks, or use corrected mode."
+        },
+    )
+    .official("rusteval panics (called `Option::unwrap()` on a `None` value)")
 }
 
 fn read(

@@ -10,6 +10,19 @@ use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Plot, Readi
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
+/// What the queries in the mean add up: their values (binary64 and rusteval's binary32), those of the queries
+/// with a results block only, their trec_eval-equivalent rows and their 11-point PR curves.
+#[derive(Default)]
+struct Sums<'a> {
+    rows: Vec<Vec<Option<f64>>>,
+    rows_f32: Vec<Vec<Option<f32>>>,
+    results_only: Vec<Vec<Option<f64>>>,
+    results_only_f32: Vec<Vec<Option<f32>>>,
+    trec_rows: Vec<&'a Vec<(String, f64)>>,
+    pr_sum: [f64; 11],
+    pr_n: usize,
+}
+
 /// Items, headline means and plots for one run.
 pub(super) fn assemble(
     index: &GtIndex,
@@ -19,7 +32,6 @@ pub(super) fn assemble(
     diags: &mut Diags,
     warn: bool,
 ) -> (Scores, Vec<Item>, Vec<Plot>, Vec<Reading>) {
-    let official = s.mode == Mode::Official;
     let nv = s.ks.len() + 1;
     // Queries in the mean, in rusteval's summing order (ascending byte order of query id).
     let mut all: BTreeMap<&str, (Option<&Scored>, bool)> = BTreeMap::new();
@@ -29,63 +41,14 @@ pub(super) fn assemble(
     for (q, sc) in scored {
         all.entry(q.as_str()).or_insert((Some(sc), false));
     }
-    let mut mean_rows: Vec<Vec<Option<f64>>> = Vec::new();
-    let mut mean_rows_f32: Vec<Vec<Option<f32>>> = Vec::new();
-    let mut results_only: Vec<Vec<Option<f64>>> = Vec::new();
-    let mut results_only_f32: Vec<Vec<Option<f32>>> = Vec::new();
+    let mut sums = Sums::default();
     let mut items = Vec::new();
-    let mut trec_rows: Vec<&Vec<(String, f64)>> = Vec::new();
-    let mut pr_sum = [0.0f64; 11];
-    let mut pr_n = 0usize;
     for (q, (sc, in_gt)) in &all {
         let r = index.get(q).map_or(0, |g| g.relevant);
         let excluded = r == 0 && s.empty == EmptyGt::Exclude && *in_gt;
         let (values, detail) = match sc {
-            Some(sc) => {
-                if sc.known && !excluded {
-                    mean_rows.push(sc.values.clone());
-                    mean_rows_f32.push(sc.values_f32.clone());
-                    results_only.push(sc.values.clone());
-                    results_only_f32.push(sc.values_f32.clone());
-                    if let Some(p) = sc.pr11 {
-                        for (a, b) in pr_sum.iter_mut().zip(p) {
-                            *a += b;
-                        }
-                        pr_n += 1;
-                    }
-                }
-                let mut d = Map::new();
-                d.insert("R".into(), json!(if sc.known { Some(sc.r) } else { None }));
-                d.insert("n".into(), json!(sc.n));
-                d.insert("hits".into(), json!(sc.hits));
-                d.insert("in_gt".into(), json!(*in_gt));
-                d.insert("in_results".into(), json!(true));
-                d.insert("line".into(), json!(sc.line));
-                d.insert("hit_strip".into(), json!(sc.hit_strip));
-                d.insert("pr11".into(), sc.pr11.map_or(Value::Null, |p| json!(p)));
-                if sc.known {
-                    d.insert(
-                        "trec".into(),
-                        Value::Object(sc.trec.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
-                    );
-                    trec_rows.push(&sc.trec);
-                }
-                (
-                    if excluded {
-                        vec![None; nv]
-                    } else {
-                        sc.values.clone()
-                    },
-                    d,
-                )
-            }
+            Some(sc) => with_results(sc, *in_gt, excluded, nv, &mut sums),
             None => {
-                let zero = s.complete && !excluded;
-                if zero {
-                    mean_rows.push(vec![Some(0.0); nv]);
-                    mean_rows_f32.push(vec![Some(0.0); nv]);
-                    pr_n += 1;
-                }
                 if warn {
                     diags.push(
                         Diagnostic::warning("kws.results.missing_query", format!("GT query `{q}` has no results block"))
@@ -94,20 +57,7 @@ pub(super) fn assemble(
                             .official("silently left out of the mean"),
                     );
                 }
-                let mut d = Map::new();
-                d.insert("R".into(), json!(r));
-                d.insert("n".into(), json!(0));
-                d.insert("hits".into(), json!(0));
-                d.insert("in_gt".into(), json!(true));
-                d.insert("in_results".into(), json!(false));
-                (
-                    if zero {
-                        vec![Some(0.0); nv]
-                    } else {
-                        vec![None; nv]
-                    },
-                    d,
-                )
+                without_results(r, s.complete && !excluded, nv, &mut sums)
             }
         };
         let mut sc = Scores::new();
@@ -123,6 +73,105 @@ pub(super) fn assemble(
         });
     }
     items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    let (scores, results_only_scores) = means(&sums, s);
+    let plots = plots_of(&items, &sums, index);
+    // trec_eval 9.0.8 averages over the queries present in both files, in binary64.
+    let mut trec = Scores::new();
+    if let Some(first) = sums.trec_rows.first() {
+        for (i, (name, _)) in first.iter().enumerate() {
+            let sum = sums.trec_rows.iter().fold(0.0f64, |a, r| a + r[i].1);
+            trec.set(name, Some(sum / sums.trec_rows.len() as f64));
+        }
+    }
+    let reading = Reading { id: "trec_equivalent".into(), label: "trec_eval-equivalent (converted run, bin qrels; graded10 for nDCG): not official ICFHR'14 numbers".into(), scores: trec };
+    let mut readings = vec![reading];
+    if s.complete {
+        readings.push(Reading {
+            id: "results_queries_only".into(),
+            label: "official (results queries only): the mean over the queries that have a results block, as rusteval takes it".into(),
+            scores: results_only_scores,
+        });
+    }
+    (scores, items, plots, readings)
+}
+
+/// A query with a results block: its values (none when its empty GT is excluded) and its detail; counted in
+/// `sums` when its GT is known and it is not excluded.
+fn with_results<'a>(
+    sc: &'a Scored,
+    in_gt: bool,
+    excluded: bool,
+    nv: usize,
+    sums: &mut Sums<'a>,
+) -> (Vec<Option<f64>>, Map<String, Value>) {
+    if sc.known && !excluded {
+        sums.rows.push(sc.values.clone());
+        sums.rows_f32.push(sc.values_f32.clone());
+        sums.results_only.push(sc.values.clone());
+        sums.results_only_f32.push(sc.values_f32.clone());
+        if let Some(p) = sc.pr11 {
+            for (a, b) in sums.pr_sum.iter_mut().zip(p) {
+                *a += b;
+            }
+            sums.pr_n += 1;
+        }
+    }
+    let mut d = Map::new();
+    d.insert("R".into(), json!(if sc.known { Some(sc.r) } else { None }));
+    d.insert("n".into(), json!(sc.n));
+    d.insert("hits".into(), json!(sc.hits));
+    d.insert("in_gt".into(), json!(in_gt));
+    d.insert("in_results".into(), json!(true));
+    d.insert("line".into(), json!(sc.line));
+    d.insert("hit_strip".into(), json!(sc.hit_strip));
+    d.insert("pr11".into(), sc.pr11.map_or(Value::Null, |p| json!(p)));
+    if sc.known {
+        d.insert(
+            "trec".into(),
+            Value::Object(sc.trec.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
+        );
+        sums.trec_rows.push(&sc.trec);
+    }
+    let values = if excluded {
+        vec![None; nv]
+    } else {
+        sc.values.clone()
+    };
+    (values, d)
+}
+
+/// A GT query without a results block (`r` relevant items): 0 in every metric when `zero` (complete
+/// averaging), else left out.
+fn without_results(
+    r: usize,
+    zero: bool,
+    nv: usize,
+    sums: &mut Sums,
+) -> (Vec<Option<f64>>, Map<String, Value>) {
+    if zero {
+        sums.rows.push(vec![Some(0.0); nv]);
+        sums.rows_f32.push(vec![Some(0.0); nv]);
+        sums.pr_n += 1;
+    }
+    let mut d = Map::new();
+    d.insert("R".into(), json!(r));
+    d.insert("n".into(), json!(0));
+    d.insert("hits".into(), json!(0));
+    d.insert("in_gt".into(), json!(true));
+    d.insert("in_results".into(), json!(false));
+    let values = if zero {
+        vec![Some(0.0); nv]
+    } else {
+        vec![None; nv]
+    };
+    (values, d)
+}
+
+/// The headline means, and (with complete averaging, specs/kws.md 4 #5) the rusteval-style means over the
+/// queries with a results block only.
+fn means(sums: &Sums, s: &Settings) -> (Scores, Scores) {
+    let nv = s.ks.len() + 1;
+    let official = s.mode == Mode::Official;
     let mean = |rows: &[Vec<Option<f64>>], rows32: &[Vec<Option<f32>>], i: usize| -> Option<f64> {
         if rows.is_empty() {
             return None;
@@ -141,29 +190,38 @@ pub(super) fn assemble(
     };
     let mut scores = Scores::new();
     for (i, k) in s.ks.iter().enumerate() {
-        scores.set(&format!("precAt{k}"), mean(&mean_rows, &mean_rows_f32, i));
+        scores.set(&format!("precAt{k}"), mean(&sums.rows, &sums.rows_f32, i));
     }
-    scores.set("map", mean(&mean_rows, &mean_rows_f32, nv - 1));
-    // specs/kws.md 4 #5: with complete averaging, the rusteval-style mean over results queries only.
+    scores.set("map", mean(&sums.rows, &sums.rows_f32, nv - 1));
     let mut results_only_scores = Scores::new();
     if s.complete {
         for (i, k) in s.ks.iter().enumerate() {
             results_only_scores.set(
                 &format!("precAt{k}"),
-                mean(&results_only, &results_only_f32, i),
+                mean(&sums.results_only, &sums.results_only_f32, i),
             );
         }
-        results_only_scores.set("map", mean(&results_only, &results_only_f32, nv - 1));
+        results_only_scores.set(
+            "map",
+            mean(&sums.results_only, &sums.results_only_f32, nv - 1),
+        );
     }
-    // Plots.
+    (scores, results_only_scores)
+}
+
+/// The sorted APs, the mean 11-point PR curve and the histogram of R.
+fn plots_of(items: &[Item], sums: &Sums, index: &GtIndex) -> Vec<Plot> {
     let aps: Vec<(&str, f64)> = items
         .iter()
         .filter_map(|it| it.scores.get("ap").map(|v| (it.id.as_str(), v)))
         .collect();
     let mut plots = vec![plots::ap_sorted(aps)];
-    if pr_n > 0 {
+    if sums.pr_n > 0 {
         plots.push(plots::pr11_mean(
-            pr_sum.iter().map(|v| Some(v / pr_n as f64)).collect(),
+            sums.pr_sum
+                .iter()
+                .map(|v| Some(v / sums.pr_n as f64))
+                .collect(),
         ));
     }
     let rs: Vec<u64> = index
@@ -172,24 +230,7 @@ pub(super) fn assemble(
         .map(|g| g.relevant as u64)
         .collect();
     plots.extend(plots::r_histogram(&rs, "Relevant items per query (R)", "R"));
-    // trec_eval 9.0.8 averages over the queries present in both files, in binary64.
-    let mut trec = Scores::new();
-    if let Some(first) = trec_rows.first() {
-        for (i, (name, _)) in first.iter().enumerate() {
-            let sum = trec_rows.iter().fold(0.0f64, |a, r| a + r[i].1);
-            trec.set(name, Some(sum / trec_rows.len() as f64));
-        }
-    }
-    let reading = Reading { id: "trec_equivalent".into(), label: "trec_eval-equivalent (converted run, bin qrels; graded10 for nDCG): not official ICFHR'14 numbers".into(), scores: trec };
-    let mut readings = vec![reading];
-    if s.complete {
-        readings.push(Reading {
-            id: "results_queries_only".into(),
-            label: "official (results queries only): the mean over the queries that have a results block, as rusteval takes it".into(),
-            scores: results_only_scores,
-        });
-    }
-    (scores, items, plots, readings)
+    plots
 }
 
 pub(super) fn display(s: &Settings) -> Display {

@@ -60,66 +60,107 @@ pub(super) fn score_block(
     d: &mut Diags,
 ) -> Scored {
     let n = block.words.len();
-    let q = &block.query;
-    let gtq = index.get(q);
-    let official = s.mode == Mode::Official;
-    if official {
-        let kmax = s.ks.iter().copied().max().unwrap_or(10);
-        if n < kmax {
-            d.push(
-                Diagnostic::error(
-                    "kws.official.short_list",
-                    format!("query `{q}` lists {n} items; rusteval needs at least {kmax}"),
-                )
-                .file(file)
-                .line(block.line)
-                .expected(format!("at least {kmax} <word> items"))
-                .found(format!("{n}"))
-                .hint(
-                    "Return at least 10 items per query, or use corrected mode (P@k ÷ min(k, R)).",
-                )
-                .official(format!(
-                    "rusteval panics (range end index {} out of range for slice of length {n})",
-                    s.ks.iter().copied().find(|k| *k > n).unwrap_or(kmax)
-                )),
-            );
-        }
+    if s.mode == Mode::Official {
+        short_list(block, s, file, d);
     }
-    let Some(gtq) = gtq else {
-        if official {
-            d.push(
-                Diagnostic::error("kws.official.unknown_query", format!("results query `{q}` has no GT block"))
-                    .file(file)
-                    .line(block.line)
-                    .hint("Remove queries that are not in the ground truth, or use corrected mode (skipped with a warning).")
-                    .official("rusteval panics (called `Option::unwrap()` on a `None` value)"),
-            );
-        } else {
-            d.push(
-                Diagnostic::warning(
-                    "kws.results.unknown_query",
-                    format!("results query `{q}` is not in the GT: skipped"),
-                )
+    let Some(gtq) = index.get(&block.query) else {
+        return unknown_query(block, s, file, d);
+    };
+    let (hits, gains) = hits_in_rank_order(block, gtq, s, file, d);
+    let r = gtq.relevant;
+    let nhits = hits.iter().filter(|h| **h).count();
+    let (values, values_f32) = values_of(&hits, r, s);
+    let hit_strip: String = hits
+        .iter()
+        .take(100)
+        .map(|h| if *h { '1' } else { '0' })
+        .collect();
+    let trec = trec_equivalent(gains, gtq, &s.ks);
+    Scored {
+        line: block.line,
+        n,
+        r,
+        hits: nhits,
+        values,
+        values_f32,
+        hit_strip,
+        pr11: interp::iprec_11(&hits, r),
+        known: true,
+        trec,
+    }
+}
+
+/// Official mode: a list shorter than the largest k makes rusteval panic.
+fn short_list(block: &Block, s: &Settings, file: &str, d: &mut Diags) {
+    let (n, q) = (block.words.len(), &block.query);
+    let kmax = s.ks.iter().copied().max().unwrap_or(10);
+    if n < kmax {
+        d.push(
+            Diagnostic::error(
+                "kws.official.short_list",
+                format!("query `{q}` lists {n} items; rusteval needs at least {kmax}"),
+            )
+            .file(file)
+            .line(block.line)
+            .expected(format!("at least {kmax} <word> items"))
+            .found(format!("{n}"))
+            .hint("Return at least 10 items per query, or use corrected mode (P@k ÷ min(k, R)).")
+            .official(format!(
+                "rusteval panics (range end index {} out of range for slice of length {n})",
+                s.ks.iter().copied().find(|k| *k > n).unwrap_or(kmax)
+            )),
+        );
+    }
+}
+
+/// A results query without a GT block: an error officially (rusteval panics), skipped with a warning when
+/// corrected.
+fn unknown_query(block: &Block, s: &Settings, file: &str, d: &mut Diags) -> Scored {
+    let q = &block.query;
+    if s.mode == Mode::Official {
+        d.push(
+            Diagnostic::error("kws.official.unknown_query", format!("results query `{q}` has no GT block"))
                 .file(file)
                 .line(block.line)
-                .hint("Check the query id; it is not scored.")
-                .official("rusteval panics"),
-            );
-        }
-        return Scored {
-            line: block.line,
-            n,
-            r: 0,
-            hits: 0,
-            values: vec![None; s.ks.len() + 1],
-            values_f32: vec![None; s.ks.len() + 1],
-            hit_strip: String::new(),
-            pr11: None,
-            known: false,
-            trec: Vec::new(),
-        };
-    };
-    // Hits, in rank order.
+                .hint("Remove queries that are not in the ground truth, or use corrected mode (skipped with a warning).")
+                .official("rusteval panics (called `Option::unwrap()` on a `None` value)"),
+        );
+    } else {
+        d.push(
+            Diagnostic::warning(
+                "kws.results.unknown_query",
+                format!("results query `{q}` is not in the GT: skipped"),
+            )
+            .file(file)
+            .line(block.line)
+            .hint("Check the query id; it is not scored.")
+            .official("rusteval panics"),
+        );
+    }
+    Scored {
+        line: block.line,
+        n: block.words.len(),
+        r: 0,
+        hits: 0,
+        values: vec![None; s.ks.len() + 1],
+        values_f32: vec![None; s.ks.len() + 1],
+        hit_strip: String::new(),
+        pr11: None,
+        known: false,
+        trec: Vec::new(),
+    }
+}
+
+/// Each listed word's hit (a repeat of a hit is none with `dedupe`) and graded gain, in rank order, with the
+/// notes on repeated relevant items and hits on another page.
+fn hits_in_rank_order(
+    block: &Block,
+    gtq: &GtQuery,
+    s: &Settings,
+    file: &str,
+    d: &mut Diags,
+) -> (Vec<bool>, Vec<Option<i64>>) {
+    let (n, q) = (block.words.len(), &block.query);
     let mut hits = Vec::with_capacity(n);
     let mut gains = Vec::with_capacity(n);
     // (document, box) of the hits so far, for dedupe.
@@ -175,11 +216,14 @@ pub(super) fn score_block(
                 .official("counted as hits"),
         );
     }
-    let r = gtq.relevant;
-    let nhits = hits.iter().filter(|h| **h).count();
+    (hits, gains)
+}
+
+/// P@k for each k, then AP: rusteval's binary32 arithmetic officially, binary64 when corrected.
+fn values_of(hits: &[bool], r: usize, s: &Settings) -> (Vec<Option<f64>>, Vec<Option<f32>>) {
     let mut values = Vec::with_capacity(s.ks.len() + 1);
     let mut values_f32 = Vec::with_capacity(s.ks.len() + 1);
-    if official {
+    if s.mode == Mode::Official {
         let hf: Vec<f32> = hits.iter().map(|h| if *h { 1.0 } else { 0.0 }).collect();
         let rf = r as f32;
         for k in &s.ks {
@@ -189,9 +233,9 @@ pub(super) fn score_block(
         values = values_f32.iter().map(|v| v.map(|x| x as f64)).collect();
     } else {
         for k in &s.ks {
-            values.push(rusteval::prec_at_k(&hits, *k, r));
+            values.push(rusteval::prec_at_k(hits, *k, r));
         }
-        values.push(rusteval::ap(&hits, r));
+        values.push(rusteval::ap(hits, r));
     }
     // An empty GT block: `nan` keeps what the arithmetic gives (0/0 = NaN in binary32; `None` in binary64,
     // which the mean reads as NaN too), `exclude` leaves every value out, `zero` scores 0.
@@ -200,22 +244,5 @@ pub(super) fn score_block(
         values = vec![v; s.ks.len() + 1];
         values_f32 = vec![v.map(|x| x as f32); s.ks.len() + 1];
     }
-    let hit_strip: String = hits
-        .iter()
-        .take(100)
-        .map(|h| if *h { '1' } else { '0' })
-        .collect();
-    let trec = trec_equivalent(gains, gtq, &s.ks);
-    Scored {
-        line: block.line,
-        n,
-        r,
-        hits: nhits,
-        values,
-        values_f32,
-        hit_strip,
-        pr11: interp::iprec_11(&hits, r),
-        known: true,
-        trec,
-    }
+    (values, values_f32)
 }

@@ -13,10 +13,11 @@ mod text;
 pub use text::render_text;
 
 use crate::diag::{excerpt, Diagnostic, Diags, Severity};
-use crate::formats::trec::{read_qrels, read_run, ReadSettings};
+use crate::formats::trec::{read_qrels, read_run, Qrels, ReadSettings, Run};
 use crate::input::Entry;
 use crate::metrics::trec::{Family, Measure, Version};
-use crate::protocols::{Options, Progress};
+use crate::protocols::kws::options::{FloatRel, KwsOptions};
+use crate::protocols::Progress;
 use crate::report::{Mode, Reading, Report, Scores};
 use serde_json::json;
 
@@ -84,20 +85,20 @@ pub fn score(
     gt: &Entry,
     runs: &[&Entry],
     mode: Mode,
-    opts: &Options,
+    opts: &KwsOptions,
     progress: &mut dyn Progress,
 ) -> Report {
     let mut diags = Diags::new();
     let s = settings::settings(opts, mode, &mut diags);
     let rs = ReadSettings {
-        float_rel_error: opts.get("float_rel") == "error",
+        float_rel_error: opts.float_rel == FloatRel::Error,
         comments: s.version == Version::V10,
         comment_quirks: s.version == Version::V10 && mode == Mode::Official,
         extra_fields_ok: mode == Mode::Official,
     };
     let total = (gt.size + runs.iter().map(|r| r.size).sum::<u64>()).max(1) as f64;
     progress.update(0.0, "reading qrels");
-    let qrels = read_qrels(gt, &rs, &mut diags);
+    let qrels = read_qrels(gt.text_file(), &rs, &mut diags);
     let mut qrels_blocked = qrels.bad_lines > 0 || diags.has_errors();
     let mut official_fails = qrels.official_refuses > 0;
     if qrels.queries.is_empty() && qrels.bad_lines == 0 {
@@ -113,95 +114,12 @@ pub fn score(
     let mut done = gt.size as f64;
     for (ri, entry) in runs.iter().enumerate() {
         let base = done;
-        let run = read_run(entry, &rs, &mut diags, &mut |b| {
+        let run = read_run(entry.text_file(), &rs, &mut diags, &mut |b| {
             progress.update((base + b as f64) / total, "reading run")
         });
         done += entry.size as f64;
         progress.update(done / total, "scoring run");
-        let mut blocked = qrels_blocked || run.bad_lines > 0;
-        let mut fails = run.official_refuses > 0;
-        if run.queries.is_empty() && run.bad_lines == 0 {
-            blocked = true;
-            fails = true;
-            diags.push(empty_file(entry, "run", "qid iter docno rank sim tag"));
-        }
-        if s.mode == Mode::Official {
-            duplicate_judgements(
-                &qrels,
-                &run,
-                s.complete,
-                gt,
-                &mut diags,
-                &mut blocked,
-                &mut fails,
-            );
-        }
-        let runid = run.tag.clone().unwrap_or_default();
-        let mut qids: Vec<&str> = qrels.queries.iter().map(|q| q.qid.as_str()).collect();
-        for q in &run.queries {
-            if qrels.get(&q.qid).is_none() {
-                qids.push(&q.qid);
-            }
-        }
-        qids.sort_unstable();
-        let mut results = Vec::with_capacity(qids.len());
-        for qid in qids {
-            let r = score::score_query(
-                qrels.get(qid),
-                run.get(qid),
-                qid,
-                &s,
-                entry,
-                &mut diags,
-                &mut blocked,
-                &mut fails,
-            );
-            results.push(r);
-        }
-        let evaluated = results.iter().filter(|r| r.evaluated).count();
-        if evaluated == 0 && !qrels.queries.is_empty() && !run.queries.is_empty() {
-            fails = true;
-            let official = s.mode == Mode::Official;
-            if official {
-                blocked = true;
-            }
-            diags.push(
-                Diagnostic::new(
-                    if official {
-                        Severity::Error
-                    } else {
-                        Severity::Warning
-                    },
-                    "kws.trec.no_common_queries",
-                    "no query is both in the qrels and in the run",
-                )
-                .file(&entry.path)
-                .expected("the qrels' query ids")
-                .found(excerpt(
-                    &run.queries
-                        .iter()
-                        .take(5)
-                        .map(|q| q.qid.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ))
-                .hint("Check that the run and the qrels use the same query ids.")
-                .official("trec_eval stops: \"No queries with both results and relevance info\" (exit status 7)"),
-            );
-        }
-        let divisor = if s.complete {
-            qrels.queries.len()
-        } else {
-            evaluated
-        };
-        let scores = report::headline(&s, &results, divisor, blocked);
-        let rr = RunResult {
-            runid,
-            queries: results,
-            scores,
-            official_fails: fails,
-            blocked,
-        };
+        let rr = run_result(entry, &run, &qrels, qrels_blocked, &s, gt, &mut diags);
         official_fails |= rr.official_fails;
         if ri == 0 {
             first = Some(rr);
@@ -232,6 +150,99 @@ pub fn score(
     report
 }
 
+/// One run read, scored query by query in trec_eval's order (ascending qid), with its headline.
+fn run_result(
+    entry: &Entry,
+    run: &Run,
+    qrels: &Qrels,
+    qrels_blocked: bool,
+    s: &Settings,
+    gt: &Entry,
+    diags: &mut Diags,
+) -> RunResult {
+    let mut blocked = qrels_blocked || run.bad_lines > 0;
+    let mut fails = run.official_refuses > 0;
+    if run.queries.is_empty() && run.bad_lines == 0 {
+        blocked = true;
+        fails = true;
+        diags.push(empty_file(entry, "run", "qid iter docno rank sim tag"));
+    }
+    if s.mode == Mode::Official {
+        duplicate_judgements(qrels, run, s.complete, gt, diags, &mut blocked, &mut fails);
+    }
+    let runid = run.tag.clone().unwrap_or_default();
+    let mut qids: Vec<&str> = qrels.queries.iter().map(|q| q.qid.as_str()).collect();
+    for q in &run.queries {
+        if qrels.get(&q.qid).is_none() {
+            qids.push(&q.qid);
+        }
+    }
+    qids.sort_unstable();
+    let mut results = Vec::with_capacity(qids.len());
+    for qid in qids {
+        let r = score::score_query(
+            qrels.get(qid),
+            run.get(qid),
+            qid,
+            s,
+            entry,
+            diags,
+            &mut blocked,
+            &mut fails,
+        );
+        results.push(r);
+    }
+    let evaluated = results.iter().filter(|r| r.evaluated).count();
+    if evaluated == 0 && !qrels.queries.is_empty() && !run.queries.is_empty() {
+        fails = true;
+        let official = s.mode == Mode::Official;
+        if official {
+            blocked = true;
+        }
+        diags.push(no_common_queries(entry, run, official));
+    }
+    let divisor = if s.complete {
+        qrels.queries.len()
+    } else {
+        evaluated
+    };
+    let scores = report::headline(s, &results, divisor, blocked);
+    RunResult {
+        runid,
+        queries: results,
+        scores,
+        official_fails: fails,
+        blocked,
+    }
+}
+
+/// No query is both in the qrels and in the run: trec_eval stops (an error officially, else a warning).
+fn no_common_queries(entry: &Entry, run: &Run, official: bool) -> Diagnostic {
+    Diagnostic::new(
+        if official {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
+        "kws.trec.no_common_queries",
+        "no query is both in the qrels and in the run",
+    )
+    .file(&entry.path)
+    .expected("the qrels' query ids")
+    .found(excerpt(
+        &run.queries
+            .iter()
+            .take(5)
+            .map(|q| q.qid.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    ))
+    .hint("Check that the run and the qrels use the same query ids.")
+    .official(
+        "trec_eval stops: \"No queries with both results and relevance info\" (exit status 7)",
+    )
+}
+
 fn empty_file(entry: &Entry, what: &str, layout: &str) -> Diagnostic {
     Diagnostic::error(
         "kws.trec.empty_file",
@@ -247,8 +258,8 @@ fn empty_file(entry: &Entry, what: &str, layout: &str) -> Diagnostic {
 /// Official mode: a query judged twice for one docno stops trec_eval 9.0.8 and 10.0 ("duplicate docs", exit
 /// status 4) as soon as the query is evaluated: when the run has it, or with `complete` (`-c`) for every query.
 fn duplicate_judgements(
-    qrels: &crate::formats::trec::Qrels,
-    run: &crate::formats::trec::Run,
+    qrels: &Qrels,
+    run: &Run,
     complete: bool,
     gt: &Entry,
     diags: &mut Diags,

@@ -54,59 +54,7 @@ pub(super) fn score_query(
             r.in_sum = true;
             measure(&mut r, qq, ranked, s, false);
         }
-        (Some(qq), None) => {
-            let v10_stop = s.version == Version::V10 && !s.complete;
-            if v10_stop {
-                *fails = true;
-            }
-            let error = v10_stop && official;
-            if error {
-                *blocked = true;
-            }
-            let msg = if v10_stop {
-                format!("qrels query `{qid}` has no results; trec_eval 10.0 stops here")
-            } else if s.complete {
-                format!("qrels query `{qid}` has no results: it counts 0 (complete)")
-            } else {
-                format!("qrels query `{qid}` has no results: left out of the averages")
-            };
-            let code = if error {
-                "kws.trec.missing_query_v10"
-            } else {
-                "kws.trec.missing_query"
-            };
-            diags.push(
-                Diagnostic::new(if error { Severity::Error } else { Severity::Warning }, code, msg)
-                    .file(&entry.path)
-                    .expected(format!("results for query `{qid}`"))
-                    .found("none")
-                    .hint(if v10_stop {
-                        "Add the query to the run, set complete=true (trec_eval -c), or use trec_version=9.0.8."
-                    } else if s.complete {
-                        "Nothing to do if the system found nothing for this query."
-                    } else {
-                        "Set complete=true (trec_eval -c) to count it as 0; otherwise the mean rewards leaving hard queries out."
-                    })
-                    .official(match s.version {
-                        Version::V10 if !s.complete => format!(
-                            "trec_eval 10.0 stops: \"result qid '{qid}' not found in qrels\" (exit status 4)"
-                        ),
-                        _ if s.complete => "counted 0 (-c)".to_string(),
-                        _ => "trec_eval 9.0.8 leaves it out of the averages".to_string(),
-                    }),
-            );
-            r.num_rel = Some(ResRels::new(&judged(vec![], qq, s)).num_rel);
-            if s.complete {
-                // trec_eval 10.0 -c ranks one stand-in document; 9.0.8 -c only counts the query in the divisor.
-                let ranked = vec![qq.rel_of(BOGUS_DOCNO)];
-                if s.version == Version::V10 && qq.duplicates > 0 {
-                    *fails = true;
-                }
-                r.evaluated = s.version == Version::V10;
-                r.in_sum = s.version == Version::V10;
-                measure(&mut r, qq, ranked, s, true);
-            }
-        }
+        (Some(qq), None) => missing_from_run(&mut r, qq, s, entry, diags, blocked, fails),
         (None, Some(rq)) => {
             let line = rq.lines.first().copied().unwrap_or(0);
             diags.push(
@@ -129,6 +77,71 @@ pub(super) fn score_query(
         (None, None) => {}
     }
     r
+}
+
+/// A qrels query the run does not have: trec_eval 10.0 stops without `-c` (an error officially), else it
+/// counts 0 (`-c`; 10.0 ranks a stand-in document) or is left out of the averages.
+fn missing_from_run(
+    r: &mut QueryResult,
+    qq: &QrelsQuery,
+    s: &Settings,
+    entry: &Entry,
+    diags: &mut Diags,
+    blocked: &mut bool,
+    fails: &mut bool,
+) {
+    let qid = &r.qid;
+    let v10_stop = s.version == Version::V10 && !s.complete;
+    if v10_stop {
+        *fails = true;
+    }
+    let error = v10_stop && s.mode == Mode::Official;
+    if error {
+        *blocked = true;
+    }
+    let msg = if v10_stop {
+        format!("qrels query `{qid}` has no results; trec_eval 10.0 stops here")
+    } else if s.complete {
+        format!("qrels query `{qid}` has no results: it counts 0 (complete)")
+    } else {
+        format!("qrels query `{qid}` has no results: left out of the averages")
+    };
+    let code = if error {
+        "kws.trec.missing_query_v10"
+    } else {
+        "kws.trec.missing_query"
+    };
+    diags.push(
+        Diagnostic::new(if error { Severity::Error } else { Severity::Warning }, code, msg)
+            .file(&entry.path)
+            .expected(format!("results for query `{qid}`"))
+            .found("none")
+            .hint(if v10_stop {
+                "Add the query to the run, set complete=true (trec_eval -c), or use trec_version=9.0.8."
+            } else if s.complete {
+                "Nothing to do if the system found nothing for this query."
+            } else {
+                "Set complete=true (trec_eval -c) to count it as 0; otherwise the mean rewards leaving hard queries out."
+            })
+            .official(match s.version {
+                Version::V10 if !s.complete => format!(
+                    "trec_eval 10.0 stops: \"result qid '{qid}' not found in qrels\" (exit status 4)"
+                ),
+                _ if s.complete => "counted 0 (-c)".to_string(),
+                _ => "trec_eval 9.0.8 leaves it out of the averages".to_string(),
+            }),
+    );
+    r.num_rel = Some(ResRels::new(&judged(vec![], qq, s)).num_rel);
+    if s.complete {
+        // trec_eval 10.0 -c ranks one stand-in document; 9.0.8 -c only counts the query in the divisor.
+        let ranked = vec![qq.rel_of(BOGUS_DOCNO)];
+        if s.version == Version::V10 && qq.duplicates > 0 {
+            *fails = true;
+        }
+        r.evaluated = s.version == Version::V10;
+        r.in_sum = s.version == Version::V10;
+        measure(r, qq, ranked, s, true);
+    }
 }
 
 fn judged(ranked: Vec<Option<i64>>, qq: &QrelsQuery, s: &Settings) -> Judged {
@@ -195,6 +208,29 @@ fn rank(
     blocked: &mut bool,
     fails: &mut bool,
 ) -> Vec<u32> {
+    let mut order = sorted(rq, s, entry, diags);
+    let dups = repeats(rq, &order);
+    let depth = s.depth.unwrap_or(usize::MAX);
+    if !dups.is_empty() {
+        duplicate_docs(rq, &order, &dups, s, entry, diags, blocked, fails);
+        if s.mode != Mode::Official {
+            let mut drop: Vec<u32> = dups.iter().map(|(p, _)| *p).collect();
+            drop.sort_unstable();
+            order = order
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| drop.binary_search(&(*p as u32)).is_err())
+                .map(|(_, i)| *i)
+                .collect();
+        }
+    }
+    order.truncate(depth);
+    order
+}
+
+/// The run query's documents in trec_eval's order: sim descending (binary32 in 9.0.8, binary64 in 10.0; NaN
+/// last, with a warning), ties by docno descending or in file order.
+fn sorted(rq: &RunQuery, s: &Settings, entry: &Entry, diags: &mut Diags) -> Vec<u32> {
     let v9 = s.version == Version::V9;
     let sim = |i: u32| -> f64 {
         let x = rq.sims.get(i as usize).copied().unwrap_or(0.0);
@@ -239,98 +275,95 @@ fn rank(
             .official("trec_eval's order is undefined (qsort with NaN)"),
         );
     }
-    // Duplicates: positions (in sorted order) of repeated docnos, with the position of the first copy.
-    // One pass in rank order: (position, position of the first copy), increasing positions.
-    let docno_at = |p: u32| {
-        rq.docnos
-            .get(order.get(p as usize).copied().unwrap_or(0) as usize)
-    };
-    let mut first_at: std::collections::HashMap<&[u8], u32, crate::formats::fxhash::FxBuild> =
+    order
+}
+
+/// The docno at rank position `p` of `order`.
+fn docno_at<'a>(rq: &'a RunQuery, order: &[u32], p: u32) -> &'a [u8] {
+    rq.docnos
+        .get(order.get(p as usize).copied().unwrap_or(0) as usize)
+}
+
+/// Repeated docnos: (rank position, rank position of the first copy), sorted; one pass in rank order.
+fn repeats(rq: &RunQuery, order: &[u32]) -> Vec<(u32, u32)> {
+    let mut first_at: std::collections::HashMap<&[u8], u32, rustc_hash::FxBuildHasher> =
         std::collections::HashMap::with_capacity_and_hasher(order.len(), Default::default());
     let mut dups: Vec<(u32, u32)> = Vec::new();
     for p in 0..order.len() as u32 {
-        match first_at.entry(docno_at(p)) {
+        match first_at.entry(docno_at(rq, order, p)) {
             std::collections::hash_map::Entry::Occupied(e) => dups.push((p, *e.get())),
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(p);
             }
         }
     }
+    dups.sort();
+    dups
+}
+
+/// The note on repeated docnos: trec_eval stops on one within the depth cut (an error officially); corrected
+/// mode keeps the first copy.
+#[allow(clippy::too_many_arguments)]
+fn duplicate_docs(
+    rq: &RunQuery,
+    order: &[u32],
+    dups: &[(u32, u32)],
+    s: &Settings,
+    entry: &Entry,
+    diags: &mut Diags,
+    blocked: &mut bool,
+    fails: &mut bool,
+) {
     let depth = s.depth.unwrap_or(usize::MAX);
-    if !dups.is_empty() {
-        dups.sort();
-        let official = s.mode == Mode::Official;
-        let within = dups.iter().filter(|(p, _)| (*p as usize) < depth).count();
-        let (p, f) = dups[0];
-        let line_of = |pos: u32| {
-            let i = order.get(pos as usize).copied().unwrap_or(0) as usize;
-            rq.lines.get(i).copied().unwrap_or(0)
-        };
-        let docno = String::from_utf8_lossy(docno_at(p)).into_owned();
-        let error = official && within > 0;
-        if within > 0 {
-            *fails = true;
-        }
-        if error {
-            *blocked = true;
-        }
-        let what = format!(
-            "query `{}` lists `{docno}` twice (lines {} and {}){}",
-            rq.qid,
-            line_of(f),
-            line_of(p),
-            if dups.len() > 1 {
-                format!("; {} repeated docnos in this query", dups.len())
-            } else {
-                String::new()
-            }
-        );
-        let (sev, msg, official_text) = if error {
-            (
-                Severity::Error,
-                what,
-                "trec_eval stops: \"duplicate docs\" (exit status 4)".to_string(),
-            )
-        } else if official {
-            (
-                Severity::Warning,
-                what,
-                "not checked by trec_eval beyond the depth cut".to_string(),
-            )
-        } else {
-            (
-                Severity::Warning,
-                format!("{what}: the first (highest ranked) copy is kept"),
-                if within > 0 {
-                    "trec_eval stops: \"duplicate docs\" (exit status 4)".to_string()
-                } else {
-                    "not checked by trec_eval beyond the depth cut".to_string()
-                },
-            )
-        };
-        diags.push(
-            Diagnostic::new(sev, "kws.trec.duplicate_doc", msg)
-                .file(&entry.path)
-                .line(line_of(p))
-                .found(excerpt(&docno))
-                .hint(if official {
-                    "List each document once per query, or use corrected mode (first copy kept)."
-                } else {
-                    "List each document once per query."
-                })
-                .official(official_text),
-        );
-        if !official {
-            let mut drop: Vec<u32> = dups.iter().map(|(p, _)| *p).collect();
-            drop.sort_unstable();
-            order = order
-                .iter()
-                .enumerate()
-                .filter(|(p, _)| drop.binary_search(&(*p as u32)).is_err())
-                .map(|(_, i)| *i)
-                .collect();
-        }
+    let official = s.mode == Mode::Official;
+    let within = dups.iter().filter(|(p, _)| (*p as usize) < depth).count();
+    let (p, f) = dups[0];
+    let line_of = |pos: u32| {
+        let i = order.get(pos as usize).copied().unwrap_or(0) as usize;
+        rq.lines.get(i).copied().unwrap_or(0)
+    };
+    let docno = String::from_utf8_lossy(docno_at(rq, order, p)).into_owned();
+    let error = official && within > 0;
+    if within > 0 {
+        *fails = true;
     }
-    order.truncate(depth);
-    order
+    if error {
+        *blocked = true;
+    }
+    let what = format!(
+        "query `{}` lists `{docno}` twice (lines {} and {}){}",
+        rq.qid,
+        line_of(f),
+        line_of(p),
+        if dups.len() > 1 {
+            format!("; {} repeated docnos in this query", dups.len())
+        } else {
+            String::new()
+        }
+    );
+    let stops = "trec_eval stops: \"duplicate docs\" (exit status 4)".to_string();
+    let unchecked = "not checked by trec_eval beyond the depth cut".to_string();
+    let (sev, msg, official_text) = if error {
+        (Severity::Error, what, stops)
+    } else if official {
+        (Severity::Warning, what, unchecked)
+    } else {
+        (
+            Severity::Warning,
+            format!("{what}: the first (highest ranked) copy is kept"),
+            if within > 0 { stops } else { unchecked },
+        )
+    };
+    diags.push(
+        Diagnostic::new(sev, "kws.trec.duplicate_doc", msg)
+            .file(&entry.path)
+            .line(line_of(p))
+            .found(excerpt(&docno))
+            .hint(if official {
+                "List each document once per query, or use corrected mode (first copy kept)."
+            } else {
+                "List each document once per query."
+            })
+            .official(official_text),
+    );
 }

@@ -1,11 +1,11 @@
-// The detection image viewer (issue 22): when images are dropped with the COCO ground truth and detections, each
+// The detection view: when images are dropped with the COCO ground truth and detections, each
 // image (matched by the annotation file's file_name) is drawn with its GT boxes and detections classified TP / FP /
 // FN at IoU 0.5, area all, the largest maxDets, as COCOeval's evaluateImg matches them (computed in the wasm
-// session: src/protocols/detection/viewer.rs, worker messages 'detection-images' and 'detection-image').
+// session: src/protocols/detection/viewer.rs, the views `images` and `image`).
 // A click on a box (or Tab to it on the focused canvas, then Enter) shows its details. Keyboard: www/viewer.js.
 
-import { h } from './util.js';
-import { Zoom, imageNav, decodeImage, swatch } from './viewer.js';
+import { h } from '../util.js';
+import { Zoom, imageNav, decodeImage, swatch } from '../viewer.js';
 
 const COLOUR = { TP: '#00c800', FP: '#e600e6', FN: '#285aff', ignored: '#9a9a9a' };
 const IMAGE_FILE = /\.(jpe?g|png|gif|webp|bmp)$/i;
@@ -27,7 +27,7 @@ export async function render(entry, ctx) {
     return h('p', { class: 'muted small det-no-images' }, 'Drop the images too (their file names as in the annotation file’s file_name) to see the GT boxes and the detections (TP / FP / FN at IoU 0.5) drawn on them.');
   }
   const options = { mode: ctx.mode ?? report.mode, set: ctx.set ?? {} };
-  const all = await ctx.session.request({ type: 'detection-images', options });
+  const all = await ctx.session.view('images', {}, options);
   const byId = new Map((report.items ?? []).filter((i) => i.group === 'image').map((i) => [i.detail?.image_id, i]));
   const images = all.filter((im) => im.name && files.has(base(im.name)));
   if (!images.length) {
@@ -66,7 +66,7 @@ export async function render(entry, ctx) {
     status.textContent = 'Drawing…';
     info.replaceChildren(hint());
     try {
-      const v = await ctx.session.request({ type: 'detection-image', options, image_id: id });
+      const v = await ctx.session.view('image', { image_id: id }, options);
       const bitmap = await decodeImage(files.get(base(im.name)).data);
       const targets = [
         ...v.gt.map((b, i) => ({ kind: 'gt', i, b, label: `GT box ${b.id} (${v.categories[b.category]}): ${b.status}`, bbox: corners(b.bbox) })),

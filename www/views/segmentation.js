@@ -1,10 +1,10 @@
-// The segmentation view (issue 22): per image, the overlay of the GT label map against the prediction (the wasm
-// session's segmentation_overlay, worker message 'segmentation-overlay'): correct green, wrong class magenta, not
+// The segmentation view: per image, the overlay of the GT label map against the prediction (the wasm session's
+// view `overlay`, src/protocols/segmentation/view.rs): correct green, wrong class magenta, not
 // predicted blue, ignored (ignore_index or a value ≥ num_classes) hatched grey. A click (or Enter on the focused
 // canvas, for the pixel at its centre) names the GT and predicted class of the pixel. Keyboard: www/viewer.js.
 
-import { h } from './util.js';
-import { Zoom, imageNav, rgbaCanvas, swatch } from './viewer.js';
+import { h } from '../util.js';
+import { Zoom, imageNav, rgbaCanvas, swatch } from '../viewer.js';
 
 const LEGEND = [['#00c800', 'correct'], ['#e600e6', 'wrong class'], ['#285aff', 'not predicted'], ['#787878', 'ignored (hatched)']];
 const NONE = 65535;
@@ -62,7 +62,7 @@ export function render(entry, ctx) {
     status.textContent = 'Drawing the overlay…';
     info.replaceChildren(hint());
     try {
-      const o = await ctx.session.request({ type: 'segmentation-overlay', options: { mode: ctx.mode ?? report.mode, set: ctx.set ?? {} }, image: id });
+      const o = await ctx.session.view('overlay', { image: id }, { mode: ctx.mode ?? report.mode, set: ctx.set ?? {} });
       shown = { o, img: rgbaCanvas(o.rgba, o.width, o.height) };
       canvas.setAttribute('aria-label', `Segmentation overlay of ${id}. Arrow keys pan, + and − zoom, 0 fits, Enter names the classes at the centre, PageUp/PageDown change the image.`);
       zoom.resize(o.width, o.height);
