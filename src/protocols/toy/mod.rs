@@ -5,6 +5,7 @@
 //! config validator, and its pre-flight check ([`preflight`]) in `dropscore manifest` and `dropscore check`.
 
 mod preflight;
+mod view;
 
 use super::options::OptionSet;
 use super::preflight::Found;
@@ -49,6 +50,9 @@ impl Protocol for Toy {
 
     fn classify(&self, path: &str, _head: &[u8]) -> Class {
         Class::either().or_name(path)
+    }
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &view::EXTRAS
     }
     fn score(
         &self,
