@@ -6,8 +6,23 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    quiet_on_closed_pipe();
     std::process::exit(cli::run(std::env::args().collect()));
 }
+
+/// Rust's runtime ignores SIGPIPE, so a write to a closed pipe (`dropscore list | head -1`) fails with EPIPE and
+/// `println!` panics ("failed printing to stdout", exit 101). Restoring the default disposition ends the
+/// process quietly on the signal instead, as `cat` or `ls` do (the shell reports status 141).
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+fn quiet_on_closed_pipe() {
+    // SAFETY: signal(2) with SIG_DFL installs no handler; called once, before any other thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(all(not(unix), not(target_arch = "wasm32")))]
+fn quiet_on_closed_pipe() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
