@@ -9,7 +9,7 @@
 //                                [--limit 20000] [--table yes|no] [--export json,csv]
 //
 // --limit: the report comes with at most that many rows, as the page asks for it (www/run.js ITEMS_LIMIT; the worker
-// keeps the whole report, src/wasm/page.rs score_view); --limit 0 asks for the whole report (the page before issue 21).
+// keeps the whole report, src/wasm/page.rs score_view); --limit 0 asks for the whole report (as the page was before it cut large reports).
 // --table yes then times the per-item table's requests on the kept report (sort by the first score column, filter,
 // the next page); --export times Download JSON / CSV (the CLI's bytes streamed out of wasm into a Blob).
 //

@@ -8,7 +8,7 @@ layout input/ref + input/res and as ref.zip + submission.zip (deflate), then tim
                        under /usr/bin/time -v (wall, peak RSS); also on the two zips
   dropscore Chromium   bench/browser_bench.mjs --protocol chalearn-ce --gt ref.zip --pred submission.zip (the zips as
                        Blobs, read in slices and inflated by the wasm in the page's worker; score() timed)
-  NumPy                the VOC-style AP of specs/chalearn-ce.md 3 in NumPy (the same construction as
+  NumPy                the VOC-style AP of docs/specs/chalearn-ce.md 3 in NumPy (the same construction as
                        tests/reference/chalearn_ce_diff.py): files read and split in Python, ids mapped with a dict,
                        stable argsort, cumsum, envelope, np.trapezoid; timed end to end in one process (interpreter
                        start excluded), on input/ref + input/res

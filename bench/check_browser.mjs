@@ -1,4 +1,4 @@
-// Pre-flight check vs scoring in headless Chromium (issue 20, "Speed"): the page's worker (www/worker.js) checks
+// Pre-flight check vs scoring in headless Chromium: the page's worker (www/worker.js) checks
 // the predictions against a manifest (message `check`, src/wasm.rs Session::check), and scores the same
 // predictions against the real ground truth (a session: `open`, then `score` official, as the page's first
 // result; then corrected and `explain`, the rest of a Score click). Each measurement runs in a fresh worker that

@@ -94,7 +94,7 @@ def fmt_mb(kb):
 
 
 def check_vs_score(add, gt, pred):
-    """Pre-flight check vs score in headless Chromium (issue 20): the manifest of `gt`, then
+    """Pre-flight check vs score in headless Chromium: the manifest of `gt`, then
     bench/check_browser.mjs (fresh warmed workers; check alone vs open + score official, and the whole click)."""
     manifest = os.path.join(OUT, "kws_manifest.json")
     subprocess.run([BIN, "manifest", "kws", "--gt", gt, "--out", manifest], cwd=ROOT, check=True)

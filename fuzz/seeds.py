@@ -118,9 +118,9 @@ seed("lemma_asset", "garbage-asset", b"\x00DSLEMMA\x00\xff\xff\xff\xff", "hand-m
 
 A = "tests/data/aij2022"
 files("aij2022_json", [f"{A}/{t}_{s}.json" for t in ["textqa", "mathqa", "vqa", "captioning", "text_recognition"] for s in ["gt", "pred"]])
-seed("aij2022_json", "nonfinite.json", b'{"0": NaN, "1": Infinity, "2": 1e999, "3": "\\ud800", "4": [-Infinity]}', "hand-made: NaN, Infinity, 1e999, a lone surrogate (issue 17, finding 9)")
+seed("aij2022_json", "nonfinite.json", b'{"0": NaN, "1": Infinity, "2": 1e999, "3": "\\ud800", "4": [-Infinity]}', "hand-made: NaN, Infinity, 1e999, a lone surrogate")
 files("aij2022_npy", [f"{A}/fid_A_gt_acts.npy", f"{A}/fid_A_pred_acts.npy", f"{A}/clip/clip_image.npy", f"{A}/clip/clip_text.npy"])
-seed("aij2022_npy", "wide.npy", npy("(3, 30000)", []), "hand-made: a header declaring 3x30000 with no data (issue 17, finding 3)")
+seed("aij2022_npy", "wide.npy", npy("(3, 30000)", []), "hand-made: a header declaring 3x30000 with no data")
 seed("aij2022_npy", "f4.npy", npy("(2, 2)", [])[:-0 or None] + struct.pack("<4f", 1, 2, 3, 4), "hand-made: a float64 header with float32 data")
 files("aij2022_npz", [f"{A}/fid_A_gt_stats.npz", f"{A}/fid_A_pred_stats_uncompressed.npz"])
 seed("aij2022_npz", "flip", bytes([3, 200, 17, 9, 250, 1]), "hand-made: under 64 bytes, so bytes of the fixture are flipped")

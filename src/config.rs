@@ -221,7 +221,7 @@ impl Config {
                 .map_or(Value::Null, Value::Number)
         };
         if self.leaderboard.columns.is_empty() {
-            // A protocol with a `scores_key` option (chalearn-ce: `mAP`, specs/chalearn-ce.md 2.3) names its
+            // A protocol with a `scores_key` option (chalearn-ce: `mAP`, docs/specs/chalearn-ce.md 2.3) names its
             // headline score so in scores.txt / scores.json; the other scores keep their ids.
             let renamed = report
                 .options

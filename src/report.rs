@@ -380,7 +380,7 @@ impl Report {
     pub fn sort_diagnostics(&mut self) {
         // 0: the input's kind or roles; 1: damage where it is (a located line); 2: what follows from damage
         // elsewhere (an id the damaged line would have given, a block whose closing line was damaged), so the
-        // first diagnostic names the damaged file and line (issue 19, "damage is reported where it is").
+        // first diagnostic names the damaged file and line.
         let cause = |d: &Diagnostic| match d.code.as_str() {
             "input.swapped" | "input.wrong_kind" | "input.empty" => 0u8,
             c if c.ends_with(".missing_id")

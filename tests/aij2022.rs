@@ -1,4 +1,4 @@
-//! aij2022: the worked examples of specs/aij2022.md 7 and the fixtures in tests/data/aij2022 (copies of
+//! aij2022: the worked examples of docs/specs/aij2022.md 7 and the fixtures in tests/data/aij2022 (copies of
 //! shared/fixtures/aij), exactly or to the stated tolerance.
 
 mod common;

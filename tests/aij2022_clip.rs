@@ -1,4 +1,4 @@
-//! aij2022 CLIP from embedding matrices (specs/aij2022.md 2.3 b): the captioning fixture with image/text
+//! aij2022 CLIP from embedding matrices (docs/specs/aij2022.md 2.3 b): the captioning fixture with image/text
 //! matrices and ids (tests/data/aij2022/clip, written by its make.py with NumPy), exact per-id values, the same
 //! matrices inside a `.npz`, and the located errors for shape and id mismatches.
 

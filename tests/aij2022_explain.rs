@@ -1,4 +1,4 @@
-//! Issue 19, aij2022's "why they differ": per task whose score differs, the step in plain words, how many answers
+//! Aij2022's "why they differ": per task whose score differs, the step in plain words, how many answers
 //! it changed and one example item, with scores to 4 decimals (no raw float dumps); the corrected report lists a
 //! deviation only when it changed a number.
 

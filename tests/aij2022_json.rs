@@ -1,7 +1,7 @@
-//! Issue 18 §5 / issue 17 finding 9: aij2022 JSON with `NaN`, `Infinity`, `-Infinity`, `1e999` and a lone
+//! Aij2022 JSON with `NaN`, `Infinity`, `-Infinity`, `1e999` and a lone
 //! surrogate `"\ud800"`. Python's `json` reads them all, so official mode must not claim a JSONDecodeError: it
 //! scores with the value, as the contest's loop does (here checked against python3's own `json` and the
-//! exception its `.lower()` raises). Corrected mode refuses `NaN`/`Infinity` (not JSON, specs/aij2022.md 2.1) at
+//! exception its `.lower()` raises). Corrected mode refuses `NaN`/`Infinity` (not JSON, docs/specs/aij2022.md 2.1) at
 //! their line and column, and reads `1e999` and lone surrogates with a warning.
 
 mod common;

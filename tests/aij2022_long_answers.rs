@@ -1,4 +1,4 @@
-//! Issue 17 finding 8: one very long VisualQA or TextQA answer (110 MB, about 15 million tokens, generated here at
+//! One very long VisualQA or TextQA answer (110 MB, about 15 million tokens, generated here at
 //! test time) is scored in time and memory linear in its length. Before: VisualQA ran past 120 s (a Porter stemmer
 //! that recomputed the consonant flags per letter and copied the word per rule: quadratic in a word, about 1 MB/s)
 //! and TextQA took 31 s (the prediction normalised once per option, a string per word).

@@ -1,6 +1,6 @@
-//! aij2022 METEOR with the exact tokenizers (issue 18 §1): NLTK 3.7's `word_tokenize` splits the quotes « “ ‘ „ » ” ’
+//! aij2022 METEOR with the exact tokenizers: NLTK 3.7's `word_tokenize` splits the quotes « “ ‘ „ » ” ’
 //! off words, and razdel 0.5.0 glues a `-` or `—` to the word on its far side, even across a space. The values are
-//! the contest's (issue 18, five decimals) and, exactly, NLTK 3.7's `single_meteor_score` with `word_tokenize`,
+//! the contest's (five decimals) and, exactly, NLTK 3.7's `single_meteor_score` with `word_tokenize`,
 //! razdel 0.5.0 and pymorphy3 2.0.6 (the whole-string lemmas below), synonym stage off, as
 //! tests/reference/aij2022_diff.py computes them.
 

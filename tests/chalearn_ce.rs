@@ -1,4 +1,4 @@
-//! `chalearn-ce` on the shared fixture (specs/chalearn-ce.md 7, fixtures/chalearn-ce/ap_example/expected.json,
+//! `chalearn-ce` on the shared fixture (docs/specs/chalearn-ce.md 7, fixtures/chalearn-ce/ap_example/expected.json,
 //! every value to 6 decimals) and every edge case and input error of section 6 with its diagnostic code.
 
 mod common;

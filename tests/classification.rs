@@ -1,4 +1,4 @@
-//! The `classification` family (specs/families.md sections 1 and 5). Expected values were computed once by
+//! The `classification` family (docs/specs/families.md sections 1 and 5). Expected values were computed once by
 //! fam1 with the pinned scikit-learn 1.9.1 (tests/reference/requirements-families.txt) on the same files, e.g.
 //! `log_loss(y, S)` and `roc_auc_score(y, S / S.sum(axis=1, keepdims=True), multi_class='ovr')`; they are
 //! compared to 1e-12 relative. tests/reference/classification_diff.py checks 2,000 random cases.
@@ -224,7 +224,7 @@ fn score_cell_problems_are_located() {
     );
 }
 
-/// A binary score column with NaN or an infinity is still a score column (specs/families.md: `nan`, `inf` are
+/// A binary score column with NaN or an infinity is still a score column (docs/specs/families.md: `nan`, `inf` are
 /// errors located by line and column), not a column of labels that are "not integers".
 #[test]
 fn binary_score_nan_is_a_located_error() {

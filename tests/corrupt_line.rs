@@ -1,4 +1,4 @@
-//! Damage is reported where it is (issue 19, "a participant's mistakes"): for every example of every protocol in
+//! Damage is reported where it is: for every example of every protocol in
 //! the registry, corrupt one line of one input file (or truncate one binary file) and check that the first
 //! diagnostic names that file and, for text, that line, in both modes; and that no diagnostic of these error
 //! cases carries internal text (Rust or OS messages).

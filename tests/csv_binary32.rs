@@ -1,5 +1,5 @@
 //! The CLI's `--format csv` / `tsv` write binary32 metrics (kws `icfhr14`, official mode: rusteval computes in
-//! f32) in their shortest binary32 form, as the page's CSV does (issue 19 §8); the JSON report keeps the widened
+//! f32) in their shortest binary32 form, as the page's CSV does; the JSON report keeps the widened
 //! binary64 value (schema 1). Checked on the built-in ICFHR'14 example against the JSON report of the same run.
 
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `detection` on the example (www/examples/detection/, written by examples/detection/generate.py) against
 //! values computed once with pycocotools 2.0.8 (`COCO(gt)`, `loadRes(results)`, `COCOeval(…, 'bbox')`,
 //! `evaluate()`, `accumulate()`, `summarize()`; per-category AP = `np.mean(p[p > -1])` of
-//! `precision[:, :, k, 0, 2]`), and the located diagnostics of specs/families.md sections 3 and 5.
+//! `precision[:, :, k, 0, 2]`), and the located diagnostics of docs/specs/families.md sections 3 and 5.
 
 mod common;
 use common::*;

@@ -1,4 +1,4 @@
-//! falsid: the worked examples of specs/falsid.md section 7 (tests/data/falsid, copies of the shared
+//! falsid: the worked examples of docs/specs/falsid.md section 7 (tests/data/falsid, copies of the shared
 //! fixtures) and the edge cases of section 6.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `fest`: the worked examples of specs/fest.md section 7 and the edge cases of section 6, on copies of the
+//! `fest`: the worked examples of docs/specs/fest.md section 7 and the edge cases of section 6, on copies of the
 //! shared fixtures (tests/data/fest) and on PNGs written in memory.
 
 mod common;

@@ -1,4 +1,4 @@
-//! `fest`: every row of the edge-case table (specs/fest.md section 6, issue 18 §4), in both modes, with what
+//! `fest`: every row of the edge-case table (docs/specs/fest.md section 6), in both modes, with what
 //! the headline and the official text output do. Inputs are built in memory from the spec's synthetic page
 //! (fixtures/fest/synthetic, spec 7.1).
 

@@ -1,4 +1,4 @@
-//! fest layout 1 (specs/fest.md 2.1): one GT PNG and one prediction PNG pair whatever their names, with an
+//! fest layout 1 (docs/specs/fest.md 2.1): one GT PNG and one prediction PNG pair whatever their names, with an
 //! info that says so (issue: exact everywhere, fest pairing), in both modes; with several images, names decide.
 
 mod common;

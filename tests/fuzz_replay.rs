@@ -1,4 +1,4 @@
-//! CI replay of the fuzz corpus (issue 17, "Real fuzzing"): every file in fuzz/corpus/<target>/ goes through
+//! CI replay of the fuzz corpus: every file in fuzz/corpus/<target>/ goes through
 //! its target's body (`dropscore::fuzzing`, the same function the cargo-fuzz binary calls), under plain
 //! `cargo test` on stable. A target without a corpus folder, or with an empty one, fails; so does a corpus
 //! folder or a cargo-fuzz binary without a target, and any panic (the failing file is named).

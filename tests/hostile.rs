@@ -1,4 +1,4 @@
-//! Hostile and oversized inputs (issue 17): each bomb is generated here at test time (a few MB on disk,
+//! Hostile and oversized inputs: each bomb is generated here at test time (a few MB on disk,
 //! gigabytes once inflated), run through the release CLI under `/usr/bin/time -v`, and must end in a
 //! located refusal (exit 1, the diagnostic code and the file named) with a bounded peak memory.
 //!

@@ -1,4 +1,4 @@
-//! Hostile inputs of the metric families (issue 17): CSVs whose tables would outgrow the memory budget are
+//! Hostile inputs of the metric families: CSVs whose tables would outgrow the memory budget are
 //! refused before the tables are allocated, located, naming the limit and how to raise it, under the peak
 //! bound of tests/hostile.rs. Run with `cargo test --release --test hostile_families`.
 

@@ -1,4 +1,4 @@
-//! Submissions that try to leave their folder or to hang or fool the terminal (issue 17, items 4 and 5), generated
+//! Submissions that try to leave their folder or to hang or fool the terminal, generated
 //! at test time: symbolic links (to /etc/passwd, to the ground truth, to /etc, dangling, `up -> ..`), a FIFO, and
 //! file names carrying terminal control sequences. `dropscore score` and `dropscore <protocol> --gt/--pred` must
 //! skip links and special files with a located warning, still write their outputs, never wait on a FIFO, never

@@ -273,7 +273,7 @@ fn every_fixture_through_every_mode_never_panics() {
     }
 }
 
-/// A chalearn-ce category whose zip member is corrupt (issue 17, finding 9): the read error names the member, and
+/// A chalearn-ce category whose zip member is corrupt: the read error names the member, and
 /// the category is not scored as if its file were there (no "N GT images missing from this file" follow-on).
 #[test]
 fn corrupt_zip_member_is_unreadable_not_empty() {

@@ -1,4 +1,4 @@
-//! The `trec` preset of `kws` on the shared fixtures: every trec_eval value of specs/kws.md 7.1 and 7.2 and
+//! The `trec` preset of `kws` on the shared fixtures: every trec_eval value of docs/specs/kws.md 7.1 and 7.2 and
 //! of fixtures/kws/README.md (6 decimals per query from expected/*.tsv, 4 decimals where only trec_eval's
 //! printed value is given), and every trec edge case of section 6 with its diagnostic code.
 
@@ -346,7 +346,7 @@ fn extra_run_query_is_ignored() {
     assert_eq!(f4(&c, "map"), "0.5185");
 }
 
-/// specs/kws.md 2.8, run side, for XML written one element per line (as every fixture is): docno =
+/// docs/specs/kws.md 2.8, run side, for XML written one element per line (as every fixture is): docno =
 /// `<document>_<x>_<y>_<width>_<height>`, rank = position in the block, sim = N − rank + 1. A plain line
 /// scanner, much faster than `kws convert` in a debug build; `convert_rule_matches_kws_convert` checks
 /// that both give the same bytes.

@@ -1,5 +1,5 @@
 //! The `icfhr14` preset of `kws` on the shared fixtures: every worked example and edge case of
-//! specs/kws.md sections 6 and 7 (XML rows), in both modes.
+//! docs/specs/kws.md sections 6 and 7 (XML rows), in both modes.
 
 mod common;
 use common::*;
@@ -15,7 +15,7 @@ const EDGE_GT: &str = "kws/edge/gt.xml";
 fn sample_official_matches_rusteval() {
     let r = kws(SAMPLE_GT, SAMPLE_RES, Official, &[]);
     assert_eq!(headline5(&r), ["0.90000", "0.50000", "0.51852"]);
-    // The JSON carries the binary32 values widened exactly (specs/kws.md 9).
+    // The JSON carries the binary32 values widened exactly (docs/specs/kws.md 9).
     assert_eq!(r.scores.get("precAt5"), Some(0.9f32 as f64));
     // rusteval's f32 arithmetic, (ap(sb0000) + ap(sb0001)) / 2 in binary32, lands one ulp above f32(14/27)
     // (0.5185185074806213, the "e.g." of kws.md 9): the report carries what the arithmetic produced.
@@ -114,7 +114,7 @@ fn synthetic_raw_output_matches_rusteval_rows() {
     assert_eq!(seen, 320);
 }
 
-/// specs/kws.md 7.4: (results, official MEAN or None for an error, corrected MEAN).
+/// docs/specs/kws.md 7.4: (results, official MEAN or None for an error, corrected MEAN).
 #[test]
 fn edge_cases_7_4() {
     let ok = ["0.33333", "0.50000", "0.34921"];
@@ -200,7 +200,7 @@ fn edge_res_ok_per_query() {
     assert_eq!(f5(dup.items[0].scores.get("ap")), "1.66667");
 }
 
-/// specs/kws.md section 6: each situation's diagnostic code, in each mode.
+/// docs/specs/kws.md section 6: each situation's diagnostic code, in each mode.
 #[test]
 fn edge_case_codes_section_6() {
     let o = |gt: &str, res: &str| kws(gt, res, Official, &[]);
@@ -437,7 +437,7 @@ fn text_output_is_rusteval_layout() {
     assert!(t.starts_with(expected), "{t}");
 }
 
-/// specs/kws.md 3.3 and 7.1/7.2: the trec_eval-equivalent reading of XML input (6 dp from the spec).
+/// docs/specs/kws.md 3.3 and 7.1/7.2: the trec_eval-equivalent reading of XML input (6 dp from the spec).
 #[test]
 fn trec_equivalent_reading() {
     let cases = [
@@ -486,7 +486,7 @@ fn trec_equivalent_reading() {
     }
 }
 
-/// specs/kws.md 4 #5: with complete averaging the rusteval-style mean over results queries is shown too.
+/// docs/specs/kws.md 4 #5: with complete averaging the rusteval-style mean over results queries is shown too.
 #[test]
 fn results_queries_only_reading() {
     let c = kws(EDGE_GT, "kws/edge/res_missingq2.xml", Corrected, &[]);

@@ -1,4 +1,4 @@
-//! Pre-flight check of aij2022 (issue 20, specs/preflight.md): the manifest reveals no answer, and `check` agrees
+//! Pre-flight check of aij2022 (docs/specs/preflight.md): the manifest reveals no answer, and `check` agrees
 //! with official scoring against the real ground truth on generated submissions (valid ones and ones broken by
 //! format or completeness problems), with the same located errors.
 

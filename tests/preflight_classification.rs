@@ -1,4 +1,4 @@
-//! Pre-flight check of `classification` (specs/preflight.md): the manifest reveals no label, and `check` agrees
+//! Pre-flight check of `classification` (docs/specs/preflight.md): the manifest reveals no label, and `check` agrees
 //! with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;

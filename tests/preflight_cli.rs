@@ -1,4 +1,4 @@
-//! `dropscore manifest` and `dropscore check` on the command line (specs/preflight.md): exit statuses, the
+//! `dropscore manifest` and `dropscore check` on the command line (docs/specs/preflight.md): exit statuses, the
 //! manifest's relative names, the JSON verdict, and a `--set` that contradicts the manifest.
 
 use std::path::PathBuf;

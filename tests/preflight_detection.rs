@@ -1,4 +1,4 @@
-//! Pre-flight check of `detection` (specs/preflight.md): the manifest reveals no box, and `check` agrees with
+//! Pre-flight check of `detection` (docs/specs/preflight.md): the manifest reveals no box, and `check` agrees with
 //! official scoring on generated COCO results files, valid and broken.
 
 mod preflight_common;

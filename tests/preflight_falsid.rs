@@ -1,4 +1,4 @@
-//! Pre-flight check of `falsid` (specs/preflight.md): the manifest reveals no label, and `check` agrees with
+//! Pre-flight check of `falsid` (docs/specs/preflight.md): the manifest reveals no label, and `check` agrees with
 //! official scoring on generated submissions (label files and distance matrices), valid and broken.
 
 mod preflight_common;

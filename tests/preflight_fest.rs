@@ -1,4 +1,4 @@
-//! Pre-flight check of `fest` (specs/preflight.md): the manifest reveals no mask pixel, and `check` agrees with
+//! Pre-flight check of `fest` (docs/specs/preflight.md): the manifest reveals no mask pixel, and `check` agrees with
 //! official scoring on generated submissions, valid and broken, in the three GT layouts (one folder, several
 //! manuscript folders, the data set layout).
 

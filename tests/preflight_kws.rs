@@ -1,4 +1,4 @@
-//! Pre-flight check of `kws` (specs/preflight.md), both families: the manifest reveals no relevant item,
+//! Pre-flight check of `kws` (docs/specs/preflight.md), both families: the manifest reveals no relevant item,
 //! box or grade, and `check` agrees with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;

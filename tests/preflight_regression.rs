@@ -1,4 +1,4 @@
-//! Pre-flight check of `regression` (specs/preflight.md): the manifest reveals no label, and `check` agrees
+//! Pre-flight check of `regression` (docs/specs/preflight.md): the manifest reveals no label, and `check` agrees
 //! with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;

@@ -1,4 +1,4 @@
-//! Pre-flight check of `segmentation` (specs/preflight.md): the manifest reveals no pixel, and `check` agrees
+//! Pre-flight check of `segmentation` (docs/specs/preflight.md): the manifest reveals no pixel, and `check` agrees
 //! with official scoring on generated label-map submissions, valid and broken.
 
 mod preflight_common;

@@ -1,4 +1,4 @@
-//! The `regression` family (specs/families.md sections 2 and 5). Expected values were computed once by fam1
+//! The `regression` family (docs/specs/families.md sections 2 and 5). Expected values were computed once by fam1
 //! with the pinned scikit-learn 1.9.1 and SciPy 1.17.1 (tests/reference/requirements-families.txt) on the same
 //! files and compared to 1e-12 relative. tests/reference/regression_diff.py checks 1,000 random cases.
 

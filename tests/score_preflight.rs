@@ -1,6 +1,6 @@
-//! `dropscore score` with a pre-flight manifest (issue 20, specs/preflight.md): the check runs first on `res/`,
+//! `dropscore score` with a pre-flight manifest (docs/specs/preflight.md): the check runs first on `res/`,
 //! a submission that is not ready is not scored and `detailed_results.html` gives the verdict and the located
-//! problems, as `dropscore check` does; and `detailed_results.html`'s Content-Security-Policy (issue 17).
+//! problems, as `dropscore check` does; and `detailed_results.html`'s Content-Security-Policy.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

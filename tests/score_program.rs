@@ -393,7 +393,7 @@ fn falsid_worked_fixture_in_a_codabench_folder() {
     let (code, scores, err) =
         fixture_folder("falsid", "falsid", &["falsid/worked/gt_merged.csv"], &res);
     assert_eq!(code, 0, "{err}");
-    // specs/falsid.md 7.1 (tests/data/falsid/worked/expected.json): 41/60, 7/12, 14/20.
+    // docs/specs/falsid.md 7.1 (tests/data/falsid/worked/expected.json): 41/60, 7/12, 14/20.
     let close = |k: &str, want: f64| {
         let v = scores[k].as_f64().unwrap_or(f64::NAN);
         assert!((v - want).abs() < 1e-15, "{k}: {v} vs {want}");
@@ -418,7 +418,7 @@ fn chalearn_ce_ap_example_is_a_codabench_folder() {
         return;
     }
     // tests/data/chalearn-ce/ap_example is the Codalab layout itself; each variant replaces input/res.
-    // Expected (specs/chalearn-ce.md 7, expected.json): 0.722222, 0.666667, 0.603175 to 6 decimals.
+    // Expected (docs/specs/chalearn-ce.md 7, expected.json): 0.722222, 0.666667, 0.603175 to 6 decimals.
     let gt = "chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt";
     for (res, want) in [
         (
@@ -452,7 +452,7 @@ fn fest_synthetic_fixture_in_a_codabench_folder() {
     if protocols::info("fest").is_none_or(|p| !p.built) {
         return;
     }
-    // tests/data/fest/synthetic (specs/fest.md 7.1): Line IU 1/3 for the 8-connected GT, exactly.
+    // tests/data/fest/synthetic (docs/specs/fest.md 7.1): Line IU 1/3 for the 8-connected GT, exactly.
     let (code, scores, err) = fixture_folder(
         "fest",
         "fest",
@@ -479,7 +479,7 @@ fn chalearn_ce_without_a_config_writes_the_scores_key() {
     if protocols::info("chalearn-ce").is_none_or(|p| !p.built) {
         return;
     }
-    // specs/chalearn-ce.md 2.3: with no leaderboard configured, scores.txt says `mAP: <value>` (option
+    // docs/specs/chalearn-ce.md 2.3: with no leaderboard configured, scores.txt says `mAP: <value>` (option
     // `scores_key`); `--set scores_key=…` renames it. 0.7222222222222223 is the worked example's AP (0.722222 in the
     // spec) as NumPy's trapezoid gives it, bit for bit (tests/reference/chalearn_ce_diff.py).
     let base = fresh("ce-scores-key");

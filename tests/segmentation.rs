@@ -1,7 +1,7 @@
 //! `segmentation` on the example (www/examples/segmentation/, written by examples/segmentation/generate.py)
 //! against values computed once with the NumPy transcription of mmsegmentation's `intersect_and_union` and
 //! `total_area_to_metrics` in tests/reference/segmentation_diff.py (`reference(pairs, 4, 255, False)`,
-//! float64 from the integer counts), and the located diagnostics of specs/families.md sections 4 and 5.
+//! float64 from the integer counts), and the located diagnostics of docs/specs/families.md sections 4 and 5.
 
 mod common;
 use common::*;
@@ -73,7 +73,7 @@ fn example_matches_the_numpy_reference() {
     assert_eq!(r2.scores, r.scores);
 }
 
-/// Neither num_classes nor class_names (specs/families.md 4: required): a usage error (exit 2) that says
+/// Neither num_classes nor class_names (docs/specs/families.md 4: required): a usage error (exit 2) that says
 /// what to set and where, never a guess from the label maps.
 #[test]
 fn num_classes_is_required() {

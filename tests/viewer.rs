@@ -1,4 +1,4 @@
-//! The image viewers' Rust side (issues 19 and 22): the detection viewer's TP / FP / FN at IoU 0.5 against
+//! The image viewers' Rust side: the detection viewer's TP / FP / FN at IoU 0.5 against
 //! pycocotools 2.0.8 (`tests/reference/detection_viewer.py`), images dropped with the detection inputs, and the
 //! fest page image found for an image of each layout.
 

@@ -1,5 +1,5 @@
 // @ts-check
-// The pre-flight check in the page and the embed (specs/preflight.md, "Page and embed"): a manifest
+// The pre-flight check in the page and the embed (docs/specs/preflight.md, "Page and embed"): a manifest
 // (`dropscore manifest`), dropped on the ground-truth zone or named by the organizer's config (`manifest =
 // "…"`, fetched from the same origin), takes the place of the ground truth. The Score button becomes "Check
 // submission", which runs the protocol's `check` in the worker (src/wasm.rs Session::check) on the dropped

@@ -1,4 +1,4 @@
-//! `dropscore kws convert`: ICFHR'14 XML ground truth and results as TREC qrels and run (specs/kws.md 2.8).
+//! `dropscore kws convert`: ICFHR'14 XML ground truth and results as TREC qrels and run (docs/specs/kws.md 2.8).
 
 use super::usage;
 use clap::Parser;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 #[derive(Parser, Debug)]
 #[command(
     name = "dropscore kws convert",
-    about = "Convert ICFHR'14 XML GT and results to TREC qrels and run (specs/kws.md 2.8)."
+    about = "Convert ICFHR'14 XML GT and results to TREC qrels and run (docs/specs/kws.md 2.8)."
 )]
 pub struct ConvertArgs {
     #[arg(long)]

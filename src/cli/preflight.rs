@@ -1,5 +1,5 @@
 //! `dropscore manifest` and `dropscore check`: the pre-flight check without the ground truth
-//! (specs/preflight.md). Exit status: 0 written / ready (warnings allowed), 1 problems (all printed, located),
+//! (docs/specs/preflight.md). Exit status: 0 written / ready (warnings allowed), 1 problems (all printed, located),
 //! 2 usage errors.
 
 use super::inputs::load;

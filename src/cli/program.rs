@@ -191,7 +191,7 @@ fn manifest_path(
     })
 }
 
-/// The pre-flight check of `res/` against the manifest (specs/preflight.md): `Ok(None)` when the submission is
+/// The pre-flight check of `res/` against the manifest (docs/specs/preflight.md): `Ok(None)` when the submission is
 /// ready (or the protocol has no check yet: said on stderr), `Ok(Some(page))` with detailed_results.html when
 /// it is not (its problems, located, are printed).
 fn preflight_first(

@@ -1,4 +1,4 @@
-//! The AI Journey 2022 contest JSON (specs/aij2022.md 2.1): `{ "<id>": [ {"type": …, "content": …}, … ], … }`.
+//! The AI Journey 2022 contest JSON (docs/specs/aij2022.md 2.1): `{ "<id>": [ {"type": …, "content": …}, … ], … }`.
 //! Parsed with serde_json (syntax errors with line and column); object key order is kept; a duplicate key in
 //! any object is an error (`aij.json.duplicate_key`), located where the repeated key ends. Each top-level
 //! key's line and column are recorded so later diagnostics can point at the id.

@@ -1,4 +1,4 @@
-//! ChaLearn LAP 2015 cultural-event files (specs/chalearn-ce.md 2.1, 2.2): `<image_id> <value>` lines, one
+//! ChaLearn LAP 2015 cultural-event files (docs/specs/chalearn-ce.md 2.1, 2.2): `<image_id> <value>` lines, one
 //! file per category. Submission values are confidences (Python `float()`), GT values are labels (Python
 //! `int()`: `1` positive, anything else negative, `0` optionally "ignore"). Fields are split on runs of spaces
 //! or tabs; blank lines are skipped; CRLF / CR / LF line ends and a UTF-8 BOM are accepted. Every problem is a

@@ -1,4 +1,4 @@
-//! CSV inputs of the `classification` family (specs/families.md section 1): a GT `id,label` table and a
+//! CSV inputs of the `classification` family (docs/specs/families.md section 1): a GT `id,label` table and a
 //! submission as hard labels, per-class score columns (Kaggle's multi-class layout) or one binary score
 //! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
 

@@ -1,4 +1,4 @@
-//! The records of a streaming CSV table (specs/families.md section 0), for [`super::id_csv`]: RFC 4180 records
+//! The records of a streaming CSV table (docs/specs/families.md section 0), for [`super::id_csv`]: RFC 4180 records
 //! read with the `csv` crate from any `Read`, a UTF-8 BOM dropped, every field located by line and column (the
 //! column counts Unicode scalar values, fields separated by one delimiter; quotes are not counted).
 //!

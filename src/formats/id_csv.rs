@@ -1,5 +1,5 @@
 //! Streaming CSV tables keyed by an id column, shared by the `classification` and `regression` families
-//! (specs/families.md section 0): the records ([`super::csv_records`]), their columns, numbers and budget. Ids
+//! (docs/specs/families.md section 0): the records ([`super::csv_records`]), their columns, numbers and budget. Ids
 //! are stored once, in one arena ([`IdIndex`], in `id_index`).
 
 pub use super::csv_records::{

@@ -1,5 +1,5 @@
 //! The ids of a GT table, stored once ([`IdIndex`]), and the matching of submission rows to them ([`Matcher`]),
-//! for the `classification` and `regression` families (specs/families.md section 0).
+//! for the `classification` and `regression` families (docs/specs/families.md section 0).
 
 use super::csv_records::{raw_field, Early, EarlyFn};
 use super::id_csv::{finite, Row};

@@ -1,4 +1,4 @@
-//! ICFHR'14 H-KWS XML, read as XML (`corrected` mode, specs/kws.md 2.5), streaming with quick-xml: attributes
+//! ICFHR'14 H-KWS XML, read as XML (`corrected` mode, docs/specs/kws.md 2.5), streaming with quick-xml: attributes
 //! by name, any quoting and layout, entities decoded. The types here are shared with the `official` line
 //! reader in [`super::kws_xml_lines`].
 

@@ -1,4 +1,4 @@
-//! ICFHR'14 XML read the way rusteval v0.5 reads it (`official` mode, specs/kws.md 2.4): not as XML, but
+//! ICFHR'14 XML read the way rusteval v0.5 reads it (`official` mode, docs/specs/kws.md 2.4): not as XML, but
 //! line by line (`BufRead::lines`), with a two-state machine and a positional word-line reader
 //! (`parse_tokenstring_fast` in rusteval's `src/main.rs`). Wherever rusteval gives a number, this gives the
 //! same number; wherever rusteval panics, this gives a located `kws.official.reader_panic` error and goes on,

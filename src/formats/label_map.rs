@@ -1,4 +1,4 @@
-//! PNG label maps for `segmentation` (specs/families.md section 4): one class value per pixel, as
+//! PNG label maps for `segmentation` (docs/specs/families.md section 4): one class value per pixel, as
 //! mmsegmentation's `LoadAnnotations` reads a PNG (`mmcv.imfrombytes(..., flag='unchanged',
 //! backend='pillow')`, then `np.array`): an 8- or 16-bit gray sample as is, a palette image's index (not its
 //! colour), 2- and 4-bit gray scaled to 8 bits as Pillow does (×85, ×17), 1-bit gray 0/1. Gray + alpha keeps

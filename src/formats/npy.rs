@@ -1,7 +1,7 @@
 //! NumPy `.npy` arrays (format versions 1–3, as `numpy.lib.format` writes them): the preamble (magic, version,
 //! header length), the header's `descr`, `fortran_order` and `shape`, and float32/float64 data of either
 //! endianness, C or Fortran order. The one reader of the format: [`parse`] reads the 1-D or 2-D arrays of
-//! aij2022 (FID activations, `.npz` statistics members `mu.npy`, `sigma.npy`, CLIP embeddings; specs/aij2022.md
+//! aij2022 (FID activations, `.npz` statistics members `mu.npy`, `sigma.npy`, CLIP embeddings; docs/specs/aij2022.md
 //! 2.3), and the FalsID matrix reader (`falsid_matrix::read_npy`) streams square matrices through the same
 //! pieces. Problems are located by byte offset.
 

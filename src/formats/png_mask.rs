@@ -1,4 +1,4 @@
-//! PNG masks for `fest` (specs/fest.md 2.3, 2.4): bytes in, one 8-bit gray value per pixel (GT, as OpenCV's
+//! PNG masks for `fest` (docs/specs/fest.md 2.3, 2.4): bytes in, one 8-bit gray value per pixel (GT, as OpenCV's
 //! `IMREAD_GRAYSCALE` reads a PNG) or one packed `0xRRGGBB` colour per pixel (prediction, as `IMREAD_COLOR`
 //! reads it). The header is read first: an image larger than the memory cap is refused before decoding.
 //! A file that does not decode is located by byte offset (signature, or the chunk whose CRC or length is wrong).
@@ -353,7 +353,7 @@ fn crc32(data: &[u8]) -> u32 {
 }
 
 /// An 8-bit gray PNG of `width` × `height` pixels, all `value`: a pre-flight check's stand-in for a ground-truth
-/// mask or label map of that size (specs/preflight.md). Written row by row, so only one row is held.
+/// mask or label map of that size (docs/specs/preflight.md). Written row by row, so only one row is held.
 pub fn blank_gray(width: u32, height: u32, value: u8) -> Vec<u8> {
     let mut out = Vec::new();
     let mut e = png::Encoder::new(&mut out, width, height);

@@ -1,5 +1,5 @@
 //! What Python's `json` reads beyond RFC 8259, for the readers of files that Python wrote (the aij2022 contest
-//! JSON, specs/aij2022.md 2.1, and COCO JSON, specs/families.md section 3): the literals `NaN`, `Infinity` and
+//! JSON, docs/specs/aij2022.md 2.1, and COCO JSON, docs/specs/families.md section 3): the literals `NaN`, `Infinity` and
 //! `-Infinity`, numbers beyond the float range (`1e999` is `float('inf')`, a 400-digit integer is a Python
 //! `int`), and lone UTF-16 surrogate escapes (`"\ud800"`), which Python keeps as code points of category Cs.
 //! Each reader says which of these it reads ([`Read`]).

@@ -1,4 +1,4 @@
-//! CSV inputs of the `regression` family (specs/families.md section 2): GT `id,target` and submission
+//! CSV inputs of the `regression` family (docs/specs/families.md section 2): GT `id,target` and submission
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};

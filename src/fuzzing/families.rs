@@ -25,7 +25,7 @@ const CLS_SETS: &[&[(&str, &str)]] = &[
     &[("metric", "f1_macro"), ("max_memory", super::SMALL_BUDGET)],
 ];
 
-/// classification CSV readers (#21) and metrics: the bytes as the submission next to the multi-class GT
+/// classification CSV readers and metrics: the bytes as the submission next to the multi-class GT
 /// (hard labels or per-class score columns) and the binary GT, then as the GT next to the score submission.
 pub fn classification_csv(data: &[u8]) {
     let set = CLS_SETS[data.len() % CLS_SETS.len()];
@@ -59,7 +59,7 @@ const REG_SETS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-/// regression CSV readers (#21) and metrics: the bytes as the submission, then as the GT.
+/// regression CSV readers and metrics: the bytes as the submission, then as the GT.
 pub fn regression_csv(data: &[u8]) {
     let set = REG_SETS[data.len() % REG_SETS.len()];
     both_modes(
@@ -86,7 +86,7 @@ const COCO_SETS: &[&[(&str, &str)]] = &[
     ],
 ];
 
-/// COCO JSON reader (#22) and COCOeval: the bytes as the results file next to the example annotations,
+/// COCO JSON reader and COCOeval: the bytes as the results file next to the example annotations,
 /// then as the annotation file next to the example results.
 pub fn coco_json(data: &[u8]) {
     let set = COCO_SETS[data.len() % COCO_SETS.len()];
@@ -166,7 +166,7 @@ pub fn built_png(b: &mut Bytes) -> Vec<u8> {
     out
 }
 
-/// Segmentation label-map decoder (#22) and mIoU: the first byte picks the options, the side and whether
+/// Segmentation label-map decoder and mIoU: the first byte picks the options, the side and whether
 /// the rest is a PNG as is or the recipe of a valid one ([`built_png`]); the PNG is decoded directly
 /// (with and without a palette, under a small pixel cap), then scored as the prediction next to the
 /// example GT or as the GT next to the example prediction, in both modes.

@@ -1,5 +1,5 @@
 //! Maximum-weight bipartite matching (the Hungarian method, Kuhn 1955 / Munkres 1957, in the O(n²·m)
-//! potentials form), used by `fest` `matching = hungarian` (specs/fest.md 4 #2). Only edges with a positive
+//! potentials form), used by `fest` `matching = hungarian` (docs/specs/fest.md 4 #2). Only edges with a positive
 //! weight can be matched; rows and columns without edges are left out of the dense problem.
 
 /// The pairs `(row, col)` of a matching of maximal total weight over `edges` (`(row, col, weight)`, weights > 0

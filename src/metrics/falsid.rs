@@ -1,4 +1,4 @@
-//! FalsID metrics (specs/falsid.md sections 3–4): subset accuracy, balanced accuracy (UAR), confusion counts
+//! FalsID metrics (docs/specs/falsid.md sections 3–4): subset accuracy, balanced accuracy (UAR), confusion counts
 //! with positive = imitation (1), and the Top-k retrieval diagnostic from a distance matrix. Pure functions.
 //!
 //! Source: the evaluation page https://icdar26-falsid.sciencesconf.org/page/evaluation_process
@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn worked_topk() {
-        // specs/falsid.md 7.2
+        // docs/specs/falsid.md 7.2
         let d = [
             [0., 1., 2., 3.],
             [1., 0., 1., 2.],

@@ -1,4 +1,4 @@
-//! FEST 2025 text-line metrics (specs/fest.md sections 3 and 4) from a GT-label × prediction-label
+//! FEST 2025 text-line metrics (docs/specs/fest.md sections 3 and 4) from a GT-label × prediction-label
 //! contingency table. Source: `evaluate_util.py` of the FEST 2025 organizers (`udiads_textline_evaluate`),
 //! whose O(N1·N2·H·W) loop computes, per GT line g and predicted label p, I(g,p) = |G_g ∩ P_p| and
 //! IoU = I / (|G_g| + |P_p| − I); the table gives the same integers in one pass.

@@ -1,5 +1,5 @@
 //! Regression metrics, exact to scikit-learn 1.9 (`sklearn/metrics/_regression.py`) and SciPy 1.17
-//! (`scipy.stats.pearsonr`, `scipy.stats.spearmanr`), specs/families.md section 2. `t` is the target
+//! (`scipy.stats.pearsonr`, `scipy.stats.spearmanr`), docs/specs/families.md section 2. `t` is the target
 //! (`y_true`), `p` the prediction (`y_pred`); both finite and of equal length. Means and sums are NumPy's
 //! (pairwise, [`crate::metrics::mean`]). `None` where scikit-learn or SciPy raise or return NaN.
 

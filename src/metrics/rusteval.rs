@@ -1,6 +1,6 @@
 //! The ICFHR'14 measures exactly as rusteval v0.5 computes them (github.com/sfikas/rusteval, tag v0.5,
 //! `src/main.rs`: `precision_at_x`, `average_precision`, `compute_average_benchmark`), in binary32, and their
-//! binary64 `corrected` counterparts (specs/kws.md 3.1 and 4).
+//! binary64 `corrected` counterparts (docs/specs/kws.md 3.1 and 4).
 //!
 //! `hits[i]` is 1.0 if the item at rank i+1 matches a relevant GT item, else 0.0; `r` is the number of relevant
 //! GT items (R).
@@ -70,7 +70,7 @@ mod tests {
 
     #[test]
     fn edge_res_ok_q1() {
-        // specs/kws.md 7.4: q1 hits at ranks 1, 3, 7 of 11; R = 3 → 0.66667 / 1.00000 / 0.69841.
+        // docs/specs/kws.md 7.4: q1 hits at ranks 1, 3, 7 of 11; R = 3 → 0.66667 / 1.00000 / 0.69841.
         let mut h = [0.0f32; 11];
         for i in [0, 2, 6] {
             h[i] = 1.0;

@@ -1,6 +1,6 @@
 //! Semantic-segmentation metrics as mmsegmentation's `IoUMetric` computes them
 //! (`mmseg/evaluation/metrics/iou_metric.py`, `intersect_and_union` + `total_area_to_metrics`), in binary64
-//! from exact integer pixel counts (specs/families.md sections 4 and 5):
+//! from exact integer pixel counts (docs/specs/families.md sections 4 and 5):
 //!
 //! - per image, pixels whose GT is `ignore_index` are dropped; `area_intersect[c]` = pixels with
 //!   GT = pred = c, `area_pred_label[c]` = pixels predicted c, `area_label[c]` = pixels of GT class c,
@@ -155,7 +155,7 @@ pub fn nanmean(xs: &[f64]) -> Option<f64> {
     Some(numpy_sum(&zeroed) / n as f64)
 }
 
-/// The metric ids of specs/families.md section 4, in order.
+/// The metric ids of docs/specs/families.md section 4, in order.
 pub const METRIC_IDS: [&str; 7] = [
     "aAcc",
     "mIoU",

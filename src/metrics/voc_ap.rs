@@ -1,5 +1,5 @@
 //! Average precision on a monotone precision/recall curve, as the ChaLearn LAP 2015 cultural-event metric page
-//! describes it (specs/chalearn-ce.md section 3): "a version of the precision/recall curve with precision
+//! describes it (docs/specs/chalearn-ce.md section 3): "a version of the precision/recall curve with precision
 //! monotonically decreasing … setting the precision for recall r to the maximum precision obtained for any
 //! recall r′ ≥ r", then "the area under this curve … the well know trapezoidal rule". This is the PASCAL VOC
 //! 2010 construction (devkit `VOCevaldet.m`/`VOCevalcls.m`, `VOCap`; Python ports `voc_eval.py` `voc_ap`):
@@ -129,7 +129,7 @@ mod tests {
         labels.iter().map(|&l| Step { tp: l, n: 1 }).collect()
     }
 
-    /// specs/chalearn-ce.md 7: labels of img_a … img_h in the two tie orders and with img_f missing.
+    /// docs/specs/chalearn-ce.md 7: labels of img_a … img_h in the two tie orders and with img_f missing.
     #[test]
     fn worked_example() {
         let mut pts = Vec::new();

@@ -1,4 +1,4 @@
-//! The pre-flight check (specs/preflight.md): is a submission ready, without the ground truth?
+//! The pre-flight check (docs/specs/preflight.md): is a submission ready, without the ground truth?
 //!
 //! The organizer derives a **manifest** from the ground truth once ([`manifest`]): the protocol, every option,
 //! and `expects`, what a submission must contain (ids, categories, image names and sizes…), never a label. A

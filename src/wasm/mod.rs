@@ -198,7 +198,7 @@ impl Session {
         self.score_with(options, on_progress, keep, |r| r.to_json())
     }
 
-    /// The pre-flight check (specs/preflight.md) of the session's files, every one a prediction, against the
+    /// The pre-flight check (docs/specs/preflight.md) of the session's files, every one a prediction, against the
     /// manifest `manifest` (its JSON text): the report's JSON with `ready` and `summary`, as `dropscore check
     /// --format json`. Throws a string for usage errors: a manifest that is not one, of another protocol, an
     /// option that conflicts with it, or a protocol without a pre-flight check yet.

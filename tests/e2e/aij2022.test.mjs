@@ -1,4 +1,4 @@
-// Browser end-to-end for aij2022: "Try an example" scores the text-task fixtures (specs/aij2022.md 7.1–7.5) and
+// Browser end-to-end for aij2022: "Try an example" scores the text-task fixtures (docs/specs/aij2022.md 7.1–7.5) and
 // the FID pair of .npz statistics files (7.6); dropped files score as the CLI does (Download JSON byte-identical).
 //
 //   DROPSCORE_BIN=target/release/dropscore node --test tests/e2e/aij2022.test.mjs

@@ -1,4 +1,4 @@
-// Browser end-to-end for chalearn-ce: "Try an example" (specs/chalearn-ce.md 7), a per-category PR curve with its
+// Browser end-to-end for chalearn-ce: "Try an example" (docs/specs/chalearn-ce.md 7), a per-category PR curve with its
 // shaded envelope, and a dropped 100-file GT zip + 100-file submission zip whose mAP equals the CLI's.
 //
 // Needs: www/pkg (scripts/build-wasm), /usr/bin/chromium, npm playwright-core; DROPSCORE_BIN for the CLI comparison.

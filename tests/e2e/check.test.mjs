@@ -1,5 +1,5 @@
-// Browser tests of the pre-flight check (issue 20, specs/preflight.md "Page and embed") and of the embed's
-// fetch hardening (issue 17, item 10):
+// Browser tests of the pre-flight check (docs/specs/preflight.md "Page and embed") and of the embed's
+// fetch hardening:
 // - examples/kws/test-set/embed.html, a competition page whose test set has no public ground truth: its config
 //   names a manifest (`manifest = "manifest.json"`), the button is "Check submission", and a ready and a broken
 //   submission get their verdicts, the broken one with its located problems, causes first;

@@ -1,4 +1,4 @@
-// "Why official and corrected differ" in plain words (issue 19, "less noise"): each line names the step where
+// "Why official and corrected differ" in plain words: each line names the step where
 // the two modes part and shows one example item, for the built-in examples of kws, falsid and chalearn-ce, and
 // the shell's line names where the official scorer stops (file:line), not a diagnostic code.
 

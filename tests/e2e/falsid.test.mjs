@@ -1,4 +1,4 @@
-// Browser end-to-end for falsid: "Try an example" scores the worked example (specs/falsid.md 7.1); a dropped
+// Browser end-to-end for falsid: "Try an example" scores the worked example (docs/specs/falsid.md 7.1); a dropped
 // merged CSV plus three distance matrices (CSV, TSV, .npy) is scored with the Top-k readings, heat maps and the
 // neighbours view, and "Download JSON" equals the CLI's JSON byte for byte (with DROPSCORE_BIN).
 //

@@ -1,4 +1,4 @@
-// One headline per protocol (issue 19, "no single headline"): each protocol's built-in example shows the
+// One headline per protocol: each protocol's built-in example shows the
 // leaderboard metric large and first (table.hl-main, row tr.hl-primary), the measures shown with it beside it
 // (tr.hl-beside), every other measure in the "All measures" table, and a status line that names the headline
 // only. Screenshots of every result at 390 and 1280 px go to tests/e2e/artifacts/headline-<protocol>-<width>.png.

@@ -1,4 +1,4 @@
-// Hostile inputs in the browser (issue 17): a zip bomb and a wide FID .npy (aij2022, a d = 100,000 header) each
+// Hostile inputs in the browser: a zip bomb and a wide FID .npy (aij2022, a d = 100,000 header) each
 // get a located refusal under the page's memory budget (max_memory = 1 GiB), the page stays usable for the next
 // Score, and the renderer's memory stays under that budget (peak RSS, VmHWM, of the renderer processes; the wasm
 // memory's size as the worker reports it). An allocation that fails anyway (the budget raised past what wasm32 can

@@ -1,4 +1,4 @@
-// A keyboard-only run (issue 19, "Tests"): from the landing page to a downloaded CSV with Tab, Enter and Space
+// A keyboard-only run: from the landing page to a downloaded CSV with Tab, Enter and Space
 // only. No click, no focus() call, no selector action: the test presses keys and reads where the focus is.
 
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// A report with more rows than the page is handed (issue 21): a generated 60,000-row regression GT and submission
+// A report with more rows than the page is handed: a generated 60,000-row regression GT and submission
 // are dropped and scored; the report comes with its first 20,000 rows and `items_total`, and the per-item table
 // asks the worker for its rows (src/items_query.rs). The table is filtered (by id and by the shown score texts),
 // sorted and paged, each checked against the CLI's report of the same files; Download CSV and Download JSON

@@ -1,4 +1,4 @@
-// Layout that fits (issue 19): no horizontal page overflow at 390 px and 1280 px for every protocol's built-in
+// Layout that fits: no horizontal page overflow at 390 px and 1280 px for every protocol's built-in
 // examples ("Try an example"), on the page and inside <dropscore-evaluator>. Wide tables scroll inside their own
 // container, plots scale to their card, long ids wrap. Screenshots: tests/e2e/artifacts/layout-*.png.
 //

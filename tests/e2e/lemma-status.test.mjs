@@ -1,5 +1,5 @@
 // scripts/start serves the page before the Russian dictionary (www/assets/ru-lemmas.bin) is built: the aij2022
-// page says so, what works meanwhile, and says when it becomes ready (issue 19, "a faster first start").
+// page says so, what works meanwhile, and says when it becomes ready.
 // The missing asset is simulated by answering 404 for it.
 
 import { test } from 'node:test';

@@ -83,7 +83,7 @@ test('kws: the trec_eval example (qrels + run) shows trec_eval numbers', async (
   }
   assert.equal(await runOf(page, () => button.click()), 'done');
   const official = await headline(page, 'official');
-  // specs/kws.md 7.1: trec_eval on sample.qrels.bin + sample.run
+  // docs/specs/kws.md 7.1: trec_eval on sample.qrels.bin + sample.run
   assert.equal(official.map, '0.5185');
   assert.equal(official.P_5, '0.9000');
   assert.equal(official.P_10, '0.4500');

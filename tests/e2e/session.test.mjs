@@ -117,7 +117,7 @@ test('fest: the overlays (both modes side by side) reuse the files the click rea
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// Needs the protocol shell's `input.swapped` (issue 16): until it is merged, kws notes the swap as the info
+// Needs the protocol shell's `input.swapped`: until it is merged, kws notes the swap as the info
 // `kws.input.swapped` and scores anyway, and this test fails at the sentence.
 test('kws: files dropped the wrong way round: one sentence and "Swap and score" give the unswapped numbers', async () => {
   const { page, context, check } = await openPage('#/p/kws');

@@ -1,4 +1,4 @@
-// Browser tests of the result page's interaction (issue 19): focus and announcement after Score, the embed's
+// Browser tests of the result page's interaction: focus and announcement after Score, the embed's
 // Score button, the deviation box and the reasons of missing values, the CSV of binary32 metrics.
 //
 //   node --test tests/e2e/ui.test.mjs     (needs www/pkg)
@@ -26,7 +26,7 @@ test('after Score the focus is on the result heading and one sentence names the 
   assert.deepEqual(focused, { id: 'results-title', tag: 'H2', tabIndex: -1 });
   const live = page.locator('#result-announce');
   assert.equal(await live.getAttribute('aria-live'), 'polite');
-  assert.match(await live.textContent(), /^Result, official mode: MAP 0\.51852\.$/); // the headline: MAP (issue 19)
+  assert.match(await live.textContent(), /^Result, official mode: MAP 0\.51852\.$/); // the headline: MAP
   // The example buttons land there too.
   await page.click('a.protocol-link[data-protocol="falsid"]');
   assert.equal(await runOf(page, () => page.click('.example-btn')), 'done');

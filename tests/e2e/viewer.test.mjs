@@ -1,4 +1,4 @@
-// Browser end-to-end tests of the image viewers (issues 19 and 22): the fest overlay (distinct per-image bar labels,
+// Browser end-to-end tests of the image viewers: the fest overlay (distinct per-image bar labels,
 // official and corrected side by side from 1000 px, the dropped page image under the overlay, keyboard operation),
 // the detection image viewer (GT boxes and detections TP / FP / FN at IoU 0.5 on the dropped images) and the
 // segmentation overlay; no page overflow at 390 and 1280 px; screenshots in tests/e2e/artifacts/viewer-*.png.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test of dropscore aij2022 against independent references (specs/aij2022.md 3.3–3.7):
+"""Differential test of dropscore aij2022 against independent references (docs/specs/aij2022.md 3.3–3.7):
 
 - TRitW 1 − NED: 600 random string pairs, against rapidfuzz's Levenshtein distance (and editdistance);
 - METEOR: 600 random captioning pairs (contest postprocess with razdel 0.5.0, NLTK SnowballStemmer("russian"),
@@ -243,7 +243,7 @@ for (k, n, d, dt, _, want_fid), rep in zip(cases, reps):
         worst_sing = max(worst_sing, rel)
     else:
         worst_full = max(worst_full, rel)
-    # specs/aij2022.md 3.6/7.6: 1e-8 relative (+1e-9 absolute); singular covariances 1e-7 (case B's tolerance:
+    # docs/specs/aij2022.md 3.6/7.6: 1e-8 relative (+1e-9 absolute); singular covariances 1e-7 (case B's tolerance:
     # sqrtm of a singular product is itself only accurate to about sqrt(eps)).
     tol = 1e-7 if singular else 1e-8
     if err > tol * abs(want_fid) + 1e-9:

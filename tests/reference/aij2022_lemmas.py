@@ -2,7 +2,7 @@
 """Writes tests/data/aij2022/lemmas.tsv: pymorphy3's first-parse normal form of every word form the aij2022 test
 inputs lemmatise (TextQA/MathQA words after lower-casing and punctuation removal; VQA whole strings, as the
 contest's calc_meteor.py passes them to pymorphy). pymorphy3 2.0.6 + pymorphy3-dicts-ru 2.4.417150 stand in for
-pymorphy2 0.9.1 (specs/aij2022.md 3.9). Usage: python3 tests/reference/aij2022_lemmas.py [extra.json ...]"""
+pymorphy2 0.9.1 (docs/specs/aij2022.md 3.9). Usage: python3 tests/reference/aij2022_lemmas.py [extra.json ...]"""
 import json, string, sys, pathlib, re
 import pymorphy3
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How often dropscore's stand-in for the VisualQA numeric path decides differently from a POS tagger
-(specs/aij2022.md 3.4, issue #18 §2; the README's "aij2022: the VisualQA numeric path").
+(docs/specs/aij2022.md 3.4; the README's "aij2022: the VisualQA numeric path").
 
 The contest tags the hypothesis H with NLTK's English averaged-perceptron tagger and tries the tokens tagged `CD`.
 dropscore ships no tagger model: with `numeric_path = tagger` (flagged `aij.vqa.numeric_approx`) it tries the tokens

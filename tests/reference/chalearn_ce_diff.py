@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test of dropscore chalearn-ce against an independent NumPy implementation of the VOC-style AP of
-specs/chalearn-ce.md section 3 (and the readings of sections 4-5), plus scikit-learn's average_precision_score where
+docs/specs/chalearn-ce.md section 3 (and the readings of sections 4-5), plus scikit-learn's average_precision_score where
 the spec says they coincide.
 
 Random categories (default 240: ties, -0.0/0.0, exponents, missing positives, unknown ids, duplicates, no positives,
@@ -258,7 +258,7 @@ def main():
                 sk_checked += 1
                 if abs(got[name] - sk) > 1e-12:
                     failures.append(f"sklearn: {name}: dropscore {got[name]!r} vs sklearn {sk!r}")
-    # specs/chalearn-ce.md 7: sklearn on the worked example gives 0.666667, as the tie-grouped reading does.
+    # docs/specs/chalearn-ce.md 7: sklearn on the worked example gives 0.666667, as the tie-grouped reading does.
     ex = os.path.join(ROOT, "tests", "data", "chalearn-ce", "ap_example")
     gt = dict(read_pairs(os.path.join(ex, "input", "ref", "La_Tomatina_test.txt"), int))
     for variant in (("input", "res"), ("res_negfirst",)):

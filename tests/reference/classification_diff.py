@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test of dropscore `classification` (specs/families.md sections 1 and 5) against scikit-learn
+"""Differential test of dropscore `classification` (docs/specs/families.md sections 1 and 5) against scikit-learn
 (pinned in tests/reference/requirements-families.txt): random cases with 2-12 classes, integer or string
 labels, hard-label / per-class score / binary score submissions, rows not summing to 1, ties, shuffled rows and
 CSV quirks (quoting, BOM, CRLF, `;` delimiter, spaces around ids). Every metric must agree to 1e-12 relative (or

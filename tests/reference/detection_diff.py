@@ -7,7 +7,7 @@ cases cover crowd boxes, GT `area` fields that differ from w*h, tiny/medium/larg
 annotations, categories without GT, results for categories not in the GT, more than 100 detections in an image,
 tied and integer scores, repeated GT annotation ids, unsorted image and category ids, and some non-default
 parameters (useCats=0, other maxDets, other IoU thresholds). About one case in six is written the way only
-Python's json reads it (issue 22): `NaN`, `Infinity` and `-Infinity` literals in scores, boxes and GT areas, and
+Python's json reads it: `NaN`, `Infinity` and `-Infinity` literals in scores, boxes and GT areas, and
 keys repeated inside an element (the last one wins), the reference reading the same text with json.loads. All 12 stats must agree to 1e-12 (-1 <-> null) and
 `summarize()`'s printed text must be byte-identical to `dropscore detection --format text`. Exit status 1 on any
 mismatch; one summary line.

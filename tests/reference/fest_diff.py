@@ -1,5 +1,5 @@
 """Differential test of `dropscore fest` against fest_official.py (an independent OpenCV + NumPy implementation of
-the official FEST 2025 evaluation, specs/fest.md 2-3) on random mask pairs: varying sizes, touching and diagonal
+the official FEST 2025 evaluation, docs/specs/fest.md 2-3) on random mask pairs: varying sizes, touching and diagonal
 lines, noise, many colours (the uint8 wrap), empty images, all-black predictions, and PNGs of every kind (8/16-bit
 gray, 1/2/4-bit gray, RGB, RGBA, 16-bit RGB, palette), written by the small PNG writer below.
 

@@ -1,4 +1,4 @@
-"""An independent Python implementation of the FEST 2025 evaluation (specs/fest.md sections 2-3), built the way the
+"""An independent Python implementation of the FEST 2025 evaluation (docs/specs/fest.md sections 2-3), built the way the
 official evaluate_util.py is: OpenCV reads the masks (cv2.imread, cvtColor, connectedComponents), NumPy does the
 rest, and the metrics come from the naive per-pair loop over GT lines x predicted labels. Used by fest_diff.py
 (differential test) and bench/fest.sh (the "official-style" peer)."""

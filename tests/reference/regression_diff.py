@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Differential test of dropscore `regression` (specs/families.md sections 2 and 5) against scikit-learn and
+"""Differential test of dropscore `regression` (docs/specs/families.md sections 2 and 5) against scikit-learn and
 SciPy (pinned in tests/reference/requirements-families.txt): random cases (1-400 rows, integer-valued or
 continuous targets, ties, constant columns, values in (-1, 0) and <= -1, zero targets for MAPE, shuffled rows,
 CSV quirks). Every metric must agree to 1e-12 relative (or 1e-15 absolute near 0) and be null exactly where the

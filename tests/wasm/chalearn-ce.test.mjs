@@ -1,4 +1,4 @@
-// wasm-vs-native parity for chalearn-ce: the fixture (specs/chalearn-ce.md 7) in every reading, the edge cases of
+// wasm-vs-native parity for chalearn-ce: the fixture (docs/specs/chalearn-ce.md 7) in every reading, the edge cases of
 // section 6, and a generated 100-category submission zip with ties, missing and unknown ids, byte-identical JSON.
 //
 //   node --test tests/wasm/chalearn-ce.test.mjs

@@ -1,4 +1,4 @@
-// wasm-vs-native parity for falsid: every fixture case (specs/falsid.md 7) and a few edge cases give
+// wasm-vs-native parity for falsid: every fixture case (docs/specs/falsid.md 7) and a few edge cases give
 // byte-identical JSON reports natively (target/release/dropscore) and in wasm (www/pkg, run in Node).
 //
 //   node --test tests/wasm/falsid.test.mjs

@@ -1,4 +1,4 @@
-// wasm-vs-native parity for fest: for the synthetic fixture, its variants, the edge cases of specs/fest.md 6 and
+// wasm-vs-native parity for fest: for the synthetic fixture, its variants, the edge cases of docs/specs/fest.md 6 and
 // the layouts of 2.1 (folders, a prediction zip, the data set layout, Codalab ref/res), the wasm engine must return
 // a JSON report byte-identical to `dropscore fest ... --format json`. Also: the overlay view draws the synthetic page.
 //

@@ -33,7 +33,7 @@ const CASES = [
   ['sample k=1,5,10,20', sampleGt, samplePred, { k: '1,5,10,20' }],
   ['sample preset=icfhr14 match_document dedupe', sampleGt, samplePred,
     { preset: 'icfhr14', match_document: 'true', dedupe: 'true' }],
-  // trec pairs (specs/kws.md 7.1)
+  // trec pairs (docs/specs/kws.md 7.1)
   ['trec sample bin', T('sample.qrels.bin'), T('sample.run')],
   ['trec sample graded10', T('sample.qrels.graded10'), T('sample.run')],
   ['trec sample float', T('sample.qrels.float'), T('sample.run')],
@@ -45,7 +45,7 @@ const CASES = [
     { measures: 'map,P_5,relative_P_10,ndcg_cut_10,success,recall_100,bpref' }],
   // an unknown measure: a usage error or an error diagnostic, the same on both sides
   ['trec sample bad measure', T('sample.qrels.bin'), T('sample.run'), { measures: 'map,not_a_measure' }],
-  // edge cases (specs/kws.md 6 and 7.4)
+  // edge cases (docs/specs/kws.md 6 and 7.4)
   ...['res_ok', 'res_short', 'res_missingq2', 'res_extra', 'res_dup', 'res_wrongdoc', 'res_oneline', 'res_blank']
     .map((r) => [`edge gt + ${r}`, E('gt.xml'), E(`${r}.xml`)]),
   ['edge gt_rel0 + res_ok', E('gt_rel0.xml'), E('res_ok.xml')],

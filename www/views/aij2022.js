@@ -1,4 +1,4 @@
-// aij2022 view (specs/aij2022.md 8): the official print lines, the tasks with their eligibility thresholds and
+// aij2022 view (docs/specs/aij2022.md 8): the official print lines, the tasks with their eligibility thresholds and
 // weights, a per-id table of the text tasks (normalised forms, per-option scores, the letter fallback, carry-over),
 // the METEOR alignment of one id (links coloured by stage, chunks, P/R/Fmean/penalty), the TRitW character diff
 // and the FID terms. Everything comes from the report (items[].detail, readings, display.footer).

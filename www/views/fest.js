@@ -1,4 +1,4 @@
-// The fest view (specs/fest.md 8): per-manuscript table (×100), then the overlay viewer (per image, official vs
+// The fest view (docs/specs/fest.md 8): per-manuscript table (×100), then the overlay viewer (per image, official vs
 // corrected side by side, on the dropped page image, with the per-line tables).
 //
 // The overlay: TP green, FP magenta, FN blue, lines the mode does not count hatched grey; GT lines outlined in their

@@ -1,4 +1,4 @@
-//! COCO JSON (specs/families.md section 3): the annotation file (`images`, `annotations`, `categories`) and
+//! COCO JSON (docs/specs/families.md section 3): the annotation file (`images`, `annotations`, `categories`) and
 //! the results file (a list of `{image_id, category_id, bbox, score}`), read with serde_json. A syntax error
 //! stops the file (located by serde_json); past that, every element is read on its own, so all missing
 //! fields, wrong types and negative box sizes are reported together, each at its line and column.

@@ -1,4 +1,4 @@
-//! FalsID label files (specs/falsid.md 2.1): layouts L1 (`id,label` with `<Subset>`/`not-<Subset>` words),
+//! FalsID label files (docs/specs/falsid.md 2.1): layouts L1 (`id,label` with `<Subset>`/`not-<Subset>` words),
 //! L2 (`id,label` with 0/1 or words, subset from the file name) and L3 (`id,subset,label`), with an optional
 //! header and an optional `writer` column (named in the header). Records are read with the `csv` crate;
 //! every problem is a located diagnostic.

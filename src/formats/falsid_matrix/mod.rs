@@ -1,4 +1,4 @@
-//! FalsID distance matrices (specs/falsid.md 2.2): D1 labelled square (header of ids, rows `id, d…`), D2
+//! FalsID distance matrices (docs/specs/falsid.md 2.2): D1 labelled square (header of ids, rows `id, d…`), D2
 //! sample-name rows (`name, [integer], d…`, no header), D3 bare N×N numbers, D4 `.npy` (float32/float64, any
 //! endianness, C or Fortran order). Text is streamed through the `csv` crate (or split on whitespace runs)
 //! straight into one `Vec<f64>`: memory is N² floats, never the text. Every problem is located.

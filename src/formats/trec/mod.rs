@@ -1,4 +1,4 @@
-//! TREC qrels and run readers (specs/kws.md 2.6, 2.7), streaming over a [`TextFile`] line by line.
+//! TREC qrels and run readers (docs/specs/kws.md 2.6, 2.7), streaming over a [`TextFile`] line by line.
 //!
 //! - qrels: `qid iter docno rel`, 4 fields; rel read with C `atol`;
 //! - run: `qid iter docno rank sim tag`, 6 fields; rank ignored; sim read with C `atof`.

@@ -1,4 +1,4 @@
-//! The qrels reader (`qid iter docno rel`, specs/kws.md 2.6): rel read with `atol` (float rels truncated or
+//! The qrels reader (`qid iter docno rel`, docs/specs/kws.md 2.6): rel read with `atol` (float rels truncated or
 //! refused), duplicate (qid, docno) judgements resolved to the last line.
 
 use super::c_text::{atol, fields};

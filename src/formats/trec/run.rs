@@ -1,4 +1,4 @@
-//! The run reader (`qid iter docno rank sim tag`, specs/kws.md 2.7): sim read with `atof`, the run id from the
+//! The run reader (`qid iter docno rank sim tag`, docs/specs/kws.md 2.7): sim read with `atof`, the run id from the
 //! tag, extra fields read or refused by mode.
 
 use super::c_text::{atof, fields};

@@ -1,5 +1,5 @@
 //! CLIP score of one (image, text) embedding pair: score = dot(u/‖u‖, v/‖v‖), a raw cosine with no ×100
-//! scale and no clamp (specs/aij2022.md 2.3 b, 3.5, 3.6; `generation/metrics/ruclip.py` and
+//! scale and no clamp (docs/specs/aij2022.md 2.3 b, 3.5, 3.6; `generation/metrics/ruclip.py` and
 //! `captioning/metrics/ruclip_score.py` normalise both latents by their L2 norm, `x / x.norm(dim=-1,
 //! keepdim=True)`, then take the row-wise dot product).
 //!

@@ -1,4 +1,4 @@
-//! Fréchet Inception Distance from activations or statistics (specs/aij2022.md 3.6; pytorch-fid
+//! Fréchet Inception Distance from activations or statistics (docs/specs/aij2022.md 3.6; pytorch-fid
 //! `calculate_frechet_distance`, as in ai-forever/fbc2_aij2022 `evaluation/generation/metrics/fid.py`):
 //!
 //! FID = ‖μ₁ − μ₂‖² + tr Σ₁ + tr Σ₂ − 2·tr √(Σ₁Σ₂), μ = column mean, Σ = sample covariance (N − 1).

@@ -1,4 +1,4 @@
-//! METEOR as the contest computes it (specs/aij2022.md 3.7): ai-forever/fbc2_aij2022
+//! METEOR as the contest computes it (docs/specs/aij2022.md 3.7): ai-forever/fbc2_aij2022
 //! `evaluation/{vqa,captioning}/metric(s)/rumeteor.py`, which is NLTK's `single_meteor_score` with a RuWordNet
 //! synonym stage. Greedy alignment (exact, then stem, then synonym), no crossing minimisation:
 //!

@@ -1,4 +1,4 @@
-//! AI Journey 2022 FusionBrain metrics (specs/aij2022.md 3): text normalisation, token F1, exact match,
+//! AI Journey 2022 FusionBrain metrics (docs/specs/aij2022.md 3): text normalisation, token F1, exact match,
 //! 1 − NED, METEOR with its stemmers and tokenisers, FID and the score combinations.
 
 pub mod clip;

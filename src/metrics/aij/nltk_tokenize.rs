@@ -1,5 +1,5 @@
 //! NLTK 3.7's `word_tokenize` (`nltk/tokenize/__init__.py` and `NLTKWordTokenizer.tokenize` in
-//! `nltk/tokenize/destructive.py`), ported exactly for the contest's METEOR pipelines (specs/aij2022.md 3.4,
+//! `nltk/tokenize/destructive.py`), ported exactly for the contest's METEOR pipelines (docs/specs/aij2022.md 3.4,
 //! 3.5, 3.9).
 //!
 //! `word_tokenize(text)` splits `text` into sentences with Punkt, then applies these `re.sub`s to each, in order,

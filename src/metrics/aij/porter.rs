@@ -1,5 +1,5 @@
 //! NLTK's `PorterStemmer()` in its default `NLTK_EXTENSIONS` mode (nltk/stem/porter.py, nltk 3.10), used by
-//! the VisualQA METEOR (specs/aij2022.md 3.4, 3.9). Works on code points; non-Latin words only get lower-cased.
+//! the VisualQA METEOR (docs/specs/aij2022.md 3.4, 3.9). Works on code points; non-Latin words only get lower-cased.
 //!
 //! The word is edited in place in one buffer, and every test (`_is_consonant`, `_measure`, `_contains_vowel`,
 //! `_ends_double_consonant`, `_ends_cvc`, `endswith`) is one pass without allocating, so a word of n code

@@ -1,5 +1,5 @@
 //! `razdel.tokenize` of razdel 0.5.0 (`razdel/segmenters/tokenize.py`), ported exactly: the contest's captioning
-//! `postprocess` re-tokenises both texts with it and joins the tokens with single spaces (specs/aij2022.md 3.5).
+//! `postprocess` re-tokenises both texts with it and joins the tokens with single spaces (docs/specs/aij2022.md 3.5).
 //!
 //! razdel cuts the text into atoms with one regex, tried in this order at each non-space position:
 //!

@@ -1,5 +1,5 @@
 //! Text normalisation and the TextQA / MathQA / TRitW per-answer scores of the AI Journey 2022 contest
-//! (specs/aij2022.md 3.0–3.3; ai-forever/fbc2_aij2022 `evaluation/textqa/metric/calculate_f1.py`,
+//! (docs/specs/aij2022.md 3.0–3.3; ai-forever/fbc2_aij2022 `evaluation/textqa/metric/calculate_f1.py`,
 //! `mathqa/metric/calculate_exact_score.py`, `text_recognition/metric/calculate_NED.py`).
 
 use crate::pycompat::{lower, split};
@@ -81,7 +81,7 @@ pub fn remove_ascii_punct(s: &str, keep_minus: bool) -> String {
         .collect()
 }
 
-/// Corrected-mode punctuation removal (specs/aij2022.md 4 #6): every character of general category P goes,
+/// Corrected-mode punctuation removal (docs/specs/aij2022.md 4 #6): every character of general category P goes,
 /// except a `,` or `.` between two digits (kept as `.`) and, with `keep_minus`, a `-` or U+2212 directly
 /// before a digit (kept as `-`).
 pub fn remove_unicode_punct(s: &str, keep_minus: bool) -> String {
@@ -215,7 +215,7 @@ pub fn fallback_letter_official(pred: &str) -> Option<char> {
     pred.chars().find(|c| matches!(c, 'a'..='e'))
 }
 
-/// Corrected letter fallback (specs/aij2022.md 4 #5): the first whitespace token that is a single a–e
+/// Corrected letter fallback (docs/specs/aij2022.md 4 #5): the first whitespace token that is a single a–e
 /// (either case), alone or followed by `)`, `.` or `:`; returned lower-case.
 pub fn fallback_letter_corrected(pred: &str) -> Option<char> {
     split(pred).find_map(|t| {

@@ -1,4 +1,4 @@
-//! Tokenisers and converters of the contest's METEOR pipelines (specs/aij2022.md 3.4, 3.5, 3.9):
+//! Tokenisers and converters of the contest's METEOR pipelines (docs/specs/aij2022.md 3.4, 3.5, 3.9):
 //! `wordtodigits.convert` 1.0.2, NLTK `word_tokenize` and `razdel.tokenize` for the cases the spec covers,
 //! the captioning `postprocess`, and NLTK's Snowball Russian stemmer.
 

@@ -1,4 +1,4 @@
-//! Classification metrics, exact to scikit-learn 1.9 (specs/families.md section 1): hard-label metrics from a
+//! Classification metrics, exact to scikit-learn 1.9 (docs/specs/families.md section 1): hard-label metrics from a
 //! confusion matrix ([`labels`]), binary ranking curves ([`curves`]) and score-based metrics ([`scores`]).
 
 pub mod curves;

@@ -10,7 +10,7 @@
 use super::Eval;
 use crate::metrics::mean::numpy_sum;
 
-/// The ids of `stats[0..12]` (specs/families.md section 3).
+/// The ids of `stats[0..12]` (docs/specs/families.md section 3).
 pub const STAT_IDS: [&str; 12] = [
     "AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl",
 ];

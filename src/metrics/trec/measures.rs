@@ -1,5 +1,5 @@
 //! The measure registry: trec_eval names, default cutoffs, the `official` set, family expansion and the
-//! parsing of `measures=map,P_5,ndcg_cut_10` (specs/kws.md 5 and 8). Order is trec_eval's
+//! parsing of `measures=map,P_5,ndcg_cut_10` (docs/specs/kws.md 5 and 8). Order is trec_eval's
 //! (`measures.c`, `te_trec_measures`), then ascending cutoff within a family (`meas_init.c` sorts them).
 
 /// A measure family, in trec_eval's evaluation and printing order.

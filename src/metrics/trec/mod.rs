@@ -1,6 +1,6 @@
 //! trec_eval measures (usnistgov/trec_eval v9.0.8 / v10.0, `m_*.c`), one file per measure family.
 //! Input: one query's ranking after sorting and depth truncation, with the qrels judgements of that query.
-//! Specification: specs/kws.md section 3.2.
+//! Specification: docs/specs/kws.md section 3.2.
 //!
 //! Every function reproduces trec_eval's arithmetic step by step (binary64, same loop order, same
 //! divisions), so values agree with trec_eval and pytrec_eval bit for bit. Per-query values are

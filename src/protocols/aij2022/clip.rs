@@ -1,4 +1,4 @@
-//! CLIP from embedding matrices (specs/aij2022.md 2.3 b): an image and a text `.npy` matrix (N×d each, e.g.
+//! CLIP from embedding matrices (docs/specs/aij2022.md 2.3 b): an image and a text `.npy` matrix (N×d each, e.g.
 //! N×768 for ruCLIP-L), loose or inside a `.npz`, plus a JSON array of the N ids, row i belonging to id i.
 //! Each id's score is `metrics::aij::clip::cosine` of its two rows; the scores then take the same path as
 //! per-id scores from `clip_scores.json` (with the official index quirks of generation and captioning).

@@ -1,4 +1,4 @@
-//! Which dropped file is what (specs/aij2022.md 2.2, 2.3): per-task files by name prefix or folder, the
+//! Which dropped file is what (docs/specs/aij2022.md 2.2, 2.3): per-task files by name prefix or folder, the
 //! combined layout (`predictions.json` + GT JSON + `ids.json`), FID sides, CLIP scores and option tables.
 
 use super::clip::{self, Embeddings};
@@ -168,9 +168,9 @@ fn side_npz(
     })
 }
 
-/// Diagnostics for what Python's json reads beyond JSON (issue 18 §5): official mode reads it as Python does (a
+/// Diagnostics for what Python's json reads beyond JSON: official mode reads it as Python does (a
 /// warning, the scorer goes on with the value); corrected mode refuses `NaN` and `Infinity`, which are not JSON
-/// (RFC 8259; specs/aij2022.md 2.1), and reads a number beyond the float range as ±∞ and a lone surrogate as
+/// (RFC 8259; docs/specs/aij2022.md 2.1), and reads a number beyond the float range as ±∞ and a lone surrogate as
 /// one code point, with a warning. False when the file is refused.
 fn python_extensions(d: &Doc, mode: Mode, diags: &mut Vec<Diagnostic>) -> bool {
     use crate::formats::python_json::Use;

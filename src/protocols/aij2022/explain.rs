@@ -1,4 +1,4 @@
-//! "Why they differ" for aij2022 (issue 19): per task whose score differs, the step of specs/aij2022.md 4 that
+//! "Why they differ" for aij2022: per task whose score differs, the step of docs/specs/aij2022.md 4 that
 //! changed it, in plain words, how many answers it changed, and one example item (answer, then what each mode
 //! made of it). Found by comparing each item's detail in the two reports.
 

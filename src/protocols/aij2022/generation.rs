@@ -1,5 +1,5 @@
 //! ImageGeneration (FID + CLIP) and the captioning CLIP part, from precomputed inputs
-//! (specs/aij2022.md 2.3, 3.5, 3.6; `generation/evaluate_fid_clip.py`, `generation/metrics/ruclip.py`,
+//! (docs/specs/aij2022.md 2.3, 3.5, 3.6; `generation/evaluate_fid_clip.py`, `generation/metrics/ruclip.py`,
 //! `captioning/metrics/ruclip_score.py`).
 
 use super::pyjson::{index, key};

@@ -1,4 +1,4 @@
-//! The id checks of a task's GT and prediction documents (specs/aij2022.md 3): the ids each side holds, and
+//! The id checks of a task's GT and prediction documents (docs/specs/aij2022.md 3): the ids each side holds, and
 //! a GT given as one bare object.
 
 use super::{Task, TaskResult};

@@ -1,4 +1,4 @@
-//! Where lemmas come from (specs/aij2022.md 3.0, 5): the `lemma_table` option's entry, else the built-in
+//! Where lemmas come from (docs/specs/aij2022.md 3.0, 5): the `lemma_table` option's entry, else the built-in
 //! lemmatiser (`Request.lemmatizer`, loaded from the asset of extras.rs), else the word itself, recorded as
 //! unknown (scores approximate).
 

@@ -1,5 +1,5 @@
 //! VisualQA and the ImageCaptioning METEOR part: the loops of `vqa/metric/calc_meteor.py` and
-//! `captioning/metrics/calc_meteor.py` (specs/aij2022.md 3.4, 3.5).
+//! `captioning/metrics/calc_meteor.py` (docs/specs/aij2022.md 3.4, 3.5).
 
 use super::pyjson::{as_str, index, iterate, key, PyErr};
 use super::{text_bytes, Ctx, Task, TaskResult, DETAIL_BYTES, DETAIL_LIMIT};

@@ -1,4 +1,4 @@
-//! Protocol `aij2022`: AI Journey 2022 FusionBrain Challenge 2.0 (specs/aij2022.md). Six open tasks —
+//! Protocol `aij2022`: AI Journey 2022 FusionBrain Challenge 2.0 (docs/specs/aij2022.md). Six open tasks —
 //! TextQA F1, MathQA EM, ImageGeneration (FID + CLIP), ImageCaptioning (METEOR + CLIP), VisualQA METEOR,
 //! TRitW 1 − NED — each as the contest's `evaluation/` scripts compute it, and the integral score.
 
@@ -123,7 +123,7 @@ impl Task {
     pub fn from_num(n: u64) -> Option<Task> {
         Task::ALL.get(n as usize).copied()
     }
-    /// Prize-eligibility threshold (75 % of the baseline; specs/aij2022.md 3.8).
+    /// Prize-eligibility threshold (75 % of the baseline; docs/specs/aij2022.md 3.8).
     pub fn threshold(self) -> f64 {
         match self {
             Task::TextQa => 0.2,

@@ -1,4 +1,4 @@
-//! The options of specs/aij2022.md section 5, and what two of them mean (`hidden_scores`, `explain`).
+//! The options of docs/specs/aij2022.md section 5, and what two of them mean (`hidden_scores`, `explain`).
 
 use super::Task;
 use crate::protocols::options::{FileName, FileNames, List, OptionSet, OptionSpec};

@@ -1,4 +1,4 @@
-//! The pre-flight check of `aij2022` (specs/preflight.md): the manifest holds, per text task (TextQA, MathQA,
+//! The pre-flight check of `aij2022` (docs/specs/preflight.md): the manifest holds, per text task (TextQA, MathQA,
 //! VisualQA, ImageCaptioning, TRitW), the ids in GT key order and each id's answer kind (`choice`, `number`,
 //! `text`), never an answer. `check` writes a stand-in `<task>_gt.json` per task from the manifest (one
 //! placeholder option of the id's kind) and runs aij2022 scoring itself on them with the submission: the JSON
@@ -35,7 +35,7 @@ const TASKS: [Task; 5] = [
 ];
 
 /// `choice` when every option, lower-cased and stripped of ASCII punctuation and spaces, is one letter a–e;
-/// `number` when every option is a signed decimal (`.` or `,`); else `text` (specs/preflight.md).
+/// `number` when every option is a signed decimal (`.` or `,`); else `text` (docs/specs/preflight.md).
 fn kind(v: &Val) -> &'static str {
     let opts: Vec<&str> = match v
         .as_array()

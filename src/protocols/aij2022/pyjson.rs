@@ -1,4 +1,4 @@
-//! The contest scripts' element access, with the exception Python would raise (specs/aij2022.md 3.0).
+//! The contest scripts' element access, with the exception Python would raise (docs/specs/aij2022.md 3.0).
 
 use crate::formats::aij_json::{Text, Val as Value};
 use std::borrow::Cow;

@@ -1,4 +1,4 @@
-//! The report of specs/aij2022.md 8–9: headline ids, per-task groups, items, official print lines, the
+//! The report of docs/specs/aij2022.md 8–9: headline ids, per-task groups, items, official print lines, the
 //! integral bar chart and eligibility; the CLI's text output; official-vs-corrected explanations.
 
 use super::{group, integral_of, Task, TaskResult};

@@ -1,5 +1,5 @@
 //! TextQA (token F1), MathQA (exact match) and TRitW (1 − NED): the loops of `calculate_f1.py`,
-//! `calculate_exact_score.py` and `calculate_NED.py` (specs/aij2022.md 3.1–3.3, 4, 6).
+//! `calculate_exact_score.py` and `calculate_NED.py` (docs/specs/aij2022.md 3.1–3.3, 4, 6).
 
 use super::pyjson::{as_str, first_text_official, gt_options, PyErr};
 use super::{Ctx, Task, TaskResult};

@@ -1,4 +1,4 @@
-//! Protocol `chalearn-ce`: ChaLearn LAP 2015 Cultural Event Recognition V2, Track 2 (specs/chalearn-ce.md).
+//! Protocol `chalearn-ce`: ChaLearn LAP 2015 Cultural Event Recognition V2, Track 2 (docs/specs/chalearn-ce.md).
 //! One confidence file per category, AP on the monotone precision/recall curve by the trapezoidal rule, mAP
 //! over the categories with positives. No official code was published: `official` is the metric page's text
 //! read as the PASCAL VOC 2010 construction, with the spec's [default] choices.

@@ -1,4 +1,4 @@
-//! The options of specs/chalearn-ce.md section 5.
+//! The options of docs/specs/chalearn-ce.md section 5.
 
 use super::TieOrder;
 use crate::metrics::voc_ap::Integration;

@@ -1,5 +1,5 @@
 //! Which files are GT and which are the submission, their categories, and the pairing of the two
-//! (specs/chalearn-ce.md 2.2, 2.3): GT `<Category>_<imgset>.txt`, submission `<Category>.txt`, exact name
+//! (docs/specs/chalearn-ce.md 2.2, 2.3): GT `<Category>_<imgset>.txt`, submission `<Category>.txt`, exact name
 //! match first, then case-insensitive (warning); a wrapping folder inside the submission zip is read with a
 //! warning; leftover submission files are reported with the closest category name.
 

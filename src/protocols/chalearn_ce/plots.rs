@@ -1,4 +1,4 @@
-//! The plots of specs/chalearn-ce.md section 8. Per category (in the item's detail, drawn by the page when the
+//! The plots of docs/specs/chalearn-ce.md section 8. Per category (in the item's detail, drawn by the page when the
 //! row is opened): the PR curve with its monotone envelope (series style `fill`: the shaded area is the AP),
 //! the sentinel segments (`dashed`) and the raw points (`points`); the confidence histograms of positives and
 //! negatives. For the whole report: AP per category sorted, and the change from official to corrected ranking.

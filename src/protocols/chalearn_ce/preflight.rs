@@ -1,4 +1,4 @@
-//! The pre-flight check of `chalearn-ce` (specs/preflight.md): the manifest holds the category names and each
+//! The pre-flight check of `chalearn-ce` (docs/specs/preflight.md): the manifest holds the category names and each
 //! category's image ids (sorted, so that the GT's line order cannot tell positives from negatives), never a
 //! label. `check` rebuilds each category's GT from the manifest with one placeholder label and runs scoring's
 //! own pairing ([`pairing::pair`]) and category reader ([`category::read`]) on it, so every diagnostic about the

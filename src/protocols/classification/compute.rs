@@ -1,4 +1,4 @@
-//! From the GT and the submission to the headline metrics, per-item rows and plots (specs/families.md
+//! From the GT and the submission to the headline metrics, per-item rows and plots (docs/specs/families.md
 //! sections 1 and 5).
 
 use super::inputs::{plot, thin};

@@ -1,4 +1,4 @@
-//! Protocol `classification` (specs/families.md sections 0, 1 and 5): a GT `id,label` CSV and a submission of
+//! Protocol `classification` (docs/specs/families.md sections 0, 1 and 5): a GT `id,label` CSV and a submission of
 //! hard labels, per-class scores or one binary score; every scikit-learn metric of the spec's table, exact to
 //! scikit-learn 1.9.1. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 

@@ -1,4 +1,4 @@
-//! The pre-flight check of the two table families, `classification` and `regression` (specs/preflight.md).
+//! The pre-flight check of the two table families, `classification` and `regression` (docs/specs/preflight.md).
 //!
 //! The manifest holds the GT file's name, its header, its ids in the GT's order (with their lines when those
 //! are not simply 2, 3, …) and, for `classification`, the class labels (the column names a scores submission

@@ -1,4 +1,4 @@
-//! Protocol `detection` (specs/families.md sections 0, 3 and 5): COCO bounding-box evaluation exactly as
+//! Protocol `detection` (docs/specs/families.md sections 0, 3 and 5): COCO bounding-box evaluation exactly as
 //! pycocotools' `COCOeval(iouType='bbox')` computes it. The ground truth is a COCO annotation JSON, the
 //! submission a COCO results JSON; the 12 `stats` are the headline, per category AP/AP50/AP75, per image the
 //! TP/FP/FN counts at IoU 0.5, PR curves at IoU 0.50 and 0.75. The text output is `summarize()`'s print.

@@ -1,4 +1,4 @@
-//! The options of `detection` (specs/families.md section 3) turned into pycocotools' `Params`.
+//! The options of `detection` (docs/specs/families.md section 3) turned into pycocotools' `Params`.
 
 use super::UsageError;
 use crate::metrics::coco::{linspace, Params, STAT_IDS};

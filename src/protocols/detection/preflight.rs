@@ -1,4 +1,4 @@
-//! The pre-flight check of `detection` (specs/preflight.md): the manifest holds the GT's images (id, file
+//! The pre-flight check of `detection` (docs/specs/preflight.md): the manifest holds the GT's images (id, file
 //! name, width, height) and categories (id, name), as `COCO()` indexes them (a repeated id keeps its last
 //! entry), never an annotation. `check` writes a stand-in annotation file from it (the same images and
 //! categories, no annotation) and runs detection scoring itself on it with the submission

@@ -1,5 +1,5 @@
 //! Sorting the dropped files into GT label files, predicted label files and distance matrices
-//! (specs/falsid.md 2), and merging them into one record per subset.
+//! (docs/specs/falsid.md 2), and merging them into one record per subset.
 
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::falsid_labels::{self as labels, LabelConfig, LabelFile, LabelRow};

@@ -1,5 +1,5 @@
 //! Protocol `falsid`: ICDAR 2026 FalsID, authentic vs imitation per subset (Pizan, Tasso, Yaqut), with the
-//! Top-k retrieval diagnostic from one distance matrix per subset (specs/falsid.md). No official scorer is
+//! Top-k retrieval diagnostic from one distance matrix per subset (docs/specs/falsid.md). No official scorer is
 //! published: `official` mode is the evaluation page's formula (mean per-subset accuracy), `corrected` makes
 //! the mean per-subset balanced accuracy (UAR) the headline.
 

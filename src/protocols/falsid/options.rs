@@ -1,4 +1,4 @@
-//! The options of specs/falsid.md section 5.
+//! The options of docs/specs/falsid.md section 5.
 
 use crate::protocols::options::{List, OptionSet, OptionSpec};
 

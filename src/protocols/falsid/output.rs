@@ -1,4 +1,4 @@
-//! The falsid report (specs/falsid.md 8): headline, per-subset groups, per-sample items, plots, and the
+//! The falsid report (docs/specs/falsid.md 8): headline, per-subset groups, per-sample items, plots, and the
 //! text output (4 decimals and a percentage with 2).
 
 use super::compute::SubsetResult;

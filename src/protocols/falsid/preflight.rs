@@ -1,4 +1,4 @@
-//! The pre-flight check of `falsid` (specs/preflight.md): the manifest holds the subsets, each subset's sample
+//! The pre-flight check of `falsid` (docs/specs/preflight.md): the manifest holds the subsets, each subset's sample
 //! ids in GT order (a distance matrix without an id column follows that order) and whether the GT has a writer
 //! column, never a label or a writer. `check` writes a stand-in GT from the manifest (layout L3, every label 0)
 //! and runs falsid scoring itself on it with the submission ([`score_with_stand_in`]): the label-file and

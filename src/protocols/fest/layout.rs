@@ -1,4 +1,4 @@
-//! Input layouts and pairing (specs/fest.md 2.1, 2.2): two PNGs, a GT folder + a prediction folder, the data
+//! Input layouts and pairing (docs/specs/fest.md 2.1, 2.2): two PNGs, a GT folder + a prediction folder, the data
 //! set layout `<MS>/text-line-gt-<MS>/<split>/NNN.png` + `<MS>/NNN.png`, and Codalab `ref`/`res` (roles from
 //! the path). Manuscripts are matched by folder name (exact, then case-insensitive, then `manuscript_map`);
 //! images by file stem, iterating over the GT folder's entries sorted by code point as the official script does.

@@ -1,4 +1,4 @@
-//! Protocol `fest`: ICDAR 2025 FEST text-line segmentation from PNG masks (specs/fest.md). GT lines are the
+//! Protocol `fest`: ICDAR 2025 FEST text-line segmentation from PNG masks (docs/specs/fest.md). GT lines are the
 //! connected components of the GT mask, predicted lines the colours of the prediction; per image Pixel IU,
 //! Line IU, DR, RA and FM as `evaluate_util.py` computes them (from a contingency table), numpy means per
 //! manuscript, and the leaderboard mean of the manuscripts' Line IU.
@@ -128,7 +128,7 @@ impl Protocol for Fest {
     }
     /// The spec's own rules read the GT side (page images are reported and skipped, any other non-PNG entry
     /// is `fest.official.gt_unreadable`) and any prediction that is not a valid PNG (`fest.input.bad_png`
-    /// with its byte offset, specs/fest.md 6). Only a prediction of a kind known to be something else (a
+    /// with its byte offset, docs/specs/fest.md 6). Only a prediction of a kind known to be something else (a
     /// JPEG, a document, an archive) or an empty one is named as such first.
     fn accepts(&self, kind: Kind, role: Option<Role>) -> bool {
         role != Some(Role::Pred)

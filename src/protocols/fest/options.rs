@@ -1,4 +1,4 @@
-//! The options of specs/fest.md section 5 (plus the decoder's memory cap).
+//! The options of docs/specs/fest.md section 5 (plus the decoder's memory cap).
 
 use crate::protocols::options::{OptionSet, OptionSpec};
 

@@ -1,4 +1,4 @@
-//! The page image under an image's overlay (specs/fest.md 2.1: page images `img-<MS>/…/<stem>.jpg` may be
+//! The page image under an image's overlay (docs/specs/fest.md 2.1: page images `img-<MS>/…/<stem>.jpg` may be
 //! dropped; they are never scored, only drawn under the overlay). The page's viewer asks for the file of one
 //! scored image; this finds it among the dropped files.
 

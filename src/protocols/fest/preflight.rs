@@ -1,4 +1,4 @@
-//! The pre-flight check of `fest` (specs/preflight.md): the manifest holds the GT layout (dataset or folders),
+//! The pre-flight check of `fest` (docs/specs/preflight.md): the manifest holds the GT layout (dataset or folders),
 //! each manuscript's GT entries (their paths relative to the dropped roots) and each mask's width × height,
 //! never a pixel. `check` writes a stand-in GT from it, every mask all background at its size under its own
 //! path, and runs fest scoring itself on it with the submission ([`score_with_stand_ins`]): the same layout,

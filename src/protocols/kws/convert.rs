@@ -1,4 +1,4 @@
-//! `dropscore kws convert`: ICFHR'14 XML → TREC qrels and run (specs/kws.md 2.8). The XML is read by name
+//! `dropscore kws convert`: ICFHR'14 XML → TREC qrels and run (docs/specs/kws.md 2.8). The XML is read by name
 //! (the corrected reader); results are streamed block by block.
 
 use crate::diag::{Diagnostic, Diags};

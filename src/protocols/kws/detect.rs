@@ -1,4 +1,4 @@
-//! Which dropped file is the GT and which are runs, and which family they are (specs/kws.md 2.1): content
+//! Which dropped file is the GT and which are runs, and which family they are (docs/specs/kws.md 2.1): content
 //! decides, file extensions never do (`.gz` is opened first by the input layer).
 
 use super::options::{KwsOptions as O, Preset};

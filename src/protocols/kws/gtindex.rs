@@ -1,4 +1,4 @@
-//! The ground truth of the XML family, indexed for matching result boxes (specs/kws.md 3.1, 4 #2, #8).
+//! The ground truth of the XML family, indexed for matching result boxes (docs/specs/kws.md 3.1, 4 #2, #8).
 
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::kws_xml::{Block, Word};
@@ -10,7 +10,7 @@ type BBox = (u32, u32, u32, u32);
 
 pub struct GtQuery {
     /// Every GT `<word>`, sorted by (box, document): one binary search per result item answers both the
-    /// rusteval match and the TREC qrels lookup (docno = document and box, specs/kws.md 2.8).
+    /// rusteval match and the TREC qrels lookup (docno = document and box, docs/specs/kws.md 2.8).
     all: Vec<GtEntry>,
     /// R: the number of relevant entries (official: every `<word>`, whatever its Relevance).
     pub relevant: usize,

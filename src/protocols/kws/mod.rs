@@ -1,4 +1,4 @@
-//! Protocol `kws`: keyword spotting and ranked retrieval (specs/kws.md). Two families: ICFHR'14 XML, scored
+//! Protocol `kws`: keyword spotting and ranked retrieval (docs/specs/kws.md). Two families: ICFHR'14 XML, scored
 //! as rusteval v0.5 does (preset `icfhr14`), and TREC qrels + run, scored as trec_eval does (preset `trec`).
 
 pub mod convert;

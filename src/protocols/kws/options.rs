@@ -1,4 +1,4 @@
-//! The options of specs/kws.md section 5.
+//! The options of docs/specs/kws.md section 5.
 
 use crate::diag::{Diagnostic, Diags};
 use crate::protocols::options::{List, OptionSet, OptionSpec};
@@ -30,7 +30,7 @@ crate::choice! {
 }
 
 crate::options! {
-    /// The options of both presets (specs/kws.md 5).
+    /// The options of both presets (docs/specs/kws.md 5).
     pub struct KwsOptions {
         preset: Preset = ("auto", "auto"),
             "icfhr14 = rusteval v0.5 (XML), trec = trec_eval; auto picks from the files";

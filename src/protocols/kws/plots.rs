@@ -1,4 +1,4 @@
-//! The kws plots of specs/kws.md section 8, shared by both presets.
+//! The kws plots of docs/specs/kws.md section 8, shared by both presets.
 
 use crate::metrics::interp::LEVELS_11;
 use crate::report::{natural_cmp, Plot, Series};

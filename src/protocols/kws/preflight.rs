@@ -1,4 +1,4 @@
-//! The pre-flight check of `kws` (specs/preflight.md): the manifest holds the format family and the query ids
+//! The pre-flight check of `kws` (docs/specs/preflight.md): the manifest holds the format family and the query ids
 //! in file order (TREC: every qid on a qrels line whatever its grade; XML: every block rusteval's line reader
 //! keeps), never a relevant item, box or grade. `check` writes a stand-in ground truth from the manifest (each
 //! query with one placeholder judgement, in the family's own layout) and runs scoring itself ([`score`]:

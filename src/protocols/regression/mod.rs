@@ -1,4 +1,4 @@
-//! Protocol `regression` (specs/families.md sections 0, 2 and 5): a GT `id,target` CSV and a submission
+//! Protocol `regression` (docs/specs/families.md sections 0, 2 and 5): a GT `id,target` CSV and a submission
 //! `id,<prediction>`; every metric of the spec's table, exact to scikit-learn 1.9.1 and SciPy 1.17.1, plus
 //! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 

@@ -1,4 +1,4 @@
-//! Protocol `segmentation` (specs/families.md sections 0, 4 and 5): semantic label maps (PNG) scored as
+//! Protocol `segmentation` (docs/specs/families.md sections 0, 4 and 5): semantic label maps (PNG) scored as
 //! mmsegmentation's `IoUMetric` scores them, in binary64 from exact pixel counts: aAcc, mIoU, mAcc, mDice,
 //! mFscore, mPrecision, mRecall; per class IoU, Acc, Dice, precision, recall and pixel counts; per image
 //! pixel accuracy and mIoU; per-class IoU bars and the confusion matrix; an overlay per image. There is no
@@ -41,7 +41,7 @@ crate::options! {
         metric: Metric = ("mIoU", "mIoU"), "The leaderboard metric, shown first.";
         num_classes: Option<u64> = ("none", "none"),
             "Number of classes (class values 0 … num_classes − 1). Required unless class_names is given \
-             (specs/families.md 4): a class value ≥ num_classes that is not ignore_index is an error at its pixel.";
+             (docs/specs/families.md 4): a class value ≥ num_classes that is not ignore_index is an error at its pixel.";
         class_names: List = ("", ""),
             "Class names in class-value order, comma-separated (their number is num_classes).";
         ignore_index: i64 = ("255", "255"), "GT value of pixels that are not scored.";
@@ -96,7 +96,7 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     head_len: 4096,
 };
 
-/// The usage error of a run without `num_classes` and without `class_names` (specs/families.md 4).
+/// The usage error of a run without `num_classes` and without `class_names` (docs/specs/families.md 4).
 pub const NUM_CLASSES_REQUIRED: &str = "option `num_classes` is required (or `class_names`): set the number of \
      classes of the competition, e.g. --set num_classes=19, or num_classes = \"19\" under [options] in dropscore.toml \
      (class values 0 … num_classes − 1; ignore_index, default 255, marks unscored pixels)";

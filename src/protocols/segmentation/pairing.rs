@@ -1,4 +1,4 @@
-//! Pairing of GT and predicted label maps by file stem (specs/families.md sections 0 and 4): a single PNG in
+//! Pairing of GT and predicted label maps by file stem (docs/specs/families.md sections 0 and 4): a single PNG in
 //! each role pairs whatever the names (info `segmentation.single_pair`); otherwise a GT stem without a
 //! prediction is `segmentation.missing_id`, a prediction stem without GT `segmentation.unknown_id`, a stem
 //! twice in one role `segmentation.duplicate_id` (errors; `missing = worst` scores a missing prediction as

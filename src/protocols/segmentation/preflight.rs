@@ -1,4 +1,4 @@
-//! The pre-flight check of `segmentation` (specs/preflight.md): the manifest holds each GT label map's stem,
+//! The pre-flight check of `segmentation` (docs/specs/preflight.md): the manifest holds each GT label map's stem,
 //! path (relative to the dropped roots) and width × height, and the class settings (num_classes, class names,
 //! ignore_index), never a pixel. `check` writes a stand-in GT from it, every label map one valid class at its
 //! size under its own path, and runs segmentation scoring itself on it with the submission

@@ -1,5 +1,5 @@
 //! One category: read its GT and submission files, rank the matched lines, and compute AP under the active
-//! reading and the other readings the report shows (specs/chalearn-ce.md sections 3, 4, 6).
+//! reading and the other readings the report shows (docs/specs/chalearn-ce.md sections 3, 4, 6).
 
 mod aps;
 mod rank;

@@ -1,4 +1,4 @@
-//! Preset `icfhr14`: ICFHR'14 XML scored as rusteval v0.5 does (specs/kws.md 3.1, binary32) in `official`
+//! Preset `icfhr14`: ICFHR'14 XML scored as rusteval v0.5 does (docs/specs/kws.md 3.1, binary32) in `official`
 //! mode, and with the fixes of section 4 in `corrected` mode. Results are streamed: each `<Rel>` block is
 //! scored when it closes and then dropped, so memory holds one block, not the file.
 

@@ -167,7 +167,7 @@ fn without_results(
     (values, d)
 }
 
-/// The headline means, and (with complete averaging, specs/kws.md 4 #5) the rusteval-style means over the
+/// The headline means, and (with complete averaging, docs/specs/kws.md 4 #5) the rusteval-style means over the
 /// queries with a results block only.
 fn means(sums: &Sums, s: &Settings) -> (Scores, Scores) {
     let nv = s.ks.len() + 1;

@@ -10,7 +10,7 @@ use crate::report::Mode;
 
 type BBox = (u32, u32, u32, u32);
 
-/// specs/kws.md 3.3: the trec_eval measures of the converted run (section 2.8) for one query: `bin` qrels for
+/// docs/specs/kws.md 3.3: the trec_eval measures of the converted run (section 2.8) for one query: `bin` qrels for
 /// P, relative_P, map, recip_rank and Rprec, `graded10` qrels for ndcg and ndcg_cut_10. trec_eval matches by
 /// docno, i.e. document and box.
 fn trec_equivalent(gains: Vec<Option<i64>>, gtq: &GtQuery, ks: &[usize]) -> Vec<(String, f64)> {

@@ -1,4 +1,4 @@
-//! Preset `trec`: TREC qrels + run scored as trec_eval does (specs/kws.md 2.6, 2.7, 3.2, 4 #10, 6, 8).
+//! Preset `trec`: TREC qrels + run scored as trec_eval does (docs/specs/kws.md 2.6, 2.7, 3.2, 4 #10, 6, 8).
 //!
 //! Per run: read (streaming), then for each query in trec_eval's order (ascending byte order of qid) sort
 //! the documents (`form_res_rels.c`: sim descending, ties by docno descending), truncate at `depth`, look

@@ -35,7 +35,7 @@ pub(super) fn settings(opts: &KwsOptions, mode: Mode, diags: &mut Diags) -> Sett
     }
 }
 
-/// Option `k` (specs/kws.md 5): cutoffs added to every selected cutoff family (P, recall, ndcg_cut,
+/// Option `k` (docs/specs/kws.md 5): cutoffs added to every selected cutoff family (P, recall, ndcg_cut,
 /// map_cut, relative_P, success). Its default (`5,10`) is in every default cutoff list, so only a changed
 /// value adds anything.
 fn with_k(mut measures: Vec<Measure>, opts: &KwsOptions, diags: &mut Diags) -> Vec<Measure> {
