@@ -109,17 +109,24 @@ pub fn accumulate(p: &Params, evals: &[CellEval]) -> CategoryResult {
             }
         }
     }
-    // Per image counts at IoU .5 (if it is a threshold), first area range, all detections kept.
+    res.per_image = per_image(p, evals);
+    res
+}
+
+/// Per image counts (TP, FP, unmatched GT) at IoU .5 (if it is a threshold), first area range, all detections
+/// kept; empty without an IoU of .5.
+fn per_image(p: &Params, evals: &[CellEval]) -> Vec<(usize, [u64; 3])> {
+    let mut out = Vec::new();
     if let Some(t50) = p.iou_thrs.iter().position(|&t| t == 0.5) {
-        if a_n > 0 {
+        if !p.area_rng.is_empty() {
             for e in evals {
                 let nd = e.scores.len();
                 let row = &e.state[t50 * nd..(t50 + 1) * nd];
                 let tp = row.iter().filter(|&&s| s == TP).count() as u64;
                 let fp = row.iter().filter(|&&s| s == FP).count() as u64;
-                res.per_image.push((e.image, [tp, fp, e.unmatched[t50]]));
+                out.push((e.image, [tp, fp, e.unmatched[t50]]));
             }
         }
     }
-    res
+    out
 }

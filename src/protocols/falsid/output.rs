@@ -91,7 +91,7 @@ pub fn build(
         })
     });
     report.display = display(opts, ks, page);
-    report.plots = plots(results, ks, has_pred, page);
+    report.plots = plots(results, has_pred, page);
     report
 }
 
@@ -233,9 +233,21 @@ fn fmt_dist(x: f64) -> String {
     }
 }
 
-fn plots(results: &[SubsetResult], ks: &[usize], has_pred: bool, page: bool) -> Vec<Plot> {
+fn plots(results: &[SubsetResult], has_pred: bool, page: bool) -> Vec<Plot> {
     let mut out = Vec::new();
-    let empty = |id: String, kind: &str, title: String, x: &str, y: &str| Plot {
+    if has_pred {
+        prediction_plots(results, page, &mut out);
+    }
+    distance_plots(results, &mut out);
+    if let Some(p) = topk_curve(results) {
+        out.push(p);
+    }
+    out
+}
+
+/// A plot with no data yet.
+fn empty_plot(id: String, kind: &str, title: String, x: &str, y: &str) -> Plot {
+    Plot {
         id,
         kind: kind.into(),
         title,
@@ -244,46 +256,52 @@ fn plots(results: &[SubsetResult], ks: &[usize], has_pred: bool, page: bool) -> 
         labels: vec![],
         values: vec![],
         series: vec![],
-    };
-    if has_pred {
-        let mut p = empty(
-            "acc_vs_ba".into(),
-            "bars",
-            "Per-subset accuracy vs balanced accuracy".into(),
-            "subset",
-            "score",
-        );
-        for r in results {
-            p.labels.push(format!("{} acc", r.name));
-            p.values.push(r.confusion.accuracy());
-            p.labels.push(format!("{} BA", r.name));
-            p.values.push(r.confusion.balanced_accuracy());
-        }
-        out.push(p);
-        for r in results {
-            let c = &r.confusion;
-            let mut p = empty(
-                format!("confusion_{}", r.name),
-                "heatmap",
-                format!(
-                    "Confusion, {} (rows GT, columns prediction; positive = imitation{})",
-                    r.name,
-                    if page { ", page naming" } else { "" }
-                ),
-                "prediction",
-                "GT",
-            );
-            p.labels = vec!["authentic".into(), "imitation".into()];
-            p.values = [c.tn, c.fp, c.fn_, c.tp]
-                .iter()
-                .map(|x| Some(*x as f64))
-                .collect();
-            out.push(p);
-        }
     }
+}
+
+/// Per-subset accuracy against balanced accuracy, and each subset's confusion matrix.
+fn prediction_plots(results: &[SubsetResult], page: bool, out: &mut Vec<Plot>) {
+    let mut p = empty_plot(
+        "acc_vs_ba".into(),
+        "bars",
+        "Per-subset accuracy vs balanced accuracy".into(),
+        "subset",
+        "score",
+    );
+    for r in results {
+        p.labels.push(format!("{} acc", r.name));
+        p.values.push(r.confusion.accuracy());
+        p.labels.push(format!("{} BA", r.name));
+        p.values.push(r.confusion.balanced_accuracy());
+    }
+    out.push(p);
+    for r in results {
+        let c = &r.confusion;
+        let mut p = empty_plot(
+            format!("confusion_{}", r.name),
+            "heatmap",
+            format!(
+                "Confusion, {} (rows GT, columns prediction; positive = imitation{})",
+                r.name,
+                if page { ", page naming" } else { "" }
+            ),
+            "prediction",
+            "GT",
+        );
+        p.labels = vec!["authentic".into(), "imitation".into()];
+        p.values = [c.tn, c.fp, c.fn_, c.tp]
+            .iter()
+            .map(|x| Some(*x as f64))
+            .collect();
+        out.push(p);
+    }
+}
+
+/// Each subset's distance heat map (block means), then each subset's same-class / other-class histogram.
+fn distance_plots(results: &[SubsetResult], out: &mut Vec<Plot>) {
     for r in results {
         if let Some((labels, vals)) = &r.heat {
-            let mut p = empty(
+            let mut p = empty_plot(
                 format!("distance_{}", r.name),
                 "heatmap",
                 format!("Distances, {} (ordered by GT class; block means)", r.name),
@@ -297,67 +315,65 @@ fn plots(results: &[SubsetResult], ks: &[usize], has_pred: bool, page: bool) -> 
     }
     for r in results {
         if let Some((x, same, other)) = &r.hist {
-            let mut p = empty(
+            let mut p = empty_plot(
                 format!("dist_hist_{}", r.name),
                 "lines",
                 format!("Distance histogram, {}: same class vs other class", r.name),
                 "distance",
                 "fraction of pairs",
             );
-            p.series = vec![
-                Series {
-                    label: "same class".into(),
-                    x: x.clone(),
-                    y: same.clone(),
-                },
-                Series {
-                    label: "other class".into(),
-                    x: x.clone(),
-                    y: other.clone(),
-                },
-            ];
+            let series = |label: &str, y: &Vec<Option<f64>>| Series {
+                label: label.into(),
+                x: x.clone(),
+                y: y.clone(),
+            };
+            p.series = vec![series("same class", same), series("other class", other)];
             out.push(p);
         }
     }
+}
+
+/// Top-k against k = 1 … N − 1 for every subset with a distance matrix (every k up to 300, else the first 100
+/// and 200 more spread evenly); `None` when no subset has one.
+fn topk_curve(results: &[SubsetResult]) -> Option<Plot> {
     let with: Vec<&SubsetResult> = results.iter().filter(|r| r.has_matrix).collect();
-    if !with.is_empty() {
-        let mut p = empty(
-            "topk_curve".into(),
-            "lines",
-            "Top-k curve (k = 1 … N − 1)".into(),
-            "k",
-            "Top-k",
-        );
-        for r in &with {
-            let n = r.ranks.len();
-            let kmax = n.saturating_sub(1).max(1);
-            let ks: Vec<usize> = if kmax <= 300 {
-                (1..=kmax).collect()
-            } else {
-                (1..=100)
-                    .chain((1..=200).map(|i| 100 + i * (kmax - 100) / 200))
-                    .collect()
-            };
-            let counted = r.ranks.len().max(1);
-            let mut sorted: Vec<usize> = r.ranks.iter().flatten().copied().collect();
-            sorted.sort_unstable();
-            let y = ks
-                .iter()
-                .map(|&k| {
-                    let hits = sorted.partition_point(|&x| x <= k);
-                    Some(hits as f64 / counted as f64)
-                })
-                .collect();
-            p.series.push(Series {
-                label: r.name.clone(),
-                x: ks.iter().map(|&k| k as f64).collect(),
-                y,
-            });
-        }
-        let _ = ks;
-        out.push(p);
+    if with.is_empty() {
+        return None;
     }
-    out
+    let mut p = empty_plot(
+        "topk_curve".into(),
+        "lines",
+        "Top-k curve (k = 1 … N − 1)".into(),
+        "k",
+        "Top-k",
+    );
+    for r in &with {
+        let n = r.ranks.len();
+        let kmax = n.saturating_sub(1).max(1);
+        let ks: Vec<usize> = if kmax <= 300 {
+            (1..=kmax).collect()
+        } else {
+            (1..=100)
+                .chain((1..=200).map(|i| 100 + i * (kmax - 100) / 200))
+                .collect()
+        };
+        let counted = r.ranks.len().max(1);
+        let mut sorted: Vec<usize> = r.ranks.iter().flatten().copied().collect();
+        sorted.sort_unstable();
+        let y = ks
+            .iter()
+            .map(|&k| {
+                let hits = sorted.partition_point(|&x| x <= k);
+                Some(hits as f64 / counted as f64)
+            })
+            .collect();
+        p.series.push(Series {
+            label: r.name.clone(),
+            x: ks.iter().map(|&k| k as f64).collect(),
+            y,
+        });
+    }
+    Some(p)
 }
 
 /// One plain line per step where the official and the corrected report differ, with one example sample.
