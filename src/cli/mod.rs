@@ -1,8 +1,8 @@
 //! The command line's commands: `dropscore <protocol> --gt … --pred …` (here), `list`, `score` and `config`
-//! ([`program`]), `kws convert` ([`convert`]) and the lemmatiser's developer commands ([`lemma`]).
+//! ([`program`]), a protocol's own commands such as `kws convert` ([`command`]) and the lemmatiser's developer commands ([`lemma`]).
 
 mod assets;
-mod convert;
+mod command;
 mod inputs;
 mod lemma;
 mod preflight;
@@ -75,13 +75,9 @@ pub fn run(args: Vec<String>) -> i32 {
         Some("config") => program::config_cmd(&args[2..]),
         Some("manifest") => preflight::manifest_cmd(&args[2..]),
         Some("check") => preflight::check_cmd(&args[2..]),
-        Some("kws") if args.get(2).map(String::as_str) == Some("convert") => {
-            let mut a = vec!["dropscore kws convert".to_string()];
-            a.extend(args[3..].iter().cloned());
-            match convert::ConvertArgs::try_parse_from(a) {
-                Ok(c) => convert::convert(c),
-                Err(e) => exit_clap(e),
-            }
+        Some(id) if command::find(id, args.get(2)).is_some() => {
+            let found = command::find(id, args.get(2));
+            found.map_or(2, |c| command::run(id, c, &args[3..]))
         }
         _ => match ScoreArgs::try_parse_from(&args) {
             Ok(a) => score(a),

@@ -6,6 +6,7 @@
 pub mod aij2022;
 pub mod chalearn_ce;
 pub mod classification;
+pub mod commands;
 pub mod detection;
 pub mod falsid;
 pub mod fest;

@@ -31,6 +31,9 @@ pub struct Extras {
     /// it before a large input arrives); returns whether `files` needed it. Only the wasm shell calls it.
     #[serde(skip)]
     pub warm_up: Option<fn(&FileSet) -> bool>,
+    /// Its own commands on the command line (`dropscore kws convert`).
+    #[serde(skip)]
+    pub commands: &'static [super::commands::Command],
 }
 
 impl Extras {
@@ -39,6 +42,7 @@ impl Extras {
         views: &[],
         assets: &[],
         warm_up: None,
+        commands: &[],
     };
     /// A page view that reads the report only (no requests, assets or warm-up).
     pub const PAGE_VIEW: Extras = Extras {

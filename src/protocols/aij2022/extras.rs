@@ -12,6 +12,7 @@ pub static EXTRAS: Extras = Extras {
     views: &[],
     assets: &[LEMMAS],
     warm_up: Some(warm_up),
+    commands: &[],
 };
 
 /// The built-in lemmatiser's dictionary (src/lemma): without it, words the `lemma_table` option does not

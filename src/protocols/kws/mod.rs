@@ -1,6 +1,8 @@
 //! Protocol `kws`: keyword spotting and ranked retrieval (docs/specs/kws.md). Two families: ICFHR'14 XML, scored
 //! as rusteval v0.5 does (preset `icfhr14`), and TREC qrels + run, scored as trec_eval does (preset `trec`).
 
+#[cfg(not(target_arch = "wasm32"))]
+mod command;
 pub mod convert;
 mod detect;
 mod gtindex;
@@ -63,9 +65,20 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
 /// The `kws` protocol.
 pub struct Kws;
 
+/// kws's own command line command, `dropscore kws convert` (native only).
+static EXTRAS: crate::protocols::views::Extras = crate::protocols::views::Extras {
+    #[cfg(not(target_arch = "wasm32"))]
+    commands: &[command::CONVERT],
+    ..crate::protocols::views::Extras::NONE
+};
+
 impl Protocol for Kws {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = KwsOptions;
+
+    fn extras(&self) -> &'static crate::protocols::views::Extras {
+        &EXTRAS
+    }
 
     fn classify(&self, _path: &str, head: &[u8]) -> Class {
         detect::classify(head)
