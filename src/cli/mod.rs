@@ -21,8 +21,7 @@ use std::rc::Rc;
 #[derive(Parser, Debug)]
 #[command(
     name = "dropscore",
-    about = "Official competition scores, computed locally.",
-    after_help = "Other commands:\n  dropscore list                      protocols, options, defaults\n  dropscore kws convert --help        ICFHR'14 XML -> TREC qrels/run\n  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)\n  dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)"
+    about = "Official competition scores, computed locally."
 )]
 struct ScoreArgs {
     /// Protocol id (see `dropscore list`).
@@ -79,11 +78,35 @@ pub fn run(args: Vec<String>) -> i32 {
             let found = command::find(id, args.get(2));
             found.map_or(2, |c| command::run(id, c, &args[3..]))
         }
-        _ => match ScoreArgs::try_parse_from(&args) {
+        _ => match parse_score_args(&args) {
             Ok(a) => score(a),
             Err(e) => exit_clap(e),
         },
     }
+}
+
+/// The scoring command's arguments; its `--help` ends with the other commands, the protocols' own included.
+fn parse_score_args(args: &[String]) -> Result<ScoreArgs, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut other = String::from(
+        "Other commands:\n  dropscore list                      protocols, options, defaults\n",
+    );
+    for p in protocols::PROTOCOLS {
+        for c in p.extras().commands {
+            let call = format!("dropscore {} {} --help", p.info().id, c.name);
+            other.push_str(&format!("  {call:<36}{}\n", c.summary));
+        }
+    }
+    other.push_str(
+        "  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  \
+         dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)\n  \
+         dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  \
+         dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)",
+    );
+    let matches = ScoreArgs::command()
+        .after_help(other)
+        .try_get_matches_from(args)?;
+    ScoreArgs::from_arg_matches(&matches)
 }
 
 fn exit_clap(e: clap::Error) -> i32 {

@@ -8,8 +8,10 @@ use crate::diag::Diagnostic;
 pub struct Command {
     /// `dropscore <protocol id> <name> …`
     pub name: &'static str,
-    /// One line for `--help`.
+    /// One line for its `--help`.
     pub about: &'static str,
+    /// A few words for `dropscore --help`'s list of other commands.
+    pub summary: &'static str,
     pub flags: &'static [Flag],
     /// Runs with the flags' values. `Ok`: the problems found in the inputs (the command line prints them and exits
     /// 1 on an error); `Err`: a usage error (exit 2).

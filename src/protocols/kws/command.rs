@@ -12,6 +12,7 @@ use std::rc::Rc;
 pub const CONVERT: Command = Command {
     name: "convert",
     about: "Convert ICFHR'14 XML GT and results to TREC qrels and run (docs/specs/kws.md 2.8).",
+    summary: "ICFHR'14 XML -> TREC qrels/run",
     flags: &[
         Flag {
             name: "gt",
