@@ -8,33 +8,10 @@ use crate::input::{Entry, Role};
 use crate::protocols::preflight::{self, Found};
 use crate::protocols::AnyProtocol;
 use serde_json::{json, Value};
-use std::io::BufRead;
 
 /// `{"lines": N}`: the number of ground-truth lines; a file that is not UTF-8 text is an error.
 pub fn manifest(run: &mut Run) -> Value {
-    let mut lines = 0u64;
-    for e in run
-        .files
-        .entries
-        .iter()
-        .filter(|e| e.role == Some(Role::Gt))
-    {
-        match e.buffered() {
-            Ok(r) => {
-                for l in r.lines() {
-                    if l.is_err() {
-                        run.diags.push(
-                            Diagnostic::error("toy.not_text", "not UTF-8 text").file(&e.path),
-                        );
-                        break;
-                    }
-                    lines += 1;
-                }
-            }
-            Err(err) => run.diags.push(Diagnostic::read_error(&e.path, err)),
-        }
-    }
-    json!({ "lines": lines })
+    json!({ "lines": super::read_lines(run, Role::Gt, false).len() })
 }
 
 /// Scores the submission against `lines` placeholder lines and keeps the diagnostics about the submission.
