@@ -33,6 +33,7 @@ pub mod protocols;
 pub mod pycompat;
 pub mod render;
 pub mod report;
+pub mod stats;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     (
         "core",
-        &["diag", "report", "budget", "pycompat", "par", "items"],
+        &[
+            "diag", "report", "budget", "pycompat", "par", "items", "stats",
+        ],
     ),
     ("metrics", &["metrics"]),
     // The lemmatiser: its dictionary asset in, a `Lemmatizer` out, as a reader's.

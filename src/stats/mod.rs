@@ -1,0 +1,12 @@
+//! Resampling statistics (docs/specs/statistics.md): NumPy's seeded draws reproduced bit for bit, and the
+//! summaries NumPy computes over replicate values (percentile interval, standard error), so that every interval
+//! dropscore reports can be reproduced in Python with `numpy.random.default_rng(seed)`.
+//!
+//! Pure functions of their arguments, in the core layer: protocols keep per-unit sufficient statistics and use
+//! these draws to recompute their metrics on weighted units.
+
+pub mod numpy_rng;
+pub mod summary;
+
+pub use numpy_rng::Generator;
+pub use summary::{percentile, percentile_interval, std_ddof1, sum};

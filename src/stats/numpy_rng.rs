@@ -1,0 +1,197 @@
+//! NumPy 2.x's `default_rng(seed)` (SeedSequence → PCG64) and `Generator.integers(0, n, size)` for int64,
+//! reproduced exactly: the same seed gives the same draws as
+//!
+//! ```python
+//! numpy.random.default_rng(seed).integers(0, n, size=(B, n))
+//! ```
+//!
+//! Sources (NumPy 2.x): `numpy/random/bit_generator.pyx` (SeedSequence: `_coerce_to_uint32_array`, `hashmix`,
+//! `mix`, `mix_entropy`, `generate_state`), `numpy/random/_pcg64.pyx` and `src/pcg64/pcg64.h` (seeding with
+//! `generate_state(4, uint64)` as state high/low then increment high/low; the 128-bit LCG step, then the XSL-RR
+//! output of the new state; `next32` halves a 64-bit output, low half first), and
+//! `numpy/random/src/distributions/distributions.c` (`random_bounded_uint64_fill`: Lemire's method with
+//! rejection, on 32-bit draws when the range fits in 32 bits, on 64-bit draws otherwise).
+
+const MASK32: u64 = 0xFFFF_FFFF;
+const INIT_A: u32 = 0x43b0_d7e5;
+const MULT_A: u32 = 0x931e_8875;
+const INIT_B: u32 = 0x8b51_f9dd;
+const MULT_B: u32 = 0x58f3_8ded;
+const MIX_MULT_L: u32 = 0xca01_f9dd;
+const MIX_MULT_R: u32 = 0x4973_f715;
+const XSHIFT: u32 = 16;
+const POOL_SIZE: usize = 4;
+
+/// PCG64's 128-bit multiplier (PCG_DEFAULT_MULTIPLIER_128).
+const PCG_MULT: u128 = (2_549_297_995_355_413_924u128 << 64) + 4_865_540_595_714_422_341;
+
+/// The seed as SeedSequence's entropy words: the integer's 32-bit words, least significant first (`[0]` for 0).
+fn entropy_words(seed: u128) -> Vec<u32> {
+    if seed == 0 {
+        return vec![0];
+    }
+    let mut words = Vec::new();
+    let mut rest = seed;
+    while rest > 0 {
+        words.push((rest as u64 & MASK32) as u32);
+        rest >>= 32;
+    }
+    words
+}
+
+/// SeedSequence's hashing of one value; `hash_const` advances with every call.
+fn hashmix(value: u32, hash_const: &mut u32) -> u32 {
+    let mut v = value ^ *hash_const;
+    *hash_const = hash_const.wrapping_mul(MULT_A);
+    v = v.wrapping_mul(*hash_const);
+    v ^ (v >> XSHIFT)
+}
+
+fn mix(x: u32, y: u32) -> u32 {
+    let r = MIX_MULT_L
+        .wrapping_mul(x)
+        .wrapping_sub(MIX_MULT_R.wrapping_mul(y));
+    r ^ (r >> XSHIFT)
+}
+
+/// SeedSequence(seed).pool (no spawn key).
+fn seed_pool(seed: u128) -> [u32; POOL_SIZE] {
+    let entropy = entropy_words(seed);
+    let mut hash_const = INIT_A;
+    let mut pool = [0u32; POOL_SIZE];
+    for (i, slot) in pool.iter_mut().enumerate() {
+        *slot = hashmix(entropy.get(i).copied().unwrap_or(0), &mut hash_const);
+    }
+    for src in 0..POOL_SIZE {
+        for dst in 0..POOL_SIZE {
+            if src != dst {
+                pool[dst] = mix(pool[dst], hashmix(pool[src], &mut hash_const));
+            }
+        }
+    }
+    for &word in entropy.iter().skip(POOL_SIZE) {
+        for slot in pool.iter_mut() {
+            *slot = mix(*slot, hashmix(word, &mut hash_const));
+        }
+    }
+    pool
+}
+
+/// SeedSequence.generate_state(n_words, uint32).
+fn generate_state(pool: &[u32; POOL_SIZE], n_words: usize) -> Vec<u32> {
+    let mut hash_const = INIT_B;
+    (0..n_words)
+        .map(|i| {
+            let mut v = pool[i % POOL_SIZE] ^ hash_const;
+            hash_const = hash_const.wrapping_mul(MULT_B);
+            v = v.wrapping_mul(hash_const);
+            v ^ (v >> XSHIFT)
+        })
+        .collect()
+}
+
+/// `numpy.random.Generator(PCG64(SeedSequence(seed)))`, as `numpy.random.default_rng(seed)` makes it.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    state: u128,
+    inc: u128,
+    /// The upper half of the last 64-bit output, kept for the next 32-bit draw (PCG64's `has_uint32`).
+    spare: Option<u32>,
+}
+
+impl Generator {
+    /// `default_rng(seed)` for a non-negative integer seed below 2^128.
+    pub fn new(seed: u128) -> Generator {
+        let words = generate_state(&seed_pool(seed), 8);
+        let u64s: Vec<u64> = words
+            .chunks(2)
+            .map(|w| w[0] as u64 | (w[1] as u64) << 32)
+            .collect();
+        let init_state = (u64s[0] as u128) << 64 | u64s[1] as u128;
+        let init_seq = (u64s[2] as u128) << 64 | u64s[3] as u128;
+        // pcg_setseq_128_srandom_r
+        let mut g = Generator {
+            state: 0,
+            inc: init_seq << 1 | 1,
+            spare: None,
+        };
+        g.step();
+        g.state = g.state.wrapping_add(init_state);
+        g.step();
+        g
+    }
+
+    fn step(&mut self) {
+        self.state = self.state.wrapping_mul(PCG_MULT).wrapping_add(self.inc);
+    }
+
+    /// PCG64's next 64-bit output (XSL-RR of the advanced state).
+    pub fn next_u64(&mut self) -> u64 {
+        self.step();
+        let s = self.state;
+        ((s >> 64) as u64 ^ s as u64).rotate_right((s >> 122) as u32)
+    }
+
+    /// PCG64's next 32-bit output: the low half of a 64-bit output, then its high half.
+    pub fn next_u32(&mut self) -> u32 {
+        if let Some(high) = self.spare.take() {
+            return high;
+        }
+        let next = self.next_u64();
+        self.spare = Some((next >> 32) as u32);
+        (next & MASK32) as u32
+    }
+
+    /// One draw of `integers(0, n)` (n ≥ 1): Lemire's bounded integer with rejection.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let range = n.saturating_sub(1);
+        if range == 0 {
+            0
+        } else if range < u32::MAX as u64 {
+            self.lemire32(range as u32 + 1) as u64
+        } else if range == u32::MAX as u64 {
+            self.next_u32() as u64
+        } else if range == u64::MAX {
+            self.next_u64()
+        } else {
+            self.lemire64(range + 1)
+        }
+    }
+
+    fn lemire32(&mut self, excl: u32) -> u32 {
+        let mut m = self.next_u32() as u64 * excl as u64;
+        let mut leftover = (m & MASK32) as u32;
+        if leftover < excl {
+            let threshold = excl.wrapping_neg() % excl;
+            while leftover < threshold {
+                m = self.next_u32() as u64 * excl as u64;
+                leftover = (m & MASK32) as u32;
+            }
+        }
+        (m >> 32) as u32
+    }
+
+    fn lemire64(&mut self, excl: u64) -> u64 {
+        let mut m = self.next_u64() as u128 * excl as u128;
+        let mut leftover = m as u64;
+        if leftover < excl {
+            let threshold = excl.wrapping_neg() % excl;
+            while leftover < threshold {
+                m = self.next_u64() as u128 * excl as u128;
+                leftover = m as u64;
+            }
+        }
+        (m >> 64) as u64
+    }
+
+    /// `integers(0, n, size=count)` (row-major: `size=(B, n)` is `count = B * n`, row r = replicate r).
+    pub fn fill_below(&mut self, n: u64, out: &mut [u64]) {
+        for slot in out {
+            *slot = self.below(n);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "numpy_rng_tests.rs"]
+mod tests;
