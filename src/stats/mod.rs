@@ -5,8 +5,12 @@
 //! Pure functions of their arguments, in the core layer: protocols keep per-unit sufficient statistics and use
 //! these draws to recompute their metrics on weighted units.
 
+pub mod interval;
 pub mod numpy_rng;
+pub mod resample;
 pub mod summary;
 
+pub use interval::{holm, interval, nearly_equal, p_bootstrap, p_randomization, Interval};
 pub use numpy_rng::Generator;
+pub use resample::{Exchanges, Resampler};
 pub use summary::{percentile, percentile_interval, std_ddof1, sum};

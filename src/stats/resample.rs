@@ -1,0 +1,97 @@
+//! The bootstrap's draws as unit weights (docs/specs/statistics.md sections 1 and 2): replicate r draws each
+//! stratum's units with `rng.integers(0, n_s, size=(B, n_s))` from one `default_rng(seed)`, strata in order, and
+//! a unit drawn k times has weight k. The weights are produced one replicate at a time, so memory is O(units),
+//! never O(B × units).
+//!
+//! With strata, NumPy draws all B rows of stratum 0 before stratum 1; replicate r needs row r of each. One pass
+//! over the draws records the generator's state at the start of each stratum; replicate r then continues one
+//! generator per stratum from there (the draws of every stratum but the last are generated twice).
+
+use super::numpy_rng::Generator;
+
+/// Yields the weights of replicates 0, 1, …, B − 1.
+pub struct Resampler {
+    sizes: Vec<usize>,
+    generators: Vec<Generator>,
+    replicates: usize,
+    done: usize,
+}
+
+impl Resampler {
+    /// `sizes`: the number of units of each stratum, in order (one entry when the protocol has no strata).
+    pub fn new(seed: u128, sizes: &[usize], replicates: usize) -> Resampler {
+        let mut generator = Generator::new(seed);
+        let mut generators = Vec::with_capacity(sizes.len());
+        for &n in sizes {
+            generators.push(generator.clone());
+            // Advance past this stratum's B × n draws (a stratum of 0 or 1 unit draws nothing: NumPy's range 0).
+            for _ in 0..replicates.saturating_mul(n) {
+                generator.below(n as u64);
+            }
+        }
+        Resampler {
+            sizes: sizes.to_vec(),
+            generators,
+            replicates,
+            done: 0,
+        }
+    }
+
+    /// The total number of units (the length of a weight vector).
+    pub fn units(&self) -> usize {
+        self.sizes.iter().sum()
+    }
+
+    /// Fills `weights` (length `units()`: strata concatenated in order) with the next replicate's draw counts;
+    /// false once all B replicates were given.
+    pub fn next_weights(&mut self, weights: &mut [u32]) -> bool {
+        if self.done == self.replicates {
+            return false;
+        }
+        weights.fill(0);
+        let mut start = 0;
+        for (generator, &n) in self.generators.iter_mut().zip(&self.sizes) {
+            let stratum = &mut weights[start..start + n];
+            for _ in 0..n {
+                stratum[generator.below(n as u64) as usize] += 1;
+            }
+            start += n;
+        }
+        self.done += 1;
+        true
+    }
+}
+
+/// The exchanges of a paired approximate randomization test: round j exchanges unit i's two values when
+/// `default_rng(seed).integers(0, 2, size=(R, n))[j, i] == 1` (docs/specs/statistics.md section 3, with the
+/// seed the spec gives there). Fills `flips` with round j's row, one round per call.
+pub struct Exchanges {
+    generator: Generator,
+    rounds: usize,
+    done: usize,
+}
+
+impl Exchanges {
+    pub fn new(seed: u128, rounds: usize) -> Exchanges {
+        Exchanges {
+            generator: Generator::new(seed),
+            rounds,
+            done: 0,
+        }
+    }
+
+    pub fn next_round(&mut self, flips: &mut [bool]) -> bool {
+        if self.done == self.rounds {
+            return false;
+        }
+        for flip in flips.iter_mut() {
+            *flip = self.generator.below(2) == 1;
+        }
+        self.done += 1;
+        true
+    }
+}
+
+#[cfg(test)]
+#[path = "resample_tests.rs"]
+mod tests;
