@@ -34,6 +34,8 @@ pub mod pycompat;
 pub mod render;
 pub mod report;
 pub mod stats;
+#[cfg(all(feature = "python", not(target_arch = "wasm32")))]
+pub mod python;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
