@@ -31,11 +31,11 @@ pub mod metrics;
 pub mod par;
 pub mod protocols;
 pub mod pycompat;
+#[cfg(all(feature = "python", not(target_arch = "wasm32")))]
+pub mod python;
 pub mod render;
 pub mod report;
 pub mod stats;
-#[cfg(all(feature = "python", not(target_arch = "wasm32")))]
-pub mod python;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -21,7 +21,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("input", &["input"]),
     ("protocols", &["protocols"]),
     ("output", &["render", "config", "html", "items_query"]),
-    ("shells", &["cli", "wasm", "python", "fuzzing", "huge_pages"]),
+    (
+        "shells",
+        &["cli", "wasm", "python", "fuzzing", "huge_pages"],
+    ),
 ];
 
 /// The layer of a top-level module (`None`: not in the table).

@@ -15,7 +15,8 @@ pub fn load(inputs: Vec<PyInput>, relative: bool) -> Result<(Vec<Input>, Vec<Dia
     let mut out = Vec::new();
     let mut diags = Vec::new();
     for (role, path, data) in inputs {
-        let role = Role::parse(&role).ok_or_else(|| format!("role must be gt or pred, not `{role}`"))?;
+        let role =
+            Role::parse(&role).ok_or_else(|| format!("role must be gt or pred, not `{role}`"))?;
         match data {
             Some(bytes) => out.push(Input {
                 path,
@@ -34,7 +35,12 @@ pub fn load(inputs: Vec<PyInput>, relative: bool) -> Result<(Vec<Input>, Vec<Dia
     Ok((out, diags))
 }
 
-fn from_disk(p: &str, role: Role, out: &mut Vec<Input>, diags: &mut Vec<Diagnostic>) -> Result<(), String> {
+fn from_disk(
+    p: &str,
+    role: Role,
+    out: &mut Vec<Input>,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), String> {
     let path = Path::new(p);
     match disk::kind_followed(path).map_err(|e| format!("{p}: {}", io_words(&e)))? {
         Kind::Dir => {
@@ -83,7 +89,11 @@ fn make_relative(root: &str, inputs: &mut [Input]) {
 
 /// Options of type `file`/`files` name files; a value that is a file on disk and not already an input is added
 /// as an input without a role (the protocol finds it by name), as the command line does.
-pub fn with_option_files(protocol: &str, set: &[(String, String)], mut inputs: Vec<Input>) -> Vec<Input> {
+pub fn with_option_files(
+    protocol: &str,
+    set: &[(String, String)],
+    mut inputs: Vec<Input>,
+) -> Vec<Input> {
     let Some(info) = protocols::info(protocol) else {
         return inputs;
     };

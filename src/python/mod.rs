@@ -30,7 +30,9 @@ fn usage(e: impl std::fmt::Display) -> PyErr {
 fn request(protocol: &str, mode: Mode, set: Vec<(String, String)>) -> PyResult<Request> {
     if let Some(p) = protocols::get(protocol) {
         for asset in p.extras().assets {
-            let mut loaded = LOADED.lock().map_err(|_| usage("the asset table is unusable"))?;
+            let mut loaded = LOADED
+                .lock()
+                .map_err(|_| usage("the asset table is unusable"))?;
             let req = loaded.get_or_insert_with(|| Request::new(Mode::Official));
             if (asset.loaded)(req) {
                 continue;
@@ -90,7 +92,10 @@ fn manifest_json(
     let (list, _) = inputs::load(inputs, true).map_err(usage)?;
     let files = FileSet::build(list, &Limits::from_set(&set));
     let made = preflight::manifest(protocol, &files, &set).map_err(|e| usage(e.0))?;
-    Ok((made.manifest, serde_json::to_string(&made.diagnostics).unwrap_or_default()))
+    Ok((
+        made.manifest,
+        serde_json::to_string(&made.diagnostics).unwrap_or_default(),
+    ))
 }
 
 /// The pre-flight check of `inputs` (the submission) against `manifest` (its JSON text): the JSON of
@@ -114,7 +119,9 @@ fn check_json(
 #[pyfunction]
 fn load_asset(name: &str, data: PyBackedBytes) -> PyResult<String> {
     let asset = views::asset(name).ok_or_else(|| usage(format!("no asset `{name}`")))?;
-    let mut loaded = LOADED.lock().map_err(|_| usage("the asset table is unusable"))?;
+    let mut loaded = LOADED
+        .lock()
+        .map_err(|_| usage("the asset table is unusable"))?;
     let req = loaded.get_or_insert_with(|| Request::new(Mode::Official));
     (asset.load)(&data, req).map_err(usage)
 }
