@@ -117,6 +117,14 @@ impl Protocol for Detection {
     fn render_text(&self, report: &Report) -> Option<String> {
         summary_of(report)
     }
+
+    /// The reference library's numbers in both modes: the page shows one column.
+    fn hints(&self, _report: &Report) -> crate::report::Hints {
+        crate::report::Hints {
+            one_mode: true,
+            ..Default::default()
+        }
+    }
 }
 
 fn display(metric: &str, mode: Mode) -> Display {
