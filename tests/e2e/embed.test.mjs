@@ -226,3 +226,22 @@ test('every built protocol: its example config embedded, its first example predi
   }
   assert.ok(checked >= 1);
 });
+
+test('at 390 px the embed reads: "Metric" on one line, the leaderboard row not clipped', async () => {
+  const { page, context, check } = await open('examples/embed.html', { width: 390, height: 900 });
+  await waitPreloaded(page);
+  await scorePred(page);
+  const got = await page.evaluate(() => {
+    const root = document.querySelector('dropscore-evaluator').shadowRoot ?? document;
+    const th = root.querySelector('table.hl-main thead th.hl-metric');
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const box = root.querySelector('.leaderboard-preview .table-scroll');
+    return { lines: range.getClientRects().length, overflow: box.scrollWidth - box.clientWidth };
+  });
+  assert.equal(got.lines, 1, '"Metric" on one line');
+  assert.ok(got.overflow <= 1, `the leaderboard row fits (${got.overflow} px hidden)`);
+  await page.screenshot({ path: path.join(artifacts, 'embed-390.png'), fullPage: true });
+  check();
+  await context.close();
+});
