@@ -236,12 +236,23 @@ test('at 390 px the embed reads: "Metric" on one line, the leaderboard row not c
     const th = root.querySelector('table.hl-main thead th.hl-metric');
     const range = document.createRange();
     range.selectNodeContents(th);
-    const box = root.querySelector('.leaderboard-preview .table-scroll');
-    return { lines: range.getClientRects().length, overflow: box.scrollWidth - box.clientWidth };
+    const preview = root.querySelector('.leaderboard-preview');
+    const hidden = (/** @type {Element} */ e) => e.scrollWidth - e.clientWidth;
+    const shownBoxes = [...preview.querySelectorAll('.table-scroll, .lb-stack')].filter((e) => e.getClientRects().length);
+    const values = [...preview.querySelectorAll('.lb-value')].filter((e) => e.getClientRects().length);
+    const right = preview.getBoundingClientRect().right;
+    return {
+      lines: range.getClientRects().length,
+      overflow: Math.max(...shownBoxes.map(hidden), ...values.map((v) => v.getBoundingClientRect().right - right)),
+      values: values.map((v) => v.textContent),
+      headline: hidden(root.querySelector('table.hl-main').closest('.table-scroll')),
+    };
   });
+  await page.screenshot({ path: path.join(artifacts, 'embed-390.png'), fullPage: true });
   assert.equal(got.lines, 1, '"Metric" on one line');
   assert.ok(got.overflow <= 1, `the leaderboard row fits (${got.overflow} px hidden)`);
-  await page.screenshot({ path: path.join(artifacts, 'embed-390.png'), fullPage: true });
+  assert.deepEqual(got.values, ['0.5185', '0.900', '0.500'], 'every leaderboard value shown');
+  assert.ok(got.headline <= 1, `the headline table fits (${got.headline} px hidden)`);
   check();
   await context.close();
 });
