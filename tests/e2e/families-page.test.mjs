@@ -133,3 +133,22 @@ test('the detection example offers its images to the view', async () => {
   check();
   await context.close();
 });
+
+test('a ground truth with 200,000 COCO categories: the failure does not blame the prediction file', async () => {
+  const images = [{ id: 1, width: 64, height: 64, file_name: 'a.jpg' }];
+  const categories = Array.from({ length: 200000 }, (_, i) => ({ id: i + 1, name: `c${i + 1}` }));
+  const annotations = [{ id: 1, image_id: 1, category_id: 1, bbox: [1, 1, 10, 10], area: 100, iscrowd: 0 }];
+  const gt = path.join(dir, 'gt.json');
+  fs.writeFileSync(gt, JSON.stringify({ images, categories, annotations }));
+  const pred = path.join(dir, 'pred.json');
+  fs.writeFileSync(pred, JSON.stringify([{ image_id: 1, category_id: 1, bbox: [1, 1, 10, 10], score: 0.9 }]));
+  const { page, context } = await openPage('#/p/detection');
+  await dropFiles(page, '#zone-gt', [gt]);
+  await dropFiles(page, '#zone-pred', [pred]);
+  const state = await runOf(page, () => page.click('#score-button'), 120000);
+  const said = `${await page.textContent('#status-text')} ${await page.locator('#results').textContent().catch(() => '')}`;
+  console.log(`# ${state}: ${(await page.textContent('#status-text')).trim()}`);
+  assert.doesNotMatch(said, /pred\.json: ran out of memory/, said);
+  if (state === 'failed') assert.match(said, /ran out of memory while scoring|gt\.json/, said);
+  await context.close();
+});
