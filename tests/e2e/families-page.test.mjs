@@ -152,3 +152,36 @@ test('a ground truth with 200,000 COCO categories: the failure does not blame th
   if (state === 'failed') assert.match(said, /ran out of memory while scoring|gt\.json/, said);
   await context.close();
 });
+
+// 19 classes (0 … 18), three 38×38 label maps (tests/e2e/fixtures/seg19, 80 % of the pixels right).
+const SEG = (role) => ['s1', 's2', 's3'].map((n) => path.join(import.meta.dirname, 'fixtures', 'seg19', role, `${n}.png`));
+
+for (const width of [1280, 390]) {
+  test(`${width} px: segmentation with 19 classes: the IoU bars are classes 0…18 and the matrix labels do not overlap`, async () => {
+    const { page, context, check } = await openPage('#/p/segmentation', { width, height: 900 });
+    await dropFiles(page, '#zone-gt', SEG('gt'));
+    await dropFiles(page, '#zone-pred', SEG('pred'));
+    await page.click('#options > summary');
+    await page.fill('input[name=num_classes]', '19');
+    await page.dispatchEvent('input[name=num_classes]', 'change');
+    await score(page);
+    const got = await page.evaluate(() => {
+      const svgs = [...document.querySelectorAll('.plots svg')];
+      const texts = (svg) => [...svg.querySelectorAll('.plot-xticks text')].filter((t) => t.textContent.trim());
+      const bars = svgs.find((s) => s.querySelector('.plot-bars'));
+      const heat = svgs.find((s) => s.querySelector('.plot-heat'));
+      const boxes = texts(heat).map((t) => t.getBoundingClientRect());
+      const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      let overlaps = 0;
+      boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => { if (overlap(a, b)) overlaps += 1; }));
+      return { bars: texts(bars).map((t) => t.textContent.trim()), heat: texts(heat).length, overlaps };
+    });
+    assert.ok(got.bars.includes('0') && got.bars.includes('18'), got.bars.join(' '));
+    assert.ok(!got.bars.includes('19'), `no class 19: ${got.bars.join(' ')}`);
+    assert.ok(got.heat >= 2, 'the matrix has labels');
+    assert.equal(got.overlaps, 0, 'no two matrix labels overlap');
+    await page.locator('.plots').screenshot({ path: path.join(import.meta.dirname, 'artifacts', `families-seg19-${width}.png`) });
+    check();
+    await context.close();
+  });
+}
