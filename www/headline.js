@@ -47,7 +47,7 @@ export function renderHeadline(run) {
     ? h('div', { class: 'notice notice-error notice-strong', role: 'note' },
       h('strong', {}, 'The official scorer fails on this input.'),
       ' ',
-      officialFailureText(reports.official ?? any, reports.corrected))
+      officialFailureText(reports.official ?? any, oneMode ? undefined : reports.corrected))
     : null;
 
   const cols = modes.map((m) => ({ mode: m, entry: reports[m], pending: run.pending.has(m), failed: run.failed?.[m] }));
