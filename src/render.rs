@@ -3,8 +3,9 @@
 //!
 //! Text meant for a terminal carries file names, ids and excerpts from the input, so it is escaped
 //! ([`terminal`]): control characters (C0, DEL, C1) and the bidi controls that reorder what a terminal shows
-//! (U+061C, U+200E/F, U+202A–202E, U+2066–2069) become visible `\x1b` / `\u{202e}` escapes. TSV, CSV and
-//! JSON are data and stay as they are.
+//! (U+061C, U+200E/F, U+202A–202E, U+2066–2069) become visible `\x1b` / `\u{202e}` escapes. TSV and CSV cells
+//! are escaped the same way and a cell a spreadsheet would run as a formula is neutralised ([`export_cell`]);
+//! JSON is data and stays as it is.
 
 pub mod axis;
 pub mod page;
@@ -244,13 +245,65 @@ fn cell(it: &Item, id: &str, from: &str, f32: bool) -> String {
     }
 }
 
+/// A TSV or CSV cell safe to open: its controls escaped as [`terminal`] does (tabs, newlines and ESC included,
+/// so a cell stays one field of one line and no escape reaches a terminal), then, following OWASP's CSV-injection
+/// guidance (owasp.org/www-community/attacks/CSV_Injection), a cell a spreadsheet would read as a formula (one
+/// starting with `=`, `+`, `-` or `@`; a leading tab or CR is already escaped) prefixed with `'`. Exception: a
+/// plain decimal number (`-0.5`, `-3`, `1e-05`, `-1.5E+3`: an optional `-`, digits with an optional fraction,
+/// an optional exponent) stays a number, since a spreadsheet reads it as a value, never as a formula.
+pub fn export_cell(s: &str) -> std::borrow::Cow<'_, str> {
+    let escaped = terminal(s);
+    let formula =
+        escaped.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_plain_number(&escaped);
+    match (formula, escaped) {
+        (false, e) => e,
+        (true, e) => std::borrow::Cow::Owned(format!("'{e}")),
+    }
+}
+
+/// `-?digits[.digits][e[+-]digits]` (or `-?.digits…`): what the report's numbers look like in a table.
+fn is_plain_number(s: &str) -> bool {
+    let b = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let int = digits(b);
+    let mut i = int;
+    let mut frac = 0;
+    if b.get(i) == Some(&b'.') {
+        frac = digits(&b[i + 1..]);
+        i += 1 + frac;
+    }
+    if int + frac == 0 {
+        return false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let e = digits(&b[i..]);
+        if e == 0 {
+            return false;
+        }
+        i += e;
+    }
+    i == b.len()
+}
+
 pub fn tsv(report: &Report) -> String {
     let (head, rows) = table(report);
-    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-    let mut out = head.join("\t");
+    let mut out = head
+        .iter()
+        .map(|c| export_cell(c))
+        .collect::<Vec<_>>()
+        .join("\t");
     out.push('\n');
     for r in rows {
-        out.push_str(&r.iter().map(|c| clean(c)).collect::<Vec<_>>().join("\t"));
+        out.push_str(
+            &r.iter()
+                .map(|c| export_cell(c))
+                .collect::<Vec<_>>()
+                .join("\t"),
+        );
         out.push('\n');
     }
     out
@@ -270,7 +323,8 @@ pub fn write_csv(report: &Report, w: impl std::io::Write) -> std::io::Result<()>
             if i > 0 {
                 w.write_all(b",")?;
             }
-            if s.contains([',', '"', '\n', '\r']) {
+            let s = export_cell(s);
+            if s.contains([',', '"']) {
                 write!(w, "\"{}\"", s.replace('"', "\"\""))?;
             } else {
                 w.write_all(s.as_bytes())?;

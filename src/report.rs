@@ -122,6 +122,9 @@ pub struct Hints {
     pub beside: Vec<String>,
     /// The scores are binary32 values widened to binary64 (the CSV writes their shortest binary32 form).
     pub binary32: bool,
+    /// Official and corrected modes are the same by definition (a family scored by its reference library):
+    /// the page shows one column and no "why they differ". Default: two modes that may differ.
+    pub one_mode: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

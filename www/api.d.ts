@@ -129,8 +129,15 @@ export interface ScoreResult {
 
 /** The headline hints, the per-item table's columns and the plot specs of a kept report (src/render/page.rs). */
 export interface PageView {
-  headline: { primary: string | null; beside: string[] };
+  /** rest: every other metric, those computed first. */
+  headline: { primary: string | null; beside: string[]; rest: string[] };
   binary32: boolean;
+  /** Official and corrected are the same by definition: one column, no comparison. */
+  one_mode: boolean;
+  /** The input's root-cause error (shown once, above the scores), or null. */
+  cause: Diagnostic | null;
+  /** The deviations from the official setup that change how the input is scored. */
+  deviations: string[];
   columns: { id: string; label: string; kind: 'id' | 'group' | 'scores' | 'detail'; decimals?: number }[];
   first_cells: string[][];
   plots: any[];

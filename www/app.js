@@ -363,8 +363,8 @@ async function runExample(app, ex) {
     const load = (/** @type {string[]} */ paths) => fetchFiles(paths ?? [], WWW, { cache: 'no-cache' });
     const [gt, pred] = await Promise.all([load(ex.gt), load(ex.pred)]);
     if (state.current !== p) return;
-    zones.gt.set(gt);
-    zones.pred.set(pred);
+    zones.gt.set(gt, { example: true });
+    zones.pred.set(pred, { example: true });
     // Options the example needs (segmentation's class list), shown as changed in the options form.
     if (ex.set?.length) {
       for (const [name, value] of ex.set) state.set[name] = value;

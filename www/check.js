@@ -79,7 +79,9 @@ function found(/** @type {import('./api').Report} */ report) {
   const items = report.items ?? [];
   if (!items.length) return null;
   const keys = [...new Set(items.flatMap((it) => Object.keys(it.detail ?? {})))];
-  const cell = (/** @type {unknown} */ v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? ''));
+  // Words, never JSON literals: yes/no for flags, "—" for a value that is absent, lists joined.
+  const cell = (/** @type {unknown} */ v) => (v === true ? 'yes' : v === false ? 'no' : v == null ? '—'
+    : Array.isArray(v) ? v.map(cell).join(', ') : typeof v === 'object' ? Object.entries(v).map(([k, x]) => `${k}: ${cell(x)}`).join(', ') : String(v));
   const row = (/** @type {import('./api').Report['items'][number]} */ it) => h('tr', {}, h('td', {}, it.id),
     keys.map((k) => h('td', { class: typeof it.detail?.[k] === 'number' ? 'num' : '' }, cell(it.detail?.[k]))));
   const table = h('table', { class: 'data' },
@@ -105,7 +107,7 @@ export function renderCheck(results, result, about) {
     h('h2', { id: 'results-title', tabindex: -1 }, 'Pre-flight check'),
     h('div', { class: ['check-verdict', result.ready ? 'is-ready' : 'is-not-ready'], dataset: { ready: String(result.ready) } },
       h('p', { class: 'check-verdict-word' }, h('strong', {}, result.ready ? 'Ready' : 'Not ready')),
-      h('p', { class: 'check-summary' }, result.summary)),
+      h('p', { class: 'check-summary' }, result.summary ?? '')),
     h('p', { class: 'muted small' }, `Checked against the manifest ${about.manifest}, without the ground truth: only the problems it can see (formats, completeness).`
       + (about.ms != null ? ` ${Math.round(about.ms)} ms.` : '')),
     diags.length

@@ -78,6 +78,7 @@ export class Zone {
     this.role = role;
     this.hooks = hooks;
     this.files = [];
+    this.fromExample = false;
     this.notes = new Map();
     this.list = root.querySelector('.zone-files');
     this.title = root.querySelector('.zone-title').textContent;
@@ -91,6 +92,12 @@ export class Zone {
         const picked = collectInput(input);
         input.value = ''; // choosing the same file again must fire `change` again
         if (picked.length) this.add(picked);
+      });
+      // Enter opens the chooser as Space does (the input is focused through its label's button look).
+      input.addEventListener('keydown', (/** @type {KeyboardEvent} */ e) => {
+        if (e.key !== 'Enter') return;
+        e.preventDefault();
+        input.click();
       });
     }
     let depth = 0;
@@ -128,6 +135,9 @@ export class Zone {
 
   /** Adds files; a file with the same path as one already listed replaces it. */
   add(picked, { silent = false } = {}) {
+    // Files the user adds after an example replace the example's files (never a mix of the two).
+    if (this.fromExample) this.files = [];
+    this.fromExample = false;
     for (const p of picked) {
       const i = this.files.findIndex((f) => f.path === p.path);
       if (i >= 0) this.files[i] = p;
@@ -137,9 +147,11 @@ export class Zone {
     if (!silent) this.hooks.onChange?.();
   }
 
-  set(picked) {
+  /** Replaces the zone's files; `example`: they are an example's, which the next added files replace. */
+  set(picked, { example = false } = {}) {
     this.files = [];
     this.add(picked, { silent: true });
+    this.fromExample = example;
   }
 
   remove(index) {

@@ -20,5 +20,8 @@ export function renderLeaderboard(config, run) {
       h('table', { class: 'leaderboard' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Submission'), cols.map((c) => h('th', { scope: 'col', dataset: { key: c.key }, title: c.sort === 'asc' ? 'lower is better' : 'higher is better' },
           c.title, h('span', { class: 'lb-sort', 'aria-hidden': 'true' }, c.sort === 'asc' ? ' ↑' : ' ↓'))))),
-        h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, 'yours'), cells)))));
+        h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, 'yours'), cells)))),
+    // The same row as title/value pairs, which the style sheet shows instead of the table on a narrow screen.
+    h('dl', { class: 'lb-stack' }, cols.map((c, i) => h('div', { class: 'lb-pair', dataset: { key: c.key } },
+      h('dt', {}, c.title, c.sort === 'asc' ? ' ↑' : ' ↓'), h('dd', { class: 'num lb-value' }, cells[i].textContent)))));
 }

@@ -135,13 +135,20 @@ function drawHeatmap(svg, spec, W, H) {
     }
   });
   const ticks = s('g', { class: 'plot-xticks', 'aria-hidden': 'true' });
+  // Labels that would overlap (11 px text, about 6.5 px a character) are thinned out from the left; the lines
+  // between blocks only separate runs of several rows (one line per row would be a grid).
+  const runs = heat.blocks.some((b) => b.end - b.start > 1);
+  let last = -Infinity;
   for (const b of heat.blocks) {
     const mid = (b.start + b.end) / 2;
-    ticks.append(s('text', { x: x0 + mid * cell, y: y0 + size + 14, class: 'plot-tick', 'text-anchor': 'middle' }, b.text));
+    const half = String(b.text).length * 3.25 + 3;
+    const fits = small || mid * cell - half >= last;
+    if (fits) last = mid * cell + half;
+    if (fits) ticks.append(s('text', { x: x0 + mid * cell, y: y0 + size + 14, class: 'plot-tick', 'text-anchor': 'middle' }, b.text));
     if (small) ticks.append(s('text', { x: x0 - 6, y: y0 + mid * cell, class: 'plot-tick', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, b.text));
     else {
-      ticks.append(s('text', { x: 0, y: 0, class: 'plot-tick', 'text-anchor': 'middle', transform: `translate(${x0 - 8} ${y0 + mid * cell}) rotate(-90)` }, b.text));
-      if (b.end < heat.n) {
+      if (fits) ticks.append(s('text', { x: 0, y: 0, class: 'plot-tick', 'text-anchor': 'middle', transform: `translate(${x0 - 8} ${y0 + mid * cell}) rotate(-90)` }, b.text));
+      if (runs && b.end < heat.n) {
         const e = b.end * cell;
         ticks.append(s('line', { x1: x0 + e, x2: x0 + e, y1: y0, y2: y0 + size, class: 'plot-axis' }),
           s('line', { x1: x0, x2: x0 + size, y1: y0 + e, y2: y0 + e, class: 'plot-axis' }));

@@ -50,7 +50,8 @@ export function missingReason(report, id) {
   const diags = sortedDiagnostics(report.diagnostics);
   const errors = diags.filter((d) => d.severity === 'error');
   if (report.mode === 'official' && report.official_fails) {
-    const d = errors.find((x) => x.official_behaviour) ?? errors[0];
+    // The first error is the root cause (the report lists causes before what follows from them).
+    const d = errors[0];
     const loc = d ? locationOf(d) : '';
     return `not computed: the official scorer fails on this input${loc ? ` (${loc})` : ''}`;
   }

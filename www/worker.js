@@ -157,6 +157,7 @@ function sessionOf(session) {
 
 /** @param {number | null} id */
 const progressTo = (id) => (/** @type {number} */ fraction, /** @type {string} */ phase) => {
+  stage = { phase: phase == null ? '' : String(phase), file: /** @type {any} */ (globalThis).dropscoreReading };
   post({ type: 'progress', id, fraction: Number(fraction), phase: phase == null ? '' : String(phase) });
 };
 
@@ -227,16 +228,22 @@ function checkSubmission(msg) {
 }
 
 // A trap (an allocation that failed: Rust aborts with `unreachable`, which nothing inside wasm can catch) leaves
-// the instance unusable. The message names the file the input layer was reading (src/wasm.rs note_reading) and
-// the run's memory budget; the error is not recoverable, so the page's engine starts a fresh worker, with a fresh
-// wasm instance, for the next Score.
+// the instance unusable. The message names the file the input layer was reading (src/wasm/mod.rs note_reading)
+// only when the trap came while reading it; once the protocol reported a later stage (its progress phase, e.g.
+// "evaluating") with no file opened since, the files were read and the stage is named instead, without blaming
+// a file (the ground truth or an option may be what made the stage large). Then the run's memory budget; the
+// error is not recoverable, so the page's engine starts a fresh worker, with a fresh wasm instance.
 const PAGE_BUDGET = '1 GiB';
+/** The last progress phase of this worker and the file being read when it came. @type {{phase: string, file: any} | null} */
+let stage = null;
 /** @param {any} e @param {any} msg */
 function trapMessage(e, msg) {
   if (!(e instanceof WebAssembly.RuntimeError)) return null;
   const file = /** @type {any} */ (globalThis).dropscoreReading;
-  const limit = msg?.options?.set?.max_memory ?? PAGE_BUDGET;
-  return `${file ? `${file}: ` : ''}ran out of memory (limit ${limit}, raise with max_memory)`;
+  const limit = `limit ${msg?.options?.set?.max_memory ?? PAGE_BUDGET}, raise with max_memory`;
+  const after = stage && stage.file === file && stage.phase && !/^(reading|opening|starting)\b/i.test(stage.phase) ? stage.phase : null;
+  if (after || !file) return `ran out of memory while scoring${after ? ` (stage: ${after})` : ''}: the files and options together need more than the budget (${limit})`;
+  return `${file}: ran out of memory while reading it (${limit})`;
 }
 
 /** @param {ToWorker} msg */
@@ -262,6 +269,7 @@ async function handle(msg) {
       return;
     case 'score': {
       const { id } = msg;
+      stage = null;
       const { session, protocol } = sessionOf(msg.session);
       const options = wasmOptions(msg.options);
       const onProgress = progressTo(id);

@@ -319,7 +319,7 @@ fn bars(p: &Source, s: &mut Spec) {
     } else {
         format!("{} ({prefix}…)", or(&p.x_label, "label"))
     };
-    let ticks = index_ticks(p, n, hist);
+    let ticks = index_ticks(n, &p.labels, &short);
     s.x = Axis {
         label: x_label,
         lo: 0.0,
@@ -358,9 +358,9 @@ fn bars(p: &Source, s: &mut Spec) {
     };
 }
 
-/// A few bar positions (1-based: the first, the last, and nice steps between), named by their label in a
-/// histogram, else by their position.
-fn index_ticks(p: &Source, n: usize, hist: bool) -> Vec<Tick> {
+/// A few bar positions (1-based: the first, the last, and nice steps between), named by their bar's label
+/// (`short`: without the labels' common prefix) where the plot gives labels, else by their position.
+fn index_ticks(n: usize, labels: &[String], short: &[String]) -> Vec<Tick> {
     let mut ticks = Vec::new();
     if n > 0 {
         let step = nice_step(n as f64, 5);
@@ -373,8 +373,9 @@ fn index_ticks(p: &Source, n: usize, hist: bool) -> Vec<Tick> {
         marks.push(n);
         marks.dedup();
         for k in marks {
-            let text = match p.labels.get(k - 1) {
-                Some(l) if hist && !l.is_empty() => shorten(l, 10),
+            // The bar's own label (a class id 0 … n − 1, a name) where the plot gives one; its position else.
+            let text = match (labels.get(k - 1), short.get(k - 1)) {
+                (Some(l), Some(s)) if !l.is_empty() && !s.is_empty() => shorten(s, 10),
                 _ => k.to_string(),
             };
             ticks.push(Tick { at: k as f64, text });

@@ -78,7 +78,11 @@ fn a_bar_chart_spec() {
         ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"],
         "scores in [0, 1]: the unit range"
     );
-    assert_eq!(texts(&s.x), ["1", "2", "3"]);
+    assert_eq!(
+        texts(&s.x),
+        ["001", "002", "003"],
+        "the bars' labels without their prefix"
+    );
     let bar_texts: Vec<&str> = s.bars.iter().map(|b| b.text.as_str()).collect();
     assert_eq!(
         bar_texts,

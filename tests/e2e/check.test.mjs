@@ -108,6 +108,9 @@ test('manifest embed (kws test set): a ready and a broken submission, located pr
   assert.equal(good.problems.length, 0);
   // What was found: one row per query.
   assert.deepEqual(await page.locator('.check-found tbody td:first-child').allTextContents(), ['sb0000', 'sb0001']);
+  // In words: no JSON literal (true, false, null) in any cell.
+  const cells = await page.locator('.check-found tbody td').allTextContents();
+  assert.deepEqual(cells.filter((c) => ['true', 'false', 'null'].includes(c.trim())), [], cells.join(' | '));
   await page.screenshot({ path: path.join(artifacts, 'check-embed-ready.png'), fullPage: true });
 
   const { broken, jpeg, line } = brokenFiles();

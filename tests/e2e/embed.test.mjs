@@ -226,3 +226,33 @@ test('every built protocol: its example config embedded, its first example predi
   }
   assert.ok(checked >= 1);
 });
+
+test('at 390 px the embed reads: "Metric" on one line, the leaderboard row not clipped', async () => {
+  const { page, context, check } = await open('examples/embed.html', { width: 390, height: 900 });
+  await waitPreloaded(page);
+  await scorePred(page);
+  const got = await page.evaluate(() => {
+    const root = document.querySelector('dropscore-evaluator').shadowRoot ?? document;
+    const th = root.querySelector('table.hl-main thead th.hl-metric');
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const preview = root.querySelector('.leaderboard-preview');
+    const hidden = (/** @type {Element} */ e) => e.scrollWidth - e.clientWidth;
+    const shownBoxes = [...preview.querySelectorAll('.table-scroll, .lb-stack')].filter((e) => e.getClientRects().length);
+    const values = [...preview.querySelectorAll('.lb-value')].filter((e) => e.getClientRects().length);
+    const right = preview.getBoundingClientRect().right;
+    return {
+      lines: range.getClientRects().length,
+      overflow: Math.max(...shownBoxes.map(hidden), ...values.map((v) => v.getBoundingClientRect().right - right)),
+      values: values.map((v) => v.textContent),
+      headline: hidden(root.querySelector('table.hl-main').closest('.table-scroll')),
+    };
+  });
+  await page.screenshot({ path: path.join(artifacts, 'embed-390.png'), fullPage: true });
+  assert.equal(got.lines, 1, '"Metric" on one line');
+  assert.ok(got.overflow <= 1, `the leaderboard row fits (${got.overflow} px hidden)`);
+  assert.deepEqual(got.values, ['0.5185', '0.900', '0.500'], 'every leaderboard value shown');
+  assert.ok(got.headline <= 1, `the headline table fits (${got.headline} px hidden)`);
+  check();
+  await context.close();
+});

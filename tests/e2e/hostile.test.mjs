@@ -2,7 +2,7 @@
 // get a located refusal under the page's memory budget (max_memory = 1 GiB), the page stays usable for the next
 // Score, and the renderer's memory stays under that budget (peak RSS, VmHWM, of the renderer processes; the wasm
 // memory's size as the worker reports it). An allocation that fails anyway (the budget raised past what wasm32 can
-// hold) traps; the worker reports "ran out of memory (limit …, raise with max_memory)" on the file being read and
+// hold) traps; the worker reports "ran out of memory … (limit …, raise with max_memory)", on the file being read or the stage, and
 // the next Score runs on a fresh instance. Every input is generated here; nothing large is committed.
 //
 //   node --test tests/e2e/hostile.test.mjs     (needs www/pkg)
@@ -203,7 +203,7 @@ test('a wide FID .npy (d = 100,000 header) is refused, located; an allocation pa
   const status = await page.textContent('#status-text');
   const shown = `${status} ${await page.locator('#results').textContent().catch(() => '')}`;
   if (state === 'failed') {
-    assert.match(shown, /wide3(_pred)?\.npy: ran out of memory \(limit 64GiB, raise with max_memory\)/);
+    assert.match(shown, /(wide3(_pred)?\.npy: ran out of memory while reading it|ran out of memory while scoring)\b.*\(limit 64GiB, raise with max_memory\)/);
     console.log(`# trap: ${status.trim()}`);
   } else {
     // A refusal instead of a trap (a rule that now bounds this allocation too) is as good.

@@ -1,6 +1,7 @@
-//! How the page shows an aij2022 report: the integral score S when it was computed or several tasks were given
-//! (it needs all six open tasks, so it is missing then until every task is there); with one task, that task's
-//! score.
+//! How the page shows an aij2022 report: the integral score S when it was computed; when it was not (it needs
+//! all six open tasks and the hidden values) and several tasks were given, the first task score that was
+//! computed, with S beside it (its "—" says what it needs), so the big number is a number; with one task, that
+//! task's score.
 
 use crate::report::{Hints, Report};
 
@@ -9,14 +10,28 @@ pub fn hints(report: &Report) -> Hints {
     let Some(at) = headline.iter().position(|l| l.id == "integral") else {
         return Hints::default();
     };
-    let computed = report.scores.get("integral").is_some_and(f64::is_finite);
-    let primary = if computed || at != 1 {
-        "integral"
-    } else {
-        headline[0].id.as_str()
-    };
-    Hints {
-        primary: Some(primary.to_string()),
-        ..Hints::default()
+    let computed = |id: &str| report.scores.get(id).is_some_and(f64::is_finite);
+    if computed("integral") {
+        return Hints {
+            primary: Some("integral".into()),
+            ..Hints::default()
+        };
+    }
+    if at == 1 {
+        return Hints {
+            primary: Some(headline[0].id.clone()),
+            ..Hints::default()
+        };
+    }
+    match headline.iter().find(|l| computed(&l.id)) {
+        Some(first) => Hints {
+            primary: Some(first.id.clone()),
+            beside: vec!["integral".into()],
+            ..Hints::default()
+        },
+        None => Hints {
+            primary: Some("integral".into()),
+            ..Hints::default()
+        },
     }
 }

@@ -139,6 +139,14 @@ impl Protocol for Classification {
             run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
         })
     }
+
+    /// The reference library's numbers in both modes: the page shows one column.
+    fn hints(&self, _report: &Report) -> crate::report::Hints {
+        crate::report::Hints {
+            one_mode: true,
+            ..Default::default()
+        }
+    }
 }
 
 fn display(metric: &str, computed: &[String]) -> Display {

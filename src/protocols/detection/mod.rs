@@ -33,7 +33,22 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     examples: &[Example {
         id: "shapes",
         label: "Synthetic shapes: 12 images, 4 categories, a crowd box",
-        gt: &["examples/detection/gt/instances.json"],
+        // The images too, so that the page's view draws the boxes on them (they are not scored).
+        gt: &[
+            "examples/detection/gt/instances.json",
+            "examples/detection/images/shapes_01.jpg",
+            "examples/detection/images/shapes_02.jpg",
+            "examples/detection/images/shapes_03.jpg",
+            "examples/detection/images/shapes_04.jpg",
+            "examples/detection/images/shapes_05.jpg",
+            "examples/detection/images/shapes_06.jpg",
+            "examples/detection/images/shapes_07.jpg",
+            "examples/detection/images/shapes_08.jpg",
+            "examples/detection/images/shapes_09.jpg",
+            "examples/detection/images/shapes_10.jpg",
+            "examples/detection/images/shapes_11.jpg",
+            "examples/detection/images/shapes_12.jpg",
+        ],
         pred: &["examples/detection/pred/results.json"],
         set: &[],
     }],
@@ -116,6 +131,14 @@ impl Protocol for Detection {
 
     fn render_text(&self, report: &Report) -> Option<String> {
         summary_of(report)
+    }
+
+    /// The reference library's numbers in both modes: the page shows one column.
+    fn hints(&self, _report: &Report) -> crate::report::Hints {
+        crate::report::Hints {
+            one_mode: true,
+            ..Default::default()
+        }
     }
 }
 

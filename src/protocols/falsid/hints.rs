@@ -14,5 +14,6 @@ pub fn hints(report: &Report) -> Hints {
             .map(str::to_string)
             .collect(),
         binary32: false,
+        one_mode: false,
     }
 }

@@ -20,5 +20,6 @@ pub fn hints(report: &Report) -> Hints {
         },
         binary32: report.mode == Mode::Official
             && report.options.get("preset").and_then(|v| v.as_str()) == Some("icfhr14"),
+        one_mode: false,
     }
 }

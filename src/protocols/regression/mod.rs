@@ -136,6 +136,14 @@ impl Protocol for Regression {
             run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
         })
     }
+
+    /// The reference library's numbers in both modes: the page shows one column.
+    fn hints(&self, _report: &Report) -> crate::report::Hints {
+        crate::report::Hints {
+            one_mode: true,
+            ..Default::default()
+        }
+    }
 }
 
 fn display(metric: &str) -> Display {

@@ -249,6 +249,14 @@ impl Protocol for Segmentation {
         report.plots = plots(&total, &st);
         Ok(report)
     }
+
+    /// The reference library's numbers in both modes: the page shows one column.
+    fn hints(&self, _report: &Report) -> crate::report::Hints {
+        crate::report::Hints {
+            one_mode: true,
+            ..Default::default()
+        }
+    }
 }
 
 fn display(st: &Settings, mode: Mode) -> Display {
