@@ -471,3 +471,20 @@ fn check_says_not_ready_when_the_leaderboard_metric_cannot_be_computed() {
         .contains("one score column per class"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A ground truth of one class (a test subset may be): scikit-learn still scores the binary problem.
+#[test]
+fn single_class_ground_truth_is_still_binary() {
+    let gt = b"id,label\na,0\nb,0\nc,0\nd,0\n";
+    // f1_score([0]*4, [0,1,0,0]) = 0.0 (zero_division), accuracy 0.75.
+    let r = run(gt, b"id,label\na,0\nb,1\nc,0\nd,0\n", &[]);
+    for m in ["f1", "precision", "recall"] {
+        assert_eq!(r.scores.get(m), Some(0.0), "{m}");
+    }
+    near(r.scores.get("accuracy"), 0.75, "accuracy");
+    // A score column stays one: average_precision 0.0 (no positive), brier_score_loss 0.175, roc_auc NaN.
+    let r = run(gt, b"id,score\na,0.2\nb,0.7\nc,0.4\nd,0.1\n", &[]);
+    assert_eq!(r.scores.get("average_precision"), Some(0.0));
+    near(r.scores.get("brier_score"), 0.175, "brier_score");
+    assert!(r.scores.contains("roc_auc") && r.scores.get("roc_auc").is_none());
+}

@@ -281,6 +281,24 @@ def fixed_cases():
         want["log_loss"] = safe(lambda: M.log_loss(y3, S))
         cases.append((name, ["id", "label"], [[f"i{j}", t] for j, t in enumerate(y3)], ["id", "a", "b", "c"],
                       [[f"i{j}"] + row for j, row in enumerate(rows)], {}, want))
+    # A ground truth of one class (0 or 1), as a test subset may be: scikit-learn still scores the binary
+    # problem (pos_label=1; zero_division's 0.0 after its warning), a score column stays a score column, and
+    # roc_auc (NaN) and log_loss (raises) are null.
+    for c in (0, 1):
+        ys = [c] * 6
+        for name, vals in [("labels", [0, 1, 0, 0, 1, 0]), ("same_labels", [c] * 6)]:
+            want = {m: safe(lambda f=f: f(ys, vals)) for m, f in
+                    [("f1", M.f1_score), ("precision", M.precision_score), ("recall", M.recall_score),
+                     ("accuracy", M.accuracy_score)]}
+            want["f1_macro"] = safe(lambda: M.f1_score(ys, vals, average="macro", zero_division=0))
+            cases.append((f"single_class_{c}_{name}", ["id", "label"], [[f"i{j}", t] for j, t in enumerate(ys)],
+                          ["id", "label"], [[f"i{j}", v] for j, v in enumerate(vals)], {}, want))
+        sc = [0.2, 0.7, 0.4, 0.9, 0.1, 0.55]
+        want = {"roc_auc": safe(lambda: M.roc_auc_score(ys, sc)),
+                "average_precision": safe(lambda: M.average_precision_score(ys, sc)),
+                "brier_score": safe(lambda: M.brier_score_loss(ys, sc)), "log_loss": None}
+        cases.append((f"single_class_{c}_scores", ["id", "label"], [[f"i{j}", t] for j, t in enumerate(ys)],
+                      ["id", "score"], [[f"i{j}", v] for j, v in enumerate(sc)], {}, want))
     return cases
 
 

@@ -33,6 +33,23 @@ impl Classes {
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
+    /// A single integer class 0 or 1: a binary problem of which the ground truth holds one class (scikit-learn
+    /// still scores it as binary, positive label 1).
+    pub fn single_binary(&self) -> bool {
+        matches!(self.ints.as_deref(), Some([0]) | Some([1]))
+    }
+    /// Two classes, or [`Self::single_binary`].
+    pub fn binary(&self) -> bool {
+        self.len() == 2 || self.single_binary()
+    }
+    /// The class count the metrics' rules read: 2 for [`Self::single_binary`].
+    pub fn metric_k(&self) -> usize {
+        if self.single_binary() {
+            2
+        } else {
+            self.len()
+        }
+    }
     /// The class index of a label text (trimmed), if it is a GT class.
     pub fn index(&self, s: &str) -> Option<usize> {
         match &self.ints {

@@ -170,7 +170,7 @@ impl<'g> SubmissionReader<'g> {
         self.single = self.sub.layout == Layout::Labels;
         if self.sub.layout == Layout::Labels {
             self.sub.pred = vec![NONE; self.n];
-            if self.single && self.k == 2 {
+            if self.single && self.gt.classes.binary() {
                 self.sub.scores = vec![f64::NAN; self.n];
             }
         }
@@ -338,9 +338,14 @@ impl<'g> SubmissionReader<'g> {
     fn finish(mut self, diags: &mut Diags) -> Submission {
         let file = self.file;
         let mut sub = self.sub;
-        let numbers = self.single && self.k == 2 && self.not_number == 0;
+        let numbers = self.single && self.gt.classes.binary() && self.not_number == 0;
+        // A ground truth of one class, 0 or 1: the labels 0 and 1 are the binary problem's labels, not scores.
+        let binary_labels = self.gt.classes.single_binary()
+            && sub.mixed.is_none()
+            && sub.extra.iter().all(|e| e == "0" || e == "1");
+        let not_class = if binary_labels { 0 } else { self.not_class };
         if numbers
-            && self.not_class == 0
+            && not_class == 0
             && self.wants_scores
             && sub.mixed.is_none()
             && self.number_bad == 0
@@ -350,7 +355,7 @@ impl<'g> SubmissionReader<'g> {
             sub.layout = Layout::LabelScores;
             return sub;
         }
-        if numbers && self.not_class > 0 {
+        if numbers && not_class > 0 {
             // Binary score layout: every value is a number (NaN and infinities are errors located here).
             sub.layout = Layout::BinaryScore;
             sub.pred = Vec::new();

@@ -170,6 +170,9 @@ pub fn compute(d: &Data) -> Outcome {
         .filter(|_| k == 2 && sub.extra.is_empty())
         .map(|p| position[p]);
     label_metrics(&conf, labels_ok, k == 2, binary_positive, &mut s);
+    if gt.classes.single_binary() {
+        single_class_binary(&conf, &union, labels_ok, &mut s);
+    }
     let mut plots = Vec::new();
     if labels_ok {
         let mut p = plot(
@@ -184,7 +187,8 @@ pub fn compute(d: &Data) -> Outcome {
         plots.push(p);
     }
     let mut not_probabilities = None;
-    if has_scores && k >= 2 {
+    let one_column = matches!(sub.layout, Layout::BinaryScore | Layout::LabelScores);
+    if has_scores && (k >= 2 || (gt.classes.single_binary() && one_column)) {
         not_probabilities = score_metrics(d, &truth, &mut s, &mut plots);
     }
     Outcome {
@@ -237,6 +241,23 @@ fn label_metrics(
     );
 }
 
+/// `f1_score`, `precision_score`, `recall_score` (average='binary', pos_label=1) when the ground truth holds one
+/// class, 0 or 1: scikit-learn still scores the binary problem. The labels of `y_true ∪ y_pred` (`union`, the
+/// confusion matrix's order): with 1 among them, its binary scores (0/0 is 0.0, scikit-learn's `zero_division`
+/// default after its warning); without it, one label gives 0.0 for the three, two labels raise ("pos_label=1
+/// is not a valid label"), more raise (multiclass): null.
+fn single_class_binary(conf: &Confusion, union: &[String], labels_ok: bool, s: &mut Scores) {
+    let v = match union.iter().position(|l| l == "1") {
+        _ if !labels_ok || union.len() > 2 => None,
+        Some(p) => Some(precision_recall_f1(conf, Average::Binary(p))),
+        None if union.len() == 1 => Some((0.0, 0.0, 0.0)),
+        None => None,
+    };
+    s.set("f1", v.map(|x| x.2));
+    s.set("precision", v.map(|x| x.0));
+    s.set("recall", v.map(|x| x.1));
+}
+
 /// The positive class of score metrics in a binary problem: `positive_label`, 1 for {0, 1}, else the greater
 /// class (scikit-learn's `roc_auc_score` convention).
 fn score_positive(d: &Data) -> usize {
@@ -266,7 +287,7 @@ fn score_metrics(
         "precision",
     );
     let mut not_probabilities = None;
-    if d.gt.classes.len() == 2 {
+    if d.gt.classes.binary() {
         binary_scores(d, truth, s, &mut roc, &mut pr);
     } else {
         not_probabilities = multiclass_scores(d, truth, s, &mut roc, &mut pr);
@@ -297,16 +318,21 @@ fn binary_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: 
     );
     s.set("roc_auc", roc_auc_of(&c));
     s.set("average_precision", average_precision_of(&c));
+    let single = d.gt.classes.len() == 1;
     s.set(
         "log_loss",
-        if one_column {
+        // One class in the ground truth: scikit-learn's log_loss raises (y_true contains only one label).
+        if single {
+            None
+        } else if one_column {
             log_loss_binary(&y, &sp)
         } else {
             log_loss(truth, &sub.scores, 2)
         },
     );
     s.set("brier_score", brier_binary(&y, &sp));
-    let (r, c) = curve_series(&format!("positive class {}", d.gt.classes.names[p]), &c, &c);
+    let name = d.gt.classes.names.get(p).map_or("1", String::as_str);
+    let (r, c) = curve_series(&format!("positive class {name}"), &c, &c);
     roc.series.push(r);
     pr.series.push(c);
 }

@@ -299,7 +299,7 @@ pub fn run_on(
 /// Computes the metrics and fills the scores (null when an error blocks them), the display and the plots;
 /// returns the outcome.
 fn fill(report: &mut Report, data: &Data, metric: &str, blocked: bool) -> compute::Outcome {
-    let k = data.gt.classes.len();
+    let k = data.gt.classes.metric_k();
     let out = compute::compute(data);
     // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
     // leaderboard column always names a score).
@@ -357,19 +357,7 @@ fn confusion_fits(
 fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
     let k = gt.classes.len();
     match sub.layout {
-        Layout::Labels => {
-            let j = sub.extra.len() as u32;
-            if !missing.is_empty() {
-                sub.extra.push(if gt.classes.ints.is_some() {
-                    i64::MIN.to_string()
-                } else {
-                    "(missing)".into()
-                });
-            }
-            for &i in missing {
-                sub.pred[i] = k as u32 + j;
-            }
-        }
+        Layout::Labels => never_right(gt, sub, missing),
         Layout::Scores => {
             for &i in missing {
                 let t = gt.labels[i] as usize;
@@ -380,16 +368,48 @@ fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
         }
         Layout::BinaryScore => {
             for &i in missing {
-                sub.scores[i] = if gt.labels[i] == 1 { 0.0 } else { 1.0 };
+                sub.scores[i] = if positive_row(gt, i) { 0.0 } else { 1.0 };
             }
         }
         Layout::LabelScores => {
-            // Two classes: the other class, and the score that ranks it first.
+            // Two classes: the other class; one class: a label that is never right. And the score that ranks
+            // it first.
+            if k != 2 {
+                never_right(gt, sub, missing);
+            }
             for &i in missing {
-                sub.pred[i] = 1 - gt.labels[i];
-                sub.scores[i] = if gt.labels[i] == 1 { 0.0 } else { 1.0 };
+                if k == 2 {
+                    sub.pred[i] = 1 - gt.labels[i];
+                }
+                sub.scores[i] = if positive_row(gt, i) { 0.0 } else { 1.0 };
             }
         }
+    }
+}
+
+/// The missing rows' label: one that is never right (an extra label, `i64::MIN` or `(missing)`).
+fn never_right(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
+    let k = gt.classes.len();
+    let j = sub.extra.len() as u32;
+    if !missing.is_empty() {
+        sub.extra.push(if gt.classes.ints.is_some() {
+            i64::MIN.to_string()
+        } else {
+            "(missing)".into()
+        });
+    }
+    for &i in missing {
+        sub.pred[i] = k as u32 + j;
+    }
+}
+
+/// Whether GT row `i` is of the positive class of a one-column score: the second class, or with a single class
+/// 0 or 1 whether it is 1.
+fn positive_row(gt: &csvin::Gt, i: usize) -> bool {
+    if gt.classes.single_binary() {
+        gt.classes.ints.as_deref() == Some(&[1])
+    } else {
+        gt.labels[i] == 1
     }
 }
 
@@ -447,7 +467,7 @@ fn score_of_truth(gt: &csvin::Gt, sub: &csvin::Submission) -> Option<Vec<f64>> {
             (0..n)
                 .map(|i| {
                     let s = sub.scores[i];
-                    if gt.labels[i] == 1 {
+                    if positive_row(gt, i) {
                         s
                     } else {
                         1.0 - s

@@ -28,6 +28,9 @@ pub fn positive_class(
         }
     } else if gt.classes.ints.as_deref() == Some(&[0, 1]) {
         Some(1)
+    } else if gt.classes.ints.as_deref() == Some(&[1]) {
+        // One class, 1: the positive class of scikit-learn's default pos_label.
+        Some(0)
     } else {
         None
     };
@@ -60,7 +63,7 @@ pub fn submission_notes(
     metric: &str,
     diags: &mut Diags,
 ) {
-    let k = classes.len();
+    let k = classes.metric_k();
     if let Some((line, col, text, count)) = &sub.mixed {
         diags.push(
             Diagnostic::warning(&format!("{ID}.mixed_label_types"), format!("{count} predicted label(s) are not integers while the GT classes are (first: `{text}`); label metrics are null"))
@@ -142,7 +145,7 @@ pub fn not_probabilities(
 
 /// One sentence: what a submission must contain for `metric` with the GT `classes`.
 fn needed_layout(metric: &str, classes: &csvin::Classes) -> String {
-    let k = classes.len();
+    let k = classes.metric_k();
     let names = crate::diag::excerpt(&classes.names.join(", "));
     if !applies(metric, k, true) {
         let need = match metric {
