@@ -1,6 +1,6 @@
 //! The `classification` family (docs/specs/families.md sections 1 and 5). Expected values were computed once by
 //! fam1 with the pinned scikit-learn 1.9.1 (tests/reference/requirements-families.txt) on the same files, e.g.
-//! `log_loss(y, S)` and `roc_auc_score(y, S / S.sum(axis=1, keepdims=True), multi_class='ovr')`; they are
+//! `log_loss(y, S)` and `roc_auc_score(y, S, multi_class='ovr')` (which raises unless the rows sum to 1); they are
 //! compared to 1e-12 relative. tests/reference/classification_diff.py checks 2,000 random cases.
 
 mod common;
@@ -66,15 +66,23 @@ fn three_class_scores_example() {
     );
     near(r.scores.get("matthews_corrcoef"), 0.9032375226498642, "mcc");
     near(r.scores.get("log_loss"), 0.5696134114910609, "log_loss");
+    // The example's rows sum to 0.999–1.001: scikit-learn 1.9's multi-class roc_auc_score raises (np.allclose
+    // fails), so the three ROC AUCs are null with a warning; the rows are never renormalised.
+    for m in ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo"] {
+        assert_eq!(r.scores.get(m), None, "{m}");
+    }
+    let d = diag(&r, "classification.not_probabilities");
+    assert_eq!(d.severity, dropscore::diag::Severity::Warning);
+    assert!(d
+        .official_behaviour
+        .as_deref()
+        .unwrap()
+        .contains("sum up to 1.0"));
+    // brier_score_loss(y, S) with three classes: not halved, rows as given.
     near(
-        r.scores.get("roc_auc_ovr"),
-        0.991756767119086,
-        "roc_auc_ovr",
-    );
-    near(
-        r.scores.get("roc_auc_ovo"),
-        0.9927849927849928,
-        "roc_auc_ovo",
+        r.scores.get("brier_score"),
+        0.3112719666666666,
+        "brier_score",
     );
     near(
         r.scores.get("average_precision"),
@@ -129,14 +137,117 @@ fn labels_submission_keeps_score_metrics_as_null() {
     near(r.scores.get("accuracy"), 0.9333333333333333, "accuracy");
     assert!(r.scores.contains("log_loss") && r.scores.contains("roc_auc_ovr"));
     assert_eq!(r.scores.get("log_loss"), None);
-    assert!(!r.has_errors());
+    // A leaderboard metric the submission cannot give is an error saying what the submission must contain;
+    // the other metrics are still shown.
+    let d = diag(&r, "classification.metric_not_applicable");
+    assert_eq!(d.severity, dropscore::diag::Severity::Error);
+    assert!(
+        d.message.contains("one score column per class") && d.message.contains("cat, dog, fox"),
+        "{}",
+        d.message
+    );
+}
+
+/// A GT and a submission of the AUC competition: `label_column = "churn"`, metric roc_auc.
+fn churn(values: &[&str]) -> (Vec<u8>, Vec<u8>) {
+    let truth = ["0", "1", "1", "0", "1", "0"];
+    let mut gt = String::from("customer_id,churn\n");
+    let mut pred = String::from("customer_id,churn\n");
+    for (i, (t, v)) in truth.iter().zip(values).enumerate() {
+        gt.push_str(&format!("c{i},{t}\n"));
+        pred.push_str(&format!("c{i},{v}\n"));
+    }
+    (gt.into_bytes(), pred.into_bytes())
+}
+
+const AUC: &[(&str, &str)] = &[("label_column", "churn"), ("metric", "roc_auc")];
+
+#[test]
+fn probabilities_in_the_gt_label_column_name_are_scores() {
+    let (gt, pred) = churn(&["0.1", "0.8", "0.4", "0.35", "0.9", "0.5"]);
+    let r = run(&gt, &pred, AUC);
+    // roc_auc_score([0,1,1,0,1,0], [0.1,0.8,0.4,0.35,0.9,0.5]) = 0.888888888888889
+    near(r.scores.get("roc_auc"), 0.888888888888889, "roc_auc");
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    // A third column does not switch the reading off.
+    let pred3 =
+        "customer_id,churn,note\nc0,0.1,x\nc1,0.8,x\nc2,0.4,x\nc3,0.35,x\nc4,0.9,x\nc5,0.5,x\n";
+    let r = run(&gt, pred3.as_bytes(), AUC);
+    near(
+        r.scores.get("roc_auc"),
+        0.888888888888889,
+        "roc_auc, third column",
+    );
+}
+
+#[test]
+fn hard_labels_to_an_auc_competition_are_read_as_scores_with_an_info() {
+    let (gt, pred) = churn(&["0", "1", "0", "0", "1", "1"]);
+    let r = run(&gt, &pred, AUC);
+    // roc_auc_score([0,1,1,0,1,0], [0,1,0,0,1,1]) = 0.6666666666666667; accuracy 4/6.
+    near(r.scores.get("roc_auc"), 0.6666666666666667, "roc_auc");
+    near(r.scores.get("accuracy"), 4.0 / 6.0, "accuracy");
     assert_eq!(
+        diag(&r, "classification.labels_as_scores").severity,
+        dropscore::diag::Severity::Info
+    );
+    // Without a score metric, the same file is hard labels only.
+    let r = run(&gt, &pred, &[("label_column", "churn")]);
+    assert_eq!(r.scores.get("roc_auc"), None);
+    assert!(r
+        .diagnostics
+        .iter()
+        .all(|d| d.code != "classification.labels_as_scores"));
+}
+
+#[test]
+fn multiclass_rows_are_scored_raw_when_they_sum_to_one() {
+    let gt = b"id,label\ni0,a\ni1,b\ni2,c\ni3,a\n";
+    let pred = b"id,a,b,c\ni0,0.4,0.3,0.300001\ni1,0.3999998,0.4,0.2000002\ni2,0.2,0.2,0.6\ni3,0.5,0.25,0.25\n";
+    let r = run(gt, pred, &[]);
+    // scikit-learn 1.9.1: 1.0 / 1.0 / 1.0 (renormalised rows gave 0.9167 / 0.875 / 0.9167).
+    for m in ["roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo"] {
+        near(r.scores.get(m), 1.0, m);
+    }
+    near(
+        r.scores.get("brier_score"),
+        0.42875013000026996,
+        "brier_score",
+    );
+    // A leaderboard ROC AUC on rows that do not sum to 1: an error, as scikit-learn raises.
+    let off = b"id,a,b,c\ni0,0.4,0.3,0.3\ni1,0.3,0.4,0.3\ni2,0.2,0.2,0.599\ni3,0.5,0.25,0.25\n";
+    let r = run(gt, off, &[("metric", "roc_auc_ovr")]);
+    assert_eq!(r.scores.get("roc_auc_ovr"), None);
+    let d = diag(&r, "classification.not_probabilities");
+    assert_eq!(d.severity, dropscore::diag::Severity::Error);
+    assert_eq!(d.line, Some(4));
+}
+
+#[test]
+fn file_shape_hints_name_the_real_problem() {
+    let gt = b"id,label\na,1\nb,0\n";
+    let code = |pred: &[u8], set: &[(&str, &str)]| -> String {
+        let r = run(gt, pred, set);
         r.diagnostics
             .iter()
-            .find(|d| d.code == "classification.metric_not_applicable")
-            .map(|d| d.severity),
-        Some(dropscore::diag::Severity::Warning)
+            .find(|d| d.severity == dropscore::diag::Severity::Error)
+            .map(|d| d.code.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(code(b"a,1\nb,0\n", &[]), "classification.no_header");
+    assert_eq!(
+        code(b"id;label\na;1\nb;0\n", &[]),
+        "classification.delimiter"
     );
+    assert_eq!(
+        code(b"{\"images\": [], \"annotations\": []}\n", &[]),
+        "classification.not_csv"
+    );
+    let r = run(b"1,0\n2,1\n", b"id,label\n1,0\n", &[]);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.code == "classification.no_header"));
 }
 
 #[test]
@@ -305,4 +416,75 @@ fn quirks_bom_crlf_quotes_semicolon() {
     assert!(!r.has_errors(), "{:#?}", r.diagnostics);
     near(r.scores.get("accuracy"), 1.0, "accuracy");
     near(r.scores.get("roc_auc"), 1.0, "roc_auc");
+}
+
+/// Pre-flight: a submission that cannot give the leaderboard metric (hard labels of three classes to a ROC AUC
+/// competition) is not ready, with one sentence saying what the submission must contain.
+#[test]
+fn check_says_not_ready_when_the_leaderboard_metric_cannot_be_computed() {
+    let dir = std::env::temp_dir().join(format!("dropscore-cls-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/classification");
+    let manifest = dir.join("manifest.json");
+    let bin = env!("CARGO_BIN_EXE_dropscore");
+    let out = std::process::Command::new(bin)
+        .args([
+            "manifest",
+            "classification",
+            "--set",
+            "metric=roc_auc_ovr",
+            "--gt",
+        ])
+        .arg(ex.join("gt.csv"))
+        .arg("--out")
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = |pred: &str| {
+        std::process::Command::new(bin)
+            .args(["check", "classification", "--manifest"])
+            .arg(&manifest)
+            .arg("--pred")
+            .arg(ex.join(pred))
+            .args(["--format", "json"])
+            .output()
+            .unwrap()
+    };
+    let out = check("pred_labels.csv");
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ready"], false, "{v}");
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "classification.metric_not_applicable")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(d["message"]
+        .as_str()
+        .unwrap()
+        .contains("one score column per class"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A ground truth of one class (a test subset may be): scikit-learn still scores the binary problem.
+#[test]
+fn single_class_ground_truth_is_still_binary() {
+    let gt = b"id,label\na,0\nb,0\nc,0\nd,0\n";
+    // f1_score([0]*4, [0,1,0,0]) = 0.0 (zero_division), accuracy 0.75.
+    let r = run(gt, b"id,label\na,0\nb,1\nc,0\nd,0\n", &[]);
+    for m in ["f1", "precision", "recall"] {
+        assert_eq!(r.scores.get(m), Some(0.0), "{m}");
+    }
+    near(r.scores.get("accuracy"), 0.75, "accuracy");
+    // A score column stays one: average_precision 0.0 (no positive), brier_score_loss 0.175, roc_auc NaN.
+    let r = run(gt, b"id,score\na,0.2\nb,0.7\nc,0.4\nd,0.1\n", &[]);
+    assert_eq!(r.scores.get("average_precision"), Some(0.0));
+    near(r.scores.get("brier_score"), 0.175, "brier_score");
+    assert!(r.scores.contains("roc_auc") && r.scores.get("roc_auc").is_none());
 }

@@ -217,3 +217,26 @@ fn bad_options_are_usage_errors() {
         );
     }
 }
+
+/// Results wrapped in an object (`{"annotations": […]}`, as some exporters write them) are named as such, not
+/// "check with a JSON validator".
+#[test]
+fn wrapped_results_are_named() {
+    let r = score(
+        GT.as_bytes(),
+        b"{\"annotations\": [{\"image_id\": 1, \"category_id\": 1, \"bbox\": [0, 0, 1, 1], \"score\": 0.5}]}",
+        Mode::Official,
+        &[],
+    );
+    let d = r
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "detection.json.not_a_list")
+        .unwrap_or_else(|| panic!("{:#?}", r.diagnostics));
+    assert!(d.message.contains("\"annotations\""), "{}", d.message);
+    assert!(d
+        .hint
+        .as_deref()
+        .unwrap()
+        .contains("json.dump(data[\"annotations\"]"));
+}

@@ -122,9 +122,17 @@ fn classification_reads_the_same_ahead() {
                 &mut d,
             )
             .unwrap();
-            let s =
-                cls::read_submission(&t, "pred.csv", p, b',', "", "", Budget::default(), &mut d)
-                    .unwrap();
+            let s = cls::read_submission(
+                &t,
+                "pred.csv",
+                p,
+                b',',
+                ("", ""),
+                false,
+                Budget::default(),
+                &mut d,
+            )
+            .unwrap();
             let ids: Vec<String> = (0..t.ids.len()).map(|i| t.ids.get(i).to_string()).collect();
             let scores: Vec<u64> = s.scores.iter().map(|x| x.to_bits()).collect();
             seen.push((

@@ -141,3 +141,62 @@ fn located_value_and_id_errors() {
     let r = run(b"id,a,b\nx,1,2\n", b"id,prediction\nx,1\n", &[]);
     assert_eq!(diag(&r, "regression.missing_column").line, Some(1));
 }
+
+/// Predictions of ±1e308: scikit-learn 1.9.1 returns inf for MAE, MSE, RMSE and -inf for R² and explained
+/// variance; the JSON report holds null for each, and a warning names them (never a silent null).
+#[test]
+fn overflow_is_named_never_a_silent_null() {
+    let r = run(
+        b"id,target\na,1\nb,2\nc,3\n",
+        b"id,prediction\na,1e308\nb,-1e308\nc,3\n",
+        &[],
+    );
+    for m in [
+        "mean_absolute_error",
+        "mean_squared_error",
+        "root_mean_squared_error",
+        "r2",
+    ] {
+        assert_eq!(r.scores.get(m), None, "{m}");
+    }
+    // max_error and median_absolute_error are finite: 1e308.
+    near(r.scores.get("max_error"), 1e308, "max_error");
+    let d = diag(&r, "regression.not_finite");
+    assert_eq!(d.severity, dropscore::diag::Severity::Warning);
+    for part in [
+        "mean_absolute_error = inf",
+        "mean_squared_error = inf",
+        "r2 = -inf",
+        "explained_variance = -inf",
+    ] {
+        assert!(d.message.contains(part), "{part}: {}", d.message);
+    }
+    // A constant prediction: SciPy's pearsonr and spearmanr return NaN.
+    let r = run(
+        b"id,target\na,1\nb,2\nc,3\n",
+        b"id,prediction\na,1\nb,1\nc,1\n",
+        &[],
+    );
+    assert_eq!(r.scores.get("pearson"), None);
+    assert!(diag(&r, "regression.not_finite")
+        .message
+        .contains("pearson"));
+}
+
+#[test]
+fn file_shape_hints_name_the_real_problem() {
+    let gt = b"id,target\na,1\nb,2\n";
+    let first_error = |pred: &[u8]| -> String {
+        let r = run(gt, pred, &[]);
+        r.diagnostics
+            .iter()
+            .find(|d| d.severity == dropscore::diag::Severity::Error)
+            .map(|d| d.code.clone())
+            .unwrap_or_default()
+    };
+    assert_eq!(first_error(b"a,1.5\nb,2\n"), "regression.no_header");
+    assert_eq!(
+        first_error(b"id;prediction\na;1\nb;2\n"),
+        "regression.delimiter"
+    );
+}

@@ -183,3 +183,36 @@ fn folder_roles_are_exchanged_with_an_info() {
         "scored the right way round"
     );
 }
+
+/// The table families: a scores submission given as ground truth (classification answered "no column named
+/// `label`"), a `prediction` column given as ground truth (regression scored silently: r2 0.94880 instead of
+/// 0.93967).
+#[test]
+fn classification_scores() {
+    check(
+        "classification",
+        &["../../www/examples/classification/gt.csv"],
+        &["../../www/examples/classification/pred_scores.csv"],
+        "accuracy",
+    );
+}
+
+#[test]
+fn classification_binary() {
+    check(
+        "classification",
+        &["../../www/examples/classification/gt_binary.csv"],
+        &["../../www/examples/classification/pred_binary.csv"],
+        "roc_auc",
+    );
+}
+
+#[test]
+fn regression() {
+    check(
+        "regression",
+        &["../../www/examples/regression/gt.csv"],
+        &["../../www/examples/regression/pred.csv"],
+        "r2",
+    );
+}

@@ -1,6 +1,7 @@
 //! CSV inputs of the `regression` family (docs/specs/families.md section 2): GT `id,target` and submission
 //! `id,<prediction>`, decimal floats; NaN, infinities, empty and non-numeric cells are located errors.
 
+use super::classification_csv::shape::{header_problem, IsGtId};
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::{early_rows, early_tags, EarlyColumns};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
@@ -42,7 +43,14 @@ pub fn read_gt<'i>(
     let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
-            cols = columns(file, h, id_opt, value_opt, &shared, diags);
+            cols = columns(
+                file,
+                h,
+                (id_opt, value_opt),
+                (delimiter, None),
+                &shared,
+                diags,
+            );
             cols.is_some()
         }
         Batch::Rows(rows) => {
@@ -129,7 +137,15 @@ pub fn read_submission<'i>(
     let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
-            cols = columns(file, h, id_opt, value_opt, &shared, diags);
+            let is_gt_id = |c: &str| gt.ids.find(c).is_some();
+            cols = columns(
+                file,
+                h,
+                (id_opt, value_opt),
+                (delimiter, Some(&is_gt_id)),
+                &shared,
+                diags,
+            );
             cols.is_some()
         }
         Batch::Rows(rows) => {
@@ -157,15 +173,21 @@ pub fn read_submission<'i>(
     })
 }
 
-/// The id and value columns of a header (`None` with an error), also handed to the `early` function.
+/// The id and value columns of header `h` (options `id_opt`, `value_opt`; `None` with an error: the problem
+/// with the header, `delimiter` and `is_gt_id` as [`header_problem`] takes them), also handed to the `early`
+/// function.
 fn columns(
     file: &str,
     h: &[String],
-    id_opt: &str,
-    value_opt: &str,
+    (id_opt, value_opt): (&str, &str),
+    (delimiter, is_gt_id): (u8, IsGtId),
     shared: &EarlyColumns,
     diags: &mut Diags,
 ) -> Option<(usize, usize)> {
+    if let Some(d) = header_problem(FAMILY, file, h, delimiter, is_gt_id) {
+        diags.push(d);
+        return None;
+    }
     let id = id_csv::id_column(FAMILY, file, h, id_opt, diags)?;
     let v = id_csv::value_column(FAMILY, file, h, id, value_opt, VALUE_DEFAULTS, diags)?;
     let _ = shared.set((id, Some(v)));

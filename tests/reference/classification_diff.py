@@ -192,7 +192,8 @@ def reference(case):
     if layout == "labels":
         # Score metrics stay in the headline as null (a leaderboard column always names a score).
         more = ["roc_auc", "average_precision", "log_loss", "brier_score"] if k == 2 else [
-            "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "average_precision", "log_loss", "top_k_accuracy"]
+            "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "average_precision", "log_loss", "brier_score",
+            "top_k_accuracy"]
         out.update({m: None for m in more})
         return out
     if k == 2:
@@ -207,13 +208,14 @@ def reference(case):
         out["log_loss"] = safe(lambda: M.log_loss(yb, s) if layout == "binary" else M.log_loss(y, S))
         out["brier_score"] = safe(lambda: M.brier_score_loss(yb, s))
     else:
-        N = S / S.sum(axis=1, keepdims=True)
-        out["roc_auc_ovr"] = safe(lambda: M.roc_auc_score(y, N, multi_class="ovr"))
-        out["roc_auc_ovr_weighted"] = safe(lambda: M.roc_auc_score(y, N, multi_class="ovr", average="weighted"))
+        # The raw rows: scikit-learn raises (null) unless np.allclose(1, row sums), and scores them as given.
+        out["roc_auc_ovr"] = safe(lambda: M.roc_auc_score(y, S, multi_class="ovr"))
+        out["roc_auc_ovr_weighted"] = safe(lambda: M.roc_auc_score(y, S, multi_class="ovr", average="weighted"))
         # One-vs-one costs k(k-1) scikit-learn calls: checked on every third case (and all small ones) to keep the
         # script within its time budget; the others compare every other metric.
         if k <= 4 or case["seed"] % 3 == 0:
-            out["roc_auc_ovo"] = safe(lambda: M.roc_auc_score(y, N, multi_class="ovo"))
+            out["roc_auc_ovo"] = safe(lambda: M.roc_auc_score(y, S, multi_class="ovo"))
+        out["brier_score"] = safe(lambda: M.brier_score_loss(y, S))
         out["average_precision"] = safe(lambda: M.average_precision_score(y, S))
         out["log_loss"] = safe(lambda: M.log_loss(y, S))
         kk = int(case["opts"].get("k", "3"))
@@ -240,6 +242,88 @@ def run_one(args):
         return json.loads(p.stdout), p.returncode
     except json.JSONDecodeError:
         return {"error": p.stdout + p.stderr}, p.returncode
+
+
+def fixed_cases():
+    """Hand-written cases where the submission's shape or scikit-learn's checks decide: (name, GT rows, submission
+    header and rows, options, the expected scores computed here with scikit-learn). Each failed before dropscore
+    read a column by what the metric needs and checked multi-class rows as scikit-learn 1.9 does."""
+    r = random.Random(5)
+    y = [r.randint(0, 1) for _ in range(60)]
+    p = [round(min(1, max(0, r.gauss(0.35 + 0.3 * t, 0.25))), 4) for t in y]
+    hard = [int(v > 0.5) for v in p]
+    churn = [[f"c{i}", t] for i, t in enumerate(y)]
+    auc = {"label_column": "churn", "metric": "roc_auc"}
+    cases = [
+        # A probability column named as the GT's label column is a score column.
+        ("churn_scores", ["customer_id", "churn"], churn, ["customer_id", "churn"], [[f"c{i}", v] for i, v in enumerate(p)],
+         auc, {"roc_auc": M.roc_auc_score(y, p), "average_precision": M.average_precision_score(y, p),
+               "log_loss": M.log_loss(y, p), "brier_score": M.brier_score_loss(y, p)}),
+        # Hard 0/1 labels to an AUC competition: scikit-learn scores them as scores (labels metrics stay).
+        ("churn_hard", ["customer_id", "churn"], churn, ["customer_id", "churn"], [[f"c{i}", v] for i, v in enumerate(hard)],
+         auc, {"roc_auc": M.roc_auc_score(y, hard), "accuracy": M.accuracy_score(y, hard),
+               "brier_score": M.brier_score_loss(y, hard)}),
+        # A third column does not switch the score column off.
+        ("churn_third_column", ["customer_id", "churn"], churn, ["customer_id", "churn", "note"],
+         [[f"c{i}", v, "x"] for i, v in enumerate(p)], auc, {"roc_auc": M.roc_auc_score(y, p)}),
+    ]
+    # Multi-class rows within np.allclose of 1 are scored raw (renormalising changes the ranking), rows
+    # further off make scikit-learn raise (null).
+    y3 = ["a", "b", "c", "a"]
+    raw = [[0.4, 0.3, 0.300001], [0.3999998, 0.4, 0.2000002], [0.2, 0.2, 0.6], [0.5, 0.25, 0.25]]
+    off = [[0.4, 0.3, 0.3], [0.3, 0.4, 0.3], [0.2, 0.2, 0.599], [0.5, 0.25, 0.25]]
+    for name, rows in [("ovr_raw_rows", raw), ("ovr_rows_off", off)]:
+        S = np.array(rows)
+        want = {m: safe(lambda mc=mc, av=av: M.roc_auc_score(y3, S, multi_class=mc, average=av))
+                for m, mc, av in [("roc_auc_ovr", "ovr", "macro"), ("roc_auc_ovr_weighted", "ovr", "weighted"),
+                                  ("roc_auc_ovo", "ovo", "macro")]}
+        want["brier_score"] = safe(lambda: M.brier_score_loss(y3, S))
+        want["log_loss"] = safe(lambda: M.log_loss(y3, S))
+        cases.append((name, ["id", "label"], [[f"i{j}", t] for j, t in enumerate(y3)], ["id", "a", "b", "c"],
+                      [[f"i{j}"] + row for j, row in enumerate(rows)], {}, want))
+    # A ground truth of one class (0 or 1), as a test subset may be: scikit-learn still scores the binary
+    # problem (pos_label=1; zero_division's 0.0 after its warning), a score column stays a score column, and
+    # roc_auc (NaN) and log_loss (raises) are null.
+    for c in (0, 1):
+        ys = [c] * 6
+        for name, vals in [("labels", [0, 1, 0, 0, 1, 0]), ("same_labels", [c] * 6)]:
+            want = {m: safe(lambda f=f: f(ys, vals)) for m, f in
+                    [("f1", M.f1_score), ("precision", M.precision_score), ("recall", M.recall_score),
+                     ("accuracy", M.accuracy_score)]}
+            want["f1_macro"] = safe(lambda: M.f1_score(ys, vals, average="macro", zero_division=0))
+            cases.append((f"single_class_{c}_{name}", ["id", "label"], [[f"i{j}", t] for j, t in enumerate(ys)],
+                          ["id", "label"], [[f"i{j}", v] for j, v in enumerate(vals)], {}, want))
+        sc = [0.2, 0.7, 0.4, 0.9, 0.1, 0.55]
+        want = {"roc_auc": safe(lambda: M.roc_auc_score(ys, sc)),
+                "average_precision": safe(lambda: M.average_precision_score(ys, sc)),
+                "brier_score": safe(lambda: M.brier_score_loss(ys, sc)), "log_loss": None}
+        cases.append((f"single_class_{c}_scores", ["id", "label"], [[f"i{j}", t] for j, t in enumerate(ys)],
+                      ["id", "score"], [[f"i{j}", v] for j, v in enumerate(sc)], {}, want))
+    return cases
+
+
+def run_fixed(binary):
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        for name, gh, gt, ph, pred, opts, want in fixed_cases():
+            q = {"semicolon": False, "crlf": False, "quote": False, "bom": False}
+            write_csv(os.path.join(d, "gt.csv"), gh, [[str(c) for c in row] for row in gt], q)
+            write_csv(os.path.join(d, "pred.csv"), ph, [[str(c) for c in row] for row in pred], q)
+            cmd = [binary, "classification", "--gt", os.path.join(d, "gt.csv"), "--pred", os.path.join(d, "pred.csv"),
+                   "--format", "json"]
+            for kk, v in opts.items():
+                cmd += ["--set", f"{kk}={v}"]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            try:
+                got = json.loads(p.stdout)["scores"]
+            except (json.JSONDecodeError, KeyError):
+                failures.append(f"{name}: exit {p.returncode}: {p.stderr[:300]}")
+                continue
+            for m, w in want.items():
+                w = None if w is None else safe(lambda w=w: w)
+                if not close(got.get(m), w):
+                    failures.append(f"{name}: {m} dropscore {got.get(m)!r} sklearn {w!r}")
+    return failures
 
 
 def main():
@@ -273,6 +357,8 @@ def main():
             compared += 1
             if not close(got.get(m), w):
                 failures.append(f"case {c['seed']} ({c['layout']}, k={len(c['classes'])}, ints={c['ints']}): {m} dropscore {got.get(m)!r} sklearn {w!r}")
+    fixed = run_fixed(a.bin)
+    failures += fixed
     for f in failures[:25]:
         print("FAIL", f)
     print(f"classification_diff: {len(cases)} cases, {compared} values compared, {len(failures)} failures")

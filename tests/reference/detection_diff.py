@@ -166,6 +166,29 @@ def run(binary, gt_path, res_path, opts, fmt):
     return p.returncode, p.stdout, p.stderr
 
 
+def wrapped_results(binary, tmp, rng):
+    """Results wrapped in an object (`{"annotations": [...]}`): pycocotools' loadRes refuses them (its assertion
+    "results in not an array of objects"); dropscore refuses them too, naming the wrapper. Returns the mismatches."""
+    gt, dets, opts = make_case(rng)
+    gp, rp = os.path.join(tmp, "gt.json"), os.path.join(tmp, "res.json")
+    with open(gp, "w") as f:
+        json.dump(gt, f)
+    with open(rp, "w") as f:
+        json.dump({"annotations": dets}, f)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            COCO(gp).loadRes(rp)
+        refused = False
+    except (AssertionError, TypeError, KeyError):
+        refused = True
+    code, out, _ = run(binary, gp, rp, opts, "json")
+    codes = [d["code"] for d in json.loads(out)["diagnostics"]] if out.strip() else []
+    if not refused or code != 1 or "detection.json.not_a_list" not in codes:
+        print(f"wrapped results: pycocotools refused={refused}, dropscore exit {code} {codes}")
+        return 1
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=520)
@@ -220,6 +243,7 @@ def main():
             if not out.startswith(text):
                 print(f"case {case}: summary text differs (opts={opts})\n--- pycocotools\n{text}--- dropscore\n{out}")
                 bad += 1
+        bad += wrapped_results(args.bin, tmp, rng)
     print(f"detection_diff: {args.cases} cases ({pythonic_cases} with NaN/Infinity literals and repeated keys), "
           f"{values} stats ({exact} bit-identical) + {nulls} -1/null, {bad} mismatches")
     sys.exit(1 if bad else 0)

@@ -19,6 +19,7 @@ use serde_json::value::RawValue;
 use std::fmt;
 
 mod python;
+mod shape;
 use python::{py_literals, pyfloat, pyfloat_opt, pyfloat_vec, Active, PyText};
 
 /// An image of the annotation file.
@@ -494,13 +495,12 @@ pub fn read_results(
     let list: Vec<&RawValue> = match serde_json::from_str(text) {
         Ok(t) => t,
         Err(e) => {
-            diags.push(syntax(
-                file,
-                &loc,
-                &py,
-                &e,
-                "a COCO results list [{\"image_id\", \"category_id\", \"bbox\", \"score\"}, …]",
-            ));
+            let what =
+                "a COCO results list [{\"image_id\", \"category_id\", \"bbox\", \"score\"}, …]";
+            diags.push(
+                shape::not_a_list(file, &loc, text)
+                    .unwrap_or_else(|| syntax(file, &loc, &py, &e, what)),
+            );
             return None;
         }
     };

@@ -15,24 +15,6 @@ pub fn argmax(row: &[f64]) -> usize {
     best
 }
 
-/// Rows divided by their NumPy row sum (`y_score / y_score.sum(axis=1, keepdims=True)`), what
-/// `roc_auc_score(multi_class=…)` needs (it refuses rows that do not sum to 1). `None` if a row sum is 0 or the
-/// quotient is not finite.
-pub fn renormalised(scores: &[f64], k: usize) -> Option<Vec<f64>> {
-    let mut out = Vec::with_capacity(scores.len());
-    for row in scores.chunks_exact(k) {
-        let s = numpy_sum(row);
-        for &v in row {
-            let q = v / s;
-            if !q.is_finite() {
-                return None;
-            }
-            out.push(q);
-        }
-    }
-    Some(out)
-}
-
 /// `log_loss(y_true, y_proba)`: `None` when a score is < 0 or > 1 (scikit-learn ≥ 1.9 raises); else
 /// p = clip(score of the true class, ε, 1 − ε) with ε = `np.finfo(float64).eps` = 2⁻⁵², and the NumPy mean of
 /// −ln p. Rows are not renormalised (scikit-learn only warns). `ln` is `libm::log` (musl's), within 1 ulp of
@@ -86,6 +68,30 @@ pub fn brier_binary(positive: &[bool], p: &[f64]) -> Option<f64> {
         })
         .collect();
     numpy_mean(&terms).map(|m| m * 0.5)
+}
+
+/// `brier_score_loss(y_true, y_proba)` of a multi-class problem (scikit-learn 1.9, `_classification.py`): per
+/// sample the NumPy sum over the classes of (one-hot − score)², their NumPy mean; not halved for three classes
+/// or more (`scale_by_half='auto'`), rows not renormalised (scikit-learn only warns). `None` when a score is < 0
+/// or > 1 (scikit-learn raises).
+pub fn brier_multiclass(truth: &[usize], scores: &[f64], k: usize) -> Option<f64> {
+    if scores.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
+        return None;
+    }
+    let mut row = vec![0.0; k];
+    let terms: Vec<f64> = truth
+        .iter()
+        .zip(scores.chunks_exact(k))
+        .map(|(&t, r)| {
+            for (c, (&v, out)) in r.iter().zip(&mut row).enumerate() {
+                let d = if c == t { 1.0 } else { 0.0 } - v;
+                *out = d * d;
+            }
+            numpy_sum(&row)
+        })
+        .collect();
+    let half = if k < 3 { 0.5 } else { 1.0 };
+    numpy_mean(&terms).map(|m| m * half)
 }
 
 /// `top_k_accuracy_score(y_true, y_score, k)` (multi-class): a hit when the true class is among the first k

@@ -12,8 +12,8 @@ use crate::metrics::classification::labels::{
     KappaWeights,
 };
 use crate::metrics::classification::scores::{
-    argmax, brier_binary, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from, top_k_accuracy,
-    weighted_mean,
+    argmax, brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean,
+    roc_auc_ovo_from, top_k_accuracy, weighted_mean,
 };
 use crate::metrics::mean::numpy_sum;
 use crate::metrics::radix::{self, desc_key};
@@ -60,13 +60,28 @@ pub const METRICS: &[&str] = &[
 pub fn applies(id: &str, k: usize, scores: bool) -> bool {
     match id {
         "f1" | "precision" | "recall" => k == 2,
-        "roc_auc" | "brier_score" => scores && k == 2,
+        "roc_auc" => scores && k == 2,
         "roc_auc_ovr" | "roc_auc_ovr_weighted" | "roc_auc_ovo" | "top_k_accuracy" => {
             scores && k >= 3
         }
-        "average_precision" | "log_loss" => scores && k >= 2,
+        "average_precision" | "log_loss" | "brier_score" => scores && k >= 2,
         _ => true,
     }
+}
+
+/// Whether metric `id` is computed from scores (scikit-learn's `needs_proba` / `needs_threshold` scorers).
+pub fn needs_scores(id: &str) -> bool {
+    matches!(
+        id,
+        "roc_auc"
+            | "roc_auc_ovr"
+            | "roc_auc_ovr_weighted"
+            | "roc_auc_ovo"
+            | "average_precision"
+            | "log_loss"
+            | "brier_score"
+            | "top_k_accuracy"
+    )
 }
 
 /// The inputs of the metrics, missing rows already filled (`missing = worst`) or absent (blocked).
@@ -86,6 +101,9 @@ pub struct Outcome {
     pub union: Vec<String>,
     pub position: Vec<usize>,
     pub plots: Vec<Plot>,
+    /// Multi-class scores whose rows do not sum to 1 as `np.allclose` tests it: the first such GT row and its
+    /// sum (scikit-learn's multi-class `roc_auc_score` raises).
+    pub not_probabilities: Option<(usize, f64)>,
 }
 
 /// The sorted union of GT classes and extra predicted labels (`unique_labels(y_true, y_pred)`): names in order
@@ -130,7 +148,7 @@ pub fn compute(d: &Data) -> Outcome {
     let mut s = Scores::new();
     // Hard labels.
     let pred: Vec<u32> = match sub.layout {
-        Layout::Labels => sub.pred.clone(),
+        Layout::Labels | Layout::LabelScores => sub.pred.clone(),
         Layout::Scores => sub
             .scores
             .chunks_exact(k.max(1))
@@ -152,6 +170,9 @@ pub fn compute(d: &Data) -> Outcome {
         .filter(|_| k == 2 && sub.extra.is_empty())
         .map(|p| position[p]);
     label_metrics(&conf, labels_ok, k == 2, binary_positive, &mut s);
+    if gt.classes.single_binary() {
+        single_class_binary(&conf, &union, labels_ok, &mut s);
+    }
     let mut plots = Vec::new();
     if labels_ok {
         let mut p = plot(
@@ -165,8 +186,10 @@ pub fn compute(d: &Data) -> Outcome {
         p.values = conf.m.iter().map(|&c| Some(c as f64)).collect();
         plots.push(p);
     }
-    if has_scores && k >= 2 {
-        score_metrics(d, &truth, &mut s, &mut plots);
+    let mut not_probabilities = None;
+    let one_column = matches!(sub.layout, Layout::BinaryScore | Layout::LabelScores);
+    if has_scores && (k >= 2 || (gt.classes.single_binary() && one_column)) {
+        not_probabilities = score_metrics(d, &truth, &mut s, &mut plots);
     }
     Outcome {
         scores: s,
@@ -174,6 +197,7 @@ pub fn compute(d: &Data) -> Outcome {
         union,
         position,
         plots,
+        not_probabilities,
     }
 }
 
@@ -217,13 +241,37 @@ fn label_metrics(
     );
 }
 
+/// `f1_score`, `precision_score`, `recall_score` (average='binary', pos_label=1) when the ground truth holds one
+/// class, 0 or 1: scikit-learn still scores the binary problem. The labels of `y_true ∪ y_pred` (`union`, the
+/// confusion matrix's order): with 1 among them, its binary scores (0/0 is 0.0, scikit-learn's `zero_division`
+/// default after its warning); without it, one label gives 0.0 for the three, two labels raise ("pos_label=1
+/// is not a valid label"), more raise (multiclass): null.
+fn single_class_binary(conf: &Confusion, union: &[String], labels_ok: bool, s: &mut Scores) {
+    let v = match union.iter().position(|l| l == "1") {
+        _ if !labels_ok || union.len() > 2 => None,
+        Some(p) => Some(precision_recall_f1(conf, Average::Binary(p))),
+        None if union.len() == 1 => Some((0.0, 0.0, 0.0)),
+        None => None,
+    };
+    s.set("f1", v.map(|x| x.2));
+    s.set("precision", v.map(|x| x.0));
+    s.set("recall", v.map(|x| x.1));
+}
+
 /// The positive class of score metrics in a binary problem: `positive_label`, 1 for {0, 1}, else the greater
 /// class (scikit-learn's `roc_auc_score` convention).
 fn score_positive(d: &Data) -> usize {
     d.positive.unwrap_or(1)
 }
 
-fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot>) {
+/// The score metrics and their plots; for more than two classes, the first row that is not a probability row
+/// (see [`Outcome::not_probabilities`]).
+fn score_metrics(
+    d: &Data,
+    truth: &[usize],
+    s: &mut Scores,
+    plots: &mut Vec<Plot>,
+) -> Option<(usize, f64)> {
     let mut roc = plot(
         "roc",
         "lines",
@@ -238,13 +286,15 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
         "recall",
         "precision",
     );
-    if d.gt.classes.len() == 2 {
+    let mut not_probabilities = None;
+    if d.gt.classes.binary() {
         binary_scores(d, truth, s, &mut roc, &mut pr);
     } else {
-        multiclass_scores(d, truth, s, &mut roc, &mut pr);
+        not_probabilities = multiclass_scores(d, truth, s, &mut roc, &mut pr);
     }
     plots.push(roc);
     plots.push(pr);
+    not_probabilities
 }
 
 /// Two classes: the positive class's scores (its column, or the one binary score) give ROC AUC, average
@@ -252,7 +302,8 @@ fn score_metrics(d: &Data, truth: &[usize], s: &mut Scores, plots: &mut Vec<Plot
 fn binary_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: &mut Plot) {
     let sub = d.sub;
     let p = score_positive(d);
-    let sp: Vec<f64> = if sub.layout == Layout::BinaryScore {
+    let one_column = matches!(sub.layout, Layout::BinaryScore | Layout::LabelScores);
+    let sp: Vec<f64> = if one_column {
         sub.scores.clone()
     } else {
         sub.scores.chunks_exact(2).map(|r| r[p]).collect()
@@ -267,32 +318,43 @@ fn binary_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: 
     );
     s.set("roc_auc", roc_auc_of(&c));
     s.set("average_precision", average_precision_of(&c));
+    let single = d.gt.classes.len() == 1;
     s.set(
         "log_loss",
-        if sub.layout == Layout::BinaryScore {
+        // One class in the ground truth: scikit-learn's log_loss raises (y_true contains only one label).
+        if single {
+            None
+        } else if one_column {
             log_loss_binary(&y, &sp)
         } else {
             log_loss(truth, &sub.scores, 2)
         },
     );
     s.set("brier_score", brier_binary(&y, &sp));
-    let (r, c) = curve_series(&format!("positive class {}", d.gt.classes.names[p]), &c, &c);
+    let name = d.gt.classes.names.get(p).map_or("1", String::as_str);
+    let (r, c) = curve_series(&format!("positive class {name}"), &c, &c);
     roc.series.push(r);
     pr.series.push(c);
 }
 
-/// More classes: one-vs-rest ROC AUC (macro and weighted), one-vs-one ROC AUC (when the rows renormalise),
-/// macro average precision, log loss and top-k accuracy, and one curve per class in each plot.
-fn multiclass_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, pr: &mut Plot) {
+/// More classes: one-vs-rest ROC AUC (macro and weighted) and one-vs-one ROC AUC of the raw rows when every row
+/// sums to 1 (else `None`, and the first other row is returned), macro average precision, log loss, the Brier
+/// score and top-k accuracy, and one curve per class in each plot.
+fn multiclass_scores(
+    d: &Data,
+    truth: &[usize],
+    s: &mut Scores,
+    roc: &mut Plot,
+    pr: &mut Plot,
+) -> Option<(usize, f64)> {
     let sub = d.sub;
     let k = d.gt.classes.len();
     let scores = &sub.scores;
-    // `renormalised`: each row divided by its NumPy sum, usable when every quotient is finite.
-    let row_sums: Vec<f64> = scores.chunks_exact(k).map(numpy_sum).collect();
-    let norm_ok = scores
+    let not_probabilities = scores
         .chunks_exact(k)
-        .zip(&row_sums)
-        .all(|(r, &s)| r.iter().all(|&v| (v / s).is_finite()));
+        .map(numpy_sum)
+        .enumerate()
+        .find(|&(_, sum)| !sums_to_one(sum));
     let mut class_counts = vec![0u64; k];
     for &t in truth {
         class_counts[t] += 1;
@@ -301,11 +363,9 @@ fn multiclass_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, 
     let columns = Columns {
         scores,
         truth,
-        row_sums: &row_sums,
         names: &d.gt.classes.names,
         k,
-        norm_ok,
-        same_sums: row_sums.windows(2).all(|w| w[0] == w[1]),
+        probabilities: not_probabilities.is_none(),
     };
     let mut auc = Vec::with_capacity(k);
     let mut ap = Vec::with_capacity(k);
@@ -317,18 +377,30 @@ fn multiclass_scores(d: &Data, truth: &[usize], s: &mut Scores, roc: &mut Plot, 
         roc.series.push(r.roc);
         pr.series.push(r.pr);
     }
-    s.set("roc_auc_ovr", macro_mean(&auc));
-    s.set("roc_auc_ovr_weighted", weighted_mean(&auc, &counts));
+    let probabilities = not_probabilities.is_none();
+    s.set("roc_auc_ovr", macro_mean(&auc).filter(|_| probabilities));
+    s.set(
+        "roc_auc_ovr_weighted",
+        weighted_mean(&auc, &counts).filter(|_| probabilities),
+    );
     s.set(
         "roc_auc_ovo",
-        norm_ok.then(|| roc_auc_ovo_from(&directed)).flatten(),
+        probabilities.then(|| roc_auc_ovo_from(&directed)).flatten(),
     );
     s.set("average_precision", macro_mean(&ap));
     s.set("log_loss", log_loss(truth, &sub.scores, k));
+    s.set("brier_score", brier_multiclass(truth, &sub.scores, k));
     s.set(
         "top_k_accuracy",
         top_k_accuracy(truth, &sub.scores, k, d.top_k),
     );
+    not_probabilities
+}
+
+/// `np.allclose(1, row_sum)` as scikit-learn 1.9's multi-class `roc_auc_score` tests each row (`_ranking.py`,
+/// `_multiclass_roc_auc_score`): |1 − sum| ≤ atol + rtol·|sum| with atol = 1e-8, rtol = 1e-5; NaN fails.
+pub fn sums_to_one(sum: f64) -> bool {
+    (1.0 - sum).abs() <= 1e-8 + 1e-5 * sum.abs()
 }
 
 /// The ROC and precision–recall series of a plot (at most 200 points each, see [`thin`]).
@@ -354,19 +426,16 @@ fn curve_series(label: &str, roc_c: &ThresholdCurve, pr_c: &ThresholdCurve) -> (
 struct Columns<'a> {
     scores: &'a [f64],
     truth: &'a [usize],
-    /// NumPy row sums (`renormalised` divides by them); `norm_ok`: every quotient is finite.
-    row_sums: &'a [f64],
     names: &'a [String],
     k: usize,
-    norm_ok: bool,
-    /// Every row has the same sum.
-    same_sums: bool,
+    /// Every row sums to 1: the one-vs-rest and one-vs-one ROC AUCs are defined.
+    probabilities: bool,
 }
 
 /// What one class gives the multi-class score metrics and plots.
 struct ClassCurves {
     ap: Option<f64>,
-    /// One-vs-rest ROC AUC of the renormalised column.
+    /// One-vs-rest ROC AUC of the column.
     auc: Option<f64>,
     /// At b: the AUC of this class against class b over their samples (this class's side of the one-vs-one
     /// pair); `None` at the class itself.
@@ -383,50 +452,36 @@ struct Buffers {
     scratch: Vec<(u64, u32)>,
 }
 
-/// Class `c`: the curve of its raw column (average precision, PR curve) and of its renormalised column (ROC AUC
-/// one-vs-rest, and its side of every one-vs-one pair), from counts per distinct score when the column has few,
-/// else from one sort of the column.
+/// Class `c`: the curve of its column (average precision, PR curve, and when the rows are probabilities the
+/// ROC AUC one-vs-rest and its side of every one-vs-one pair), from counts per distinct score when the column
+/// has few, else from one sort of the column. scikit-learn scores the raw rows once they pass its check.
 fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
     let (k, truth) = (x.k, x.truth);
     b.column.clear();
     b.column.extend(x.scores.chunks_exact(k).map(|r| r[c]));
     let column = &b.column;
     let labelled = || column.iter().zip(truth).map(|(&v, &t)| (v, t as u32));
-    // Positives (1) against the rest (0): two counts per distinct score.
-    let positive = labelled().map(|(v, t)| (v, t == c as u32));
-    let raw_c = binary_curve(
-        positive,
-        group_cap(truth.len()),
-        &mut b.keyed,
-        &mut b.scratch,
-    );
-    let ap = average_precision_of(&raw_c);
     let label = format!("{} vs rest", x.names[c]);
     let mut directed = vec![None; k];
-    if !x.norm_ok {
+    if !x.probabilities {
+        // Positives (1) against the rest (0): two counts per distinct score.
+        let positive = labelled().map(|(v, t)| (v, t == c as u32));
+        let raw_c = binary_curve(
+            positive,
+            group_cap(truth.len()),
+            &mut b.keyed,
+            &mut b.scratch,
+        );
         let (roc, pr) = curve_series(&label, &raw_c, &raw_c);
         return ClassCurves {
-            ap,
+            ap: average_precision_of(&raw_c),
             auc: None,
             directed,
             roc,
             pr,
         };
     }
-    let normed = || {
-        column
-            .iter()
-            .zip(x.row_sums)
-            .zip(truth)
-            .map(|((&v, &s), &t)| (v / s, t as u32))
-    };
-    // Rows with different sums make far more distinct renormalised scores than raw ones: sorted.
-    let grouped = if x.same_sums {
-        group(normed(), k, group_cap(truth.len()))
-    } else {
-        None
-    };
-    let nc = match grouped {
+    let nc = match group(labelled(), k, group_cap(truth.len())) {
         Some(g) => {
             for o in (0..k).filter(|&o| o != c) {
                 directed[o] = roc_auc_of(&g.curve(c, Some(o)));
@@ -436,7 +491,7 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
         None => {
             b.keyed.clear();
             let mut negative_zero = false;
-            b.keyed.extend(normed().map(|(v, t)| {
+            b.keyed.extend(labelled().map(|(v, t)| {
                 negative_zero |= v == 0.0 && v.is_sign_negative();
                 (desc_key(v + 0.0), t)
             }));
@@ -448,9 +503,9 @@ fn class_curves(x: &Columns, c: usize, b: &mut Buffers) -> ClassCurves {
             all
         }
     };
-    let (roc, pr) = curve_series(&label, &nc, &raw_c);
+    let (roc, pr) = curve_series(&label, &nc, &nc);
     ClassCurves {
-        ap,
+        ap: average_precision_of(&nc),
         auc: roc_auc_of(&nc),
         directed,
         roc,

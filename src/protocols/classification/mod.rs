@@ -4,17 +4,20 @@
 
 pub mod compute;
 pub mod inputs;
+pub mod looks;
+mod notes;
 pub mod preflight;
 
 use super::options::{Int, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
 use crate::budget::Budget;
-use crate::diag::{Diagnostic, Diags};
+use crate::diag::Diags;
 use crate::formats::classification_csv::{self as csvin, Layout, NONE};
 use crate::input::FileSet;
 use crate::items::{DetailColumn, DetailValues, ItemTable, ScoreColumn, NULL_CODE};
 use crate::report::{Column, Display, Label, Mode, Report};
 use compute::{applies, Data, METRICS};
+use notes::{not_probabilities, positive_class, submission_notes};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -91,6 +94,10 @@ pub struct Classification;
 impl Protocol for Classification {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = ClassificationOptions;
+
+    fn classify(&self, path: &str, head: &[u8]) -> super::shell::Class {
+        looks::classify(path, head, true)
+    }
 
     fn score(
         &self,
@@ -248,7 +255,6 @@ pub fn run_on(
         blank(&mut report);
         return Ok(report);
     };
-    let k = gt.classes.len();
     let positive = positive_class(&opts.positive_label, &gt, &metric, diags)?;
     progress.update(0.3, "reading the submission");
     let sub = inputs::read_entry(pred_e, diags, |r, diags| {
@@ -257,8 +263,8 @@ pub fn run_on(
             &pred_e.path,
             r,
             delim,
-            columns.0,
-            columns.1,
+            columns,
+            compute::needs_scores(&metric),
             budget,
             diags,
         )
@@ -274,7 +280,10 @@ pub fn run_on(
     if worst {
         fill_worst(&gt, &mut sub, &missing);
     }
-    submission_notes(&sub, k, &metric, diags);
+    // The errors that block the scores come before the leaderboard metric's own: without it the other metrics
+    // are still shown (the run fails all the same).
+    let blocked = diags.has_errors();
+    submission_notes(&sub, &gt.classes, &metric, diags);
     if !confusion_fits(&gt, &sub, budget, diags) {
         blank(&mut report);
         return Ok(report);
@@ -286,17 +295,19 @@ pub fn run_on(
         positive,
         top_k,
     };
-    let (out, blocked) = fill(&mut report, &data, &metric, diags);
+    let out = fill(&mut report, &data, &metric, blocked);
+    if let Some((row, sum)) = out.not_probabilities.filter(|_| !blocked) {
+        diags.push(not_probabilities(&sub, row, sum, &metric));
+    }
     progress.update(0.85, "per-item rows");
     report.item_table = Some(Arc::new(items(gt, &sub, &out, blocked)));
     Ok(report)
 }
 
 /// Computes the metrics and fills the scores (null when an error blocks them), the display and the plots;
-/// returns the outcome and whether it was blocked.
-fn fill(report: &mut Report, data: &Data, metric: &str, diags: &Diags) -> (compute::Outcome, bool) {
-    let blocked = diags.has_errors();
-    let k = data.gt.classes.len();
+/// returns the outcome.
+fn fill(report: &mut Report, data: &Data, metric: &str, blocked: bool) -> compute::Outcome {
+    let k = data.gt.classes.metric_k();
     let out = compute::compute(data);
     // Every metric the GT's class count allows, null where the submission's layout cannot give it (so that a
     // leaderboard column always names a score).
@@ -314,91 +325,7 @@ fn fill(report: &mut Report, data: &Data, metric: &str, diags: &Diags) -> (compu
     if !blocked {
         report.plots = out.plots.clone();
     }
-    (out, blocked)
-}
-
-/// The positive class: option `positive_label` (a GT class, else a usage error), or 1 for {0, 1} labels. Two
-/// classes without one: f1, precision and recall as the leaderboard metric are a usage error, else a note.
-fn positive_class(
-    pos_opt: &str,
-    gt: &csvin::Gt,
-    metric: &str,
-    diags: &mut Diags,
-) -> Result<Option<usize>, UsageError> {
-    let pos_opt = pos_opt.trim();
-    let positive = if !pos_opt.is_empty() {
-        match gt.classes.index(pos_opt) {
-            Some(p) => Some(p),
-            None => {
-                return Err(UsageError(format!(
-                    "option `positive_label`: `{pos_opt}` is not a GT class (classes: {})",
-                    gt.classes.names.join(", ")
-                )))
-            }
-        }
-    } else if gt.classes.ints.as_deref() == Some(&[0, 1]) {
-        Some(1)
-    } else {
-        None
-    };
-    if gt.classes.len() == 2 && positive.is_none() {
-        if matches!(metric, "f1" | "precision" | "recall") {
-            return Err(UsageError(format!(
-                "option `metric = {metric}` needs `positive_label` (the GT classes are {})",
-                gt.classes.names.join(", ")
-            )));
-        }
-        diags.push(
-            Diagnostic::info(
-                &format!("{ID}.no_positive_label"),
-                format!(
-                    "f1, precision and recall need `positive_label` (classes: {})",
-                    gt.classes.names.join(", ")
-                ),
-            )
-            .hint("Set the option positive_label to the positive class."),
-        );
-    }
-    Ok(positive)
-}
-
-/// What the submission's labels and layout leave out: mixed label types, the binary score layout, labels
-/// outside two GT classes, a leaderboard metric the layout cannot give.
-fn submission_notes(sub: &csvin::Submission, k: usize, metric: &str, diags: &mut Diags) {
-    if let Some((line, col, text, count)) = &sub.mixed {
-        diags.push(
-            Diagnostic::warning(&format!("{ID}.mixed_label_types"), format!("{count} predicted label(s) are not integers while the GT classes are (first: `{text}`); label metrics are null"))
-                .file(&sub.file).at(*line, *col)
-                .official("scikit-learn raises (Mix of label input types)"),
-        );
-    }
-    if sub.layout == Layout::BinaryScore {
-        diags.push(
-            Diagnostic::info(
-                &format!("{ID}.binary_score"),
-                "binary score layout: only score metrics are computed; hard-label metrics are null",
-            )
-            .file(&sub.file),
-        );
-    }
-    if k == 2 && !sub.extra.is_empty() {
-        diags.push(
-            Diagnostic::info(
-                &format!("{ID}.binary_extra_label"),
-                "a predicted label outside the two GT classes: f1, precision and recall are null",
-            )
-            .official("scikit-learn raises (Target is multiclass but average='binary')")
-            .file(&sub.file),
-        );
-    }
-    let has_scores = sub.layout != Layout::Labels;
-    if !applies(metric, k, has_scores) {
-        diags.push(
-            Diagnostic::warning(&format!("{ID}.metric_not_applicable"), format!("the leaderboard metric `{metric}` cannot be computed for {k} classes and a {} submission", sub.layout.as_str()))
-                .file(&sub.file)
-                .hint("Submit the layout the competition asks for (e.g. one score column per class)."),
-        );
-    }
+    out
 }
 
 /// Whether the confusion matrix (one u64 per (true, predicted) pair of labels) fits the memory budget;
@@ -438,19 +365,7 @@ fn confusion_fits(
 fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
     let k = gt.classes.len();
     match sub.layout {
-        Layout::Labels => {
-            let j = sub.extra.len() as u32;
-            if !missing.is_empty() {
-                sub.extra.push(if gt.classes.ints.is_some() {
-                    i64::MIN.to_string()
-                } else {
-                    "(missing)".into()
-                });
-            }
-            for &i in missing {
-                sub.pred[i] = k as u32 + j;
-            }
-        }
+        Layout::Labels => never_right(gt, sub, missing),
         Layout::Scores => {
             for &i in missing {
                 let t = gt.labels[i] as usize;
@@ -461,9 +376,48 @@ fn fill_worst(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
         }
         Layout::BinaryScore => {
             for &i in missing {
-                sub.scores[i] = if gt.labels[i] == 1 { 0.0 } else { 1.0 };
+                sub.scores[i] = if positive_row(gt, i) { 0.0 } else { 1.0 };
             }
         }
+        Layout::LabelScores => {
+            // Two classes: the other class; one class: a label that is never right. And the score that ranks
+            // it first.
+            if k != 2 {
+                never_right(gt, sub, missing);
+            }
+            for &i in missing {
+                if k == 2 {
+                    sub.pred[i] = 1 - gt.labels[i];
+                }
+                sub.scores[i] = if positive_row(gt, i) { 0.0 } else { 1.0 };
+            }
+        }
+    }
+}
+
+/// The missing rows' label: one that is never right (an extra label, `i64::MIN` or `(missing)`).
+fn never_right(gt: &csvin::Gt, sub: &mut csvin::Submission, missing: &[usize]) {
+    let k = gt.classes.len();
+    let j = sub.extra.len() as u32;
+    if !missing.is_empty() {
+        sub.extra.push(if gt.classes.ints.is_some() {
+            i64::MIN.to_string()
+        } else {
+            "(missing)".into()
+        });
+    }
+    for &i in missing {
+        sub.pred[i] = k as u32 + j;
+    }
+}
+
+/// Whether GT row `i` is of the positive class of a one-column score: the second class, or with a single class
+/// 0 or 1 whether it is 1.
+fn positive_row(gt: &csvin::Gt, i: usize) -> bool {
+    if gt.classes.single_binary() {
+        gt.classes.ints.as_deref() == Some(&[1])
+    } else {
+        gt.labels[i] == 1
     }
 }
 
@@ -517,11 +471,11 @@ fn score_of_truth(gt: &csvin::Gt, sub: &csvin::Submission) -> Option<Vec<f64>> {
                 .map(|i| sub.scores[i * k + gt.labels[i] as usize])
                 .collect(),
         ),
-        Layout::BinaryScore => Some(
+        Layout::BinaryScore | Layout::LabelScores => Some(
             (0..n)
                 .map(|i| {
                     let s = sub.scores[i];
-                    if gt.labels[i] == 1 {
+                    if positive_row(gt, i) {
                         s
                     } else {
                         1.0 - s

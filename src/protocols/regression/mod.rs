@@ -87,6 +87,10 @@ impl Protocol for Regression {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = RegressionOptions;
 
+    fn classify(&self, path: &str, head: &[u8]) -> super::shell::Class {
+        super::classification::looks::classify(path, head, false)
+    }
+
     fn score(
         &self,
         run: &mut Run,
@@ -172,13 +176,24 @@ fn display(metric: &str) -> Display {
     }
 }
 
-/// Every metric of the table (`None` where the library raises or returns NaN), and `other` (the protocol's
-/// other work on the same rows) beside them: natively the pieces run on two threads, each taking the next one,
-/// longest first (5M rows: the two rankings for Spearman 0.1 s each, MSLE's 10⁷ `log1p` 0.06 s, …).
+/// Every metric of the table (`None` where the library raises or returns NaN; an infinity becomes `None`, see
+/// [`metric_values`]), and `other` (the protocol's other work on the same rows) beside them.
 pub fn metrics(t: &[f64], p: &[f64], other: Job) -> Scores {
+    let mut s = Scores::new();
+    for (id, v) in metric_values(t, p, other) {
+        s.set(id, v);
+    }
+    s
+}
+
+/// Every metric of the table in its order, as computed: `None` where the library raises or returns NaN,
+/// infinities kept (scikit-learn returns `inf` for an overflowing mean, `-inf` for R² then). `other` runs
+/// beside them: natively the pieces run on two threads, each taking the next one, longest first (5M rows: the
+/// two rankings for Spearman 0.1 s each, MSLE's 10⁷ `log1p` 0.06 s, …).
+pub fn metric_values(t: &[f64], p: &[f64], other: Job) -> Vec<(&'static str, Option<f64>)> {
     let (mut rt, mut rp) = (Vec::new(), Vec::new());
     let (mut msle, mut median, mut pearson) = (None, None, None);
-    let mut rest = Scores::new();
+    let mut rest: Vec<(&str, Option<f64>)> = Vec::new();
     crate::par::all(&mut [
         &mut || rt = m::doubled_ranks(t),
         &mut || rp = m::doubled_ranks(p),
@@ -187,34 +202,78 @@ pub fn metrics(t: &[f64], p: &[f64], other: Job) -> Scores {
         &mut || pearson = m::pearson(t, p),
         &mut || median = m::median_absolute_error(t, p),
         &mut || {
-            rest.set("mean_absolute_error", m::mean_absolute_error(t, p));
-            rest.set("mean_squared_error", m::mean_squared_error(t, p));
-            rest.set(
-                "mean_absolute_percentage_error",
-                m::mean_absolute_percentage_error(t, p),
-            );
-            rest.set("max_error", m::max_error(t, p));
-            rest.set("r2", m::r2(t, p));
-            rest.set("explained_variance", m::explained_variance(t, p));
-            rest.set("smape", m::smape(t, p));
+            rest = vec![
+                ("mean_absolute_error", m::mean_absolute_error(t, p)),
+                ("mean_squared_error", m::mean_squared_error(t, p)),
+                (
+                    "mean_absolute_percentage_error",
+                    m::mean_absolute_percentage_error(t, p),
+                ),
+                ("max_error", m::max_error(t, p)),
+                ("r2", m::r2(t, p)),
+                ("explained_variance", m::explained_variance(t, p)),
+                ("smape", m::smape(t, p)),
+            ];
         },
     ]);
-    let mut s = Scores::new();
-    let mse = rest.get("mean_squared_error");
-    for id in METRICS {
-        let v = match *id {
-            // root_mean_squared_error and root_mean_squared_log_error are √ of the squared ones, computed once.
-            "root_mean_squared_error" => mse.map(f64::sqrt),
-            "mean_squared_log_error" => msle,
-            "root_mean_squared_log_error" => msle.map(f64::sqrt),
-            "median_absolute_error" => median,
-            "pearson" => pearson,
-            "spearman" => m::spearman_of_ranks(t, p, &rt, &rp),
-            other => rest.get(other),
-        };
-        s.set(id, v);
+    let get = |id: &str| rest.iter().find(|(k, _)| *k == id).and_then(|(_, v)| *v);
+    let mse = get("mean_squared_error");
+    METRICS
+        .iter()
+        .map(|&id| {
+            let v = match id {
+                // root_mean_squared_error and root_mean_squared_log_error are √ of the squared ones, computed once.
+                "root_mean_squared_error" => mse.map(f64::sqrt),
+                "mean_squared_log_error" => msle,
+                "root_mean_squared_log_error" => msle.map(f64::sqrt),
+                "median_absolute_error" => median,
+                "pearson" => pearson,
+                "spearman" => m::spearman_of_ranks(t, p, &rt, &rp),
+                other => get(other),
+            };
+            (id, v)
+        })
+        .collect()
+}
+
+/// The metrics the JSON report cannot hold as the library returns them: infinities (an overflowing mean: the
+/// report's `null`, never a number) and NaN (`None` here; the log metrics have their own warning). `None` when
+/// every value is a number.
+fn not_finite(values: &[(&str, Option<f64>)], log_undefined: bool) -> Option<Diagnostic> {
+    let mut inf = Vec::new();
+    let mut nan = Vec::new();
+    for &(id, v) in values {
+        match v {
+            Some(x) if x.is_infinite() => {
+                inf.push(format!("{id} = {}", if x > 0.0 { "inf" } else { "-inf" }))
+            }
+            Some(x) if x.is_nan() => nan.push(id),
+            Some(_) => {}
+            None if log_undefined && id.contains("log") => {}
+            None => nan.push(id),
+        }
     }
-    s
+    if inf.is_empty() && nan.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !inf.is_empty() {
+        parts.push(format!("{} (binary64 overflows)", inf.join(", ")));
+    }
+    if !nan.is_empty() {
+        parts.push(format!(
+            "{} = NaN (undefined for these values)",
+            nan.join(", ")
+        ));
+    }
+    Some(
+        Diagnostic::warning(
+            &format!("{ID}.not_finite"),
+            format!("not a finite number: {}; the report holds null for each, as JSON has no inf or NaN", parts.join("; ")),
+        )
+        .official("scikit-learn and SciPy return these infinities and NaNs")
+        .hint("Check the predictions for huge or constant values."),
+    )
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
@@ -294,17 +353,23 @@ fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut 
         other();
         None
     } else {
-        Some(metrics(t, p, &mut other))
+        Some(metric_values(t, p, &mut other))
     };
     match scores {
         None => blank(report),
-        Some(scores) => {
-            report.scores = scores;
-            if t.iter().chain(p).any(|&v| v <= -1.0) {
+        Some(values) => {
+            for &(id, v) in &values {
+                report.scores.set(id, v);
+            }
+            let log_undefined = t.iter().chain(p).any(|&v| v <= -1.0);
+            if log_undefined {
                 diags.push(
                     Diagnostic::warning(&format!("{ID}.log_undefined"), "a target or prediction is ≤ −1: mean_squared_log_error and root_mean_squared_log_error are null")
                         .official("scikit-learn raises (values less than or equal to -1)"),
                 );
+            }
+            if let Some(d) = not_finite(&values, log_undefined) {
+                diags.push(d);
             }
             report.plots = plots.unwrap_or_default();
         }

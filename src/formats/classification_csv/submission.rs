@@ -1,274 +1,30 @@
-//! CSV inputs of the `classification` family (docs/specs/families.md section 1): a GT `id,label` table and a
-//! submission as hard labels, per-class score columns (Kaggle's multi-class layout) or one binary score
-//! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
+//! The submission of the `classification` family: its layout told from the header and the values (hard labels,
+//! per-class scores, one binary score, or labels read as scores), its values aligned to the GT rows.
 
-use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, BATCH};
-use super::id_index::{early_rows, early_tags, touch_rows, EarlyColumns, Tag};
-use crate::budget::{refusal, Budget, FAMILY_ROW_BYTES};
+use super::{Gt, Layout, Submission, FAMILY, LABEL_DEFAULTS, NONE};
+use crate::budget::{refusal, Budget};
 use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::id_csv::{self, Batch, CsvIn, Matcher, BATCH};
+use crate::formats::id_index::{early_rows, touch_rows, EarlyColumns};
 use std::collections::HashMap;
 
-pub const FAMILY: &str = "classification";
-/// Column names tried for the label column when the header has more than one other column.
-pub const LABEL_DEFAULTS: &[&str] = &["label", "target", "class", "y"];
-/// A submission row without a usable value.
-pub const NONE: u32 = u32::MAX;
-
-/// The GT classes: integers in numeric order when every GT label parses as one, else strings in code-point
-/// order (NumPy's `unique`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Classes {
-    pub names: Vec<String>,
-    pub ints: Option<Vec<i64>>,
-}
-
-impl Classes {
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-    /// The class index of a label text (trimmed), if it is a GT class.
-    pub fn index(&self, s: &str) -> Option<usize> {
-        match &self.ints {
-            Some(v) => s.parse::<i64>().ok().and_then(|x| v.binary_search(&x).ok()),
-            None => self.names.binary_search_by(|n| n.as_str().cmp(s)).ok(),
-        }
-    }
-}
-
-pub struct Gt {
-    pub file: String,
-    pub ids: IdIndex,
-    /// Class index per row.
-    pub labels: Vec<u32>,
-    /// 1-based line per row.
-    pub lines: Vec<u64>,
-    pub classes: Classes,
-}
-
-/// Reads the GT table (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None`
-/// when it cannot be used (no header, no label column, no row).
-#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
-pub fn read_gt<'i>(
-    file: &str,
-    r: impl Into<CsvIn<'i>>,
-    size: u64,
-    delimiter: u8,
-    id_opt: &str,
-    label_opt: &str,
-    budget: Budget,
-    diags: &mut Diags,
-) -> Option<Gt> {
-    let mut held = 0u64;
-    let mut over = false;
-    let mut g = GtRows::default();
-    let mut cols: Option<(usize, usize)> = None;
-    let mut tags = Vec::new();
-    let shared = EarlyColumns::new();
-    id_csv::read_batched_with(
-        FAMILY,
-        file,
-        r,
-        delimiter,
-        BATCH,
-        early_tags(&shared),
-        diags,
-        |ev, diags| match ev {
-            Batch::Header(h) => {
-                let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
-                cols = id.zip(id.and_then(|id| {
-                    id_csv::value_column(FAMILY, file, h, id, label_opt, LABEL_DEFAULTS, diags)
-                }));
-                if let Some((ic, _)) = cols {
-                    let _ = shared.set((ic, None));
-                }
-                cols.is_some()
-            }
-            Batch::Rows(rows) => {
-                let Some((ic, lc)) = cols else { return false };
-                let bytes = |row: &id_csv::Row| {
-                    (row.get(ic).len() + row.get(lc).len()) as u64 + FAMILY_ROW_BYTES
-                };
-                let what = format!("its id, its label and {FAMILY_ROW_BYTES} bytes each");
-                if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
-                    over = true;
-                    return false;
-                }
-                if g.ids.is_empty() {
-                    g.ids.reserve(id_csv::expected_rows(size, rows, budget));
-                }
-                g.ids.prepare_rows(rows.iter(), ic, &mut tags);
-                for (row, &tag) in rows.iter().zip(&tags) {
-                    g.add(file, row, (ic, lc), tag, diags);
-                }
-                true
-            }
-        },
-    )?;
-    cols?;
-    if over {
-        return None;
-    }
-    let GtRows {
-        ids,
-        raw,
-        lines,
-        names,
-        ..
-    } = g;
-    if raw.is_empty() {
-        diags.push(id_csv::empty_gt(FAMILY, file));
-        return None;
-    }
-    let (classes, labels) = classes_of(&names, &raw);
-    Some(Gt {
-        file: file.to_string(),
-        ids,
-        labels,
-        lines,
-        classes,
-    })
-}
-
-/// The GT rows read so far: ids, each row's label as an index into the distinct labels, lines.
-#[derive(Default)]
-struct GtRows {
-    ids: IdIndex,
-    raw: Vec<u32>,
-    lines: Vec<u64>,
-    distinct: HashMap<String, u32>,
-    names: Vec<String>,
-}
-
-impl GtRows {
-    /// Adds `row` (id and label columns `cols`, the id's tag `tag`); a repeated id is reported and skipped.
-    #[inline]
-    fn add(
-        &mut self,
-        file: &str,
-        row: &id_csv::Row,
-        (ic, lc): (usize, usize),
-        tag: Tag,
-        diags: &mut Diags,
-    ) {
-        if let Err(first) = self.ids.insert_tagged(row.get(ic), tag) {
-            diags.push(id_csv::duplicate_gt_id(
-                FAMILY,
-                file,
-                row,
-                ic,
-                self.lines[first],
-            ));
-            return;
-        }
-        let label = row.get(lc);
-        if label.is_empty() {
-            diags.push(
-                Diagnostic::error(&format!("{FAMILY}.empty_cell"), "empty GT label")
-                    .file(file)
-                    .at(row.line, row.column(lc))
-                    .hint("Give every GT row a label."),
-            );
-        }
-        let k = match self.distinct.get(label) {
-            Some(&k) => k,
-            None => {
-                let n = self.distinct.len() as u32;
-                self.distinct.insert(label.to_string(), n);
-                self.names.push(label.to_string());
-                n
-            }
-        };
-        self.raw.push(k);
-        self.lines.push(row.line);
-    }
-}
-
-/// The GT classes of the distinct labels `names` (integers when every label parses as one: equal values merge,
-/// `01` and `1`; else strings), and each row's class index from its index into `names` (`raw`).
-fn classes_of(names: &[String], raw: &[u32]) -> (Classes, Vec<u32>) {
-    let parsed: Option<Vec<i64>> = names.iter().map(|s| s.parse::<i64>().ok()).collect();
-    let classes = match parsed {
-        Some(v) => {
-            let mut u = v.clone();
-            u.sort_unstable();
-            u.dedup();
-            Classes {
-                names: u.iter().map(|x| x.to_string()).collect(),
-                ints: Some(u),
-            }
-        }
-        None => {
-            let mut u = names.to_vec();
-            u.sort_unstable();
-            Classes {
-                names: u,
-                ints: None,
-            }
-        }
-    };
-    let remap: Vec<u32> = names
-        .iter()
-        .map(|s| classes.index(s).unwrap_or(0) as u32)
-        .collect();
-    let labels = raw.iter().map(|&k| remap[k as usize]).collect();
-    (classes, labels)
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Layout {
-    #[default]
-    Labels,
-    Scores,
-    BinaryScore,
-}
-
-impl Layout {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Layout::Labels => "labels",
-            Layout::Scores => "scores",
-            Layout::BinaryScore => "binary score",
-        }
-    }
-}
-
-/// A submission, aligned to the GT rows.
-#[derive(Default)]
-pub struct Submission {
-    pub file: String,
-    pub layout: Layout,
-    /// Labels layout: per GT row the label index (0..k: GT classes; k + j: `extra[j]`), or [`NONE`].
-    pub pred: Vec<u32>,
-    /// Predicted labels that are not GT classes, in first-seen order.
-    pub extra: Vec<String>,
-    /// A predicted label that is not an integer while the GT classes are (scikit-learn: "Mix of label input
-    /// types"): (line, column, text) of the first one and the count.
-    pub mixed: Option<(u64, u64, String, u64)>,
-    /// Scores layout: n×k row-major; binary score layout: n values. NaN where absent.
-    pub scores: Vec<f64>,
-    /// 1-based line per GT row (0 = not given).
-    pub seen: Vec<u64>,
-    /// Rows with an unusable value (located errors already given).
-    pub bad_values: u64,
-}
-
 /// Reads a submission against the GT. `None` when its layout cannot be told (an error says why).
+/// `wants_scores`: the leaderboard metric needs scores, so a single column of integer class labels is read as
+/// scores too ([`Layout::LabelScores`]).
 #[allow(clippy::too_many_arguments)] // the GT, the file and its reader, then the options it reads under
 pub fn read_submission<'i>(
     gt: &Gt,
     file: &str,
     r: impl Into<CsvIn<'i>>,
     delimiter: u8,
-    id_opt: &str,
-    label_opt: &str,
+    (id_opt, label_opt): (&str, &str),
+    wants_scores: bool,
     budget: Budget,
     diags: &mut Diags,
 ) -> Option<Submission> {
     let mut m = Matcher::new(FAMILY, file, gt.ids.len());
     let mut s = SubmissionReader::new(gt, file);
+    s.wants_scores = wants_scores;
     let mut found = Vec::new();
     let shared = EarlyColumns::new();
     id_csv::read_batched_with(
@@ -281,6 +37,13 @@ pub fn read_submission<'i>(
         diags,
         |ev, diags| match ev {
             Batch::Header(h) => {
+                let is_gt_id = |c: &str| gt.ids.find(c).is_some();
+                if let Some(d) =
+                    super::shape::header_problem(FAMILY, file, h, delimiter, Some(&is_gt_id))
+                {
+                    diags.push(d);
+                    return false;
+                }
                 let Some(ic) = id_csv::id_column(FAMILY, file, h, id_opt, diags) else {
                     return false;
                 };
@@ -335,6 +98,8 @@ struct SubmissionReader<'g> {
     number_errors: Diags,
     number_bad: u64,
     not_number: u64,
+    /// The leaderboard metric needs scores.
+    wants_scores: bool,
     /// The header was read and a layout found.
     usable: bool,
 }
@@ -360,6 +125,7 @@ impl<'g> SubmissionReader<'g> {
             number_errors: Diags::new(),
             number_bad: 0,
             not_number: 0,
+            wants_scores: false,
             usable: false,
         }
     }
@@ -383,6 +149,8 @@ impl<'g> SubmissionReader<'g> {
         };
         let is_class: Vec<Option<usize>> = h.iter().map(|x| self.gt.classes.index(x)).collect();
         let any_class = others.iter().any(|&c| is_class[c].is_some());
+        // One value column (named, the only one, or found by name among others): its values are labels, or
+        // one binary score each when they are numbers (told at the end).
         if let Some(c) =
             named_label.filter(|_| !(others.len() >= 2 && any_class && label_opt.is_empty()))
         {
@@ -393,16 +161,16 @@ impl<'g> SubmissionReader<'g> {
             }
         } else if others.len() == 1 {
             self.label_col = others[0];
-            self.single = true;
         } else {
             match id_csv::value_column(FAMILY, self.file, h, ic, label_opt, LABEL_DEFAULTS, diags) {
                 Some(c) => self.label_col = c,
                 None => return false,
             }
         }
+        self.single = self.sub.layout == Layout::Labels;
         if self.sub.layout == Layout::Labels {
             self.sub.pred = vec![NONE; self.n];
-            if self.single && self.k == 2 {
+            if self.single && self.gt.classes.binary() {
                 self.sub.scores = vec![f64::NAN; self.n];
             }
         }
@@ -570,7 +338,24 @@ impl<'g> SubmissionReader<'g> {
     fn finish(mut self, diags: &mut Diags) -> Submission {
         let file = self.file;
         let mut sub = self.sub;
-        if self.single && self.k == 2 && self.not_class > 0 && self.not_number == 0 {
+        let numbers = self.single && self.gt.classes.binary() && self.not_number == 0;
+        // A ground truth of one class, 0 or 1: the labels 0 and 1 are the binary problem's labels, not scores.
+        let binary_labels = self.gt.classes.single_binary()
+            && sub.mixed.is_none()
+            && sub.extra.iter().all(|e| e == "0" || e == "1");
+        let not_class = if binary_labels { 0 } else { self.not_class };
+        if numbers
+            && not_class == 0
+            && self.wants_scores
+            && sub.mixed.is_none()
+            && self.number_bad == 0
+        {
+            // Integer class labels only, and a leaderboard metric that needs scores: the labels are the scores
+            // too, as scikit-learn's score metrics take them.
+            sub.layout = Layout::LabelScores;
+            return sub;
+        }
+        if numbers && not_class > 0 {
             // Binary score layout: every value is a number (NaN and infinities are errors located here).
             sub.layout = Layout::BinaryScore;
             sub.pred = Vec::new();

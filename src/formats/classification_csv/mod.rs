@@ -1,0 +1,285 @@
+//! CSV inputs of the `classification` family (docs/specs/families.md section 1): a GT `id,label` table and a
+//! submission as hard labels, per-class score columns (Kaggle's multi-class layout) or one binary score
+//! column. Streaming: ids are kept once (the GT's), submission values land in per-GT-row arrays.
+
+use super::id_csv::{self, Batch, CsvIn, IdIndex, BATCH};
+use super::id_index::{early_tags, EarlyColumns, Tag};
+use crate::budget::{Budget, FAMILY_ROW_BYTES};
+use crate::diag::{Diagnostic, Diags};
+use std::collections::HashMap;
+
+pub mod shape;
+mod submission;
+pub use submission::read_submission;
+
+pub const FAMILY: &str = "classification";
+/// Column names tried for the label column when the header has more than one other column.
+pub const LABEL_DEFAULTS: &[&str] = &["label", "target", "class", "y"];
+/// A submission row without a usable value.
+pub const NONE: u32 = u32::MAX;
+
+/// The GT classes: integers in numeric order when every GT label parses as one, else strings in code-point
+/// order (NumPy's `unique`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Classes {
+    pub names: Vec<String>,
+    pub ints: Option<Vec<i64>>,
+}
+
+impl Classes {
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    /// A single integer class 0 or 1: a binary problem of which the ground truth holds one class (scikit-learn
+    /// still scores it as binary, positive label 1).
+    pub fn single_binary(&self) -> bool {
+        matches!(self.ints.as_deref(), Some([0]) | Some([1]))
+    }
+    /// Two classes, or [`Self::single_binary`].
+    pub fn binary(&self) -> bool {
+        self.len() == 2 || self.single_binary()
+    }
+    /// The class count the metrics' rules read: 2 for [`Self::single_binary`].
+    pub fn metric_k(&self) -> usize {
+        if self.single_binary() {
+            2
+        } else {
+            self.len()
+        }
+    }
+    /// The class index of a label text (trimmed), if it is a GT class.
+    pub fn index(&self, s: &str) -> Option<usize> {
+        match &self.ints {
+            Some(v) => s.parse::<i64>().ok().and_then(|x| v.binary_search(&x).ok()),
+            None => self.names.binary_search_by(|n| n.as_str().cmp(s)).ok(),
+        }
+    }
+}
+
+pub struct Gt {
+    pub file: String,
+    pub ids: IdIndex,
+    /// Class index per row.
+    pub labels: Vec<u32>,
+    /// 1-based line per row.
+    pub lines: Vec<u64>,
+    pub classes: Classes,
+}
+
+/// Reads the GT table (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None`
+/// when it cannot be used (no header, no label column, no row).
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
+pub fn read_gt<'i>(
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    size: u64,
+    delimiter: u8,
+    id_opt: &str,
+    label_opt: &str,
+    budget: Budget,
+    diags: &mut Diags,
+) -> Option<Gt> {
+    let mut held = 0u64;
+    let mut over = false;
+    let mut g = GtRows::default();
+    let mut cols: Option<(usize, usize)> = None;
+    let mut tags = Vec::new();
+    let shared = EarlyColumns::new();
+    id_csv::read_batched_with(
+        FAMILY,
+        file,
+        r,
+        delimiter,
+        BATCH,
+        early_tags(&shared),
+        diags,
+        |ev, diags| match ev {
+            Batch::Header(h) => {
+                if let Some(d) = shape::header_problem(FAMILY, file, h, delimiter, None) {
+                    diags.push(d);
+                    return false;
+                }
+                let id = id_csv::id_column(FAMILY, file, h, id_opt, diags);
+                cols = id.zip(id.and_then(|id| {
+                    id_csv::value_column(FAMILY, file, h, id, label_opt, LABEL_DEFAULTS, diags)
+                }));
+                if let Some((ic, _)) = cols {
+                    let _ = shared.set((ic, None));
+                }
+                cols.is_some()
+            }
+            Batch::Rows(rows) => {
+                let Some((ic, lc)) = cols else { return false };
+                let bytes = |row: &id_csv::Row| {
+                    (row.get(ic).len() + row.get(lc).len()) as u64 + FAMILY_ROW_BYTES
+                };
+                let what = format!("its id, its label and {FAMILY_ROW_BYTES} bytes each");
+                if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
+                    over = true;
+                    return false;
+                }
+                if g.ids.is_empty() {
+                    g.ids.reserve(id_csv::expected_rows(size, rows, budget));
+                }
+                g.ids.prepare_rows(rows.iter(), ic, &mut tags);
+                for (row, &tag) in rows.iter().zip(&tags) {
+                    g.add(file, row, (ic, lc), tag, diags);
+                }
+                true
+            }
+        },
+    )?;
+    cols?;
+    if over {
+        return None;
+    }
+    let GtRows {
+        ids,
+        raw,
+        lines,
+        names,
+        ..
+    } = g;
+    if raw.is_empty() {
+        diags.push(id_csv::empty_gt(FAMILY, file));
+        return None;
+    }
+    let (classes, labels) = classes_of(&names, &raw);
+    Some(Gt {
+        file: file.to_string(),
+        ids,
+        labels,
+        lines,
+        classes,
+    })
+}
+
+/// The GT rows read so far: ids, each row's label as an index into the distinct labels, lines.
+#[derive(Default)]
+struct GtRows {
+    ids: IdIndex,
+    raw: Vec<u32>,
+    lines: Vec<u64>,
+    distinct: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl GtRows {
+    /// Adds `row` (id and label columns `cols`, the id's tag `tag`); a repeated id is reported and skipped.
+    #[inline]
+    fn add(
+        &mut self,
+        file: &str,
+        row: &id_csv::Row,
+        (ic, lc): (usize, usize),
+        tag: Tag,
+        diags: &mut Diags,
+    ) {
+        if let Err(first) = self.ids.insert_tagged(row.get(ic), tag) {
+            diags.push(id_csv::duplicate_gt_id(
+                FAMILY,
+                file,
+                row,
+                ic,
+                self.lines[first],
+            ));
+            return;
+        }
+        let label = row.get(lc);
+        if label.is_empty() {
+            diags.push(
+                Diagnostic::error(&format!("{FAMILY}.empty_cell"), "empty GT label")
+                    .file(file)
+                    .at(row.line, row.column(lc))
+                    .hint("Give every GT row a label."),
+            );
+        }
+        let k = match self.distinct.get(label) {
+            Some(&k) => k,
+            None => {
+                let n = self.distinct.len() as u32;
+                self.distinct.insert(label.to_string(), n);
+                self.names.push(label.to_string());
+                n
+            }
+        };
+        self.raw.push(k);
+        self.lines.push(row.line);
+    }
+}
+
+/// The GT classes of the distinct labels `names` (integers when every label parses as one: equal values merge,
+/// `01` and `1`; else strings), and each row's class index from its index into `names` (`raw`).
+fn classes_of(names: &[String], raw: &[u32]) -> (Classes, Vec<u32>) {
+    let parsed: Option<Vec<i64>> = names.iter().map(|s| s.parse::<i64>().ok()).collect();
+    let classes = match parsed {
+        Some(v) => {
+            let mut u = v.clone();
+            u.sort_unstable();
+            u.dedup();
+            Classes {
+                names: u.iter().map(|x| x.to_string()).collect(),
+                ints: Some(u),
+            }
+        }
+        None => {
+            let mut u = names.to_vec();
+            u.sort_unstable();
+            Classes {
+                names: u,
+                ints: None,
+            }
+        }
+    };
+    let remap: Vec<u32> = names
+        .iter()
+        .map(|s| classes.index(s).unwrap_or(0) as u32)
+        .collect();
+    let labels = raw.iter().map(|&k| remap[k as usize]).collect();
+    (classes, labels)
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    #[default]
+    Labels,
+    Scores,
+    BinaryScore,
+    /// Hard labels of two integer classes read as the positive class's score too, because the leaderboard
+    /// metric needs scores (scikit-learn's `roc_auc_score` takes any numbers as scores): label and score metrics.
+    LabelScores,
+}
+
+impl Layout {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layout::Labels => "labels",
+            Layout::Scores => "scores",
+            Layout::BinaryScore => "binary score",
+            Layout::LabelScores => "labels read as scores",
+        }
+    }
+}
+
+/// A submission, aligned to the GT rows.
+#[derive(Default)]
+pub struct Submission {
+    pub file: String,
+    pub layout: Layout,
+    /// Labels layout: per GT row the label index (0..k: GT classes; k + j: `extra[j]`), or [`NONE`].
+    pub pred: Vec<u32>,
+    /// Predicted labels that are not GT classes, in first-seen order.
+    pub extra: Vec<String>,
+    /// A predicted label that is not an integer while the GT classes are (scikit-learn: "Mix of label input
+    /// types"): (line, column, text) of the first one and the count.
+    pub mixed: Option<(u64, u64, String, u64)>,
+    /// Scores layout: n×k row-major; binary score layout: n values. NaN where absent.
+    pub scores: Vec<f64>,
+    /// 1-based line per GT row (0 = not given).
+    pub seen: Vec<u64>,
+    /// Rows with an unusable value (located errors already given).
+    pub bad_values: u64,
+}
