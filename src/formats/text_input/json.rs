@@ -13,13 +13,11 @@ use serde_json::Value;
 pub fn read(file: &str, body: &str, diags: &mut Diags) -> Option<Vec<Record>> {
     let first = body.trim_start().as_bytes().first().copied();
     if first == Some(b'{') {
-        // One object spanning the file, or JSON Lines of objects: a second value after the first says which.
-        let mut de = serde_json::Deserializer::from_str(body).into_iter::<serde::de::IgnoredAny>();
-        let one = de.next().is_some_and(|r| r.is_ok()) && de.next().is_none();
-        if one {
-            return read_map(file, body, diags);
-        }
-        return read_lines(file, body, diags);
+        return if is_json_lines(body) {
+            read_lines(file, body, diags)
+        } else {
+            read_map(file, body, diags)
+        };
     }
     let v: Value = match serde_json::from_str(body) {
         Ok(v) => v,
@@ -43,6 +41,20 @@ pub fn read(file: &str, body: &str, diags: &mut Diags) -> Option<Vec<Record>> {
         out.push(record(file, row, 0, diags, &format!("element {}", k + 1))?);
     }
     Some(out)
+}
+
+/// JSON Lines: the first non-blank line is a whole JSON object, and either more lines follow or it is a record
+/// (`"id"` with `"text"` or `"answers"`). Otherwise the file is one object, whose syntax errors are located in it.
+fn is_json_lines(body: &str) -> bool {
+    let mut lines = body.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = lines.next() else {
+        return false;
+    };
+    let Ok(Value::Object(o)) = serde_json::from_str::<Value>(first) else {
+        return false;
+    };
+    lines.next().is_some()
+        || (o.contains_key("id") && (o.contains_key("text") || o.contains_key("answers")))
 }
 
 fn syntax(file: &str, e: &serde_json::Error) -> crate::diag::Diagnostic {
