@@ -10,6 +10,7 @@ mod competitions;
 mod families;
 mod files;
 mod kws;
+mod text;
 
 use crate::input::{Entry, FileSet, Input, Limits, Role};
 use crate::protocols::{self, Quiet, Request};
@@ -44,6 +45,10 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("zip_built", files::zip_built),
     ("input_gz", files::input_gz),
     ("disk_walk", files::disk_walk),
+    ("text_table", text::text_table),
+    ("text_json", text::text_json),
+    ("text_squad", text::text_squad),
+    ("text_page", text::text_page),
 ];
 
 /// The body of target `name`.

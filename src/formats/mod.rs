@@ -18,4 +18,5 @@ pub mod png_mask;
 pub mod python_json;
 pub mod regression_csv;
 pub mod text_file;
+pub mod text_input;
 pub mod trec;

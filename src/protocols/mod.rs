@@ -19,6 +19,7 @@ pub mod regression;
 pub mod roles;
 pub mod segmentation;
 pub mod shell;
+pub mod text;
 #[cfg(feature = "toy")]
 pub mod toy;
 pub mod views;

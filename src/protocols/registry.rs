@@ -4,7 +4,7 @@
 
 use super::{
     aij2022, chalearn_ce, classification, detection, falsid, fest, kws, regression, segmentation,
-    AnyProtocol, ProtocolInfo, UsageError,
+    text, AnyProtocol, ProtocolInfo, UsageError,
 };
 
 /// Every protocol, in the specs' order: the one table of protocol ids.
@@ -18,6 +18,7 @@ pub static PROTOCOLS: &[&dyn AnyProtocol] = &[
     &regression::Regression,
     &detection::Detection,
     &segmentation::Segmentation,
+    &text::Text,
     #[cfg(feature = "toy")]
     &super::toy::Toy,
 ];

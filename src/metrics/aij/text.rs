@@ -237,7 +237,7 @@ pub fn ned(gt: &str, pred: &str, both_empty_one: bool) -> f64 {
             0.0
         };
     }
-    let d = strsim::levenshtein(pred, gt);
+    let d = crate::metrics::edit::char_distance(pred, gt);
     1.0 - d as f64 / lg.max(lp) as f64
 }
 

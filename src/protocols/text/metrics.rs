@@ -1,0 +1,338 @@
+//! The metric table: one entry per metric id, in the report's order. An entry says whether the metric takes
+//! several references per item and computes its corpus value (and per-item values) from a [`Corpus`]. A new
+//! metric (sacreBLEU's, rouge-score's) is one more entry.
+
+use super::inputs::Pairs;
+use crate::metrics::edit::{self, Counts, Op};
+use crate::metrics::text::{jiwer, py_mean, similarity, squad};
+use rustc_hash::FxHashMap;
+
+/// The paired texts and what several metrics share, computed once.
+pub struct Corpus<'a> {
+    pub refs: &'a [Vec<String>],
+    pub hyps: &'a [String],
+    /// Character and word alignment counts of each item (empty when some item has several references).
+    pub chars: Vec<Counts>,
+    pub words: Vec<Counts>,
+    pub anls_threshold: f64,
+    /// The `squad` layout's script and each question's `has answer`.
+    pub squad: Option<(squad::Version, &'a [bool])>,
+}
+
+/// A metric's result: its value (`None`: undefined) and its per-item values (`None`: it has none).
+pub struct Computed {
+    pub value: Option<f64>,
+    pub per_item: Option<Vec<f64>>,
+}
+
+/// Which inputs a metric applies to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Applies {
+    /// One reference per item, any layout but `squad`.
+    OneRef,
+    /// Any layout but `squad`, any number of references (ANLS; SQuAD's scripts scored per question).
+    NotSquad,
+    /// The `squad` layout only (its scripts' totals).
+    Squad,
+    /// The `squad` layout with v2.0's script.
+    SquadV2,
+}
+
+pub struct Metric {
+    pub id: &'static str,
+    pub applies: Applies,
+    /// The per-item column's key, when the metric has per-item values.
+    pub item_key: Option<&'static str>,
+    pub compute: fn(&Corpus) -> Computed,
+}
+
+/// Every metric, in the report's order.
+pub static METRICS: &[Metric] = &[
+    Metric {
+        id: "cer",
+        applies: Applies::OneRef,
+        item_key: Some("cer"),
+        compute: |c| rate(&c.chars, true),
+    },
+    Metric {
+        id: "wer",
+        applies: Applies::OneRef,
+        item_key: Some("wer"),
+        compute: |c| rate(&c.words, true),
+    },
+    Metric {
+        id: "mer",
+        applies: Applies::OneRef,
+        item_key: None,
+        compute: |c| words(c, |m| m.mer),
+    },
+    Metric {
+        id: "wil",
+        applies: Applies::OneRef,
+        item_key: None,
+        compute: |c| words(c, |m| m.wil),
+    },
+    Metric {
+        id: "wip",
+        applies: Applies::OneRef,
+        item_key: None,
+        compute: |c| words(c, |m| m.wip),
+    },
+    Metric {
+        id: "cer_mean",
+        applies: Applies::OneRef,
+        item_key: None,
+        compute: |c| rate(&c.chars, false),
+    },
+    Metric {
+        id: "wer_mean",
+        applies: Applies::OneRef,
+        item_key: None,
+        compute: |c| rate(&c.words, false),
+    },
+    Metric {
+        id: "ned",
+        applies: Applies::OneRef,
+        item_key: Some("ned"),
+        compute: ned,
+    },
+    Metric {
+        id: "anls",
+        applies: Applies::NotSquad,
+        item_key: Some("anls"),
+        compute: anls,
+    },
+    Metric {
+        id: "exact_match",
+        applies: Applies::NotSquad,
+        item_key: Some("exact_match"),
+        compute: |c| squad_pairs(c, false),
+    },
+    Metric {
+        id: "f1",
+        applies: Applies::NotSquad,
+        item_key: Some("f1"),
+        compute: |c| squad_pairs(c, true),
+    },
+    Metric {
+        id: "exact_match",
+        applies: Applies::Squad,
+        item_key: Some("exact_match"),
+        compute: |c| squad_total(c, false, None),
+    },
+    Metric {
+        id: "f1",
+        applies: Applies::Squad,
+        item_key: Some("f1"),
+        compute: |c| squad_total(c, true, None),
+    },
+    Metric {
+        id: "HasAns_exact",
+        applies: Applies::SquadV2,
+        item_key: None,
+        compute: |c| squad_total(c, false, Some(true)),
+    },
+    Metric {
+        id: "HasAns_f1",
+        applies: Applies::SquadV2,
+        item_key: None,
+        compute: |c| squad_total(c, true, Some(true)),
+    },
+    Metric {
+        id: "NoAns_exact",
+        applies: Applies::SquadV2,
+        item_key: None,
+        compute: |c| squad_total(c, false, Some(false)),
+    },
+    Metric {
+        id: "NoAns_f1",
+        applies: Applies::SquadV2,
+        item_key: None,
+        compute: |c| squad_total(c, true, Some(false)),
+    },
+    Metric {
+        id: "jaccard",
+        applies: Applies::OneRef,
+        item_key: Some("jaccard"),
+        compute: jaccard,
+    },
+];
+
+/// Whether metric `m` applies to `pairs` (`many`: some item has several references).
+pub fn applies(m: &Metric, squad: Option<squad::Version>, many: bool) -> bool {
+    match m.applies {
+        Applies::OneRef => squad.is_none() && !many,
+        Applies::NotSquad => squad.is_none(),
+        Applies::Squad => squad.is_some(),
+        Applies::SquadV2 => squad == Some(squad::Version::V2),
+    }
+}
+
+/// Every metric id, once each, in order.
+pub fn ids() -> Vec<&'static str> {
+    let mut out: Vec<&str> = Vec::new();
+    for m in METRICS {
+        if !out.contains(&m.id) {
+            out.push(m.id);
+        }
+    }
+    out
+}
+
+/// Reference → hypothesis character substitutions, counted.
+pub type Confusions = FxHashMap<(char, char), u64>;
+
+/// The alignment counts and the character confusions (reference → hypothesis substitutions, counted) of every
+/// single-reference item.
+pub fn align_all(p: &Pairs) -> (Vec<Counts>, Vec<Counts>, Confusions) {
+    let mut confusions = FxHashMap::default();
+    let mut chars = Vec::with_capacity(p.ids.len());
+    let mut words = Vec::with_capacity(p.ids.len());
+    for (r, h) in p.refs.iter().zip(&p.hyps) {
+        let r = &r[0];
+        let (rc, hc) = (jiwer::chars(r), jiwer::chars(h));
+        let mut c = Counts::default();
+        edit::align(&rc, &hc, &mut |op, i, j| match op {
+            Op::Replace => {
+                c.substitutions += 1;
+                *confusions.entry((rc[i], hc[j])).or_insert(0) += 1;
+            }
+            Op::Delete => c.deletions += 1,
+            Op::Insert => c.insertions += 1,
+            Op::Equal => {}
+        });
+        c.hits = rc.len() as u64 - c.substitutions - c.deletions;
+        chars.push(c);
+        words.push(jiwer::word_counts(r, h));
+    }
+    (chars, words, confusions)
+}
+
+/// Corpus-level jiwer rate (`corpus`) or the mean of the items' rates; per item, each item's rate.
+fn rate(counts: &[Counts], corpus: bool) -> Computed {
+    let per: Vec<f64> = counts.iter().map(jiwer::rate).collect();
+    let value = if corpus {
+        let (mut total, mut hyp) = (Counts::default(), 0);
+        for c in counts {
+            total.add(c);
+            hyp += jiwer::hyp_tokens(c);
+        }
+        Some(jiwer::measures(&total, hyp).wer)
+    } else {
+        py_mean(per.iter().copied())
+    };
+    Computed {
+        value: value.filter(|_| !counts.is_empty()),
+        per_item: Some(per),
+    }
+}
+
+fn words(c: &Corpus, f: fn(&jiwer::Measures) -> f64) -> Computed {
+    let (mut total, mut hyp) = (Counts::default(), 0);
+    for w in &c.words {
+        total.add(w);
+        hyp += jiwer::hyp_tokens(w);
+    }
+    let value = (!c.words.is_empty()).then(|| f(&jiwer::measures(&total, hyp)));
+    Computed {
+        value,
+        per_item: None,
+    }
+}
+
+fn ned(c: &Corpus) -> Computed {
+    let nl: Vec<f64> = c
+        .refs
+        .iter()
+        .zip(c.hyps)
+        .map(|(r, h)| similarity::normalized_distance(&r[0], h))
+        .collect();
+    let value = py_mean(nl.iter().copied()).map(|m| 1.0 - m);
+    Computed {
+        value,
+        per_item: Some(nl.iter().map(|d| 1.0 - d).collect()),
+    }
+}
+
+fn anls(c: &Corpus) -> Computed {
+    let per: Vec<f64> = c
+        .refs
+        .iter()
+        .zip(c.hyps)
+        .map(|(r, h)| similarity::anls(h, r, c.anls_threshold).unwrap_or(f64::NAN))
+        .collect();
+    let value = if per.iter().any(|v| v.is_nan()) {
+        None
+    } else {
+        py_mean(per.iter().copied())
+    };
+    Computed {
+        value,
+        per_item: Some(per),
+    }
+}
+
+fn jaccard(c: &Corpus) -> Computed {
+    let per: Vec<f64> = c
+        .refs
+        .iter()
+        .zip(c.hyps)
+        .map(|(r, h)| similarity::jaccard(&r[0], h).unwrap_or(f64::NAN))
+        .collect();
+    let value = if per.iter().any(|v| v.is_nan()) {
+        None
+    } else {
+        py_mean(per.iter().copied())
+    };
+    Computed {
+        value,
+        per_item: Some(per),
+    }
+}
+
+/// SQuAD v2.0's per-question (exact, f1), for every item.
+fn squad_scores(c: &Corpus) -> Vec<(f64, f64)> {
+    let v = c.squad.map_or(squad::Version::V2, |s| s.0);
+    c.refs
+        .iter()
+        .zip(c.hyps)
+        .map(|(r, h)| squad::score(h, r, v).unwrap_or((f64::NAN, f64::NAN)))
+        .collect()
+}
+
+/// Outside the `squad` layout: the mean over items of v2.0's per-question score, ×100 as the script prints.
+fn squad_pairs(c: &Corpus, f1: bool) -> Computed {
+    let per: Vec<f64> = squad_scores(c)
+        .into_iter()
+        .map(|(e, f)| if f1 { f } else { e })
+        .collect();
+    let total = per.iter().fold(0.0, |s, v| s + v);
+    let value = (!per.is_empty() && total.is_finite()).then(|| 100.0 * total / per.len() as f64);
+    Computed {
+        value,
+        per_item: Some(per),
+    }
+}
+
+/// The scripts' totals: `100.0 * sum / total` over every question, or over those with (`Some(true)`) or
+/// without (`Some(false)`) an answer (v2.0's `HasAns_*` / `NoAns_*`; `None` when there are none).
+fn squad_total(c: &Corpus, f1: bool, has: Option<bool>) -> Computed {
+    let scores = squad_scores(c);
+    let per: Vec<f64> = scores
+        .iter()
+        .map(|&(e, f)| if f1 { f } else { e })
+        .collect();
+    let has_answer = c.squad.map_or(&[][..], |s| s.1);
+    let (mut sum, mut n) = (0.0, 0usize);
+    for (k, v) in per.iter().enumerate() {
+        if has.is_none_or(|want| has_answer.get(k) == Some(&want)) {
+            sum += v;
+            n += 1;
+        }
+    }
+    let value = (n > 0 && sum.is_finite()).then(|| 100.0 * sum / n as f64);
+    Computed {
+        value,
+        per_item: has.is_none().then_some(per),
+    }
+}

@@ -1,0 +1,216 @@
+//! The `text` family (docs/specs/text.md): its layouts, metrics on small inputs whose values jiwer 4.0.0, anls
+//! 0.0.2 and SQuAD's scripts give (computed once with the pinned references of
+//! tests/reference/requirements-text.txt; tests/reference/text_diff.py checks thousands of random cases), its
+//! located diagnostics and its pre-flight manifest.
+
+mod common;
+mod preflight_common;
+
+use common::{bytes_input, score_inputs};
+use dropscore::input::Role;
+use dropscore::{Mode, Report};
+
+fn run(files: &[(&str, Role, &str)], set: &[(&str, &str)]) -> Report {
+    let inputs = files
+        .iter()
+        .map(|(p, r, b)| bytes_input(p, Some(*r), b.as_bytes().to_vec()))
+        .collect();
+    score_inputs("text", inputs, Mode::Official, set)
+}
+
+fn pair(gt: (&str, &str), pred: (&str, &str), set: &[(&str, &str)]) -> Report {
+    run(&[(gt.0, Role::Gt, gt.1), (pred.0, Role::Pred, pred.1)], set)
+}
+
+fn diag<'a>(r: &'a Report, code: &str) -> &'a dropscore::Diagnostic {
+    r.diagnostics
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("no {code} in {:#?}", r.diagnostics))
+}
+
+fn item(r: &Report, k: usize, key: &str) -> Option<f64> {
+    r.item(k).scores.get(key)
+}
+
+/// `jiwer.cer(r, h)` = 0.2727272727272727, `wer` 0.8, `mer` 0.5714285714285714, `wil` 0.7428571428571429
+/// for r = ["hello world", "the cat sat", ""], h = ["helo world", "the bat sat on", "x"].
+#[test]
+fn table_layout_matches_jiwer() {
+    let r = pair(
+        ("gt.csv", "id,text\n1,hello world\n2,the cat sat\n3,\n"),
+        ("pred.csv", "id,text\n3,x\n1,helo world\n2,the bat sat on\n"),
+        &[],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.0[0].0, "cer");
+    assert_eq!(r.scores.get("cer"), Some(0.2727272727272727));
+    assert_eq!(r.scores.get("wer"), Some(0.8));
+    assert_eq!(r.scores.get("mer"), Some(0.5714285714285714));
+    assert_eq!(r.scores.get("wil"), Some(0.7428571428571429));
+    // The third reference is empty: its rate is its number of inserted characters (jiwer 4.0).
+    assert_eq!(item(&r, 2, "cer"), Some(1.0));
+    assert_eq!(item(&r, 0, "char_deletions"), Some(1.0));
+    assert_eq!(r.item(0).detail["hypothesis"], "helo world");
+}
+
+#[test]
+fn several_references_take_anls_and_squad_metrics_only() {
+    let gt = r#"{"a": ["The Cat", "a cat"], "b": ["dog"]}"#;
+    let r = pair(
+        ("gt.json", gt),
+        ("pred.json", r#"{"a": "the cat", "b": "dig"}"#),
+        &[("metric", "anls")],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("anls"), Some((1.0 + (1.0 - 1.0 / 3.0)) / 2.0));
+    assert!(!r.scores.contains("cer"));
+    let r = pair(
+        ("gt.json", gt),
+        ("pred.json", r#"{"a": "the cat", "b": "dig"}"#),
+        &[],
+    );
+    assert!(diag(&r, "text.metric_not_applicable")
+        .message
+        .contains("`cer`"));
+    assert_eq!(r.scores.get("cer"), None);
+}
+
+#[test]
+fn json_lines_with_answers() {
+    let gt =
+        "{\"id\": 1, \"answers\": [\"Paris\", \"paris, France\"]}\n{\"id\": 2, \"text\": \"x\"}\n";
+    let pred = "{\"id\": 1, \"text\": \"paris\"}\n{\"id\": 2, \"text\": \"y\"}\n";
+    let r = pair(
+        ("gt.jsonl", gt),
+        ("pred.jsonl", pred),
+        &[("metric", "exact_match")],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("exact_match"), Some(50.0));
+}
+
+const SQUAD: &str = r#"{"version": "v2.0", "data": [{"title": "t", "paragraphs": [{"context": "c", "qas": [
+  {"id": "q1", "answers": [{"text": "the Normans"}], "is_impossible": false},
+  {"id": "q2", "answers": [], "is_impossible": true}
+]}]}]}"#;
+
+#[test]
+fn squad_v2_totals() {
+    let r = pair(
+        ("gt.json", SQUAD),
+        ("pred.json", r#"{"q1": "Normans", "q2": ""}"#),
+        &[("metric", "f1")],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("exact_match"), Some(100.0));
+    assert_eq!(r.scores.get("HasAns_f1"), Some(100.0));
+    assert_eq!(r.scores.get("NoAns_exact"), Some(100.0));
+}
+
+#[test]
+fn squad_prediction_for_an_unknown_question_is_located() {
+    let pred = "{\"q1\": \"Normans\",\n \"q2\": \"\",\n  \"q9\": \"x\"}";
+    let r = pair(("gt.json", SQUAD), ("pred.json", pred), &[("metric", "f1")]);
+    let d = diag(&r, "text.unknown_id");
+    assert!(d.message.contains("q9"), "{}", d.message);
+    assert_eq!(
+        (d.file.as_deref(), d.line, d.column),
+        (Some("pred.json"), Some(3), Some(3))
+    );
+    assert_eq!(r.scores.get("f1"), None);
+}
+
+#[test]
+fn csv_row_with_a_missing_text_cell_is_located() {
+    let r = pair(
+        ("gt.csv", "id,text\n1,a\n2,b\n"),
+        ("pred.csv", "id,text\n1,a\n2\n"),
+        &[],
+    );
+    let d = diag(&r, "text.csv");
+    assert_eq!((d.file.as_deref(), d.line), (Some("pred.csv"), Some(3)));
+    assert_eq!(r.scores.get("cer"), None);
+}
+
+#[test]
+fn missing_unknown_and_duplicate_ids() {
+    let gt = ("gt.csv", "id,text\n1,a\n2,b\n");
+    let r = pair(gt, ("pred.csv", "id,text\n1,a\n1,a\n3,c\n"), &[]);
+    assert_eq!(diag(&r, "text.duplicate_id").line, Some(3));
+    assert_eq!(diag(&r, "text.unknown_id").line, Some(4));
+    assert!(diag(&r, "text.missing_id").is_error());
+    let r = pair(gt, ("pred.csv", "id,text\n1,a\n"), &[("missing", "worst")]);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("cer"), Some(0.5));
+}
+
+#[test]
+fn normalize_option() {
+    let gt = ("gt.json", "{\"a\": \"e\u{301}t\u{e9}\"}");
+    let pred = ("pred.json", "{\"a\": \"\u{e9}te\u{301}\"}");
+    assert_eq!(
+        pair(gt, pred, &[("normalize", "nfc")]).scores.get("cer"),
+        Some(0.0)
+    );
+    assert!(pair(gt, pred, &[]).scores.get("cer").unwrap() > 0.0);
+}
+
+#[test]
+fn one_text_file_each_side() {
+    let r = pair(("gt.txt", "abcd\n"), ("pred.txt", "abce\n"), &[]);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("cer"), Some(0.25));
+}
+
+fn page(lines: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\"?>\n<PcGts xmlns=\"http://schema.primaresearch.org/PAGE/gts/pagecontent/2013-07-15\">\n\
+         <Page imageFilename=\"p.png\"><TextRegion id=\"r\">{lines}</TextRegion></Page></PcGts>\n"
+    )
+}
+
+#[test]
+fn page_xml_lines_lowest_index_and_not_words() {
+    let gt = page(
+        "<TextLine id=\"l1\"><Word id=\"w\"><TextEquiv><Unicode>no</Unicode></TextEquiv></Word>\
+         <TextEquiv index=\"2\"><Unicode>second</Unicode></TextEquiv>\
+         <TextEquiv index=\"1\"><Unicode>a &amp; b</Unicode></TextEquiv></TextLine>\
+         <TextLine id=\"l2\"><TextEquiv><Unicode>xy</Unicode></TextEquiv></TextLine>",
+    );
+    let pred = "id,text\np1/l1,a & b\np1/l2,xz\n";
+    let r = pair(("p1.xml", &gt), ("pred.csv", pred), &[]);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.item(0).id, "p1/l1");
+    assert_eq!(r.item(0).detail["reference"], "a & b");
+    assert_eq!(r.scores.get("cer"), Some(1.0 / 7.0));
+}
+
+#[test]
+fn unclosed_page_element_is_located() {
+    let gt = page("<TextLine id=\"l1\"><TextEquiv><Unicode>a</Unicode></TextEquiv></TextLine>");
+    let bad = gt.replace("</TextRegion>", "");
+    let r = pair(("p1.xml", &gt), ("p1.xml", &bad), &[]);
+    let d = diag(&r, "text.page");
+    assert!(d.message.contains("TextRegion"), "{}", d.message);
+    assert_eq!((d.line, d.column), (Some(3), Some(29)));
+}
+
+#[test]
+fn manifest_holds_ids_never_texts() {
+    let gt = page(
+        "<TextLine id=\"l1\"><TextEquiv><Unicode>secret words</Unicode></TextEquiv></TextLine>",
+    );
+    let m = preflight_common::manifest("text", &[("p1.xml".into(), gt.into_bytes())], &[]);
+    assert!(m.contains("p1/l1"), "{m}");
+    assert!(!m.contains("secret"), "{m}");
+    let gt: Vec<preflight_common::File> = vec![("gt.csv".into(), b"id,text\n1,a\n2,b\n".to_vec())];
+    for (pred, case) in [
+        ("id,text\n1,x\n2,y\n", "valid"),
+        ("id,text\n1,x\n", "missing"),
+        ("id,text\n1,x\n2,y\n3,z\n", "unknown"),
+    ] {
+        let pred: Vec<preflight_common::File> = vec![("pred.csv".into(), pred.as_bytes().to_vec())];
+        preflight_common::agree("text", &gt, &pred, &[], case);
+    }
+}
