@@ -309,3 +309,65 @@ fn competition_yaml_errors_are_located() {
     let e = leaderboard_from_yaml("leaderboards: 3\n").unwrap_err();
     assert_eq!(e[0].line, 1);
 }
+
+/// A config of `n` leaderboard columns in the TOML form, the JSON form and a competition.yaml.
+fn many_columns(n: usize) -> (String, String, String) {
+    let mut toml = String::from("protocol = \"classification\"\n");
+    let mut yaml = String::from("leaderboards:\n  - columns:\n");
+    let mut cols = Vec::with_capacity(n);
+    for i in 0..n {
+        toml.push_str(&format!(
+            "[[leaderboard.columns]]\nkey = \"c{i}\"\nmetric = \"accuracy\"\ntitle = \"Colonne é {i}\"\n"
+        ));
+        yaml.push_str(&format!("      - key: c{i}\n        title: C {i}\n"));
+        cols.push(format!(
+            "{{\"key\": \"c{i}\", \"title\": \"C {i}\", \"metric\": \"accuracy\"}}"
+        ));
+    }
+    let json = format!(
+        "{{\"protocol\": \"classification\", \"leaderboard\": {{\"columns\": [\n{}\n]}}}}",
+        cols.join(",\n")
+    );
+    (toml, json, yaml)
+}
+
+/// Seconds to validate each form of a config of `n` columns (the three readers).
+fn validation_seconds(n: usize) -> f64 {
+    let (toml, json, yaml) = many_columns(n);
+    let t = std::time::Instant::now();
+    let c = from_toml(&toml).unwrap();
+    assert_eq!(c.leaderboard.columns.len(), n);
+    assert_eq!(from_json(&json).unwrap().leaderboard.columns.len(), n);
+    assert_eq!(leaderboard_from_yaml(&yaml).unwrap().len(), n);
+    t.elapsed().as_secs_f64()
+}
+
+#[test]
+fn validation_is_linear_in_the_number_of_columns() {
+    // Before: 2,500 / 5,000 / 10,000 columns took 3.4 / 13.5 / 52 s (each position was found by scanning the
+    // text from its start, each key compared with every key before it).
+    // 5,000 first, so that a quadratic validator fails here within seconds rather than running for hours.
+    let small = validation_seconds(5_000);
+    assert!(small < 2.0, "5,000 columns took {small:.1} s");
+    let big = validation_seconds(100_000);
+    assert!(
+        big < 20.0,
+        "100,000 columns took {big:.1} s (5,000: {small:.2} s)"
+    );
+    assert!(
+        big < 60.0 * small.max(0.01),
+        "20× the columns took {:.0}× the time ({small:.2} s → {big:.2} s): not linear",
+        big / small.max(0.01)
+    );
+    // Positions stay exact: the last column's title, after 99,999 lines of accented titles.
+    let (toml, _, _) = many_columns(100_000);
+    let bad = toml + "decimals = 99\n";
+    let e = from_toml(&bad).unwrap_err();
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].path.as_str()),
+        (400_002, 12, "leaderboard.columns[99999].decimals")
+    );
+    let e = from_toml("protocol = \"kws\"\n[[leaderboard.columns]]\ntitle = \"été\" ; x\n")
+        .unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (3, 15), "{e:?}");
+}
