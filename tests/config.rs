@@ -371,3 +371,59 @@ fn validation_is_linear_in_the_number_of_columns() {
         .unwrap_err();
     assert_eq!((e[0].line, e[0].column), (3, 15), "{e:?}");
 }
+
+#[test]
+fn a_null_leaderboard_value_is_named_with_the_reports_reason() {
+    use dropscore::report::{Label, Scores};
+    use dropscore::{Diagnostic, Mode, Report};
+    let mut r = Report::new("classification", Mode::Official);
+    r.scores = Scores::new()
+        .with("roc_auc", None)
+        .with("accuracy", Some(0.65))
+        .with("log_loss", None);
+    r.display.headline = vec![Label {
+        id: "roc_auc".into(),
+        label: "ROC AUC".into(),
+        decimals: 4,
+    }];
+    let mut d = Diagnostic::new(
+        dropscore::Severity::Warning,
+        "classification.metric_not_applicable",
+        "the leaderboard metric `roc_auc` cannot be computed for 2 classes and a labels submission",
+    );
+    d.file = Some("res/pred.csv".into());
+    d.hint = Some("Submit one score column.".into());
+    r.diagnostics.push(d);
+    let bare = from_toml("protocol = \"classification\"\n").unwrap();
+    assert_eq!(
+        bare.null_leaderboard(&r).as_deref(),
+        Some(
+            "the leaderboard metric `roc_auc` is null: the leaderboard metric `roc_auc` cannot be computed \
+             for 2 classes and a labels submission (res/pred.csv). Submit one score column."
+        )
+    );
+    // Without columns, scores.json leaves the other null scores out.
+    let keys: Vec<String> = bare
+        .leaderboard_scores(&r)
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, ["accuracy"]);
+    // A column: named by its key and its score, with the generic reason when no diagnostic is about it.
+    r.display.headline[0].id = "accuracy".into();
+    let cols = from_toml(
+        "protocol = \"classification\"\n[[leaderboard.columns]]\nkey = \"accuracy\"\n\
+         [[leaderboard.columns]]\nkey = \"ll\"\nmetric = \"log_loss\"\n",
+    )
+    .unwrap();
+    let why = cols.null_leaderboard(&r).unwrap();
+    assert!(
+        why.starts_with(
+            "the leaderboard column `ll` (score `log_loss`) is null: `log_loss` is not computable"
+        ),
+        "{why}"
+    );
+    r.scores.set("log_loss", Some(0.5));
+    assert_eq!(cols.null_leaderboard(&r), None);
+}

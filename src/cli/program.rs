@@ -229,10 +229,7 @@ fn preflight_first(
         "<p class=\"fails\"><strong>{}</strong> (pre-flight check against the manifest; nothing was scored)</p>\n",
         html::escape(&checked.summary)
     );
-    Ok(Some(match page.find("</h1>\n") {
-        Some(at) => format!("{}{verdict}{}", &page[..at + 6], &page[at + 6..]),
-        None => page,
-    }))
+    Ok(Some(after_title(page, &verdict)))
 }
 
 fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
@@ -253,17 +250,65 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
     for d in &report.diagnostics {
         eprint!("{}", render::diagnostic(d));
     }
-    write_out(
-        &a.output,
-        "detailed_results.html",
-        &html::detailed(&report, s.cfg.as_ref()),
-    )?;
+    let cfg = s.cfg.clone().unwrap_or_else(|| bare_config(&s));
+    // A leaderboard value is a number or a failure: never a null score with exit status 0.
+    // (Columns that name no score of the report are a config error first: write_scores says so, exit 2.)
+    let null = match report.has_errors() || cfg.leaderboard_scores(&report).is_err() {
+        true => None,
+        false => cfg.null_leaderboard(&report),
+    };
+    let mut page = html::detailed(&report, s.cfg.as_ref());
+    if let Some(why) = &null {
+        let notice = format!(
+            "<p class=\"fails\"><strong>{}</strong> (no scores written)</p>\n",
+            html::escape(&upper_first(why))
+        );
+        page = after_title(page, &notice);
+    }
+    write_out(&a.output, "detailed_results.html", &page)?;
     if report.has_errors() {
         eprintln!("dropscore score: the submission has errors (above); no scores written");
         return Ok(1);
     }
-    write_scores(a, s, &report)?;
+    if let Some(why) = null {
+        eprintln!(
+            "dropscore score: {} No scores written.",
+            render::terminal_lines(&why)
+        );
+        return Ok(1);
+    }
+    write_scores(a, s.config_path.as_deref(), &cfg, &report)?;
     Ok(0)
+}
+
+/// `text` with its first letter in upper case (a sentence of the page).
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `page` (detailed_results.html) with `notice` right after its title.
+fn after_title(page: String, notice: &str) -> String {
+    match page.find("</h1>\n") {
+        Some(at) => format!("{}{notice}{}", &page[..at + 6], &page[at + 6..]),
+        None => page,
+    }
+}
+
+/// The config of a run without one: the protocol and mode, every score on the leaderboard.
+fn bare_config(s: &Setup) -> Config {
+    Config {
+        title: String::new(),
+        protocol: s.protocol.clone(),
+        mode: s.mode,
+        options: Vec::new(),
+        leaderboard: Default::default(),
+        ground_truth: Vec::new(),
+        hide_ground_truth_zone: false,
+        manifest: None,
+    }
 }
 
 /// What `score` runs with: the config, the protocol, mode and options, the manifest, and the files of
@@ -388,20 +433,14 @@ fn read_files(a: &ScoreArgs, s: &Setup) -> Result<Option<FileSet>, Failed> {
 }
 
 /// scores.json and scores.txt: the leaderboard's columns of `report` (the config's, else every score).
-fn write_scores(a: &ScoreArgs, s: Setup, report: &Report) -> Result<(), Failed> {
-    let cfg = s.cfg.unwrap_or_else(|| Config {
-        title: String::new(),
-        protocol: s.protocol.clone(),
-        mode: s.mode,
-        options: Vec::new(),
-        leaderboard: Default::default(),
-        ground_truth: Vec::new(),
-        hide_ground_truth_zone: false,
-        manifest: None,
-    });
+fn write_scores(
+    a: &ScoreArgs,
+    config_path: Option<&Path>,
+    cfg: &Config,
+    report: &Report,
+) -> Result<(), Failed> {
     let scores = cfg.leaderboard_scores(report).map_err(|errs| {
-        let shown = s
-            .config_path
+        let shown = config_path
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let lines: Vec<String> = errs.iter().map(|e| format!("{shown}:{e}")).collect();
