@@ -5,7 +5,8 @@
 use super::inputs::load;
 use super::{parse_set, usage};
 use clap::{Parser, ValueEnum};
-use dropscore::input::{FileSet, Input, Limits, Role};
+use dropscore::input::disk::io_words;
+use dropscore::input::{organizer_file, FileSet, Input, Limits, Role};
 use dropscore::protocols::preflight;
 use dropscore::render;
 use std::io::Write;
@@ -126,7 +127,8 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         return 1;
     };
     let written = match &a.out {
-        Some(f) => std::fs::write(f, &text).map_err(|e| format!("{f}: {e}")),
+        Some(f) => super::out_file::write(Path::new(f), text.as_bytes())
+            .map_err(|e| format!("{f}: {}", io_words(&e))),
         None => std::io::stdout()
             .lock()
             .write_all(text.as_bytes())
@@ -151,9 +153,10 @@ pub fn check_cmd(rest: &[String]) -> i32 {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
-    let text = match std::fs::read_to_string(&a.manifest) {
+    let cap = dropscore::budget::Budget::from_set(&set).entry_limit();
+    let text = match organizer_file::read_text(Path::new(&a.manifest), cap) {
         Ok(t) => t,
-        Err(e) => return usage(&format!("{}: {e}", a.manifest)),
+        Err(e) => return usage(&e),
     };
     let mut inputs = Vec::new();
     let mut walked = Vec::new();

@@ -9,7 +9,7 @@ use super::inputs::list_dir;
 use dropscore::config::{self, Config};
 use dropscore::diag::Diagnostic;
 use dropscore::input::disk::{self, io_words, Kind};
-use dropscore::input::{FileSet, Limits, Role};
+use dropscore::input::{organizer_file, FileSet, Limits, Role};
 use dropscore::protocols::{self, preflight, Quiet, Request};
 use dropscore::report::Report;
 use dropscore::{html, render, Mode};
@@ -22,7 +22,7 @@ const CONFIG_NAMES: &[&str] = &["dropscore.toml", "dropscore.json"];
 /// `leaderboard.competition_yaml` relative to the config's folder. Errors: one located line each.
 pub fn read_config(path: &Path) -> Result<Config, String> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {}", io_words(&e)))?;
+    let text = organizer_file::read_text(path, organizer_file::CONFIG_MAX)?;
     let parsed = if path.extension().is_some_and(|e| e == "json") {
         config::from_json(&text)
     } else {
@@ -38,17 +38,22 @@ pub fn read_config(path: &Path) -> Result<Config, String> {
     match cfg.leaderboard.competition_yaml.clone() {
         None => Ok(cfg),
         Some(y) => {
-            let ypath = path.parent().unwrap_or(Path::new(".")).join(&y);
+            let ypath = organizer_file::inside(folder_of(path), &y, "leaderboard.competition_yaml")
+                .map_err(|e| format!("{shown}: {e}"))?;
             let yshown = ypath.display().to_string();
-            let ytext = std::fs::read_to_string(&ypath).map_err(|e| {
-                format!(
-                    "{shown}: leaderboard.competition_yaml: {yshown}: {}",
-                    io_words(&e)
-                )
-            })?;
+            let ytext = organizer_file::read_text(&ypath, organizer_file::CONFIG_MAX)
+                .map_err(|e| format!("{shown}: leaderboard.competition_yaml: {e}"))?;
             let cols = config::leaderboard_from_yaml(&ytext).map_err(|e| located(&yshown, e))?;
             Ok(config::with_columns(cfg, cols))
         }
+    }
+}
+
+/// The folder of a config file (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     }
 }
 
@@ -150,7 +155,8 @@ pub fn score_cmd(args: &[String]) -> i32 {
             eprintln!("{}", render::terminal_lines(&message));
             let page = failure_page(a.protocol.as_deref().unwrap_or(""), &message);
             let _ = std::fs::create_dir_all(&a.output);
-            let _ = std::fs::write(a.output.join("detailed_results.html"), page);
+            let _ =
+                super::out_file::write(&a.output.join("detailed_results.html"), page.as_bytes());
             code
         }
     }
@@ -178,17 +184,22 @@ fn failure_page(protocol: &str, message: &str) -> String {
     html::detailed(&report, None)
 }
 
-/// The manifest given with --manifest, else the config's `manifest` (relative to the config's folder).
+/// The manifest given with --manifest, else the config's `manifest`: relative to the config's folder (a
+/// leading `/` is that folder, as on the page's site), and inside it.
 fn manifest_path(
     a: &ScoreArgs,
     cfg: Option<&Config>,
     config_path: Option<&Path>,
-) -> Option<PathBuf> {
-    a.manifest.clone().or_else(|| {
-        let m = cfg?.manifest.as_ref()?;
-        let base = config_path.and_then(Path::parent).unwrap_or(Path::new("."));
-        Some(base.join(m.trim_start_matches('/')))
-    })
+) -> Result<Option<PathBuf>, String> {
+    if let Some(m) = &a.manifest {
+        return Ok(Some(m.clone()));
+    }
+    let (Some(m), Some(p)) = (cfg.and_then(|c| c.manifest.as_ref()), config_path) else {
+        return Ok(None);
+    };
+    organizer_file::inside(folder_of(p), m.trim_start_matches('/'), "manifest")
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", p.display()))
 }
 
 /// The pre-flight check of `res/` against the manifest (docs/specs/preflight.md): `Ok(None)` when the submission is
@@ -202,8 +213,8 @@ fn preflight_first(
     set: &[(String, String)],
     cfg: Option<&Config>,
 ) -> Result<Option<String>, Failed> {
-    let text = std::fs::read_to_string(manifest)
-        .map_err(|e| failed(2, format!("{}: {}", manifest.display(), io_words(&e))))?;
+    let cap = dropscore::budget::Budget::from_set(set).entry_limit();
+    let text = organizer_file::read_text(manifest, cap).map_err(|e| failed(2, e))?;
     let mut files = FileSet::build(res, &Limits::from_set(set));
     files.diagnostics.splice(0..0, walked.iter().cloned());
     let checked = match preflight::check(protocol, &text, &files, set) {
@@ -369,12 +380,13 @@ fn setup(a: &ScoreArgs) -> Result<Setup, Failed> {
         cfg.as_ref().map(|c| c.options.clone()).unwrap_or_default();
     set.extend(a.set.iter().cloned());
 
-    let manifest = manifest_path(a, cfg.as_ref(), config_path.as_deref());
+    let manifest =
+        manifest_path(a, cfg.as_ref(), config_path.as_deref()).map_err(|e| failed(2, e))?;
     let mut skip: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| ref_dir.join(n)).collect();
     if let (Some(p), Some(c)) = (&config_path, &cfg) {
         skip.push(p.clone());
         if let Some(y) = &c.leaderboard.competition_yaml {
-            skip.push(p.parent().unwrap_or(Path::new(".")).join(y));
+            skip.push(folder_of(p).join(y));
         }
     }
     skip.extend(manifest.clone());
@@ -464,7 +476,7 @@ fn write_out(dir: &Path, name: &str, text: &str) -> Result<(), Failed> {
         )
     })?;
     let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|e| {
+    super::out_file::write(&p, text.as_bytes()).map_err(|e| {
         failed(
             1,
             format!("dropscore score: {}: {}", p.display(), io_words(&e)),
