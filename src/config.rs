@@ -24,6 +24,7 @@
 //! parsed here by a small position-keeping reader, so the wasm carries neither crate.
 
 mod json;
+mod metrics;
 mod scores;
 mod sections;
 #[cfg(not(target_arch = "wasm32"))]
@@ -37,6 +38,7 @@ use sections::{ground_truth, leaderboard};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+pub use metrics::{column_errors, did_you_mean};
 pub use scores::{headline_id, null_reason};
 #[cfg(not(target_arch = "wasm32"))]
 pub use yaml::leaderboard_from_yaml;
@@ -321,6 +323,17 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
         Some(n) => hide_zone(&mut c, n),
     };
     let manifest = get(top, "manifest").and_then(|n| sections::same_site(&mut c, n, "manifest"));
+    if let (true, Some(p)) = (c.errors.is_empty(), &info) {
+        let metric_pos = get(top, "options")
+            .and_then(|n| match &n.val {
+                Val::Table(t) => get(t, "metric"),
+                _ => None,
+            })
+            .map(|n| n.pos);
+        let columns = &leaderboard.columns;
+        c.errors
+            .extend(metrics::check(p.id, mode, &options, metric_pos, columns));
+    }
     if !c.errors.is_empty() {
         c.errors.sort_by_key(|e| (e.line, e.column));
         return Err(c.errors);

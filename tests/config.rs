@@ -427,3 +427,41 @@ fn a_null_leaderboard_value_is_named_with_the_reports_reason() {
     r.scores.set("log_loss", Some(0.5));
     assert_eq!(cols.null_leaderboard(&r), None);
 }
+
+#[test]
+fn metric_and_column_names_are_checked_against_the_protocol() {
+    let e = one_err("protocol = \"classification\"\n[options]\nmetric = \"auc\"\n");
+    assert_eq!(
+        (e.line, e.column, e.path.as_str()),
+        (3, 10, "options.metric")
+    );
+    assert!(e.message.contains("did you mean roc_auc?"), "{e}");
+    let e = one_err("protocol = \"classification\"\n[[leaderboard.columns]]\nkey = \"rocauc\"\n");
+    assert_eq!((e.line, e.path.as_str()), (2, "leaderboard.columns[0]"));
+    assert!(
+        e.message.contains("`rocauc`") && e.message.contains("did you mean roc_auc?"),
+        "{e}"
+    );
+    let e = one_err(
+        "protocol = \"regression\"\n[[leaderboard.columns]]\nkey = \"rmse\"\nmetric = \"root_mean_squared_eror\"\n",
+    );
+    assert!(
+        e.message.contains("did you mean root_mean_squared_error?"),
+        "{e}"
+    );
+    // Valid names pass; a competition.yaml's columns are checked the same way.
+    assert!(from_toml(
+        "protocol = \"regression\"\n[[leaderboard.columns]]\nkey = \"rmse\"\nmetric = \"root_mean_squared_error\"\n"
+    )
+    .is_ok());
+    let c = from_toml("protocol = \"classification\"\n").unwrap();
+    let yaml = leaderboard_from_yaml("leaderboards:\n  - columns:\n    - key: auc\n").unwrap();
+    let e = config::column_errors(&config::with_columns(c, yaml));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].message.contains("did you mean roc_auc?"), "{}", e[0]);
+    assert_eq!(
+        config::did_you_mean("acuracy", &["accuracy".into()]),
+        Some("accuracy")
+    );
+    assert_eq!(config::did_you_mean("zzz", &["accuracy".into()]), None);
+}

@@ -44,7 +44,11 @@ pub fn read_config(path: &Path) -> Result<Config, String> {
             let ytext = organizer_file::read_text(&ypath, organizer_file::CONFIG_MAX)
                 .map_err(|e| format!("{shown}: leaderboard.competition_yaml: {e}"))?;
             let cols = config::leaderboard_from_yaml(&ytext).map_err(|e| located(&yshown, e))?;
-            Ok(config::with_columns(cfg, cols))
+            let cfg = config::with_columns(cfg, cols);
+            match config::column_errors(&cfg) {
+                e if e.is_empty() => Ok(cfg),
+                e => Err(located(&yshown, e)),
+            }
         }
     }
 }
