@@ -61,13 +61,36 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// `dropscore config FILE`: validates and prints the JSON form the page reads (exit 1 on errors).
+/// `dropscore config FILE [--manifest M]`: validates the config, and the manifest it names (`manifest`, or
+/// `--manifest`) against its protocol and options; prints the JSON form the page reads (exit 1 on errors).
 pub fn config_cmd(args: &[String]) -> i32 {
-    let [file] = args else {
-        eprintln!("usage: dropscore config FILE   (checks dropscore.toml and prints its JSON form for the page)");
-        return 2;
+    let (file, manifest) = match args {
+        [file] => (file, None),
+        [file, flag, m] if flag == "--manifest" => (file, Some(PathBuf::from(m))),
+        _ => {
+            eprintln!("usage: dropscore config FILE [--manifest M]   (checks dropscore.toml and prints its JSON form for the page)");
+            return 2;
+        }
     };
-    match read_config(Path::new(file)) {
+    let path = Path::new(file);
+    let checked = read_config(path).and_then(|c| {
+        let named = match manifest {
+            Some(m) => Some(m),
+            None => c
+                .manifest
+                .as_ref()
+                .map(|m| {
+                    organizer_file::inside(folder_of(path), m.trim_start_matches('/'), "manifest")
+                })
+                .transpose()
+                .map_err(|e| format!("{file}: {e}"))?,
+        };
+        match named {
+            Some(m) => agrees_with_manifest(&c, &m).map(|()| c),
+            None => Ok(c),
+        }
+    });
+    match checked {
         Ok(c) => {
             print!("{}", c.to_json());
             0
@@ -76,6 +99,22 @@ pub fn config_cmd(args: &[String]) -> i32 {
             eprintln!("{}", render::terminal_lines(&e));
             1
         }
+    }
+}
+
+/// Whether the manifest at `m` was made for the config's protocol and options: the conflicts a participant's
+/// page would meet, found at config time instead.
+fn agrees_with_manifest(c: &Config, m: &Path) -> Result<(), String> {
+    let cap = dropscore::budget::Budget::from_set(&c.options).entry_limit();
+    let text = organizer_file::read_text(m, cap)?;
+    let none = FileSet::build(Vec::new(), &Limits::from_set(&c.options));
+    match preflight::check(&c.protocol, &text, &none, &c.options) {
+        Err(e) if !preflight::is_no_check(&e) => Err(format!(
+            "{}: {} (make it with `dropscore manifest --config` so that it takes the config's options)",
+            m.display(),
+            e.0.replacen("--set ", "the config's ", 1)
+        )),
+        _ => Ok(()),
     }
 }
 
