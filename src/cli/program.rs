@@ -86,6 +86,14 @@ pub fn config_cmd(args: &[String]) -> i32 {
                 .map_err(|e| format!("{file}: {e}"))?,
         };
         match named {
+            // The config comes first and names the manifest it will have: not made yet is not an error.
+            Some(m) if args.len() == 1 && std::fs::symlink_metadata(&m).is_err() => {
+                eprintln!(
+                    "dropscore config: note: {} is not there yet; make it with `dropscore manifest --config {file} --gt …`",
+                    render::terminal_lines(&m.display().to_string())
+                );
+                Ok(c)
+            }
             Some(m) => agrees_with_manifest(&c, &m).map(|()| c),
             None => Ok(c),
         }
