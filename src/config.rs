@@ -24,6 +24,8 @@
 //! parsed here by a small position-keeping reader, so the wasm carries neither crate.
 
 mod json;
+mod metrics;
+mod scores;
 mod sections;
 #[cfg(not(target_arch = "wasm32"))]
 mod toml_in;
@@ -31,11 +33,13 @@ mod toml_in;
 mod yaml;
 
 use crate::protocols::{self, Options};
-use crate::report::{Mode, Report};
+use crate::report::Mode;
 use sections::{ground_truth, leaderboard};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+pub use metrics::{column_errors, did_you_mean};
+pub use scores::{headline_id, null_reason};
 #[cfg(not(target_arch = "wasm32"))]
 pub use yaml::leaderboard_from_yaml;
 
@@ -211,60 +215,6 @@ impl Config {
         s.push('\n');
         s
     }
-
-    /// `scores.json` of the scoring program: column key → the report's score (all headline scores when no
-    /// leaderboard is configured). A column whose metric the report lacks is an error naming its position.
-    pub fn leaderboard_scores(&self, report: &Report) -> Result<Map<String, Value>, Vec<String>> {
-        let mut out = Map::new();
-        let num = |v: Option<f64>| {
-            v.and_then(serde_json::Number::from_f64)
-                .map_or(Value::Null, Value::Number)
-        };
-        if self.leaderboard.columns.is_empty() {
-            // A protocol with a `scores_key` option (chalearn-ce: `mAP`, docs/specs/chalearn-ce.md 2.3) names its
-            // headline score so in scores.txt / scores.json; the other scores keep their ids.
-            let renamed = report
-                .options
-                .get("scores_key")
-                .and_then(Value::as_str)
-                .filter(|k| !k.is_empty())
-                .zip(report.display.headline.first().map(|l| l.id.as_str()));
-            for (k, v) in report.scores.iter() {
-                let key = match renamed {
-                    Some((to, headline)) if headline == k => to,
-                    _ => k,
-                };
-                out.insert(key.to_string(), num(v));
-            }
-            return Ok(out);
-        }
-        let mut errors = Vec::new();
-        for c in &self.leaderboard.columns {
-            if report.scores.contains(&c.metric) {
-                out.insert(c.key.clone(), num(report.scores.get(&c.metric)));
-            } else {
-                errors.push(format!(
-                    "{}:{}: leaderboard column `{}`: the {} report has no score `{}`; it has: {}",
-                    c.pos.line,
-                    c.pos.column,
-                    c.key,
-                    report.protocol,
-                    c.metric,
-                    report
-                        .scores
-                        .iter()
-                        .map(|(k, _)| k)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
-        }
-        if errors.is_empty() {
-            Ok(out)
-        } else {
-            Err(errors)
-        }
-    }
 }
 
 struct Check {
@@ -373,6 +323,17 @@ pub fn from_node(root: &Node) -> Result<Config, Vec<ConfigError>> {
         Some(n) => hide_zone(&mut c, n),
     };
     let manifest = get(top, "manifest").and_then(|n| sections::same_site(&mut c, n, "manifest"));
+    if let (true, Some(p)) = (c.errors.is_empty(), &info) {
+        let metric_pos = get(top, "options")
+            .and_then(|n| match &n.val {
+                Val::Table(t) => get(t, "metric"),
+                _ => None,
+            })
+            .map(|n| n.pos);
+        let columns = &leaderboard.columns;
+        c.errors
+            .extend(metrics::check(p.id, mode, &options, metric_pos, columns));
+    }
     if !c.errors.is_empty() {
         c.errors.sort_by_key(|e| (e.line, e.column));
         return Err(c.errors);

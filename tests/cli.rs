@@ -135,3 +135,75 @@ fn convert_reproduces_the_fixture_conversions() {
         std::fs::read_to_string(data("kws/trec/sample.run")).unwrap()
     );
 }
+
+#[test]
+fn manifest_takes_the_configs_options_and_config_checks_the_manifest() {
+    let d = std::env::temp_dir().join(format!("dropscore-cli-manifest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    let gt: String = std::iter::once("id,churn\n".to_string())
+        .chain((0..10).map(|i| format!("u{i},{}\n", i % 2)))
+        .collect();
+    std::fs::write(d.join("gt.csv"), gt).unwrap();
+    std::fs::write(
+        d.join("dropscore.toml"),
+        "protocol = \"classification\"\nmanifest = \"manifest.json\"\n[options]\nmetric = \"roc_auc\"\n",
+    )
+    .unwrap();
+    let p = |n: &str| d.join(n).to_str().unwrap().to_string();
+    // A manifest made without the config's options: `dropscore config` says so, at config time.
+    let (code, _, err) = run(&[
+        "manifest",
+        "classification",
+        "--gt",
+        &p("gt.csv"),
+        "--out",
+        &p("manifest.json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["config", &p("dropscore.toml")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(
+        err.contains("the config's metric=roc_auc conflicts with the manifest")
+            && err.contains("dropscore manifest --config"),
+        "{err}"
+    );
+    // Made with --config: the two agree.
+    let (code, _, err) = run(&[
+        "manifest",
+        "--config",
+        &p("dropscore.toml"),
+        "--gt",
+        &p("gt.csv"),
+        "--out",
+        &p("manifest.json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(m["options"]["metric"], "roc_auc");
+    let (code, _, err) = run(&["config", &p("dropscore.toml")]);
+    assert_eq!(code, 0, "{err}");
+    // A named manifest with --manifest; another protocol than the config's is a usage error.
+    let (code, _, err) = run(&[
+        "config",
+        &p("dropscore.toml"),
+        "--manifest",
+        &p("none.json"),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let (code, _, err) = run(&[
+        "manifest",
+        "regression",
+        "--config",
+        &p("dropscore.toml"),
+        "--gt",
+        &p("gt.csv"),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("differs from the config's `classification`"),
+        "{err}"
+    );
+}

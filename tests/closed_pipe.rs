@@ -52,3 +52,87 @@ fn errors_to_a_closed_stderr_end_quietly() {
     assert!(!status.success(), "{status:?}");
     assert_ne!(status.code(), Some(101), "{status:?}");
 }
+
+fn data(p: &str) -> String {
+    format!("{}/tests/data/{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn quiet_failure(args: &[&str], stderr_side: bool) {
+    let (status, other) = closed(args, stderr_side);
+    let side = if stderr_side { "stderr" } else { "stdout" };
+    assert!(
+        !status.success(),
+        "{args:?} with a closed {side}: {status:?}"
+    );
+    assert_ne!(status.code(), Some(101), "{args:?}: a panic: {other}");
+    assert!(!other.contains("panicked"), "{args:?}: {other}");
+}
+
+#[test]
+fn every_command_ends_quietly_on_a_closed_stream() {
+    let gt = data("kws/rusteval/GroundTruthRelevanceJudgementsSample.xml");
+    let pred = data("kws/rusteval/WordSpottingResultsSample.xml");
+    let config = format!("{}/examples/kws/dropscore.toml", env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("dropscore-pipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("input/ref")).unwrap();
+    std::fs::create_dir_all(dir.join("input/res")).unwrap();
+    std::fs::copy(&gt, dir.join("input/ref/gt.xml")).unwrap();
+    std::fs::copy(&pred, dir.join("input/res/res.xml")).unwrap();
+    let manifest = dir.join("manifest.json");
+    let out = std::process::Command::new(bin())
+        .args(["manifest", "kws", "--gt", &gt, "--out"])
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let manifest = manifest.to_str().unwrap();
+    let input = dir.join("input");
+    let input = input.to_str().unwrap();
+    let output = dir.join("output");
+    let output = output.to_str().unwrap();
+    // What writes to standard output.
+    for args in [
+        vec!["list"],
+        vec!["list", "--format=json"],
+        vec!["--help"],
+        vec!["config", &config],
+        vec!["kws", "--gt", &gt, "--pred", &pred],
+        vec!["kws", "--gt", &gt, "--pred", &pred, "--format", "json"],
+        vec!["kws", "--gt", &gt, "--pred", &pred, "--mode", "both"],
+        vec!["manifest", "kws", "--gt", &gt],
+        vec!["check", "kws", "--manifest", manifest, "--pred", &pred],
+        vec![
+            "check",
+            "kws",
+            "--manifest",
+            manifest,
+            "--pred",
+            &pred,
+            "--format",
+            "json",
+        ],
+    ] {
+        quiet_failure(&args, false);
+    }
+    // What writes to standard error: usage errors, input errors, the scoring program's diagnostics.
+    for args in [
+        vec!["config", "/nonexistent/dropscore.toml"],
+        vec!["score", input, output, "--protocol", "nope"],
+        vec!["score", input, output, "--protocol", "kws", "--set", "k=x"],
+        vec!["score", input, output, "--protocol", "chalearn-ce"],
+        vec!["manifest", "kws", "--gt", "/nonexistent"],
+        vec![
+            "check",
+            "kws",
+            "--manifest",
+            "/nonexistent",
+            "--pred",
+            &pred,
+        ],
+        vec!["kws", "--gt", &gt, "--pred", &gt],
+        vec!["score"],
+    ] {
+        quiet_failure(&args, true);
+    }
+}

@@ -309,3 +309,159 @@ fn competition_yaml_errors_are_located() {
     let e = leaderboard_from_yaml("leaderboards: 3\n").unwrap_err();
     assert_eq!(e[0].line, 1);
 }
+
+/// A config of `n` leaderboard columns in the TOML form, the JSON form and a competition.yaml.
+fn many_columns(n: usize) -> (String, String, String) {
+    let mut toml = String::from("protocol = \"classification\"\n");
+    let mut yaml = String::from("leaderboards:\n  - columns:\n");
+    let mut cols = Vec::with_capacity(n);
+    for i in 0..n {
+        toml.push_str(&format!(
+            "[[leaderboard.columns]]\nkey = \"c{i}\"\nmetric = \"accuracy\"\ntitle = \"Colonne é {i}\"\n"
+        ));
+        yaml.push_str(&format!("      - key: c{i}\n        title: C {i}\n"));
+        cols.push(format!(
+            "{{\"key\": \"c{i}\", \"title\": \"C {i}\", \"metric\": \"accuracy\"}}"
+        ));
+    }
+    let json = format!(
+        "{{\"protocol\": \"classification\", \"leaderboard\": {{\"columns\": [\n{}\n]}}}}",
+        cols.join(",\n")
+    );
+    (toml, json, yaml)
+}
+
+/// Seconds to validate each form of a config of `n` columns (the three readers).
+fn validation_seconds(n: usize) -> f64 {
+    let (toml, json, yaml) = many_columns(n);
+    let t = std::time::Instant::now();
+    let c = from_toml(&toml).unwrap();
+    assert_eq!(c.leaderboard.columns.len(), n);
+    assert_eq!(from_json(&json).unwrap().leaderboard.columns.len(), n);
+    assert_eq!(leaderboard_from_yaml(&yaml).unwrap().len(), n);
+    t.elapsed().as_secs_f64()
+}
+
+#[test]
+fn validation_is_linear_in_the_number_of_columns() {
+    // Before: 2,500 / 5,000 / 10,000 columns took 3.4 / 13.5 / 52 s (each position was found by scanning the
+    // text from its start, each key compared with every key before it).
+    // 5,000 first, so that a quadratic validator fails here within seconds rather than running for hours.
+    let small = validation_seconds(5_000);
+    assert!(small < 2.0, "5,000 columns took {small:.1} s");
+    let big = validation_seconds(100_000);
+    assert!(
+        big < 20.0,
+        "100,000 columns took {big:.1} s (5,000: {small:.2} s)"
+    );
+    assert!(
+        big < 60.0 * small.max(0.01),
+        "20× the columns took {:.0}× the time ({small:.2} s → {big:.2} s): not linear",
+        big / small.max(0.01)
+    );
+    // Positions stay exact: the last column's title, after 99,999 lines of accented titles.
+    let (toml, _, _) = many_columns(100_000);
+    let bad = toml + "decimals = 99\n";
+    let e = from_toml(&bad).unwrap_err();
+    assert_eq!(
+        (e[0].line, e[0].column, e[0].path.as_str()),
+        (400_002, 12, "leaderboard.columns[99999].decimals")
+    );
+    let e = from_toml("protocol = \"kws\"\n[[leaderboard.columns]]\ntitle = \"été\" ; x\n")
+        .unwrap_err();
+    assert_eq!((e[0].line, e[0].column), (3, 15), "{e:?}");
+}
+
+#[test]
+fn a_null_leaderboard_value_is_named_with_the_reports_reason() {
+    use dropscore::report::{Label, Scores};
+    use dropscore::{Diagnostic, Mode, Report};
+    let mut r = Report::new("classification", Mode::Official);
+    r.scores = Scores::new()
+        .with("roc_auc", None)
+        .with("accuracy", Some(0.65))
+        .with("log_loss", None);
+    r.display.headline = vec![Label {
+        id: "roc_auc".into(),
+        label: "ROC AUC".into(),
+        decimals: 4,
+    }];
+    let mut d = Diagnostic::new(
+        dropscore::Severity::Warning,
+        "classification.metric_not_applicable",
+        "the leaderboard metric `roc_auc` cannot be computed for 2 classes and a labels submission",
+    );
+    d.file = Some("res/pred.csv".into());
+    d.hint = Some("Submit one score column.".into());
+    r.diagnostics.push(d);
+    let bare = from_toml("protocol = \"classification\"\n").unwrap();
+    assert_eq!(
+        bare.null_leaderboard(&r).as_deref(),
+        Some(
+            "the leaderboard metric `roc_auc` is null: the leaderboard metric `roc_auc` cannot be computed \
+             for 2 classes and a labels submission (res/pred.csv). Submit one score column."
+        )
+    );
+    // Without columns, scores.json leaves the other null scores out.
+    let keys: Vec<String> = bare
+        .leaderboard_scores(&r)
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, ["accuracy"]);
+    // A column: named by its key and its score, with the generic reason when no diagnostic is about it.
+    r.display.headline[0].id = "accuracy".into();
+    let cols = from_toml(
+        "protocol = \"classification\"\n[[leaderboard.columns]]\nkey = \"accuracy\"\n\
+         [[leaderboard.columns]]\nkey = \"ll\"\nmetric = \"log_loss\"\n",
+    )
+    .unwrap();
+    let why = cols.null_leaderboard(&r).unwrap();
+    assert!(
+        why.starts_with(
+            "the leaderboard column `ll` (score `log_loss`) is null: `log_loss` is not computable"
+        ),
+        "{why}"
+    );
+    r.scores.set("log_loss", Some(0.5));
+    assert_eq!(cols.null_leaderboard(&r), None);
+}
+
+#[test]
+fn metric_and_column_names_are_checked_against_the_protocol() {
+    let e = one_err("protocol = \"classification\"\n[options]\nmetric = \"auc\"\n");
+    assert_eq!(
+        (e.line, e.column, e.path.as_str()),
+        (3, 10, "options.metric")
+    );
+    assert!(e.message.contains("did you mean roc_auc?"), "{e}");
+    let e = one_err("protocol = \"classification\"\n[[leaderboard.columns]]\nkey = \"rocauc\"\n");
+    assert_eq!((e.line, e.path.as_str()), (2, "leaderboard.columns[0]"));
+    assert!(
+        e.message.contains("`rocauc`") && e.message.contains("did you mean roc_auc?"),
+        "{e}"
+    );
+    let e = one_err(
+        "protocol = \"regression\"\n[[leaderboard.columns]]\nkey = \"rmse\"\nmetric = \"root_mean_squared_eror\"\n",
+    );
+    assert!(
+        e.message.contains("did you mean root_mean_squared_error?"),
+        "{e}"
+    );
+    // Valid names pass; a competition.yaml's columns are checked the same way.
+    assert!(from_toml(
+        "protocol = \"regression\"\n[[leaderboard.columns]]\nkey = \"rmse\"\nmetric = \"root_mean_squared_error\"\n"
+    )
+    .is_ok());
+    let c = from_toml("protocol = \"classification\"\n").unwrap();
+    let yaml = leaderboard_from_yaml("leaderboards:\n  - columns:\n    - key: auc\n").unwrap();
+    let e = config::column_errors(&config::with_columns(c, yaml));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].message.contains("did you mean roc_auc?"), "{}", e[0]);
+    assert_eq!(
+        config::did_you_mean("acuracy", &["accuracy".into()]),
+        Some("accuracy")
+    );
+    assert_eq!(config::did_you_mean("zzz", &["accuracy".into()]), None);
+}

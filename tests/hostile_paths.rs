@@ -310,3 +310,186 @@ fn terminal_controls_in_file_names_are_escaped() {
     assert_terminal_safe("score's stderr", &err);
     assert!(err.contains(&format!("res/{escaped}2.txt")), "{err}");
 }
+
+/// `dropscore score` on `d/input` into `d/output` with `extra` arguments: (exit, stderr), within 60 s.
+fn score_with(d: &Path, extra: &[&str]) -> (i32, String) {
+    let input = d.join("input");
+    let out = d.join("output");
+    let mut args: Vec<&Path> = vec![Path::new("score"), &input, &out];
+    args.extend(extra.iter().map(Path::new));
+    let (code, _, err) = run(&args);
+    (code, err)
+}
+
+/// Writes the chalearn-ce manifest of the fixture's ground truth to `to`.
+fn make_manifest(to: &Path) {
+    let (code, _, err) = run(&[
+        Path::new("manifest"),
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &data(GT),
+        Path::new("--out"),
+        to,
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn organizer_files_are_regular_files_read_within_a_cap_and_never_through_a_link() {
+    let t = Instant::now();
+    // --config a FIFO: refused at once, never waiting for a writer.
+    let d = fresh("cfg-fifo");
+    mkfifo(&d.join("cfg.toml"));
+    let cfg = d.join("cfg.toml");
+    let (code, err) = score_with(&d, &["--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a FIFO (named pipe), not a regular file"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[Path::new("config"), &cfg]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("FIFO"), "{err}");
+    // --config a link to a valid config: refused.
+    std::fs::write(d.join("real.toml"), "protocol = \"chalearn-ce\"\n").unwrap();
+    symlink(d.join("real.toml"), d.join("link.toml")).unwrap();
+    let (code, err) = score_with(&d, &["--config", d.join("link.toml").to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("a symbolic link: links are never followed"),
+        "{err}"
+    );
+    // A config past the cap (a sparse 100 MiB file): refused from its size, without reading it.
+    let big = d.join("big.toml");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let (code, _, err) = run(&[Path::new("config"), &big]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("over the limit of 64 MiB"), "{err}");
+
+    // The config's manifest: a FIFO, a link, /dev/zero through `..`; the competition.yaml at /dev/zero.
+    let ref_dir = d.join("input/ref");
+    std::fs::copy(data(RES), d.join("input/res/La_Tomatina.txt")).unwrap();
+    let real = d.join("manifest.json");
+    make_manifest(&real);
+    let cases: [(&str, &str); 4] = [
+        ("fifo.json", "a FIFO (named pipe), not a regular file"),
+        ("link.json", "a symbolic link: links are never followed"),
+        ("../../../../../../../../dev/zero", "name a file inside"),
+        ("sub/m.json", "is a symbolic link; links are never followed"),
+    ];
+    mkfifo(&ref_dir.join("fifo.json"));
+    symlink(&real, ref_dir.join("link.json")).unwrap();
+    symlink(&d, ref_dir.join("sub")).unwrap();
+    std::fs::copy(&real, d.join("m.json")).unwrap();
+    for (manifest, says) in cases {
+        let config = format!("protocol = \"chalearn-ce\"\nmanifest = \"{manifest}\"\n");
+        std::fs::write(ref_dir.join("dropscore.toml"), config).unwrap();
+        let (code, err) = score_with(&d, &[]);
+        assert_eq!(code, 2, "{manifest}: {err}");
+        assert!(err.contains(says), "{manifest}: {err}");
+        assert!(!d.join("output/scores.json").exists());
+    }
+    std::fs::write(
+        ref_dir.join("dropscore.toml"),
+        "protocol = \"chalearn-ce\"\n[leaderboard]\ncompetition_yaml = \"/dev/zero\"\n",
+    )
+    .unwrap();
+    let (code, err) = score_with(&d, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("name a file inside"), "{err}");
+    let (code, _, err) = run(&[Path::new("config"), &ref_dir.join("dropscore.toml")]);
+    assert_eq!(code, 1, "{err}");
+    // --manifest: a link and a device are refused, for score and check alike; the real file works.
+    std::fs::remove_file(ref_dir.join("dropscore.toml")).unwrap();
+    for (m, says) in [
+        (ref_dir.join("link.json"), "a symbolic link"),
+        (PathBuf::from("/dev/zero"), "a device, not a regular file"),
+    ] {
+        let (code, err) = score_with(
+            &d,
+            &["--protocol=chalearn-ce", "--manifest", m.to_str().unwrap()],
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+        let (code, _, err) = run(&[
+            Path::new("check"),
+            Path::new("chalearn-ce"),
+            Path::new("--manifest"),
+            &m,
+            Path::new("--pred"),
+            &d.join("input/res"),
+        ]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+    std::fs::remove_file(ref_dir.join("link.json")).unwrap();
+    std::fs::remove_file(ref_dir.join("fifo.json")).unwrap();
+    std::fs::remove_file(ref_dir.join("sub")).unwrap();
+    let (code, err) = score_with(
+        &d,
+        &[
+            "--protocol=chalearn-ce",
+            "--manifest",
+            real.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+}
+
+#[test]
+fn outputs_replace_a_planted_link_instead_of_writing_through_it() {
+    let d = fresh("planted");
+    std::fs::copy(data(RES), d.join("input/res/La_Tomatina.txt")).unwrap();
+    let out = d.join("output");
+    std::fs::create_dir_all(&out).unwrap();
+    let victim = d.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    for name in ["scores.json", "scores.txt", "detailed_results.html"] {
+        symlink(&victim, out.join(name)).unwrap();
+    }
+    let (code, err) = score_with(&d, &["--protocol=chalearn-ce"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    for name in ["scores.json", "scores.txt", "detailed_results.html"] {
+        let m = std::fs::symlink_metadata(out.join(name)).unwrap();
+        assert!(m.is_file(), "{name} is a regular file now");
+    }
+    assert_eq!(
+        std::fs::read_to_string(out.join("scores.txt")).unwrap(),
+        "mAP: 0.7222222222222223\n"
+    );
+    // --out of the scoring command and of `manifest`.
+    let link = d.join("out.json");
+    symlink(&victim, &link).unwrap();
+    let (code, _, err) = run(&[
+        Path::new("chalearn-ce"),
+        Path::new("--gt"),
+        &data(GT),
+        Path::new("--pred"),
+        &data(RES),
+        Path::new("--format=json"),
+        Path::new("--out"),
+        &link,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(std::fs::read_to_string(&link)
+        .unwrap()
+        .starts_with("{\"schema\":1"));
+    std::fs::remove_file(&link).unwrap();
+    symlink(&victim, &link).unwrap();
+    make_manifest(&link);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+    // No temporary file is left beside the outputs.
+    let left: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".dropscore-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

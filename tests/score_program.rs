@@ -201,6 +201,28 @@ fn codabench_folder_per_protocol_equals_the_cli() {
                 );
                 continue;
             }
+            // The headline is a leaderboard value when an option names it (a family's `metric`).
+            let headline = report["display"]["headline"][0]["id"]
+                .as_str()
+                .unwrap_or("");
+            let on_board = report["options"]
+                .as_object()
+                .is_some_and(|o| o.values().any(|v| v.as_str() == Some(headline)));
+            let headline = if on_board { headline } else { "" };
+            let null = cfg
+                .leaderboard
+                .columns
+                .iter()
+                .map(|c| c.metric.as_str())
+                .chain([headline])
+                .find(|m| report["scores"].get(m).is_some_and(Value::is_null));
+            if let Some(m) = null {
+                // A leaderboard value is a number or a failure.
+                assert_eq!(code, 1, "{}/{}: `{m}` is null: {err}", p.id, ex.id);
+                assert!(err.contains("is null"), "{err}");
+                assert!(!out.join("scores.json").exists());
+                continue;
+            }
             assert_eq!(code, 0, "{}/{}: {err}", p.id, ex.id);
             let scores: Value =
                 serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap())
@@ -512,5 +534,120 @@ fn chalearn_ce_without_a_config_writes_the_scores_key() {
             serde_json::from_str(&std::fs::read_to_string(out.join("scores.json")).unwrap())
                 .unwrap();
         assert_eq!(json[key].as_f64(), Some(0.7222222222222223));
+    }
+}
+
+/// Stages `files` (name, text) of ref/ and res/ under a fresh folder; returns (input, output).
+fn stage_texts(tag: &str, refs: &[(&str, &str)], res: &[(&str, &str)]) -> (PathBuf, PathBuf) {
+    let base = fresh(tag);
+    for (dir, files) in [("ref", refs), ("res", res)] {
+        let d = base.join("input").join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        for (name, text) in files {
+            std::fs::write(d.join(name), text).unwrap();
+        }
+    }
+    (base.join("input"), base.join("output"))
+}
+
+/// Never a null leaderboard value with exit status 0: either every value of scores.json is a number (exit 0),
+/// or the run fails (exit 1) with one sentence naming `metric` as null, no scores written, and the sentence
+/// on the participant's page too. Returns whether it failed.
+fn number_or_failure(input: &Path, out: &Path, metric: &str) -> bool {
+    let (code, _, err) = run(
+        &["score", input.to_str().unwrap(), out.to_str().unwrap()],
+        &root(),
+    );
+    let scores = out.join("scores.json");
+    if code == 0 {
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&scores).unwrap()).unwrap();
+        for (k, x) in v.as_object().unwrap() {
+            assert!(x.is_number(), "scores.json: {k} = {x} with exit 0");
+        }
+        let txt = std::fs::read_to_string(out.join("scores.txt")).unwrap();
+        assert!(!txt.contains("null"), "{txt}");
+        return false;
+    }
+    assert_eq!(code, 1, "{err}");
+    assert!(!scores.exists() && !out.join("scores.txt").exists());
+    let line = err
+        .lines()
+        .find(|l| l.contains(" is null: "))
+        .unwrap_or_else(|| panic!("no sentence naming the null metric: {err}"));
+    assert!(line.contains(&format!("`{metric}`")), "{line}");
+    assert!(line.ends_with("No scores written."), "{line}");
+    let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();
+    assert!(html.contains(" is null: "), "the page says it too");
+    true
+}
+
+#[test]
+fn a_null_leaderboard_metric_is_a_failure() {
+    // ROC AUC competition, hard-label submission (the natural `label_column` name on both sides).
+    let gt: String = std::iter::once("customer_id,churn\n".to_string())
+        .chain((0..20).map(|i| format!("u{i},{}\n", i % 2)))
+        .collect();
+    let labels: String = std::iter::once("customer_id,churn\n".to_string())
+        .chain((0..20).map(|i| format!("u{i},{}\n", (i / 3) % 2)))
+        .collect();
+    let config = "protocol = \"classification\"\n[options]\nmetric = \"roc_auc\"\nlabel_column = \"churn\"\n";
+    let (input, out) = stage_texts(
+        "null-auc",
+        &[("gt.csv", &gt), ("dropscore.toml", config)],
+        &[("pred.csv", &labels)],
+    );
+    number_or_failure(&input, &out, "roc_auc");
+    // A column null while the headline is not: three classes, hard labels, a one-vs-rest AUC column
+    // (scikit-learn needs one score column per class for it).
+    let gt3: String = std::iter::once("id,label\n".to_string())
+        .chain((0..30).map(|i| format!("i{i},{}\n", ["cat", "dog", "fox"][i % 3])))
+        .collect();
+    let pred3: String = std::iter::once("id,label\n".to_string())
+        .chain((0..30).map(|i| format!("i{i},{}\n", ["cat", "dog", "fox"][(i / 2) % 3])))
+        .collect();
+    let config3 = "protocol = \"classification\"\n\
+                   [[leaderboard.columns]]\nkey = \"accuracy\"\n\
+                   [[leaderboard.columns]]\nkey = \"auc\"\nmetric = \"roc_auc_ovr\"\n";
+    let (input, out) = stage_texts(
+        "null-column",
+        &[("gt.csv", &gt3), ("dropscore.toml", config3)],
+        &[("pred.csv", &pred3)],
+    );
+    assert!(
+        number_or_failure(&input, &out, "auc"),
+        "one-vs-rest AUC has no value for hard labels"
+    );
+    // Regression predictions of 1e308: the squared errors overflow.
+    let gt: String = std::iter::once("id,target\n".to_string())
+        .chain((0..10).map(|i| format!("r{i},{i}.5\n")))
+        .collect();
+    let pred: String = std::iter::once("id,prediction\n".to_string())
+        .chain((0..10).map(|i| format!("r{i},{}\n", if i % 2 == 0 { "1e308" } else { "-1e308" })))
+        .collect();
+    let config = "protocol = \"regression\"\n[[leaderboard.columns]]\nkey = \"rmse\"\nmetric = \"root_mean_squared_error\"\nsort = \"asc\"\n";
+    let (input, out) = stage_texts(
+        "null-rmse",
+        &[("gt.csv", &gt), ("dropscore.toml", config)],
+        &[("pred.csv", &pred)],
+    );
+    number_or_failure(&input, &out, "rmse");
+    // Without a config: scores.json holds no null either (the headline must have a value; other null scores
+    // are left out).
+    let (input, out) = stage_texts("null-bare", &[("gt.csv", &gt)], &[("pred.csv", &pred)]);
+    let (code, _, err) = run(
+        &[
+            "score",
+            input.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--protocol=regression",
+        ],
+        &root(),
+    );
+    if code == 0 {
+        let txt = std::fs::read_to_string(out.join("scores.json")).unwrap();
+        assert!(!txt.contains("null"), "{txt}");
+    } else {
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains(" is null: "), "{err}");
     }
 }

@@ -5,6 +5,7 @@ mod assets;
 mod command;
 mod inputs;
 mod lemma;
+mod out_file;
 mod preflight;
 mod program;
 mod pycompat;
@@ -229,9 +230,10 @@ fn score(a: ScoreArgs) -> i32 {
         }
     }
     let written = match &a.out {
-        Some(f) => std::fs::File::create(f)
-            .and_then(|file| render_all(&reports, a.format, file))
-            .map_err(|e| format!("{f}: {}", io_words(&e))),
+        Some(f) => out_file::write_with(Path::new(f), |file| {
+            render_all(&reports, a.format, &mut *file)
+        })
+        .map_err(|e| format!("{f}: {}", io_words(&e))),
         None => render_all(&reports, a.format, std::io::stdout().lock()).map_err(|e| io_words(&e)),
     };
     if let Err(e) = written {

@@ -5,7 +5,8 @@
 use super::inputs::load;
 use super::{parse_set, usage};
 use clap::{Parser, ValueEnum};
-use dropscore::input::{FileSet, Input, Limits, Role};
+use dropscore::input::disk::io_words;
+use dropscore::input::{organizer_file, FileSet, Input, Limits, Role};
 use dropscore::protocols::preflight;
 use dropscore::render;
 use std::io::Write;
@@ -17,8 +18,12 @@ use std::path::Path;
     about = "Write the manifest of a ground truth: what a submission must contain, never a label (organizer, once)."
 )]
 struct ManifestArgs {
-    /// Protocol id (see `dropscore list`).
-    protocol: String,
+    /// Protocol id (see `dropscore list`); the config's when `--config` is given.
+    protocol: Option<String>,
+    /// The competition config (dropscore.toml): its protocol and options are the manifest's (a --set adds to
+    /// them), so the manifest agrees with the config on every participant's page.
+    #[arg(long, value_name = "FILE")]
+    config: Option<String>,
     /// Ground-truth files, folders or zips.
     #[arg(long, num_args = 1.., required = true)]
     gt: Vec<String>,
@@ -104,8 +109,12 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let set = match parse_set(&a.set) {
+    let mut set = match parse_set(&a.set) {
         Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let protocol = match with_config(a.protocol, a.config.as_deref(), &mut set) {
+        Ok(p) => p,
         Err(e) => return usage(&e),
     };
     let inputs = match load_relative(&a.gt) {
@@ -113,7 +122,7 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         Err(e) => return usage(&e),
     };
     let files = FileSet::build(inputs, &Limits::from_set(&set));
-    let made = match preflight::manifest(&a.protocol, &files, &set) {
+    let made = match preflight::manifest(&protocol, &files, &set) {
         Ok(m) => m,
         Err(e) => return usage(&e.0),
     };
@@ -126,7 +135,8 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         return 1;
     };
     let written = match &a.out {
-        Some(f) => std::fs::write(f, &text).map_err(|e| format!("{f}: {e}")),
+        Some(f) => super::out_file::write(Path::new(f), text.as_bytes())
+            .map_err(|e| format!("{f}: {}", io_words(&e))),
         None => std::io::stdout()
             .lock()
             .write_all(text.as_bytes())
@@ -151,9 +161,10 @@ pub fn check_cmd(rest: &[String]) -> i32 {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
-    let text = match std::fs::read_to_string(&a.manifest) {
+    let cap = dropscore::budget::Budget::from_set(&set).entry_limit();
+    let text = match organizer_file::read_text(Path::new(&a.manifest), cap) {
         Ok(t) => t,
-        Err(e) => return usage(&format!("{}: {e}", a.manifest)),
+        Err(e) => return usage(&e),
     };
     let mut inputs = Vec::new();
     let mut walked = Vec::new();
@@ -178,4 +189,27 @@ pub fn check_cmd(rest: &[String]) -> i32 {
     } else {
         1
     }
+}
+
+/// The protocol of `dropscore manifest`: the one named, else the config's; with a config, its options come
+/// first in `set` (the --set pairs after them win).
+fn with_config(
+    named: Option<String>,
+    config: Option<&str>,
+    set: &mut Vec<(String, String)>,
+) -> Result<String, String> {
+    let Some(path) = config else {
+        return named.ok_or_else(|| {
+            "name the protocol (dropscore manifest PROTOCOL --gt …) or give --config dropscore.toml".into()
+        });
+    };
+    let cfg = super::program::read_config(Path::new(path))?;
+    if let Some(p) = named.as_ref().filter(|p| **p != cfg.protocol) {
+        return Err(format!(
+            "protocol `{p}` differs from the config's `{}` ({path})",
+            cfg.protocol
+        ));
+    }
+    set.splice(0..0, cfg.options.iter().cloned());
+    Ok(cfg.protocol)
 }

@@ -9,7 +9,7 @@ use super::inputs::list_dir;
 use dropscore::config::{self, Config};
 use dropscore::diag::Diagnostic;
 use dropscore::input::disk::{self, io_words, Kind};
-use dropscore::input::{FileSet, Limits, Role};
+use dropscore::input::{organizer_file, FileSet, Limits, Role};
 use dropscore::protocols::{self, preflight, Quiet, Request};
 use dropscore::report::Report;
 use dropscore::{html, render, Mode};
@@ -22,7 +22,7 @@ const CONFIG_NAMES: &[&str] = &["dropscore.toml", "dropscore.json"];
 /// `leaderboard.competition_yaml` relative to the config's folder. Errors: one located line each.
 pub fn read_config(path: &Path) -> Result<Config, String> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {}", io_words(&e)))?;
+    let text = organizer_file::read_text(path, organizer_file::CONFIG_MAX)?;
     let parsed = if path.extension().is_some_and(|e| e == "json") {
         config::from_json(&text)
     } else {
@@ -38,27 +38,67 @@ pub fn read_config(path: &Path) -> Result<Config, String> {
     match cfg.leaderboard.competition_yaml.clone() {
         None => Ok(cfg),
         Some(y) => {
-            let ypath = path.parent().unwrap_or(Path::new(".")).join(&y);
+            let ypath = organizer_file::inside(folder_of(path), &y, "leaderboard.competition_yaml")
+                .map_err(|e| format!("{shown}: {e}"))?;
             let yshown = ypath.display().to_string();
-            let ytext = std::fs::read_to_string(&ypath).map_err(|e| {
-                format!(
-                    "{shown}: leaderboard.competition_yaml: {yshown}: {}",
-                    io_words(&e)
-                )
-            })?;
+            let ytext = organizer_file::read_text(&ypath, organizer_file::CONFIG_MAX)
+                .map_err(|e| format!("{shown}: leaderboard.competition_yaml: {e}"))?;
             let cols = config::leaderboard_from_yaml(&ytext).map_err(|e| located(&yshown, e))?;
-            Ok(config::with_columns(cfg, cols))
+            let cfg = config::with_columns(cfg, cols);
+            match config::column_errors(&cfg) {
+                e if e.is_empty() => Ok(cfg),
+                e => Err(located(&yshown, e)),
+            }
         }
     }
 }
 
-/// `dropscore config FILE`: validates and prints the JSON form the page reads (exit 1 on errors).
+/// The folder of a config file (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// `dropscore config FILE [--manifest M]`: validates the config, and the manifest it names (`manifest`, or
+/// `--manifest`) against its protocol and options; prints the JSON form the page reads (exit 1 on errors).
 pub fn config_cmd(args: &[String]) -> i32 {
-    let [file] = args else {
-        eprintln!("usage: dropscore config FILE   (checks dropscore.toml and prints its JSON form for the page)");
-        return 2;
+    let (file, manifest) = match args {
+        [file] => (file, None),
+        [file, flag, m] if flag == "--manifest" => (file, Some(PathBuf::from(m))),
+        _ => {
+            eprintln!("usage: dropscore config FILE [--manifest M]   (checks dropscore.toml and prints its JSON form for the page)");
+            return 2;
+        }
     };
-    match read_config(Path::new(file)) {
+    let path = Path::new(file);
+    let checked = read_config(path).and_then(|c| {
+        let named = match manifest {
+            Some(m) => Some(m),
+            None => c
+                .manifest
+                .as_ref()
+                .map(|m| {
+                    organizer_file::inside(folder_of(path), m.trim_start_matches('/'), "manifest")
+                })
+                .transpose()
+                .map_err(|e| format!("{file}: {e}"))?,
+        };
+        match named {
+            // The config comes first and names the manifest it will have: not made yet is not an error.
+            Some(m) if args.len() == 1 && std::fs::symlink_metadata(&m).is_err() => {
+                eprintln!(
+                    "dropscore config: note: {} is not there yet; make it with `dropscore manifest --config {file} --gt …`",
+                    render::terminal_lines(&m.display().to_string())
+                );
+                Ok(c)
+            }
+            Some(m) => agrees_with_manifest(&c, &m).map(|()| c),
+            None => Ok(c),
+        }
+    });
+    match checked {
         Ok(c) => {
             print!("{}", c.to_json());
             0
@@ -67,6 +107,22 @@ pub fn config_cmd(args: &[String]) -> i32 {
             eprintln!("{}", render::terminal_lines(&e));
             1
         }
+    }
+}
+
+/// Whether the manifest at `m` was made for the config's protocol and options: the conflicts a participant's
+/// page would meet, found at config time instead.
+fn agrees_with_manifest(c: &Config, m: &Path) -> Result<(), String> {
+    let cap = dropscore::budget::Budget::from_set(&c.options).entry_limit();
+    let text = organizer_file::read_text(m, cap)?;
+    let none = FileSet::build(Vec::new(), &Limits::from_set(&c.options));
+    match preflight::check(&c.protocol, &text, &none, &c.options) {
+        Err(e) if !preflight::is_no_check(&e) => Err(format!(
+            "{}: {} (make it with `dropscore manifest --config` so that it takes the config's options)",
+            m.display(),
+            e.0.replacen("--set ", "the config's ", 1)
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -150,7 +206,8 @@ pub fn score_cmd(args: &[String]) -> i32 {
             eprintln!("{}", render::terminal_lines(&message));
             let page = failure_page(a.protocol.as_deref().unwrap_or(""), &message);
             let _ = std::fs::create_dir_all(&a.output);
-            let _ = std::fs::write(a.output.join("detailed_results.html"), page);
+            let _ =
+                super::out_file::write(&a.output.join("detailed_results.html"), page.as_bytes());
             code
         }
     }
@@ -178,17 +235,22 @@ fn failure_page(protocol: &str, message: &str) -> String {
     html::detailed(&report, None)
 }
 
-/// The manifest given with --manifest, else the config's `manifest` (relative to the config's folder).
+/// The manifest given with --manifest, else the config's `manifest`: relative to the config's folder (a
+/// leading `/` is that folder, as on the page's site), and inside it.
 fn manifest_path(
     a: &ScoreArgs,
     cfg: Option<&Config>,
     config_path: Option<&Path>,
-) -> Option<PathBuf> {
-    a.manifest.clone().or_else(|| {
-        let m = cfg?.manifest.as_ref()?;
-        let base = config_path.and_then(Path::parent).unwrap_or(Path::new("."));
-        Some(base.join(m.trim_start_matches('/')))
-    })
+) -> Result<Option<PathBuf>, String> {
+    if let Some(m) = &a.manifest {
+        return Ok(Some(m.clone()));
+    }
+    let (Some(m), Some(p)) = (cfg.and_then(|c| c.manifest.as_ref()), config_path) else {
+        return Ok(None);
+    };
+    organizer_file::inside(folder_of(p), m.trim_start_matches('/'), "manifest")
+        .map(Some)
+        .map_err(|e| format!("{}: {e}", p.display()))
 }
 
 /// The pre-flight check of `res/` against the manifest (docs/specs/preflight.md): `Ok(None)` when the submission is
@@ -202,8 +264,8 @@ fn preflight_first(
     set: &[(String, String)],
     cfg: Option<&Config>,
 ) -> Result<Option<String>, Failed> {
-    let text = std::fs::read_to_string(manifest)
-        .map_err(|e| failed(2, format!("{}: {}", manifest.display(), io_words(&e))))?;
+    let cap = dropscore::budget::Budget::from_set(set).entry_limit();
+    let text = organizer_file::read_text(manifest, cap).map_err(|e| failed(2, e))?;
     let mut files = FileSet::build(res, &Limits::from_set(set));
     files.diagnostics.splice(0..0, walked.iter().cloned());
     let checked = match preflight::check(protocol, &text, &files, set) {
@@ -229,10 +291,7 @@ fn preflight_first(
         "<p class=\"fails\"><strong>{}</strong> (pre-flight check against the manifest; nothing was scored)</p>\n",
         html::escape(&checked.summary)
     );
-    Ok(Some(match page.find("</h1>\n") {
-        Some(at) => format!("{}{verdict}{}", &page[..at + 6], &page[at + 6..]),
-        None => page,
-    }))
+    Ok(Some(after_title(page, &verdict)))
 }
 
 fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
@@ -253,17 +312,65 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
     for d in &report.diagnostics {
         eprint!("{}", render::diagnostic(d));
     }
-    write_out(
-        &a.output,
-        "detailed_results.html",
-        &html::detailed(&report, s.cfg.as_ref()),
-    )?;
+    let cfg = s.cfg.clone().unwrap_or_else(|| bare_config(&s));
+    // A leaderboard value is a number or a failure: never a null score with exit status 0.
+    // (Columns that name no score of the report are a config error first: write_scores says so, exit 2.)
+    let null = match report.has_errors() || cfg.leaderboard_scores(&report).is_err() {
+        true => None,
+        false => cfg.null_leaderboard(&report),
+    };
+    let mut page = html::detailed(&report, s.cfg.as_ref());
+    if let Some(why) = &null {
+        let notice = format!(
+            "<p class=\"fails\"><strong>{}</strong> (no scores written)</p>\n",
+            html::escape(&upper_first(why))
+        );
+        page = after_title(page, &notice);
+    }
+    write_out(&a.output, "detailed_results.html", &page)?;
     if report.has_errors() {
         eprintln!("dropscore score: the submission has errors (above); no scores written");
         return Ok(1);
     }
-    write_scores(a, s, &report)?;
+    if let Some(why) = null {
+        eprintln!(
+            "dropscore score: {} No scores written.",
+            render::terminal_lines(&why)
+        );
+        return Ok(1);
+    }
+    write_scores(a, s.config_path.as_deref(), &cfg, &report)?;
     Ok(0)
+}
+
+/// `text` with its first letter in upper case (a sentence of the page).
+fn upper_first(text: &str) -> String {
+    let mut c = text.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `page` (detailed_results.html) with `notice` right after its title.
+fn after_title(page: String, notice: &str) -> String {
+    match page.find("</h1>\n") {
+        Some(at) => format!("{}{notice}{}", &page[..at + 6], &page[at + 6..]),
+        None => page,
+    }
+}
+
+/// The config of a run without one: the protocol and mode, every score on the leaderboard.
+fn bare_config(s: &Setup) -> Config {
+    Config {
+        title: String::new(),
+        protocol: s.protocol.clone(),
+        mode: s.mode,
+        options: Vec::new(),
+        leaderboard: Default::default(),
+        ground_truth: Vec::new(),
+        hide_ground_truth_zone: false,
+        manifest: None,
+    }
 }
 
 /// What `score` runs with: the config, the protocol, mode and options, the manifest, and the files of
@@ -324,12 +431,13 @@ fn setup(a: &ScoreArgs) -> Result<Setup, Failed> {
         cfg.as_ref().map(|c| c.options.clone()).unwrap_or_default();
     set.extend(a.set.iter().cloned());
 
-    let manifest = manifest_path(a, cfg.as_ref(), config_path.as_deref());
+    let manifest =
+        manifest_path(a, cfg.as_ref(), config_path.as_deref()).map_err(|e| failed(2, e))?;
     let mut skip: Vec<PathBuf> = CONFIG_NAMES.iter().map(|n| ref_dir.join(n)).collect();
     if let (Some(p), Some(c)) = (&config_path, &cfg) {
         skip.push(p.clone());
         if let Some(y) = &c.leaderboard.competition_yaml {
-            skip.push(p.parent().unwrap_or(Path::new(".")).join(y));
+            skip.push(folder_of(p).join(y));
         }
     }
     skip.extend(manifest.clone());
@@ -388,20 +496,14 @@ fn read_files(a: &ScoreArgs, s: &Setup) -> Result<Option<FileSet>, Failed> {
 }
 
 /// scores.json and scores.txt: the leaderboard's columns of `report` (the config's, else every score).
-fn write_scores(a: &ScoreArgs, s: Setup, report: &Report) -> Result<(), Failed> {
-    let cfg = s.cfg.unwrap_or_else(|| Config {
-        title: String::new(),
-        protocol: s.protocol.clone(),
-        mode: s.mode,
-        options: Vec::new(),
-        leaderboard: Default::default(),
-        ground_truth: Vec::new(),
-        hide_ground_truth_zone: false,
-        manifest: None,
-    });
+fn write_scores(
+    a: &ScoreArgs,
+    config_path: Option<&Path>,
+    cfg: &Config,
+    report: &Report,
+) -> Result<(), Failed> {
     let scores = cfg.leaderboard_scores(report).map_err(|errs| {
-        let shown = s
-            .config_path
+        let shown = config_path
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let lines: Vec<String> = errs.iter().map(|e| format!("{shown}:{e}")).collect();
@@ -425,7 +527,7 @@ fn write_out(dir: &Path, name: &str, text: &str) -> Result<(), Failed> {
         )
     })?;
     let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|e| {
+    super::out_file::write(&p, text.as_bytes()).map_err(|e| {
         failed(
             1,
             format!("dropscore score: {}: {}", p.display(), io_words(&e)),

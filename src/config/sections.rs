@@ -40,13 +40,16 @@ pub(super) fn leaderboard(c: &mut Check, n: &Node) -> Leaderboard {
 /// Validates leaderboard columns (shared with the competition.yaml reader).
 pub(super) fn columns(c: &mut Check, items: &[Node], prefix: &str) -> Vec<Column> {
     let mut out: Vec<Column> = Vec::new();
+    // The keys so far, for the duplicate check (a set: 100,000 columns are checked in linear time).
+    let mut seen = std::collections::HashSet::new();
     for (i, it) in items.iter().enumerate() {
         let path = format!("{prefix}[{i}]");
         let Some(t) = c.table(it, &path) else {
             continue;
         };
         c.known_keys(t, &path, &["key", "title", "metric", "decimals", "sort"]);
-        let key = column_key(c, t, it.pos, &path, &out);
+        let key = column_key(c, t, it.pos, &path, &seen);
+        seen.insert(key.clone());
         let text =
             |c: &mut Check, name: &str| get(t, name).and_then(|n| c.string(n, &join(&path, name)));
         let title = text(c, "title").unwrap_or_else(|| key.clone());
@@ -66,13 +69,13 @@ pub(super) fn columns(c: &mut Check, items: &[Node], prefix: &str) -> Vec<Column
 }
 
 /// The `key` of column table `t` (at `at`): required, of letters, digits and `_ - . /`, and not one of the
-/// columns before (`out`); an error for each of these it breaks.
+/// keys of the columns before (`seen`); an error for each of these it breaks.
 fn column_key(
     c: &mut Check,
     t: &[(String, Pos, Node)],
     at: Pos,
     path: &str,
-    out: &[Column],
+    seen: &std::collections::HashSet<String>,
 ) -> String {
     let key = match get(t, "key") {
         Some(n) => c.string(n, &join(path, "key")).unwrap_or_default(),
@@ -95,7 +98,7 @@ fn column_key(
     } else if key.is_empty() && get(t, "key").is_some_and(|n| matches!(n.val, Val::Str(_))) {
         c.err(key_pos, &join(path, "key"), "empty key");
     }
-    if out.iter().any(|o| o.key == key) {
+    if seen.contains(&key) {
         c.err(
             key_pos,
             &join(path, "key"),

@@ -9,6 +9,8 @@ pub mod disk;
 mod entry;
 pub mod kind;
 mod limits;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod organizer_file;
 mod source;
 mod zipped;
 

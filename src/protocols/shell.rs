@@ -98,6 +98,16 @@ pub trait Protocol: Sync + 'static {
         &super::views::Extras::NONE
     }
 
+    // ---- What the report can hold (the config validator reads it) ------------------------------------------
+
+    /// Every score id a report of this protocol can hold under `opts` (ids that only some inputs give
+    /// included): what a leaderboard column and the `metric` option may name. `None`: not declared (the
+    /// config validator then leaves columns to the scoring program).
+    fn score_ids(&self, opts: &Self::Options) -> Option<Vec<String>> {
+        let _ = opts;
+        None
+    }
+
     // ---- Display hints (`render::page` reads them) -------------------------------------------------------------
 
     /// How the page shows `report`: its headline metric, what stands beside it, binary32 scores. Default: the
@@ -135,6 +145,8 @@ pub trait AnyProtocol: Sync {
     fn extras(&self) -> &'static super::views::Extras;
     /// [`Protocol::hints`].
     fn hints(&self, report: &Report) -> crate::report::Hints;
+    /// [`Protocol::score_ids`], with the typed options read from `opts` (resolved).
+    fn score_ids(&self, opts: &Options) -> Option<Vec<String>>;
 }
 
 impl<P: Protocol> AnyProtocol for P {
@@ -176,6 +188,9 @@ impl<P: Protocol> AnyProtocol for P {
     }
     fn hints(&self, report: &Report) -> crate::report::Hints {
         Protocol::hints(self, report)
+    }
+    fn score_ids(&self, opts: &Options) -> Option<Vec<String>> {
+        Protocol::score_ids(self, &P::Options::read(opts))
     }
 }
 

@@ -108,6 +108,9 @@ impl Protocol for Classification {
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
+    fn score_ids(&self, _: &ClassificationOptions) -> Option<Vec<String>> {
+        Some(METRICS.iter().map(|m| m.to_string()).collect())
+    }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
         let budget = run.opts.budget();
         let shape = preflight::shape(

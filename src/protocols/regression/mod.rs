@@ -100,6 +100,9 @@ impl Protocol for Regression {
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
+    fn score_ids(&self, _: &RegressionOptions) -> Option<Vec<String>> {
+        Some(METRICS.iter().map(|m| m.to_string()).collect())
+    }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
         let budget = run.opts.budget();
         let shape = preflight::shape(
