@@ -304,3 +304,71 @@ fn corrupt_zip_member_is_unreadable_not_empty() {
         assert_eq!(r.scores.get("map"), None);
     }
 }
+
+/// A 1-row gray PNG of `values`.
+fn gray_png(values: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, values.len() as u32, 1);
+    enc.set_color(png::ColorType::Grayscale);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()
+        .unwrap()
+        .write_image_data(values)
+        .unwrap();
+    out
+}
+
+/// Scores `n` generated GT and prediction masks (`gt/` and `res/` folders of a temporary directory) with the
+/// command line under `ulimit -n 256`; returns the exit status and the JSON report.
+fn segmentation_under_256_descriptors(n: usize, tag: &str) -> (i32, serde_json::Value) {
+    let dir = std::env::temp_dir().join(format!("dropscore-fds-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["gt", "res"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    for k in 0..n {
+        let v = (k % 2) as u8;
+        std::fs::write(dir.join(format!("gt/{k:06}.png")), gray_png(&[v, 1])).unwrap();
+        std::fs::write(dir.join(format!("res/{k:06}.png")), gray_png(&[v, 0])).unwrap();
+    }
+    let script = format!(
+        "ulimit -n 256 && exec '{}' segmentation --gt '{}' --pred '{}' --set num_classes=2 --format json",
+        env!("CARGO_BIN_EXE_dropscore"),
+        dir.join("gt").display(),
+        dir.join("res").display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    (out.status.code().unwrap_or(-1), report)
+}
+
+/// Every file is opened when it is read and closed after: 1,500 masks each side (3,000 files) and 100,000
+/// each side score under a limit of 256 open descriptors, every image counted.
+#[cfg(unix)]
+#[test]
+fn many_files_under_a_low_descriptor_limit() {
+    for (n, tag) in [(1_500, "1500"), (100_000, "100k")] {
+        let (status, report) = segmentation_under_256_descriptors(n, tag);
+        let diags = &report["diagnostics"];
+        assert_eq!(status, 0, "{n} files: {diags}");
+        assert!(
+            !diags.to_string().contains("input.read_error"),
+            "{n} files: {diags}"
+        );
+        let images = report["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["group"] == "image")
+            .count();
+        assert_eq!(images, n, "{n} files");
+        // Pixel accuracy: the first pixel of each image right, the second wrong.
+        assert_eq!(report["scores"]["aAcc"].as_f64(), Some(0.5), "{n} files");
+    }
+}

@@ -42,12 +42,20 @@ pub(super) fn expand(
     let Some(blob) = random_access(set, path, &source, limits) else {
         return;
     };
+    // The archive's file stays open while its directory is read (many small reads), and closes after.
+    let _held = super::blob::Held::new(&*blob);
     let Some(mut archive) = open_archive(set, path, &blob) else {
         return;
     };
     if is_office_document(&archive) {
         let size = blob.len();
-        set.push_entry(path.to_string(), role, size, Source::Plain(blob), limits);
+        set.push_entry(
+            path.to_string(),
+            role,
+            size,
+            Source::Plain(blob.clone()),
+            limits,
+        );
         return;
     }
     if archive.len() > limits.max_entries {
