@@ -372,3 +372,39 @@ fn many_files_under_a_low_descriptor_limit() {
         assert_eq!(report["scores"]["aAcc"].as_f64(), Some(0.5), "{n} files");
     }
 }
+
+/// A CSV saved as UTF-16 (a spreadsheet's "Unicode text") is named as UTF-16, with the fix, whether it
+/// starts with a byte-order mark or not.
+#[test]
+fn utf16_csv_is_named_utf16() {
+    let text = "id,label\na,0\nb,1\n";
+    let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    for (what, bytes) in [
+        ("LE with BOM", [vec![0xff, 0xfe], le.clone()].concat()),
+        ("BE with BOM", [vec![0xfe, 0xff], be.clone()].concat()),
+        ("LE", le),
+        ("BE", be),
+    ] {
+        let r = score_inputs(
+            "classification",
+            vec![
+                bytes_input("gt.csv", Some(Role::Gt), text.as_bytes().to_vec()),
+                bytes_input("pred.csv", Some(Role::Pred), bytes),
+            ],
+            Official,
+            &[],
+        );
+        let d = r
+            .diagnostics
+            .iter()
+            .find(|d| d.file.as_deref() == Some("pred.csv"))
+            .unwrap_or_else(|| panic!("{what}: no diagnostic on pred.csv"));
+        assert!(
+            d.message.contains("UTF-16 text: save the file as UTF-8"),
+            "{what}: {}",
+            d.message
+        );
+        assert!(!d.message.contains("binary"), "{what}: {}", d.message);
+    }
+}
