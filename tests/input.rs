@@ -408,3 +408,39 @@ fn utf16_csv_is_named_utf16() {
         assert!(!d.message.contains("binary"), "{what}: {}", d.message);
     }
 }
+
+/// An id in another Unicode form (NFD for NFC) or with a zero-width character is named as such, both
+/// spellings shown and the invisible character written as a code point, not as two identical-looking ids.
+#[test]
+fn lookalike_ids_are_explained() {
+    let gt = "id,label\ncaf\u{e9},0\nxy,1\nplain,1\n";
+    let pred = "id,label\ncafe\u{301},0\nx\u{200B}y,1\nplain,1\n";
+    let r = score_inputs(
+        "classification",
+        vec![
+            bytes_input("gt.csv", Some(Role::Gt), gt.as_bytes().to_vec()),
+            bytes_input("pred.csv", Some(Role::Pred), pred.as_bytes().to_vec()),
+        ],
+        Official,
+        &[],
+    );
+    let unknown: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "classification.unknown_id")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(unknown.len(), 2, "{unknown:?}");
+    assert!(
+        unknown[0].contains(
+            "`cafe\u{301}` (NFD) in the submission, `caf\u{e9}` (NFC) in the ground truth"
+        ),
+        "{}",
+        unknown[0]
+    );
+    assert!(
+        unknown[1].contains("`x\\u{200B}y` in the submission, `xy` in the ground truth"),
+        "{}",
+        unknown[1]
+    );
+}
