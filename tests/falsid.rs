@@ -455,3 +455,100 @@ fn text_output_has_four_decimals_and_percentages() {
         "{t}"
     );
 }
+
+/// The `file:line` and code of each diagnostic the command line prints for `dist_tasso.*`.
+fn matrix_lines(args: &[&str]) -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .output()
+        .expect("dropscore runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .chain(String::from_utf8_lossy(&out.stderr).lines())
+        .filter(|l| l.contains("dist_tasso") && l.contains("error ["))
+        .map(|l| {
+            let (at, rest) = l.split_once(": error ").unwrap_or((l, ""));
+            let at = at.rsplit_once(':').map_or(at, |(a, _)| a); // drop the column
+            format!("{at} {}", rest.split(']').next().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// Malformed distance matrices, each written with LF and with CRLF line ends (blank lines, quoted ids,
+/// a bad number or a ragged row at a known line): pre-flight (`check`) and scoring name the same line, the
+/// one the matrix breaks at.
+#[test]
+fn matrix_lines_right_with_crlf() {
+    let dir = std::env::temp_dir().join(format!("dropscore-falsid-crlf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ref")).unwrap();
+    let ids = ["q0", "q1", "q2", "q3", "q4"];
+    let mut gt = String::from("id,label\n");
+    for (k, id) in ids.iter().enumerate() {
+        gt.push_str(&format!("{id},{}\n", k % 2));
+    }
+    std::fs::write(dir.join("ref/gt_tasso.csv"), &gt).unwrap();
+    let exe_dir = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let manifest = exe_dir(&dir.join("m.json"));
+    let gt_dir = exe_dir(&dir.join("ref"));
+    let made = matrix_lines(&["manifest", "falsid", "--gt", &gt_dir, "--out", &manifest]);
+    assert!(made.is_empty(), "{made:?}");
+    let mut cases = 0;
+    for case in 0..20u64 {
+        for eol in ["\n", "\r\n"] {
+            let res = dir.join(format!("res{case}{}", eol.len()));
+            std::fs::create_dir_all(&res).unwrap();
+            let labels: String = ids.iter().map(|id| format!("{id},0\n")).collect();
+            std::fs::write(res.join("tasso.csv"), format!("id,label\n{labels}")).unwrap();
+            let (text, bad_line) = broken_matrix(&ids, case, eol);
+            std::fs::write(res.join("dist_tasso.csv"), text).unwrap();
+            let res = exe_dir(&res);
+            let scored = matrix_lines(&["falsid", "--gt", &gt_dir, "--pred", &res]);
+            let checked =
+                matrix_lines(&["check", "falsid", "--manifest", &manifest, "--pred", &res]);
+            let eol_name = if eol.len() == 2 { "CRLF" } else { "LF" };
+            assert_eq!(scored, checked, "case {case} ({eol_name})");
+            let want = format!("{res}/dist_tasso.csv:{bad_line} ");
+            assert!(
+                scored.iter().any(|l| l.starts_with(&want)),
+                "case {case} ({eol_name}): line {bad_line} expected in {scored:?}"
+            );
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, 40);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A D1 matrix of `ids` (header row of ids, an id column) with `eol` line ends, blank lines and one broken
+/// row chosen by `case` (a bad number, a ragged row, a quoted id spanning two lines), and the broken row's line.
+fn broken_matrix(ids: &[&str], case: u64, eol: &str) -> (String, u64) {
+    let mut out = format!(",{}{eol}", ids.join(","));
+    let mut line = 1;
+    let broken_row = (case % ids.len() as u64) as usize;
+    let mut bad_line = 0;
+    for (r, id) in ids.iter().enumerate() {
+        if (case + r as u64) % 3 == 0 {
+            out.push_str(eol); // a blank line
+            line += 1;
+        }
+        if case % 4 == 3 && r + 1 == broken_row {
+            out.push_str(&format!("\"{id}{eol}\",0,1,2,3,4{eol}")); // an id with a line end in it: two lines
+            line += 2;
+            continue;
+        }
+        line += 1;
+        let mut cells: Vec<String> = (0..ids.len()).map(|c| (r + c).to_string()).collect();
+        if r == broken_row {
+            bad_line = line;
+            match case % 2 {
+                0 => cells[(case as usize / 2) % ids.len()] = "x".into(),
+                _ => {
+                    cells.pop();
+                }
+            }
+        }
+        out.push_str(&format!("{id},{}{eol}", cells.join(",")));
+    }
+    (out, bad_line)
+}

@@ -479,3 +479,80 @@ fn extra_prediction() {
     );
     assert_eq!(o.scores.get("line_iu"), Some(LINE_IU));
 }
+
+/// The empty folder itself, with nothing in it (spec 6, empty GT folder): as a zip's directory entry and as a
+/// folder on disk, the manuscript is still there, with `fest.input.no_images` and NaN means (was: it vanished,
+/// its predictions were "extra" and the mean was the other manuscript's).
+#[test]
+fn empty_test_folder_in_a_zip_and_on_disk() {
+    use std::io::Write;
+    let opts = zip::write::SimpleFileOptions::default();
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    w.add_directory("ref/Latin2/text-line-gt-Latin2/test/", opts)
+        .unwrap();
+    w.start_file("ref/Syr341/text-line-gt-Syr341/test/001.png", opts)
+        .unwrap();
+    w.write_all(&syn("gt/001.png")).unwrap();
+    let gt_zip = w.finish().unwrap().into_inner();
+    let pred = vec![
+        ("res/Latin2/001.png", syn("pred/001.png")),
+        ("res/Syr341/001.png", syn("pred/001.png")),
+    ];
+    let o = run(&vec![("ref.zip", gt_zip)], &pred, Mode::Official, &[]);
+    let d = o
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "fest.input.no_images")
+        .expect("fest.input.no_images for the zip's empty folder");
+    assert_eq!(d.severity, Warning);
+    assert!(d.message.contains("Latin2"), "{}", d.message);
+    assert_eq!(o.scores.get("line_iu"), None);
+    let g: Vec<(&str, Option<f64>)> = o
+        .groups
+        .iter()
+        .map(|g| (g.id.as_str(), g.scores.get("line_iu")))
+        .collect();
+    assert_eq!(g, [("Latin2", None), ("Syr341", Some(LINE_IU))]);
+
+    let dir = std::env::temp_dir().join(format!("dropscore-fest-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("ref/Latin2/text-line-gt-Latin2/test")).unwrap();
+    std::fs::create_dir_all(dir.join("ref/Syr341/text-line-gt-Syr341/test")).unwrap();
+    std::fs::write(
+        dir.join("ref/Syr341/text-line-gt-Syr341/test/001.png"),
+        syn("gt/001.png"),
+    )
+    .unwrap();
+    for ms in ["Latin2", "Syr341"] {
+        std::fs::create_dir_all(dir.join("res").join(ms)).unwrap();
+        std::fs::write(
+            dir.join("res").join(ms).join("001.png"),
+            syn("pred/001.png"),
+        )
+        .unwrap();
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(["fest", "--format", "json", "--gt"])
+        .arg(dir.join("ref"))
+        .arg("--pred")
+        .arg(dir.join("res"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = r["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"fest.input.no_images"), "{codes:?}");
+    assert!(r["scores"]["line_iu"].is_null(), "{}", r["scores"]);
+    let groups: Vec<&str> = r["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(groups, ["Latin2", "Syr341"]);
+}

@@ -304,3 +304,155 @@ fn corrupt_zip_member_is_unreadable_not_empty() {
         assert_eq!(r.scores.get("map"), None);
     }
 }
+
+/// A 1-row gray PNG of `values`.
+fn gray_png(values: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, values.len() as u32, 1);
+    enc.set_color(png::ColorType::Grayscale);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()
+        .unwrap()
+        .write_image_data(values)
+        .unwrap();
+    out
+}
+
+/// Scores `n` generated GT and prediction masks (`gt/` and `res/` folders of a temporary directory) with the
+/// command line under `ulimit -n 256`; returns the exit status and the JSON report.
+fn segmentation_under_256_descriptors(n: usize, tag: &str) -> (i32, serde_json::Value) {
+    let dir = std::env::temp_dir().join(format!("dropscore-fds-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["gt", "res"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    for k in 0..n {
+        let v = (k % 2) as u8;
+        std::fs::write(dir.join(format!("gt/{k:06}.png")), gray_png(&[v, 1])).unwrap();
+        std::fs::write(dir.join(format!("res/{k:06}.png")), gray_png(&[v, 0])).unwrap();
+    }
+    let script = format!(
+        "ulimit -n 256 && exec '{}' segmentation --gt '{}' --pred '{}' --set num_classes=2 --format json",
+        env!("CARGO_BIN_EXE_dropscore"),
+        dir.join("gt").display(),
+        dir.join("res").display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    (out.status.code().unwrap_or(-1), report)
+}
+
+/// Every file is opened when it is read and closed after: 1,500 masks each side (3,000 files) score under a
+/// limit of 256 open descriptors, every image counted.
+#[cfg(unix)]
+#[test]
+fn many_files_under_a_low_descriptor_limit() {
+    check_many_files(1_500, "1500");
+}
+
+/// As [`many_files_under_a_low_descriptor_limit`] with 100,000 masks each side (200,000 files). Ignored by
+/// default: writing and removing the files takes minutes on a slow disk (`cargo test -- --ignored`).
+#[cfg(unix)]
+#[test]
+#[ignore]
+fn hundred_thousand_files_under_a_low_descriptor_limit() {
+    check_many_files(100_000, "100k");
+}
+
+#[cfg(unix)]
+fn check_many_files(n: usize, tag: &str) {
+    let (status, report) = segmentation_under_256_descriptors(n, tag);
+    let diags = &report["diagnostics"];
+    assert_eq!(status, 0, "{n} files: {diags}");
+    assert!(
+        !diags.to_string().contains("input.read_error"),
+        "{n} files: {diags}"
+    );
+    let images = report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["group"] == "image")
+        .count();
+    assert_eq!(images, n, "{n} files");
+    // Pixel accuracy: the first pixel of each image right, the second wrong.
+    assert_eq!(report["scores"]["aAcc"].as_f64(), Some(0.5), "{n} files");
+}
+
+/// A CSV saved as UTF-16 (a spreadsheet's "Unicode text") is named as UTF-16, with the fix, whether it
+/// starts with a byte-order mark or not.
+#[test]
+fn utf16_csv_is_named_utf16() {
+    let text = "id,label\na,0\nb,1\n";
+    let le: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(|u| u.to_be_bytes()).collect();
+    for (what, bytes) in [
+        ("LE with BOM", [vec![0xff, 0xfe], le.clone()].concat()),
+        ("BE with BOM", [vec![0xfe, 0xff], be.clone()].concat()),
+        ("LE", le),
+        ("BE", be),
+    ] {
+        let r = score_inputs(
+            "classification",
+            vec![
+                bytes_input("gt.csv", Some(Role::Gt), text.as_bytes().to_vec()),
+                bytes_input("pred.csv", Some(Role::Pred), bytes),
+            ],
+            Official,
+            &[],
+        );
+        let d = r
+            .diagnostics
+            .iter()
+            .find(|d| d.file.as_deref() == Some("pred.csv"))
+            .unwrap_or_else(|| panic!("{what}: no diagnostic on pred.csv"));
+        assert!(
+            d.message.contains("UTF-16 text: save the file as UTF-8"),
+            "{what}: {}",
+            d.message
+        );
+        assert!(!d.message.contains("binary"), "{what}: {}", d.message);
+    }
+}
+
+/// An id in another Unicode form (NFD for NFC) or with a zero-width character is named as such, both
+/// spellings shown and the invisible character written as a code point, not as two identical-looking ids.
+#[test]
+fn lookalike_ids_are_explained() {
+    let gt = "id,label\ncaf\u{e9},0\nxy,1\nplain,1\n";
+    let pred = "id,label\ncafe\u{301},0\nx\u{200B}y,1\nplain,1\n";
+    let r = score_inputs(
+        "classification",
+        vec![
+            bytes_input("gt.csv", Some(Role::Gt), gt.as_bytes().to_vec()),
+            bytes_input("pred.csv", Some(Role::Pred), pred.as_bytes().to_vec()),
+        ],
+        Official,
+        &[],
+    );
+    let unknown: Vec<&str> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "classification.unknown_id")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(unknown.len(), 2, "{unknown:?}");
+    assert!(
+        unknown[0].contains(
+            "`cafe\u{301}` (NFD) in the submission, `caf\u{e9}` (NFC) in the ground truth"
+        ),
+        "{}",
+        unknown[0]
+    );
+    assert!(
+        unknown[1].contains("`x\\u{200B}y` in the submission, `xy` in the ground truth"),
+        "{}",
+        unknown[1]
+    );
+}

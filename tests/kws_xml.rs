@@ -504,3 +504,57 @@ fn results_queries_only_reading() {
         "no complete averaging, no second mean"
     );
 }
+
+/// Where rusteval crashes, the report says so in plain words and names what in the input causes it, never
+/// by quoting Rust's panic text (`Option::unwrap()`, "range end index … out of range").
+#[test]
+fn official_crashes_in_plain_words() {
+    let sample = "kws/rusteval/GroundTruthRelevanceJudgementsSample.xml";
+    let cases = [
+        (
+            "kws/edge/gt.xml",
+            "kws/edge/res_short.xml",
+            "fewer than the 5 it reads",
+        ),
+        (
+            "kws/edge/gt.xml",
+            "kws/edge/res_extra.xml",
+            "no ground-truth block",
+        ),
+        (
+            "kws/edge/gt.xml",
+            "kws/edge/res_oneline.xml",
+            "no <Rel queryid=",
+        ),
+        (
+            "kws/edge/gt.xml",
+            "kws/edge/res_blank.xml",
+            "(the line is blank)",
+        ),
+        ("kws/edge/gt_rel0.xml", "kws/edge/res_ok.xml", "Relevance"),
+        (sample, "kws/edge/sample_squote.xml", "no <Rel queryid="),
+    ];
+    for (gt, pred, words) in cases {
+        for mode in [Official, Corrected] {
+            let r = kws(gt, pred, mode, &[]);
+            let texts: Vec<&str> = r
+                .diagnostics
+                .iter()
+                .filter_map(|d| d.official_behaviour.as_deref())
+                .collect();
+            for t in &texts {
+                for raw in ["panic", "unwrap", "out of range", "Error"] {
+                    assert!(!t.contains(raw), "{pred}: `{raw}` in {t:?}");
+                }
+            }
+            if mode == Official {
+                assert!(
+                    texts
+                        .iter()
+                        .any(|t| t.contains("crashes") && t.contains(words)),
+                    "{pred}: {texts:?}"
+                );
+            }
+        }
+    }
+}

@@ -23,16 +23,13 @@ pub fn load(
         match disk::kind_followed(path).map_err(|e| format!("{p}: {}", io_words(&e)))? {
             Kind::Dir => {
                 let shown = |f: &Path| f.to_string_lossy().replace('\\', "/");
-                for f in disk::walk(path, &shown, diags) {
-                    match disk::open_found(&f, &shown(&f)) {
-                        Ok(blob) => inputs.push(Input {
-                            path: shown(&f),
-                            role: Some(role),
-                            blob: Rc::new(blob),
-                        }),
-                        Err(d) => diags.push(*d),
-                    }
-                }
+                inputs.extend(disk::folder_inputs(
+                    path,
+                    &shown,
+                    Some(role),
+                    &|_| true,
+                    diags,
+                ));
             }
             Kind::File => {
                 let blob = DiskFile::open(path).map_err(|e| format!("{p}: {}", io_words(&e)))?;
@@ -75,20 +72,11 @@ pub fn list_dir(
         let rel = f.strip_prefix(&dir).unwrap_or(f);
         format!("{name}/{}", rel.to_string_lossy().replace('\\', "/"))
     };
-    for f in disk::walk(&dir, &shown, diags) {
-        let rel = f.strip_prefix(&dir).unwrap_or(&f);
-        if skip.contains(&f) || rel == Path::new("metadata") {
-            continue;
-        }
-        match disk::open_found(&f, &shown(&f)) {
-            Ok(blob) => out.push(Input {
-                path: shown(&f),
-                role: Some(role),
-                blob: Rc::new(blob),
-            }),
-            Err(d) => diags.push(*d),
-        }
-    }
+    let keep = |f: &Path| {
+        let rel = f.strip_prefix(&dir).unwrap_or(f);
+        !skip.contains(&f.to_path_buf()) && rel != Path::new("metadata")
+    };
+    out.extend(disk::folder_inputs(&dir, &shown, Some(role), &keep, diags));
     Ok(())
 }
 

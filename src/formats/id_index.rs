@@ -7,6 +7,8 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::items::Ids;
 use std::sync::OnceLock;
 
+mod lookalike;
+
 const BATCH_ROWS: usize = super::csv_records::BATCH;
 
 /// Ids stored once ([`Ids`]: one text arena, and each id's end once their lengths differ) and an
@@ -275,6 +277,8 @@ pub struct Matcher<'a> {
     /// without hashing.
     next: usize,
     tags: Vec<Tag>,
+    /// Unknown ids that are GT ids in another Unicode form or with invisible characters.
+    lookalikes: lookalike::Lookalikes,
 }
 
 impl<'a> Matcher<'a> {
@@ -286,6 +290,21 @@ impl<'a> Matcher<'a> {
             given: vec![0; n.div_ceil(64)],
             next: 0,
             tags: Vec::new(),
+            lookalikes: Default::default(),
+        }
+    }
+    /// Notes the GT lookalikes of the ids (field `col`) of `rows` not found in the GT (`found[k]` is `None`).
+    fn note_lookalikes(
+        &mut self,
+        ids: &IdIndex,
+        rows: &[Row],
+        col: usize,
+        found: &[Option<usize>],
+    ) {
+        for (row, f) in rows.iter().zip(found) {
+            if f.is_none() {
+                self.lookalikes.note(ids, row.get(col));
+            }
         }
     }
     /// The GT row of the submission row's id (field `col`), or `None` with an error diagnostic.
@@ -302,6 +321,9 @@ impl<'a> Matcher<'a> {
         } else {
             ids.find(id)
         };
+        if found.is_none() {
+            self.lookalikes.note(ids, id);
+        }
         self.accept(row, col, found, diags)
     }
     /// The GT rows of the ids (field `col`) of a batch of rows (`None`: not in the GT), into `found`, to be
@@ -320,6 +342,7 @@ impl<'a> Matcher<'a> {
                 rows.iter()
                     .map(|r| r.early.row.flatten().map(|i| i as usize)),
             );
+            self.note_lookalikes(ids, rows, col, found);
             return;
         }
         // Rows in GT order are matched without hashing; the others are looked up.
@@ -346,6 +369,7 @@ impl<'a> Matcher<'a> {
                 *f = ids.find_tagged(row.get(col), t);
             }
         }
+        self.note_lookalikes(ids, rows, col, found);
     }
     /// The GT row `found` for the submission row's id (field `col`), or `None` with an error diagnostic (an
     /// unknown id: `found` is `None`, or a repeated one).
@@ -366,8 +390,15 @@ impl<'a> Matcher<'a> {
         let at = (row.line, row.column(col));
         match found {
             None => {
+                let message = match self.lookalikes.words(id) {
+                    Some(w) => format!(
+                        "id `{}` is not in the ground truth: {w}",
+                        lookalike::shown(&excerpt(id))
+                    ),
+                    None => format!("id `{}` is not in the ground truth", excerpt(id)),
+                };
                 diags.push(
-                    Diagnostic::error(&format!("{}.unknown_id", self.family), format!("id `{}` is not in the ground truth", excerpt(id)))
+                    Diagnostic::error(&format!("{}.unknown_id", self.family), message)
                         .file(self.file)
                         .at(at.0, at.1)
                         .found(excerpt(id))

@@ -13,8 +13,6 @@ mod word_line;
 use word_line::{attribute_order_ok, word_line_ascii};
 pub use word_line::{word_line, Panic};
 
-const OFFICIAL_PANIC: &str = "rusteval panics";
-
 /// Reads every block; `on_block` is called when a block closes (results are scored there).
 pub fn read(
     input: impl BufRead,
@@ -189,7 +187,7 @@ fn word_of_line(
                     .expected("a <word …/> line with 5 to 7 double-quoted values: document, x, y, width, height[, Relevance][, Text]")
                     .found(if text.trim().is_empty() { "blank line".to_string() } else { excerpt(text.trim()) })
                     .hint(p.hint)
-                    .official(format!("{OFFICIAL_PANIC} on this line (an internal error of the program, not a message meant for participants) and prints no score")),
+                    .official(format!("rusteval crashes on this line ({}) and prints no score", p.plain())),
             );
         }
     }

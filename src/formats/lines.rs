@@ -162,6 +162,96 @@ impl<'a> SliceLines<'a> {
     }
 }
 
+/// A reader that notes where its lines end as bytes pass through it, so that a record found at a byte offset
+/// (as the `csv` crate reports it) is given its true line number. The `csv` crate counts only `\n`, and
+/// counts it when it reads on, so after a `\r\n` (or a blank line, which it skips) a record's own line number
+/// is one or more too low (csv 1.3, `Position::line`). Here `\n`, `\r\n` and a lone `\r` each end one line,
+/// as [`Lines`] reads them. Only the line ends not yet asked about are held (those of the read-ahead buffer).
+pub struct LineCount<R> {
+    inner: R,
+    pos: u64,
+    state: std::cell::RefCell<Ends>,
+}
+
+/// Runs of line-end bytes (`\r`, `\n`) seen and not yet asked about: `(start, end, line ends in the run)`.
+#[derive(Default)]
+struct Ends {
+    runs: std::collections::VecDeque<(u64, u64, u64)>,
+    /// Line ends before the first held run.
+    before: u64,
+    /// The byte before the next one read was `\r` (a `\n` after it ends no new line).
+    after_cr: bool,
+}
+
+impl<R> LineCount<R> {
+    pub fn new(inner: R) -> Self {
+        LineCount {
+            inner,
+            pos: 0,
+            state: Default::default(),
+        }
+    }
+    /// The 1-based line of the record that starts at byte `byte` (offsets asked in increasing order). A
+    /// record the `csv` crate places at a line end (the `\n` of `\r\n`, or blank lines it skipped) starts
+    /// after those line ends.
+    pub fn line_at(&self, byte: u64) -> u64 {
+        let mut s = self.state.borrow_mut();
+        while let Some(&(_, end, n)) = s.runs.front() {
+            if end > byte {
+                break;
+            }
+            s.before += n;
+            s.runs.pop_front();
+        }
+        match s.runs.front() {
+            Some(&(start, _, n)) if start <= byte => s.before + n + 1,
+            _ => s.before + 1,
+        }
+    }
+    /// Gives `rec` the line of its first byte (see [`LineCount::line_at`]).
+    pub fn fix(&self, rec: &mut csv::ByteRecord) {
+        if let Some(p) = rec.position() {
+            let mut p = p.clone();
+            p.set_line(self.line_at(p.byte()));
+            rec.set_position(Some(p));
+        }
+    }
+    fn note(&mut self, bytes: &[u8]) {
+        let mut s = self.state.borrow_mut();
+        let mut i = 0;
+        while let Some(k) = memchr::memchr2(b'\n', b'\r', &bytes[i..]) {
+            let at = self.pos + (i + k) as u64;
+            if k > 0 {
+                s.after_cr = false;
+            }
+            let b = bytes[i + k];
+            let ends = u64::from(b == b'\r' || !s.after_cr);
+            s.after_cr = b == b'\r';
+            match s.runs.back_mut() {
+                Some(run) if run.1 == at => {
+                    run.1 = at + 1;
+                    run.2 += ends;
+                }
+                _ => s.runs.push_back((at, at + 1, ends)),
+            }
+            i += k + 1;
+        }
+        if i < bytes.len() {
+            s.after_cr = false;
+        }
+        drop(s);
+        self.pos += bytes.len() as u64;
+    }
+}
+
+impl<R: io::Read> io::Read for LineCount<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.note(&buf[..n]);
+        Ok(n)
+    }
+}
+
 /// Strips a UTF-8 byte-order mark.
 pub fn strip_bom(b: &[u8]) -> &[u8] {
     b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b)
@@ -193,6 +283,33 @@ mod tests {
             v.push(String::from_utf8_lossy(x).into_owned());
         }
         v
+    }
+
+    /// The line of each record the `csv` crate reads, through [`LineCount`].
+    fn csv_lines(input: &[u8]) -> Vec<u64> {
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .buffer_capacity(3)
+            .from_reader(LineCount::new(input));
+        let mut rec = csv::ByteRecord::new();
+        let mut out = Vec::new();
+        while rdr.read_byte_record(&mut rec).unwrap() {
+            rdr.get_ref().fix(&mut rec);
+            out.push(rec.position().unwrap().line());
+        }
+        out
+    }
+
+    #[test]
+    fn csv_records_on_their_lines() {
+        let rows = vec![1, 2, 4, 5, 7];
+        assert_eq!(csv_lines(b"a,1\nb,2\n\nc,3\n\"x\ny\"\nd,4\n"), rows);
+        assert_eq!(
+            csv_lines(b"a,1\r\nb,2\r\n\r\nc,3\r\n\"x\r\ny\"\r\nd,4\r\n"),
+            rows
+        );
+        assert_eq!(csv_lines(b"a,1\rb,2\r\rc,3\r\"x\ry\"\rd,4"), rows);
     }
 
     #[test]

@@ -16,6 +16,16 @@ pub trait Blob {
     fn as_slice(&self) -> Option<&[u8]> {
         None
     }
+    /// A reader of the window `[start, start + len)` that owns what it reads from (a file on disk opened for
+    /// it, closed when the reader is dropped); `None` where a [`BlobReader`] over the blob does as well.
+    fn own_window(&self, _start: u64, _len: u64) -> Option<io::Result<Box<dyn Read>>> {
+        None
+    }
+    /// Keeps the blob's file open until [`Blob::release`] (many small reads in a row: a zip's directory);
+    /// otherwise each positioned read opens and closes it. Nothing to do for bytes in memory.
+    fn hold(&self) {}
+    /// Ends a [`Blob::hold`].
+    fn release(&self) {}
     /// A reader of the window `[start, start + len)` that may move to another thread (natively: bytes in
     /// memory, or a file on disk read by position), so that a reader can decode ahead of its checker.
     #[cfg(not(target_arch = "wasm32"))]
@@ -46,10 +56,35 @@ impl Blob for Vec<u8> {
     }
 }
 
+/// Holds a blob's file open while it lives ([`Blob::hold`]).
+pub(super) struct Held<'a>(&'a dyn Blob);
+
+impl<'a> Held<'a> {
+    pub(super) fn new(blob: &'a dyn Blob) -> Self {
+        blob.hold();
+        Held(blob)
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
+/// A regular file on disk, known by its path and size. It is opened only while it is read and closed after
+/// (a stream owns its file; a positioned read opens it for that read), so a submission of 100,000 files
+/// needs no more descriptors than the files read at once. Each opening checks that the path still names the
+/// file that was listed (same device and inode, a regular file, no link where none was followed).
 #[cfg(not(target_arch = "wasm32"))]
 pub struct DiskFile {
-    file: std::fs::File,
+    path: std::path::PathBuf,
+    follow: bool,
     len: u64,
+    /// Device and inode at listing time (unix).
+    id: (u64, u64),
+    /// The file while [`Blob::hold`] keeps it open, and how many holds there are.
+    held: std::cell::RefCell<(Option<std::sync::Arc<std::fs::File>>, u32)>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -69,38 +104,77 @@ impl DiskFile {
     }
 
     fn open_with(path: &std::path::Path, follow: bool) -> io::Result<Self> {
-        let mut options = std::fs::OpenOptions::new();
-        options.read(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
-            options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | nofollow);
-        }
-        #[cfg(not(unix))]
-        if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a symbolic link",
-            ));
-        }
-        let file = options.open(path)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                if meta.is_dir() {
-                    "a folder, not a file"
-                } else {
-                    "not a regular file"
-                },
-            ));
-        }
+        let (_, meta) = open_regular(path, follow)?;
         Ok(DiskFile {
-            file,
+            path: path.to_path_buf(),
+            follow,
             len: meta.len(),
+            id: identity(&meta),
+            held: Default::default(),
         })
     }
+
+    /// Opens the file again for a read: the same file as listed, or an error that says it changed.
+    fn reopen(&self) -> io::Result<std::sync::Arc<std::fs::File>> {
+        if let Some(f) = &self.held.borrow().0 {
+            return Ok(f.clone());
+        }
+        let (file, meta) = open_regular(&self.path, self.follow)?;
+        if identity(&meta) != self.id {
+            return Err(io::Error::other(
+                "the file was replaced since the folder was listed",
+            ));
+        }
+        Ok(std::sync::Arc::new(file))
+    }
+}
+
+/// Opens `path` for reading, never waiting and never becoming the controlling terminal; anything but a
+/// regular file is refused (and a symbolic link unless `follow`).
+#[cfg(not(target_arch = "wasm32"))]
+fn open_regular(
+    path: &std::path::Path,
+    follow: bool,
+) -> io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | nofollow);
+    }
+    #[cfg(not(unix))]
+    if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a symbolic link",
+        ));
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            if meta.is_dir() {
+                "a folder, not a file"
+            } else {
+                "not a regular file"
+            },
+        ));
+    }
+    Ok((file, meta))
+}
+
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(all(not(unix), not(target_arch = "wasm32")))]
+fn identity(_: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -109,15 +183,60 @@ impl Blob for DiskFile {
         self.len
     }
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
-        file_read_at(&self.file, offset, buf)
+        let file = self.reopen()?;
+        file_read_at(&file, offset, buf)
+    }
+    fn own_window(&self, start: u64, len: u64) -> Option<io::Result<Box<dyn Read>>> {
+        Some(self.reopen().map(|file| {
+            let end = start.saturating_add(len).min(self.len);
+            Box::new(FileWindow {
+                file,
+                pos: start.min(end),
+                end,
+            }) as Box<dyn Read>
+        }))
+    }
+    fn hold(&self) {
+        let mut held = self.held.borrow_mut();
+        if held.1 == 0 {
+            held.0 = open_regular(&self.path, self.follow)
+                .ok()
+                .filter(|(_, m)| identity(m) == self.id)
+                .map(|(f, _)| std::sync::Arc::new(f));
+        }
+        held.1 += 1;
+    }
+    fn release(&self) {
+        let mut held = self.held.borrow_mut();
+        held.1 = held.1.saturating_sub(1);
+        if held.1 == 0 {
+            held.0 = None;
+        }
     }
     fn send_window(&self, start: u64, len: u64) -> Option<Box<dyn Read + Send + '_>> {
         let end = start.saturating_add(len).min(self.len);
-        Some(Box::new(FileWindow {
-            file: &self.file,
-            pos: start.min(end),
-            end,
-        }))
+        Some(match self.reopen() {
+            Ok(file) => Box::new(FileWindow {
+                file,
+                pos: start.min(end),
+                end,
+            }),
+            Err(e) => Box::new(Failed(Some(e))),
+        })
+    }
+}
+
+/// A reader whose first read fails with the error that kept its file from opening.
+#[cfg(not(target_arch = "wasm32"))]
+struct Failed(Option<io::Error>);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(self
+            .0
+            .take()
+            .unwrap_or_else(|| io::Error::other("the file could not be opened")))
     }
 }
 
@@ -134,23 +253,23 @@ fn file_read_at(file: &std::fs::File, offset: u64, buf: &mut [u8]) -> io::Result
 }
 
 /// A window of a file on disk, read by position (the file's own offset is not used): `Send`, unlike a
-/// [`BlobReader`] over an `Rc`.
+/// [`BlobReader`] over an `Rc`. The file closes when the last window (or hold) on it is dropped.
 #[cfg(not(target_arch = "wasm32"))]
-struct FileWindow<'f> {
-    file: &'f std::fs::File,
+struct FileWindow {
+    file: std::sync::Arc<std::fs::File>,
     pos: u64,
     end: u64,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-impl Read for FileWindow<'_> {
+impl Read for FileWindow {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let left = self.end.saturating_sub(self.pos);
         if left == 0 || buf.is_empty() {
             return Ok(0);
         }
         let want = (buf.len() as u64).min(left) as usize;
-        let n = file_read_at(self.file, self.pos, &mut buf[..want])?;
+        let n = file_read_at(&self.file, self.pos, &mut buf[..want])?;
         self.pos += n as u64;
         Ok(n)
     }

@@ -106,7 +106,18 @@ pub fn walk(
     shown: &dyn Fn(&Path) -> String,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<PathBuf> {
+    walk_with_folders(dir, shown, diags).0
+}
+
+/// [`walk`], and the folders in which it found neither a file nor a folder (sorted): empty folders, which a
+/// protocol may expect files in.
+pub fn walk_with_folders(
+    dir: &Path,
+    shown: &dyn Fn(&Path) -> String,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut files = Vec::new();
+    let mut empty = Vec::new();
     let mut notes: Vec<(PathBuf, Diagnostic)> = Vec::new();
     let mut todo = vec![dir.to_path_buf()];
     while let Some(d) = todo.pop() {
@@ -117,6 +128,7 @@ pub fn walk(
                 continue;
             }
         };
+        let before = (files.len(), todo.len());
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -144,11 +156,43 @@ pub fn walk(
                 }
             }
         }
+        if (files.len(), todo.len()) == before {
+            empty.push(d);
+        }
     }
     files.sort();
+    empty.sort();
     notes.sort_by(|a, b| a.0.cmp(&b.0));
     diags.extend(notes.into_iter().map(|n| n.1));
-    files
+    (files, empty)
+}
+
+/// The inputs of folder `dir`: its regular files (those `keep` accepts) opened as [`walk`] and
+/// [`open_found`] do, shown as `shown` names them, and its empty folders ([`Input::empty_folder`]); refusals
+/// go to `diags`.
+pub fn folder_inputs(
+    dir: &Path,
+    shown: &dyn Fn(&Path) -> String,
+    role: Option<super::Role>,
+    keep: &dyn Fn(&Path) -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<super::Input> {
+    let (files, empty) = walk_with_folders(dir, shown, diags);
+    let mut out = Vec::with_capacity(files.len() + empty.len());
+    for f in files.iter().filter(|f| keep(f)) {
+        match open_found(f, &shown(f)) {
+            Ok(blob) => out.push(super::Input {
+                path: shown(f),
+                role,
+                blob: std::rc::Rc::new(blob),
+            }),
+            Err(d) => diags.push(*d),
+        }
+    }
+    for d in &empty {
+        out.push(super::Input::empty_folder(&shown(d), role));
+    }
+    out
 }
 
 /// Opens a file the walk found, refusing a link (one may have replaced the file since it was listed) or a

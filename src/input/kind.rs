@@ -25,6 +25,9 @@ pub enum Kind {
     Json,
     /// UTF-8 text (CSV, TSV, TREC lines, plain lines).
     Text,
+    /// UTF-16 text (a byte-order mark `FF FE` or `FE FF`, or ASCII with a NUL byte beside each character): a
+    /// spreadsheet's "Unicode text" export, which the readers (UTF-8) cannot read.
+    Utf16,
     /// Anything else: not UTF-8 text and no known format.
     Binary,
 }
@@ -51,6 +54,7 @@ impl Kind {
             Kind::Xml => "an XML file",
             Kind::Json => "a JSON file",
             Kind::Text => "a text file",
+            Kind::Utf16 => "UTF-16 text",
             Kind::Binary => "binary data, not text",
         }
     }
@@ -147,6 +151,9 @@ fn zip_kind(head: &[u8], ext: &str) -> Kind {
 /// Text (XML, JSON or other) or binary data. Text with a stray byte or in another encoding is still text (its
 /// reader locates the bad byte and asks for UTF-8); binary data has NUL bytes or many control characters.
 fn text_kind(head: &[u8]) -> Kind {
+    if is_utf16(head) {
+        return Kind::Utf16;
+    }
     let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let controls = text
         .iter()
@@ -161,6 +168,24 @@ fn text_kind(head: &[u8]) -> Kind {
         Some(_) => Kind::Text,
         None => Kind::Text,
     }
+}
+
+/// UTF-16: a byte-order mark, or (without one) text whose every other byte is NUL, on the same side, beside
+/// a non-NUL byte (ASCII written as UTF-16LE or UTF-16BE), over at least two characters.
+fn is_utf16(head: &[u8]) -> bool {
+    if head.starts_with(&[0xff, 0xfe]) || head.starts_with(&[0xfe, 0xff]) {
+        return true;
+    }
+    let pairs = &head[..head.len() & !1];
+    if pairs.len() < 4 {
+        return false;
+    }
+    let side = |nul: usize| {
+        pairs
+            .chunks_exact(2)
+            .all(|p| p[nul] == 0 && p[1 - nul] != 0)
+    };
+    side(1) || side(0)
 }
 
 #[cfg(test)]
@@ -181,7 +206,11 @@ mod tests {
         assert_eq!(sniff("a.xml", b"\xef\xbb\xbf  <?xml", 9), Kind::Xml);
         assert_eq!(sniff("a.json", b"\n[{\"a\":1}]", 10), Kind::Json);
         assert_eq!(sniff("a.csv", b"id,label\n1,0\n", 13), Kind::Text);
-        assert_eq!(sniff("a.bin", b"\xff\xfe\x00a", 4), Kind::Binary);
+        assert_eq!(sniff("a.bin", b"\x00\x00\x00a", 4), Kind::Binary);
+        assert_eq!(sniff("a.csv", b"\xff\xfei\x00d\x00", 6), Kind::Utf16);
+        assert_eq!(sniff("a.csv", b"\xfe\xff\x00i\x00d", 6), Kind::Utf16);
+        assert_eq!(sniff("a.csv", b"i\x00d\x00,\x00", 6), Kind::Utf16);
+        assert_eq!(sniff("a.csv", b"\x00i\x00d\x00,", 6), Kind::Utf16);
         assert_eq!(sniff("a.bin", b"\x01\x02\x03", 3), Kind::Binary);
         // A stray byte or another encoding is text: its reader locates the byte.
         assert_eq!(sniff("a.csv", b"id,label\np1,Piz\xffan\n", 20), Kind::Text);

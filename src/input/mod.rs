@@ -57,11 +57,32 @@ pub enum RoleFrom {
     Sniffed,
 }
 
-/// One dropped file or folder member, before archives are opened.
+/// One dropped file or folder member, before archives are opened. A path ending in `/` is an empty folder
+/// ([`Input::empty_folder`]): it has no content and becomes one of [`FileSet::empty_folders`].
 pub struct Input {
     pub path: String,
     pub role: Option<Role>,
     pub blob: Rc<dyn Blob>,
+}
+
+impl Input {
+    /// An empty folder (on disk, or a zip's directory entry with nothing under it), named `path` (a `/` is
+    /// added at the end), so that a protocol can report a folder where it expects files (a manuscript's
+    /// empty `test/`).
+    pub fn empty_folder(path: &str, role: Option<Role>) -> Input {
+        Input {
+            path: format!("{}/", path.trim_end_matches('/')),
+            role,
+            blob: Rc::new(Vec::new()),
+        }
+    }
+}
+
+/// An empty folder of the set: its path (ending in `/`) and role (explicit, or from the path's folders).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmptyFolder {
+    pub path: String,
+    pub role: Option<Role>,
 }
 
 /// The set of named files, plus what the input layer noticed while building it.
@@ -69,6 +90,8 @@ pub struct Input {
 pub struct FileSet {
     pub entries: Vec<Entry>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Folders with no file in them (no entry below them), in the order they were dropped or listed.
+    pub empty_folders: Vec<EmptyFolder>,
     /// Decompressed bytes promised so far by compressed entries (against [`Limits::max_total_bytes`]).
     inflated: u64,
 }
@@ -79,15 +102,36 @@ impl FileSet {
         FileSet {
             entries,
             diagnostics,
+            empty_folders: Vec::new(),
             inflated: 0,
         }
     }
     pub fn build(inputs: Vec<Input>, limits: &Limits) -> FileSet {
         let mut set = FileSet::default();
         for input in inputs {
+            if input.path.ends_with('/') {
+                set.add_empty_folder(input.path, input.role);
+                continue;
+            }
             set.add(input.path, input.role, Source::Plain(input.blob), limits, 0);
         }
         set
+    }
+
+    /// The empty folders of `role`.
+    pub fn empty_folders_of(&self, role: Role) -> impl Iterator<Item = &EmptyFolder> {
+        self.empty_folders
+            .iter()
+            .filter(move |f| f.role == Some(role))
+    }
+
+    fn add_empty_folder(&mut self, path: String, role: Option<Role>) {
+        if junk(&path).is_some() {
+            return;
+        }
+        // The folder's own name marks a role too (`res/` empty): a marker for a file inside it.
+        let role = role.or_else(|| role_from_path(&format!("{path}x")));
+        self.empty_folders.push(EmptyFolder { path, role });
     }
 
     pub fn with_role(&self, role: Role) -> impl Iterator<Item = &Entry> {

@@ -24,7 +24,7 @@ pub(super) enum Source {
 impl Source {
     pub(super) fn open(&self) -> io::Result<Box<dyn Read>> {
         Ok(match self {
-            Source::Plain(b) => Box::new(BlobReader::new(b.clone())),
+            Source::Plain(b) => window(b, 0, b.len())?,
             Source::Member {
                 blob,
                 start,
@@ -32,7 +32,7 @@ impl Source {
                 method,
                 limit,
             } => {
-                let raw = BlobReader::window(blob.clone(), *start, *clen);
+                let raw = window(blob, *start, *clen)?;
                 match method {
                     0 => Box::new(raw),
                     _ => Box::new(Limited::new(DeflateDecoder::new(raw), *limit)),
@@ -92,6 +92,15 @@ impl Source {
             Source::Member { clen, .. } => *clen,
             Source::Gz(inner, _) => inner.raw_len(),
         }
+    }
+}
+
+/// A reader of `[start, start + len)` of `blob`: one that owns its opened file for a file on disk (closed when
+/// the reader is dropped), a [`BlobReader`] otherwise.
+fn window(blob: &Rc<dyn Blob>, start: u64, len: u64) -> io::Result<Box<dyn Read>> {
+    match blob.own_window(start, len) {
+        Some(r) => r,
+        None => Ok(Box::new(BlobReader::window(blob.clone(), start, len))),
     }
 }
 

@@ -21,8 +21,10 @@ type Span = (u64, u64, String);
 
 /// What the central directory says of one member.
 enum Listed {
-    /// A directory, or a member that cannot be read (its error is already reported).
+    /// A member that cannot be read (its error is already reported).
     Skipped,
+    /// A directory entry: its path (`archive!name/`).
+    Folder(String),
     /// Over the per-file limit or the ratio rule: the refusal, reported unless the whole archive is refused.
     Refused(Span, Diagnostic),
     Kept(Span, Member),
@@ -42,12 +44,20 @@ pub(super) fn expand(
     let Some(blob) = random_access(set, path, &source, limits) else {
         return;
     };
+    // The archive's file stays open while its directory is read (many small reads), and closes after.
+    let _held = super::blob::Held::new(&*blob);
     let Some(mut archive) = open_archive(set, path, &blob) else {
         return;
     };
     if is_office_document(&archive) {
         let size = blob.len();
-        set.push_entry(path.to_string(), role, size, Source::Plain(blob), limits);
+        set.push_entry(
+            path.to_string(),
+            role,
+            size,
+            Source::Plain(blob.clone()),
+            limits,
+        );
         return;
     }
     if archive.len() > limits.max_entries {
@@ -69,9 +79,11 @@ pub(super) fn expand(
     let mut spans: Vec<Span> = Vec::new();
     // Members refused by size, reported unless the whole archive is refused.
     let mut refusals = Vec::new();
+    let mut folders = Vec::new();
     for i in 0..archive.len() {
         match list_member(set, &mut archive, i, path, &blob, limits) {
             Listed::Skipped => {}
+            Listed::Folder(f) => folders.push(f),
             Listed::Refused(span, why) => {
                 spans.push(span);
                 refusals.push(why);
@@ -87,6 +99,13 @@ pub(super) fn expand(
         return;
     }
     set.diagnostics.extend(refusals);
+    // Directory entries with no member below them are the archive's empty folders.
+    for f in folders {
+        let prefix = format!("{}/", f.trim_end_matches('/'));
+        if !spans.iter().any(|s| s.2.starts_with(&prefix)) {
+            set.add_empty_folder(prefix, role);
+        }
+    }
     add_members(set, members, role, limits, depth);
 }
 
@@ -172,9 +191,6 @@ fn list_member(
             return Listed::Skipped;
         }
     };
-    if f.is_dir() {
-        return Listed::Skipped;
-    }
     let name = match f.name() {
         Ok(n) => n.replace('\\', "/"),
         Err(e) => {
@@ -186,6 +202,9 @@ fn list_member(
         }
     };
     let member_path = format!("{path}!{name}");
+    if f.is_dir() {
+        return Listed::Folder(member_path);
+    }
     let Some(method) = readable_method(set, f.compression(), f.encrypted(), &member_path) else {
         return Listed::Skipped;
     };

@@ -31,9 +31,18 @@ pub fn refusal(p: &dyn AnyProtocol, e: &Entry, kind: Kind) -> Option<Diagnostic>
         Kind::Binary => {
             "This is not text: check that it is the right file, saved as UTF-8 text.".to_string()
         }
+        Kind::Utf16 => {
+            "Save the file as UTF-8 (in a spreadsheet: \"CSV UTF-8\", not \"Unicode text\")."
+                .to_string()
+        }
         _ => format!("Drop the {side}'s files here, not this one."),
     };
-    let (code, message) = if kind == Kind::Empty {
+    let (code, message) = if kind == Kind::Utf16 {
+        (
+            "input.wrong_kind",
+            format!("`{name}` is UTF-16 text: save the file as UTF-8"),
+        )
+    } else if kind == Kind::Empty {
         (
             "input.empty",
             format!("`{name}` is empty (0 bytes); the {side} expects a file with content"),

@@ -2,6 +2,7 @@
 //! columns for locating values, and records read with the `csv` crate.
 
 use crate::diag::{Diagnostic, Diags};
+use crate::formats::lines::LineCount;
 
 /// 1-based columns (in chars) where each field of `line` starts, splitting on `delim` outside double quotes.
 pub(super) fn field_columns(line: &str, delim: Option<u8>) -> Vec<u64> {
@@ -123,17 +124,19 @@ pub(super) fn records(text: &str, delim: Option<u8>, path: &str, diags: &mut Dia
                 .has_headers(false)
                 .flexible(true)
                 .delimiter(d)
-                .from_reader(text.as_bytes());
+                .from_reader(LineCount::new(text.as_bytes()));
             let mut rec = csv::StringRecord::new();
             loop {
                 match rdr.read_record(&mut rec) {
                     Ok(true) => out.push(Record {
-                        line: rec.position().map_or(0, |p| p.line()),
+                        line: rec
+                            .position()
+                            .map_or(0, |p| rdr.get_ref().line_at(p.byte())),
                         fields: rec.iter().map(str::to_string).collect(),
                     }),
                     Ok(false) => break,
                     Err(e) => {
-                        let line = e.position().map_or(0, |p| p.line());
+                        let line = e.position().map_or(0, |p| rdr.get_ref().line_at(p.byte()));
                         diags.push(
                             Diagnostic::error("falsid.labels.malformed", format!("unreadable record: {e}"))
                                 .file(path)

@@ -3,6 +3,7 @@
 
 use super::{parse_number, Matrix, MAX_N};
 use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::lines::LineCount;
 use std::io::BufRead;
 
 /// 1-based column of field `k` when fields are `lens` bytes long, one delimiter apart (exact for ASCII,
@@ -159,12 +160,13 @@ fn read_delimited(path: &str, reader: impl BufRead, d: u8, acc: &mut Acc, diags:
         .flexible(true)
         .delimiter(d)
         .buffer_capacity(1 << 16)
-        .from_reader(reader);
+        .from_reader(LineCount::new(reader));
     let mut rec = csv::ByteRecord::new();
     let mut first = true;
     loop {
         match rdr.read_byte_record(&mut rec) {
             Ok(true) => {
+                rdr.get_ref().fix(&mut rec);
                 let line = rec.position().map_or(0, |p| p.line());
                 let mut tmp: Vec<&[u8]> = rec.iter().collect();
                 if first {
@@ -177,7 +179,7 @@ fn read_delimited(path: &str, reader: impl BufRead, d: u8, acc: &mut Acc, diags:
             }
             Ok(false) => break,
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
+                let line = e.position().map_or(0, |p| rdr.get_ref().line_at(p.byte()));
                 diags.push(
                     Diagnostic::error("falsid.matrix.shape", format!("unreadable row: {e}"))
                         .file(path)

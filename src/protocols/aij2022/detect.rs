@@ -147,7 +147,7 @@ fn side_npz(
                 .expected("keys mu, sigma")
                 .found(keys.join(", "))
                 .hint("Write the statistics with pytorch-fid --save-stats or numpy.savez(path, mu=mu, sigma=sigma).")
-                .official("crashes (KeyError)"),
+                .official("crashes: it reads the arrays `mu` and `sigma`, which this .npz does not have"),
         );
         return None;
     };
@@ -542,7 +542,7 @@ pub fn split_combined(f: &mut Found, diags: &mut Vec<Diagnostic>) {
                         "aij.ids.bad_task",
                         format!("id {k}: task must be 0…5, found {v}"),
                     )
-                    .official("crashes (KeyError in split_tasks.py)"),
+                    .official("crashes: split_tasks.py has no task with this number"),
                 ),
             );
             continue;

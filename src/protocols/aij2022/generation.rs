@@ -161,7 +161,7 @@ pub fn fid_part(
         out.diags.push(
             Diagnostic::warning("aij.gen.fid_negative_eigen", format!("Σ₁Σ₂ has a clearly negative eigenvalue ({:.3e} of the largest): the official scorer may fail on this input", -r.negative_ratio))
                 .file(b.file())
-                .official("may raise ValueError('Imaginary component …')"),
+                .official("may stop with an error: the matrix square root of these statistics has an imaginary part"),
         );
     }
     out.extra.insert(

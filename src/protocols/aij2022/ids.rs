@@ -77,9 +77,9 @@ pub(super) fn wrap_bare(doc: &mut Doc, task: Task, diags: &mut Vec<Diagnostic>, 
     }
     if let Some(k) = first {
         let official = if matches!(task, Task::TextQa | Task::MathQa) {
-            "scores the task 0 (KeyError caught)"
+            "scores the task 0: it reads gt[id][0], which a bare object does not have, and catches the error"
         } else {
-            "crashes (KeyError: 0)"
+            "crashes: it reads gt[id][0], which a bare object does not have"
         };
         diags.push(doc.at(&k, Diagnostic::warning("aij.gt.bare_object", format!("{n} GT entr(ies) are a bare {{type, content}} object, read as a one-element list"))
             .expected("[{\"type\": \"text\", \"content\": [...]}]")

@@ -219,7 +219,7 @@ pub fn score(task: Task, gt: &Doc, pred: &Doc, ctx: &mut Ctx, out: &mut TaskResu
         out.diags.push(
             Diagnostic::error("aij.gt.empty", "the GT file has no ids")
                 .file(&gt.file)
-                .official("crashes (ZeroDivisionError)"),
+                .official("crashes: the task score divides by the number of GT ids, which is 0"),
         );
         out.official_fails = true;
         None

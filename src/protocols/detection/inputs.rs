@@ -111,7 +111,7 @@ pub fn load(files: &FileSet, diags: &mut Diags) -> Option<Loaded> {
                 .file(&r.path)
                 .expected("at least one detection")
                 .hint("Submit a list of {image_id, category_id, bbox, score} objects.")
-                .official("crashes (loadRes: IndexError on anns[0])"),
+                .official("crashes: loadRes reads the first detection of the results list, and the list is empty"),
         );
         return None;
     }

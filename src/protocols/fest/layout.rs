@@ -128,23 +128,32 @@ pub fn gt_side<'a>(
     (gt_ms, dataset)
 }
 
-/// Split folders of the data set layout that hold only system files (which the input layer ignores, with an
-/// info): manuscripts without an image (spec 6, empty GT folder), known from those infos, as (manuscript,
-/// split).
+/// Split folders of the data set layout that hold no image: empty folders (on disk or in a zip), and folders
+/// holding only system files (which the input layer ignores, with an info). These are manuscripts without an
+/// image (spec 6, empty GT folder), as (manuscript, split).
 fn empty_splits(files: &FileSet) -> Vec<(String, String)> {
-    let mut empty: Vec<(String, String)> = Vec::new();
-    for d in files
+    let ignored = files
         .diagnostics
         .iter()
         .filter(|d| d.code == "input.ignored_file")
-    {
-        let c = comps(d.file.as_deref().unwrap_or(""));
+        .filter_map(|d| d.file.as_deref())
+        .map(|f| (f, 3));
+    let folders = files
+        .empty_folders_of(Role::Gt)
+        .map(|f| (f.path.as_str(), 2));
+    let mut empty: Vec<(String, String)> = Vec::new();
+    // `below`: how many components the path has after `text-line-gt-<MS>` and before its end, plus one.
+    for (path, below) in ignored.chain(folders) {
+        let c = comps(path);
         let tl = c
             .iter()
             .position(|x| x.to_ascii_lowercase().starts_with("text-line-gt-") && x.len() > 13);
-        if let Some(i) = tl.filter(|&i| i + 3 == c.len() && !c.contains(&"__MACOSX")) {
+        if let Some(i) = tl.filter(|&i| i + below == c.len() && !c.contains(&"__MACOSX")) {
             let ms = if i > 0 { c[i - 1] } else { &c[i][13..] };
-            empty.push((ms.to_string(), c[i + 1].to_string()));
+            let split = (ms.to_string(), c[i + 1].to_string());
+            if !empty.contains(&split) {
+                empty.push(split);
+            }
         }
     }
     empty

@@ -149,7 +149,7 @@ fn image_item(
             )
             .file(job.pred.map_or(job.gt.path.as_str(), |p| p.path.as_str()))
             .hint("The prediction is all background; corrected mode scores it (RA undefined, DR = 0, FM = 0).")
-            .official("crashes (ZeroDivisionError in RA; the guard tests N1)"),
+            .official("crashes: an all-background prediction of an image whose GT has lines makes RA divide by zero (the script checks N1, not N2)"),
         );
         all.fails = true;
     }

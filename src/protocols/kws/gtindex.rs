@@ -106,7 +106,7 @@ impl GtIndex {
                         .file(file)
                         .line(w.line)
                         .hint("Entries with Relevance above relevance_threshold are relevant; this one is not counted.")
-                        .official("rusteval panics on Relevance 0 and otherwise counts every entry"),
+                        .official("rusteval crashes on a ground-truth entry with Relevance 0, and otherwise counts every entry as relevant"),
                     );
                 }
                 let gain = rel_field(w, Flavour::Graded10).parse().unwrap_or(10);

@@ -150,7 +150,7 @@ fn duplicate_query(block: &Block, first: u64, path: &str) -> Diagnostic {
     .official("rusteval keeps the last block")
 }
 
-/// Official mode: a results file in which rusteval finds no block (it panics), with the likely cause as the
+/// Official mode: a results file in which rusteval finds no block (it crashes), with the likely cause as the
 /// hint (single quotes, everything on one line, or no block at all).
 fn no_results(run: &Entry, diags: &Diags) -> Diagnostic {
     let one_line = diags.count("kws.official.tag_not_recognised") == 0 && run.size > 0;
@@ -175,7 +175,7 @@ fn no_results(run: &Entry, diags: &Diags) -> Diagnostic {
             "Add <Rel queryid=\"…\"> blocks, or use corrected mode."
         },
     )
-    .official("rusteval panics (called `Option::unwrap()` on a `None` value)")
+    .official("rusteval crashes: it finds no <Rel queryid=\"…\"> block in the results file")
 }
 
 fn read(

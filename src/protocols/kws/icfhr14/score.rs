@@ -106,14 +106,14 @@ fn short_list(block: &Block, s: &Settings, file: &str, d: &mut Diags) {
             .found(format!("{n}"))
             .hint("Return at least 10 items per query, or use corrected mode (P@k ÷ min(k, R)).")
             .official(format!(
-                "rusteval panics (range end index {} out of range for slice of length {n})",
+                "rusteval crashes: query `{q}` lists {n} items, fewer than the {} it reads for P@{0}",
                 s.ks.iter().copied().find(|k| *k > n).unwrap_or(kmax)
             )),
         );
     }
 }
 
-/// A results query without a GT block: an error officially (rusteval panics), skipped with a warning when
+/// A results query without a GT block: an error officially (rusteval crashes), skipped with a warning when
 /// corrected.
 fn unknown_query(block: &Block, s: &Settings, file: &str, d: &mut Diags) -> Scored {
     let q = &block.query;
@@ -123,7 +123,7 @@ fn unknown_query(block: &Block, s: &Settings, file: &str, d: &mut Diags) -> Scor
                 .file(file)
                 .line(block.line)
                 .hint("Remove queries that are not in the ground truth, or use corrected mode (skipped with a warning).")
-                .official("rusteval panics (called `Option::unwrap()` on a `None` value)"),
+                .official("rusteval crashes: a query in the results has no ground-truth block"),
         );
     } else {
         d.push(
@@ -134,7 +134,7 @@ fn unknown_query(block: &Block, s: &Settings, file: &str, d: &mut Diags) -> Scor
             .file(file)
             .line(block.line)
             .hint("Check the query id; it is not scored.")
-            .official("rusteval panics"),
+            .official("rusteval crashes: a query in the results has no ground-truth block"),
         );
     }
     Scored {
