@@ -53,6 +53,14 @@ fn describe_source(bytes: &[u8]) -> (String, bool) {
     (format!("{kind} {depth}-bit"), gray)
 }
 
+/// The pixel cap of a run: `max_megapixels` lowered to what the memory budget holds at `bytes_per_pixel`
+/// (README, "Limits and the memory budget"): raising `max_megapixels` never takes a decode past `max_memory`.
+pub fn pixel_cap(max_megapixels: u64, budget: crate::budget::Budget, bytes_per_pixel: u64) -> u64 {
+    max_megapixels
+        .saturating_mul(1_000_000)
+        .min(budget.max_memory / bytes_per_pixel.max(1))
+}
+
 /// Width and height from IHDR, refusing a file that is not a PNG (`<prefix>.bad_png`) or has more than
 /// `max_pixels` pixels (`<prefix>.too_large`) before anything is decoded. `official` is the official
 /// scorer's behaviour on a file that does not decode.
@@ -83,7 +91,7 @@ pub fn check_size(
         .file(file)
         .expected(format!("at most {max_pixels} pixels"))
         .found(format!("{w}×{h}"))
-        .hint("Raise the cap with --set max_megapixels=N if the machine has the memory (about 13 bytes per pixel).")));
+        .hint("Raise the cap with --set max_megapixels=N if the machine has the memory (about 13 bytes per pixel); the cap is also at most what the memory budget holds, raised with --set max_memory=… (e.g. 4GiB).")));
     }
     Ok((w, h))
 }
