@@ -6,6 +6,7 @@
 //! nothing panics, aborts or hangs. Not part of the public API; native only (the folder walker needs a disk).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod budget;
 mod competitions;
 mod families;
 mod files;
@@ -44,6 +45,8 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("zip_built", files::zip_built),
     ("input_gz", files::input_gz),
     ("disk_walk", files::disk_walk),
+    ("manifest", budget::manifest),
+    ("png_chunks", budget::png_chunks),
 ];
 
 /// The body of target `name`.
