@@ -6,6 +6,7 @@
 //! nothing panics, aborts or hangs. Not part of the public API; native only (the folder walker needs a disk).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod budget;
 mod competitions;
 mod families;
 mod files;
@@ -49,6 +50,8 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("text_json", text::text_json),
     ("text_squad", text::text_squad),
     ("text_page", text::text_page),
+    ("manifest", budget::manifest),
+    ("png_chunks", budget::png_chunks),
 ];
 
 /// The body of target `name`.

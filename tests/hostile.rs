@@ -7,51 +7,8 @@
 
 mod common;
 mod hostile_common;
-use flate2::{Compress, Compression, FlushCompress};
+use hostile_common::bombs::{deflate, deflate_padded};
 use hostile_common::{refused, run, tmp, write, PEAK_BOUND_KB};
-
-/// Raw deflate of `prefix`, then `mib` MiB of `byte`, then `suffix`, built in milliseconds: after a full
-/// flush the compressor starts afresh, so the compressed form of one MiB of `byte` is the same bytes every
-/// time and is repeated rather than recomputed.
-fn deflate(prefix: &[u8], byte: u8, mib: usize, suffix: &[u8]) -> Vec<u8> {
-    deflate_padded(prefix, byte, mib, suffix, 0)
-}
-
-/// [`deflate`] with `pad` empty stored blocks after each MiB (5 bytes each, inflating to nothing): a bomb
-/// whose ratio stays under the 250:1 rule, so that what refuses it is the line or field limit.
-fn deflate_padded(prefix: &[u8], byte: u8, mib: usize, suffix: &[u8], pad: usize) -> Vec<u8> {
-    let mut c = Compress::new(Compression::best(), false);
-    let step = |c: &mut Compress, input: &[u8], flush: FlushCompress| {
-        let mut out = Vec::with_capacity(input.len() / 8 + 1024);
-        let before = c.total_in();
-        loop {
-            let done = (c.total_in() - before) as usize;
-            c.compress_vec(&input[done..], &mut out, flush).unwrap();
-            if (c.total_in() - before) as usize == input.len() && out.len() < out.capacity() {
-                break;
-            }
-            out.reserve(out.capacity().max(1024));
-        }
-        out
-    };
-    let mut out = step(&mut c, prefix, FlushCompress::Full);
-    let chunk = vec![byte; 1 << 20];
-    let a = step(&mut c, &chunk, FlushCompress::Full);
-    let b = step(&mut c, &chunk, FlushCompress::Full);
-    let d = step(&mut c, &chunk, FlushCompress::Full);
-    assert_eq!(b, d, "the compressed chunk repeats");
-    let padding: Vec<u8> = [0u8, 0, 0, 0xff, 0xff].repeat(pad);
-    if mib > 0 {
-        out.extend_from_slice(&a);
-        out.extend_from_slice(&padding);
-    }
-    for _ in 1..mib {
-        out.extend_from_slice(&b);
-        out.extend_from_slice(&padding);
-    }
-    out.extend(step(&mut c, suffix, FlushCompress::Finish));
-    out
-}
 
 /// A zip of deflate members (name, raw deflate, uncompressed size). CRCs are left 0: the refusals come
 /// before any check of them (a real bomb can carry right ones at no cost).

@@ -7,7 +7,7 @@
 //! an image over the pixel cap is refused before decoding; a broken file is located by byte offset.
 
 use crate::diag::Diagnostic;
-use crate::formats::png_mask;
+use crate::formats::{png_chunks, png_mask};
 use png::{BitDepth, ColorType, Transformations};
 use rustc_hash::FxHashMap;
 use std::io::Cursor;
@@ -44,8 +44,11 @@ pub fn decode(
     palette: Option<&FxHashMap<u32, u16>>,
 ) -> Result<LabelMap, Box<Diagnostic>> {
     let (w, h) = png_mask::check_size(file, bytes, max_pixels, CODE, OFFICIAL)?;
-    let mut dec =
-        png::Decoder::new_with_limits(Cursor::new(bytes), png::Limits { bytes: usize::MAX });
+    let mut dec = png_chunks::decoder(
+        Cursor::new(bytes),
+        bytes.len(),
+        png_chunks::max_row_bytes(w),
+    );
     dec.set_transformations(Transformations::IDENTITY);
     let mut reader = dec
         .read_info()

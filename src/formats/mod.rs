@@ -14,6 +14,7 @@ pub mod kws_xml_lines;
 pub mod label_map;
 pub mod lines;
 pub mod npy;
+pub mod png_chunks;
 pub mod png_mask;
 pub mod python_json;
 pub mod regression_csv;

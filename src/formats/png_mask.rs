@@ -4,8 +4,11 @@
 //! A file that does not decode is located by byte offset (signature, or the chunk whose CRC or length is wrong).
 
 use crate::diag::Diagnostic;
-use image::codecs::png::PngDecoder;
-use image::{ColorType, ImageDecoder};
+use crate::formats::png_chunks;
+use image::error::{
+    DecodingError, ImageError, LimitError, LimitErrorKind, ParameterError, ParameterErrorKind,
+};
+use image::{ColorType, ImageFormat};
 use std::io::Cursor;
 
 /// A decoded mask: `width × height` values in raster order.
@@ -50,6 +53,14 @@ fn describe_source(bytes: &[u8]) -> (String, bool) {
     (format!("{kind} {depth}-bit"), gray)
 }
 
+/// The pixel cap of a run: `max_megapixels` lowered to what the memory budget holds at `bytes_per_pixel`
+/// (README, "Limits and the memory budget"): raising `max_megapixels` never takes a decode past `max_memory`.
+pub fn pixel_cap(max_megapixels: u64, budget: crate::budget::Budget, bytes_per_pixel: u64) -> u64 {
+    max_megapixels
+        .saturating_mul(1_000_000)
+        .min(budget.max_memory / bytes_per_pixel.max(1))
+}
+
 /// Width and height from IHDR, refusing a file that is not a PNG (`<prefix>.bad_png`) or has more than
 /// `max_pixels` pixels (`<prefix>.too_large`) before anything is decoded. `official` is the official
 /// scorer's behaviour on a file that does not decode.
@@ -80,7 +91,7 @@ pub fn check_size(
         .file(file)
         .expected(format!("at most {max_pixels} pixels"))
         .found(format!("{w}×{h}"))
-        .hint("Raise the cap with --set max_megapixels=N if the machine has the memory (about 13 bytes per pixel).")));
+        .hint("Raise the cap with --set max_megapixels=N if the machine has the memory (about 13 bytes per pixel); the cap is also at most what the memory budget holds, raised with --set max_memory=… (e.g. 4GiB).")));
     }
     Ok((w, h))
 }
@@ -98,16 +109,64 @@ fn decode_raw(
         "fest.input",
         "crashes (cv2.imread returns None)",
     )?;
-    let decoder = PngDecoder::new(Cursor::new(bytes))
-        .map_err(|e| bad_png_box(file, bytes, &e.to_string()))?;
-    let ct = decoder.color_type();
-    let n = usize::try_from(decoder.total_bytes())
-        .map_err(|_| bad_png_box(file, bytes, "image too large"))?;
-    let mut buf = vec![0u8; n];
-    decoder
-        .read_image(&mut buf)
-        .map_err(|e| bad_png_box(file, bytes, &e.to_string()))?;
+    let (ct, buf) = expand(bytes, w).map_err(|e| bad_png_box(file, bytes, &e.to_string()))?;
     Ok((w, h, ct, buf))
+}
+
+/// The decoded samples as image 0.25's `PngDecoder::read_image` gives them (png's `Transformations::EXPAND`:
+/// palette to RGB(A), low depths to 8 bits, `tRNS` to alpha; 16-bit samples in native byte order), read
+/// through [`png_chunks::decoder`] so that no ancillary chunk is inflated; errors worded as image words them.
+fn expand(bytes: &[u8], width: u32) -> Result<(ColorType, Vec<u8>), ImageError> {
+    let mut d = png_chunks::decoder(
+        Cursor::new(bytes),
+        bytes.len(),
+        png_chunks::max_row_bytes(width),
+    );
+    d.set_transformations(png::Transformations::EXPAND);
+    let mut reader = d.read_info().map_err(image_error)?;
+    let ct = match reader.output_color_type() {
+        (png::ColorType::Grayscale, png::BitDepth::Eight) => ColorType::L8,
+        (png::ColorType::Grayscale, png::BitDepth::Sixteen) => ColorType::L16,
+        (png::ColorType::GrayscaleAlpha, png::BitDepth::Eight) => ColorType::La8,
+        (png::ColorType::GrayscaleAlpha, png::BitDepth::Sixteen) => ColorType::La16,
+        (png::ColorType::Rgb, png::BitDepth::Eight) => ColorType::Rgb8,
+        (png::ColorType::Rgb, png::BitDepth::Sixteen) => ColorType::Rgb16,
+        (png::ColorType::Rgba, png::BitDepth::Eight) => ColorType::Rgba8,
+        (png::ColorType::Rgba, png::BitDepth::Sixteen) => ColorType::Rgba16,
+        (ct, depth) => {
+            return Err(ImageError::Parameter(ParameterError::from_kind(
+                ParameterErrorKind::Generic(format!("unsupported colour {ct:?} {depth:?}")),
+            )))
+        }
+    };
+    let n = reader.output_buffer_size().ok_or_else(|| {
+        ImageError::Limits(LimitError::from_kind(LimitErrorKind::InsufficientMemory))
+    })?;
+    let mut buf = vec![0u8; n];
+    reader.next_frame(&mut buf).map_err(image_error)?;
+    if ct.bytes_per_pixel() / ct.channel_count() == 2 {
+        for c in buf.chunks_exact_mut(2) {
+            let v = u16::from_be_bytes([c[0], c[1]]).to_ne_bytes();
+            c.copy_from_slice(&v);
+        }
+    }
+    Ok((ct, buf))
+}
+
+/// A png crate error as image 0.25 wraps it (`ImageError::from_png`), so that the messages stay its words.
+fn image_error(e: png::DecodingError) -> ImageError {
+    match e {
+        png::DecodingError::IoError(e) => ImageError::IoError(e),
+        e @ png::DecodingError::Format(_) => {
+            ImageError::Decoding(DecodingError::new(ImageFormat::Png.into(), e))
+        }
+        e @ png::DecodingError::Parameter(_) => ImageError::Parameter(ParameterError::from_kind(
+            ParameterErrorKind::Generic(e.to_string()),
+        )),
+        png::DecodingError::LimitsExceeded => {
+            ImageError::Limits(LimitError::from_kind(LimitErrorKind::InsufficientMemory))
+        }
+    }
 }
 
 /// GT decoding (spec 2.3): one gray value per pixel, as libpng's `rgb_to_gray` + `strip_16` give it to OpenCV.

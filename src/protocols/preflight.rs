@@ -178,6 +178,7 @@ pub fn check(
     set: &[(String, String)],
 ) -> Result<Checked, UsageError> {
     let p = protocol(id)?;
+    fits(manifest_text, crate::budget::Budget::from_set(set))?;
     let doc: Value = serde_json::from_str(manifest_text)
         .map_err(|e| UsageError(format!("the manifest is not JSON: {e}")))?;
     if doc.get("kind").and_then(Value::as_str) != Some(KIND) || doc.get("schema") != Some(&json!(1))
@@ -244,6 +245,49 @@ pub fn check(
         ready,
         summary,
     })
+}
+
+/// Bytes a manifest's parsed form and what is built from it hold per byte of its text, at most: a JSON
+/// value per id or number (32 bytes, and a string's own 24 and its heap for a short id) and the stand-in's
+/// text and entries rebuilt from them.
+pub const MANIFEST_EXPANSION: u64 = 12;
+
+/// Refuses, before parsing, a manifest whose parsed form and stand-ins would outgrow the budget.
+fn fits(text: &str, b: crate::budget::Budget) -> Result<(), UsageError> {
+    let need = (text.len() as u64).saturating_mul(MANIFEST_EXPANSION);
+    b.check(
+        &format!(
+            "the manifest ({}, parsed and built into its stand-in ground truth)",
+            crate::budget::human(text.len() as u64)
+        ),
+        need,
+    )
+    .map_err(UsageError)
+}
+
+/// The stand-ins' budget for pixels: what one stand-in image and the prediction scored with it may hold,
+/// `bytes_per_pixel` each, in `budget`; a manifest declaring a larger image is refused naming the image.
+pub fn stand_in_fits(
+    path: &str,
+    w: u32,
+    h: u32,
+    bytes_per_pixel: u64,
+    budget: crate::budget::Budget,
+) -> Result<(), Box<Diagnostic>> {
+    // PNG's largest dimension (PNG specification §11.2.2: 2³¹ − 1).
+    const MAX_SIDE: u32 = i32::MAX as u32;
+    let pixels = w as u64 * h as u64;
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(Box::new(bad_manifest(&format!(
+            "the size of `{path}` ({w}×{h}) is not a PNG size"
+        ))));
+    }
+    budget
+        .check(
+            &format!("the manifest's `{path}` ({w}×{h} = {pixels} pixels)"),
+            pixels.saturating_mul(bytes_per_pixel),
+        )
+        .map_err(|e| Box::new(bad_manifest(&e)))
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -316,6 +360,7 @@ pub fn score_with_stand_ins(
     score: fn(&mut Run, &mut dyn super::Progress) -> Result<Report, UsageError>,
     keep: &dyn Fn(&Diagnostic) -> bool,
 ) -> Option<Report> {
+    let paths: Vec<String> = stand_ins.iter().map(|e| e.path.clone()).collect();
     let mut set = FileSet::of(stand_ins, Vec::new());
     set.entries.extend(run.files.entries.iter().cloned());
     let mut inner = Run::new(&set, run.mode, run.opts.clone());
@@ -327,11 +372,26 @@ pub fn score_with_stand_ins(
         }
     };
     for d in std::mem::take(&mut inner.diags).finish() {
-        if keep(&d) {
+        if about_stand_in(&d, &paths) {
+            run.diags.push(bad_manifest(&format!(
+                "the ground truth it describes cannot be built: `{}`: {}",
+                d.file.as_deref().unwrap_or(""),
+                d.message
+            )));
+        } else if keep(&d) {
             run.diags.push(d);
         }
     }
     Some(report)
+}
+
+/// Whether `d` is an error about a stand-in's own content (not a valid PNG, too large, over the budget):
+/// the manifest's fault, never the submission's, whose participant does not have the file.
+fn about_stand_in(d: &Diagnostic, stand_ins: &[String]) -> bool {
+    let code = d.code.as_str();
+    d.severity == Severity::Error
+        && d.file.as_ref().is_some_and(|f| stand_ins.contains(f))
+        && (code == "input.limit" || code.ends_with(".bad_png") || code.ends_with(".too_large"))
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! `/usr/bin/time -v`, and the checks of a located refusal with a bounded peak memory.
 #![allow(dead_code)]
 
+pub mod bombs;
+
 use super::common::data;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -17,6 +17,7 @@
 //! above this one, builds it.
 
 pub mod accumulate;
+pub mod cost;
 pub mod evaluate_img;
 pub mod summarize;
 
@@ -158,26 +159,31 @@ pub fn evaluate(input: &Input, params: &Params) -> Eval {
         params.area_rng.len(),
         params.max_dets.len(),
     ];
-    let results = run_categories(input, &params, &groups);
     let mut precision = vec![-1.0; t * r * k * a * m];
     let mut recall = vec![-1.0; t * k * a * m];
     let mut per_image = vec![[0u64; 3]; input.n_images];
-    for (kk, res) in results.into_iter().enumerate() {
-        for ti in 0..t {
-            for ai in 0..a {
-                for mi in 0..m {
-                    let local = (ti * a + ai) * m + mi;
-                    recall[((ti * k + kk) * a + ai) * m + mi] = res.recall[local];
-                    for ri in 0..r {
-                        precision[(((ti * r + ri) * k + kk) * a + ai) * m + mi] =
-                            res.precision[local * r + ri];
+    // A batch of categories at a time, each result copied in place then dropped: the peak is the two arrays
+    // plus one batch (cost::BATCH), not twice the arrays.
+    for first in (0..groups.len()).step_by(cost::BATCH) {
+        let last = (first + cost::BATCH).min(groups.len());
+        let results = run_categories(input, &params, &groups[first..last]);
+        for (kk, res) in (first..last).zip(results) {
+            for ti in 0..t {
+                for ai in 0..a {
+                    for mi in 0..m {
+                        let local = (ti * a + ai) * m + mi;
+                        recall[((ti * k + kk) * a + ai) * m + mi] = res.recall[local];
+                        for ri in 0..r {
+                            precision[(((ti * r + ri) * k + kk) * a + ai) * m + mi] =
+                                res.precision[local * r + ri];
+                        }
                     }
                 }
             }
-        }
-        for (img, c) in res.per_image {
-            for j in 0..3 {
-                per_image[img][j] += c[j];
+            for (img, c) in res.per_image {
+                for j in 0..3 {
+                    per_image[img][j] += c[j];
+                }
             }
         }
     }
@@ -190,7 +196,7 @@ pub fn evaluate(input: &Input, params: &Params) -> Eval {
     }
 }
 
-/// Every category's evaluation and accumulation, shared among the cores ([`crate::par::map`]).
+/// The evaluation and accumulation of the categories `groups`, shared among the cores ([`crate::par::map`]).
 fn run_categories(
     input: &Input,
     params: &Params,

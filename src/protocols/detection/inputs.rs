@@ -28,6 +28,9 @@ pub struct Loaded {
     /// Per image: GT boxes (not crowd) and detections, all categories.
     pub image_gt: Vec<u64>,
     pub image_dets: Vec<u64>,
+    /// The two files' paths.
+    pub gt_path: String,
+    pub res_path: String,
 }
 
 pub(super) fn one<'a>(files: &'a FileSet, role: Role, diags: &mut Diags) -> Option<&'a Entry> {
@@ -95,10 +98,13 @@ fn index_of(sorted: &[i64]) -> FxHashMap<i64, usize> {
 }
 
 /// Reads and indexes the GT and results. `None` when an error blocks the evaluation.
-pub fn load(files: &FileSet, diags: &mut Diags) -> Option<Loaded> {
+pub fn load(files: &FileSet, budget: crate::budget::Budget, diags: &mut Diags) -> Option<Loaded> {
     let (g, r) = (one(files, Role::Gt, diags), one(files, Role::Pred, diags));
     let (g, r) = (g?, r?);
     let (gb, rb) = (read(g, diags)?, read(r, diags)?);
+    if !super::budget::files_fit(g, &gb, r, &rb, budget, diags) {
+        return None;
+    }
     let mut found = Vec::new();
     let gt = coco_json::read_gt(&g.path, &gb, &mut found);
     let dets = coco_json::read_results(&r.path, &rb, &mut found);
@@ -151,6 +157,8 @@ pub fn build(
         image_names,
         category_ids,
         category_names,
+        gt_path: gt_path.to_string(),
+        res_path: res_path.to_string(),
     };
     let last = last_by_id(gt, gt_path, gt_bytes, diags);
     ground_truth(gt, &last, &ix, &mut loaded, gt_path, diags);

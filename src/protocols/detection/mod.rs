@@ -4,6 +4,7 @@
 //! TP/FP/FN counts at IoU 0.5, PR curves at IoU 0.50 and 0.75. The text output is `summarize()`'s print.
 //! There is no corrected behaviour: corrected mode gives the same numbers.
 
+mod budget;
 mod inputs;
 mod params;
 mod preflight;
@@ -114,9 +115,17 @@ impl Protocol for Detection {
         report.display = display(metric, run.mode);
         progress.update(0.05, "reading");
         viewer::note_images(run.files, &mut run.diags);
-        let Some(loaded) = inputs::load(run.files, &mut run.diags) else {
+        if !p.max_dets.contains(&100) {
+            run.diags.push(budget::without_100(&p.max_dets));
+        }
+        let budget = run.opts.budget();
+        let Some(loaded) = inputs::load(run.files, budget, &mut run.diags) else {
             return Ok(report);
         };
+        let (gt, res) = (&loaded.gt_path, &loaded.res_path);
+        if !budget::evaluation_fits(&loaded.input, &p, gt, res, budget, &mut run.diags)? {
+            return Ok(report);
+        }
         progress.update(0.3, "evaluating");
         let e = coco::evaluate(&loaded.input, &p);
         progress.update(0.95, "summarizing");

@@ -122,15 +122,22 @@ pub fn area_ranges(s: &str) -> Result<(Vec<[f64; 2]>, Vec<String>), UsageError> 
     Ok((rng, lbl))
 }
 
-/// `max_dets`: at least 3 distinct positive integers, sorted.
+/// `max_dets`: at least 3 distinct positive integers, sorted. pycocotools uses each as a slice bound
+/// (`dtind[0:maxDet]`, `dtScores[0:maxDet]`), so any positive integer is accepted, and one beyond every
+/// image's detections means all of them: a value past the machine's integers (2⁶⁴ − 1 natively, 2³² − 1 in
+/// the page) reads as the largest, which has that meaning.
 pub fn max_dets(list: &[String]) -> Result<Vec<usize>, UsageError> {
     let what = "at least three distinct positive integers, e.g. 1,10,100";
     let joined = list.join(",");
     let mut v = list
         .iter()
-        .map(|x| match x.parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(bad("max_dets", what, &joined)),
+        .map(|x| {
+            let x = x.trim_start_matches('0');
+            match x.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ if !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit()) => Ok(usize::MAX),
+                _ => Err(bad("max_dets", what, &joined)),
+            }
         })
         .collect::<Result<Vec<usize>, _>>()?;
     v.sort_unstable();

@@ -98,7 +98,8 @@ pub fn prepare(files: &FileSet, req: &Request) -> Result<Prepared, String> {
     let settled = crate::protocols::roles::settle(&super::Detection, files);
     let files = settled.files.as_ref().unwrap_or(files);
     let mut diags = Diags::new();
-    let Some(loaded) = inputs::load(files, &mut diags) else {
+    let budget = crate::budget::Budget::from_set(&req.set);
+    let Some(loaded) = inputs::load(files, budget, &mut diags) else {
         return Err(diags.list.iter().find(|d| d.is_error()).map_or_else(
             || "the detections cannot be evaluated".to_string(),
             |d| d.message.clone(),
@@ -118,6 +119,15 @@ pub fn prepare(files: &FileSet, req: &Request) -> Result<Prepared, String> {
     };
     if params.area_rng.is_empty() {
         return Err("no area range is set".into());
+    }
+    let (gt, res) = (&loaded.gt_path, &loaded.res_path);
+    if !super::budget::evaluation_fits(&loaded.input, &params, gt, res, budget, &mut diags)
+        .map_err(|e| e.0)?
+    {
+        return Err(diags.list.iter().find(|d| d.is_error()).map_or_else(
+            || "the detections cannot be evaluated".to_string(),
+            |d| d.message.clone(),
+        ));
     }
     let k = if params.use_cats {
         loaded.input.n_categories

@@ -94,7 +94,7 @@ pub(crate) fn settings(
             wrap: opts.label_wrap,
             background,
             components,
-            max_pixels: (max_mp as u64).saturating_mul(1_000_000),
+            max_pixels: crate::formats::png_mask::pixel_cap(max_mp as u64, budget, 13),
             budget,
         },
         params: Params {

@@ -7,6 +7,7 @@ use super::pairing::Pair;
 use super::Settings;
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::label_map::{self, LabelMap};
+use crate::formats::png_chunks;
 use crate::input::Entry;
 use crate::metrics::segmentation::{reduce_zero_label, Counts};
 use crate::protocols::views::{hatch, Overlay, FN, FP, TP};
@@ -21,7 +22,16 @@ pub(super) fn decode(e: &Entry, st: &Settings, diags: &mut Diags) -> Option<Labe
         }
     };
     match label_map::decode(&e.path, &bytes, st.max_pixels, st.palette.as_ref()) {
-        Ok(m) => Some(m),
+        Ok(m) => {
+            diags.extend(png_chunks::palette_warnings(
+                "segmentation",
+                &e.path,
+                &bytes,
+                &m.values,
+                m.width,
+            ));
+            Some(m)
+        }
         Err(d) => {
             diags.push(*d);
             None

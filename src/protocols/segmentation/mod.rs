@@ -116,6 +116,21 @@ pub struct Settings {
     pub max_pixels: u64,
 }
 
+/// Bytes a pixel of a label-map pair holds while scored: each map's decoded samples (up to 8, RGBA 16-bit)
+/// and class values (2).
+const BYTES_PER_PIXEL: u64 = 20;
+
+/// [`settings`] with the pixel cap lowered to what the memory budget holds ([`png_mask::pixel_cap`]).
+pub fn settings_in(
+    opts: &SegmentationOptions,
+    budget: crate::budget::Budget,
+) -> Result<Settings, UsageError> {
+    let mut st = settings(opts)?;
+    st.max_pixels =
+        crate::formats::png_mask::pixel_cap(st.max_pixels / 1_000_000, budget, BYTES_PER_PIXEL);
+    Ok(st)
+}
+
 pub fn settings(opts: &SegmentationOptions) -> Result<Settings, UsageError> {
     let names = opts.class_names.items();
     let num_classes = opts.num_classes.and_then(|n| i64::try_from(n).ok());
@@ -221,7 +236,7 @@ impl Protocol for Segmentation {
         opts: &SegmentationOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        let st = settings(opts)?;
+        let st = settings_in(opts, run.opts.budget())?;
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);

@@ -8,13 +8,13 @@
 //! Only the ground truth can reveal: nothing that blocks scoring (every error is about the submission's files,
 //! names, sizes or values); the scores themselves, of course.
 
-use super::{image, pairing, settings, SegmentationOptions};
+use super::{image, pairing, settings_in, SegmentationOptions};
 use crate::diag::Diagnostic;
 use crate::formats::png_mask::blank_gray;
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::metrics::segmentation::reduce_zero_label;
 use crate::protocols::preflight::{
-    bad_manifest, counted, item, score_with_stand_ins, thousands, Found,
+    bad_manifest, counted, item, score_with_stand_ins, stand_in_fits, thousands, Found,
 };
 use crate::protocols::{AnyProtocol, Progress, Run, UsageError};
 use crate::report::Report;
@@ -24,7 +24,7 @@ use std::collections::HashSet;
 /// `expects`: `{"images": [{"stem": "scene_1", "path": "gt/scene_1.png", "width": 64, "height": 48}, …],
 /// "num_classes": 4, "class_names": […], "ignore_index": 255}`.
 pub fn manifest(run: &mut Run, opts: &SegmentationOptions) -> Value {
-    let st = match settings(opts) {
+    let st = match settings_in(opts, run.opts.budget()) {
         Ok(st) => st,
         Err(UsageError(e)) => {
             run.diags
@@ -64,6 +64,10 @@ pub fn manifest(run: &mut Run, opts: &SegmentationOptions) -> Value {
     })
 }
 
+/// Bytes a pixel of a stand-in costs while it is scored: its PNG row and class values (3), the prediction's
+/// decoded samples (up to 8, RGBA 16-bit) and class values (2), and the pair's counting (3).
+const STAND_IN_BYTES_PER_PIXEL: u64 = 16;
+
 fn parse(expects: &Value) -> Option<Vec<(String, String, u32, u32)>> {
     let mut out = Vec::new();
     for i in expects.get("images")?.as_array()? {
@@ -90,36 +94,50 @@ pub fn check(run: &mut Run, opts: &SegmentationOptions, expects: &Value) -> Foun
         ));
         return String::from("no usable manifest").into();
     };
-    let Ok(st) = settings(opts) else {
+    let Ok(st) = settings_in(opts, run.opts.budget()) else {
         run.diags.push(bad_manifest("its options do not resolve"));
         return String::from("no usable manifest").into();
     };
     // One valid GT class everywhere: 0, or 1 when reduce_zero_label maps v to v − 1.
     let value = u8::from(st.reduce);
+    let files = run.files;
+    let pngs: Vec<&Entry> = files
+        .with_role(Role::Pred)
+        .filter(|e| pairing::is_png(e))
+        .collect();
+    let predicted: HashSet<&str> = pngs.iter().map(|e| pairing::stem(e.name())).collect();
+    let single = images.len() == 1 && pngs.len() == 1;
     let mut stand_ins = Vec::new();
-    for (_, path, w, h) in &images {
-        if *w == 0 || *h == 0 || *w as u64 * *h as u64 > st.max_pixels {
+    for (stem, path, w, h) in &images {
+        if let Err(d) = stand_in_fits(path, *w, *h, STAND_IN_BYTES_PER_PIXEL, run.opts.budget()) {
+            run.diags.push(*d);
+            return String::from("no usable manifest").into();
+        }
+        if *w as u64 * *h as u64 > st.max_pixels {
             run.diags.push(bad_manifest(&format!(
                 "the size of `{path}` is out of range"
             )));
             return String::from("no usable manifest").into();
         }
+        // Only an image with a prediction is built at its size: without one, scoring reports the missing
+        // prediction from the names and never compares sizes, so a 1×1 stand-in gives the same diagnostics
+        // at no cost (a manifest of 300 images of 64 MP is not 300 encodes and decodes).
+        let (sw, sh) = if single || predicted.contains(stem.as_str()) {
+            (*w, *h)
+        } else {
+            (1, 1)
+        };
         stand_ins.push(Entry::plain(
             path.clone(),
             Some(Role::Gt),
             Some(RoleFrom::Explicit),
-            blank_gray(*w, *h, value),
+            blank_gray(sw, sh, value),
         ));
     }
     if score_with_stand_ins(run, stand_ins, score, &|_| true).is_none() {
         return String::from("no usable manifest").into();
     }
     let stems: HashSet<&str> = images.iter().map(|i| i.0.as_str()).collect();
-    let pngs: Vec<&Entry> = run
-        .files
-        .with_role(Role::Pred)
-        .filter(|e| pairing::is_png(e))
-        .collect();
     let n = images.len() as u64;
     let found = if n == 1 && pngs.len() == 1 {
         1

@@ -2,7 +2,7 @@
 //! id of the report), `{"image": id}`: correct green, wrong class magenta, not predicted blue, ignored hatched
 //! ([`super::image::render`]), with the GT and predicted class of every pixel.
 
-use super::{image, pairing, settings, SegmentationOptions};
+use super::{image, pairing, SegmentationOptions};
 use crate::diag::Diags;
 use crate::input::FileSet;
 use crate::protocols::options::OptionSet;
@@ -23,7 +23,8 @@ pub static EXTRAS: Extras = Extras {
 /// The overlay of image `image_id` (an item id of the report) of `files`.
 pub fn overlay(files: &FileSet, req: &Request, image_id: &str) -> Result<Overlay, String> {
     let opts = SegmentationOptions::resolve(req.mode, &req.set)?;
-    let st = settings(&opts).map_err(|e| e.0)?;
+    let budget = crate::budget::Budget::from_set(&req.set);
+    let st = super::settings_in(&opts, budget).map_err(|e| e.0)?;
     let mut diags = Diags::new();
     let pairs = pairing::pair(files, true, &mut diags);
     let p = pairs
