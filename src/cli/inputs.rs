@@ -3,47 +3,11 @@
 //! never followed nor opened, only reported (warnings) and skipped.
 
 use dropscore::input::disk::{self, io_words, Kind};
-use dropscore::input::{DiskFile, Input, Role};
+use dropscore::input::{Input, Role};
 use dropscore::Diagnostic;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
-/// Files and folders (recursively, sorted) as inputs; a folder's files are shown as the folder's path joined
-/// with theirs. A path named on the command line is followed when it is a link (the user chose it), and is a
-/// usage error (`Err`) when it does not exist; a named special file, and links and special files inside a
-/// folder, are skipped with a warning in `diags`.
-pub fn load(
-    paths: &[String],
-    role: Role,
-    inputs: &mut Vec<Input>,
-    diags: &mut Vec<Diagnostic>,
-) -> Result<(), String> {
-    for p in paths {
-        let path = Path::new(p);
-        match disk::kind_followed(path).map_err(|e| format!("{p}: {}", io_words(&e)))? {
-            Kind::Dir => {
-                let shown = |f: &Path| f.to_string_lossy().replace('\\', "/");
-                inputs.extend(disk::folder_inputs(
-                    path,
-                    &shown,
-                    Some(role),
-                    &|_| true,
-                    diags,
-                ));
-            }
-            Kind::File => {
-                let blob = DiskFile::open(path).map_err(|e| format!("{p}: {}", io_words(&e)))?;
-                inputs.push(Input {
-                    path: p.clone(),
-                    role: Some(role),
-                    blob: Rc::new(blob),
-                });
-            }
-            other => diags.extend(disk::skipped(&other, p)),
-        }
-    }
-    Ok(())
-}
+pub use dropscore::input::paths::load;
 
 /// Lists a Codabench input folder (`ref/` or `res/`) as inputs named `ref/...` / `res/...`, skipping the
 /// config files in `ref/` and Codalab's `metadata` file at the top of either folder. The folder itself is not

@@ -12,12 +12,11 @@ mod pycompat;
 
 use clap::{Parser, ValueEnum};
 use dropscore::input::disk::io_words;
-use dropscore::input::{DiskFile, FileSet, Input, Limits, Role};
+use dropscore::input::{FileSet, Limits, Role};
 use dropscore::protocols::{self, Progress, Request};
 use dropscore::{render, Mode, Report};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::rc::Rc;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -196,7 +195,7 @@ fn score(a: ScoreArgs) -> i32 {
     {
         return usage(&e);
     }
-    option_files(&a.protocol, &set, &mut inputs);
+    protocols::option_files::add(&a.protocol, &set, &mut inputs);
     let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
     // The protocol's assets (a dictionary), loaded once for both modes.
@@ -244,34 +243,6 @@ fn score(a: ScoreArgs) -> i32 {
         1
     } else {
         0
-    }
-}
-
-/// Options of type `file`/`files` name files; a value that is a path on disk and not already an input is
-/// added as an input without a role (the protocol finds it by name).
-fn option_files(protocol: &str, set: &[(String, String)], inputs: &mut Vec<Input>) {
-    let Some(info) = protocols::info(protocol) else {
-        return;
-    };
-    for (k, v) in set {
-        let Some(spec) = info.options.iter().find(|o| o.name == k) else {
-            continue;
-        };
-        if spec.kind != "file" && spec.kind != "files" {
-            continue;
-        }
-        for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if inputs.iter().any(|i| i.path == p) || !Path::new(p).is_file() {
-                continue;
-            }
-            if let Ok(blob) = DiskFile::open(Path::new(p)) {
-                inputs.push(Input {
-                    path: p.to_string(),
-                    role: None,
-                    blob: Rc::new(blob),
-                });
-            }
-        }
     }
 }
 

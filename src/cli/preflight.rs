@@ -6,7 +6,7 @@ use super::inputs::load;
 use super::{parse_set, usage};
 use clap::{Parser, ValueEnum};
 use dropscore::input::disk::io_words;
-use dropscore::input::{organizer_file, FileSet, Input, Limits, Role};
+use dropscore::input::{organizer_file, FileSet, Limits, Role};
 use dropscore::protocols::preflight;
 use dropscore::render;
 use std::io::Write;
@@ -75,34 +75,6 @@ fn parse<T: Parser>(name: &str, rest: &[String]) -> Result<T, i32> {
     })
 }
 
-/// The ground truth's files with paths relative to the dropped roots: a folder `a/b/ref` gives `ref/…`, a
-/// file gives its name (the manifest holds no absolute path).
-fn load_relative(roots: &[String]) -> Result<Vec<Input>, String> {
-    let mut out = Vec::new();
-    for root in roots {
-        let mut one = Vec::new();
-        let mut walked = Vec::new();
-        load(std::slice::from_ref(root), Role::Gt, &mut one, &mut walked)?;
-        let path = Path::new(root);
-        let parent = if path.is_dir() { path.parent() } else { None };
-        for mut i in one {
-            let rel = match parent {
-                Some(p) if !p.as_os_str().is_empty() => Path::new(&i.path)
-                    .strip_prefix(p)
-                    .map(|r| r.to_string_lossy().replace('\\', "/"))
-                    .unwrap_or_else(|_| i.path.clone()),
-                Some(_) => i.path.clone(),
-                None => path
-                    .file_name()
-                    .map_or(i.path.clone(), |n| n.to_string_lossy().into_owned()),
-            };
-            i.path = rel.trim_start_matches("./").to_string();
-            out.push(i);
-        }
-    }
-    Ok(out)
-}
-
 /// `dropscore manifest <protocol> --gt PATH... [--set ...] [--out FILE]`.
 pub fn manifest_cmd(rest: &[String]) -> i32 {
     let a: ManifestArgs = match parse("dropscore manifest", rest) {
@@ -117,7 +89,7 @@ pub fn manifest_cmd(rest: &[String]) -> i32 {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
-    let inputs = match load_relative(&a.gt) {
+    let inputs = match dropscore::input::paths::load_relative(&a.gt) {
         Ok(i) => i,
         Err(e) => return usage(&e),
     };

@@ -28,7 +28,12 @@ pub fn did_you_mean<'a>(word: &str, ids: &'a [String]) -> Option<&'a str> {
         return Some(m);
     }
     ids.iter()
-        .map(|id| (strsim::levenshtein(&lower, &id.to_ascii_lowercase()), id))
+        .map(|id| {
+            (
+                crate::metrics::edit::char_distance(&lower, &id.to_ascii_lowercase()),
+                id,
+            )
+        })
         .filter(|(d, id)| *d * 3 <= id.len().max(lower.len()))
         .min_by_key(|(d, _)| *d)
         .map(|(_, id)| id.as_str())

@@ -72,7 +72,8 @@ fn score_json(
         .ok_or_else(|| usage(format!("mode must be official or corrected, not `{mode}`")))?;
     protocols::require(protocol).map_err(|e| usage(e.0))?;
     let (list, walked) = inputs::load(inputs, false).map_err(usage)?;
-    let list = inputs::with_option_files(protocol, &set, list);
+    let mut list = list;
+    protocols::option_files::add(protocol, &set, &mut list);
     let mut files = FileSet::build(list, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
     let req = request(protocol, mode, set)?;
