@@ -190,3 +190,27 @@ fn rouge_known_values() {
         (0.0, 1)
     );
 }
+
+/// The native side of bench/textgen.py: `TEXTGEN_BENCH` names a file of segments, one per line, hypothesis
+/// and reference separated by a tab; prints `{"seconds": …, "score": …}` for `corpus_bleu` with the defaults
+/// (reading the file excluded).
+#[test]
+fn bench_bleu() {
+    let Ok(path) = std::env::var("TEXTGEN_BENCH") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("read segments");
+    let (mut hyps, mut refs) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let (h, r) = line.split_once('\t').unwrap_or((line, ""));
+        hyps.push(h);
+        refs.push([r]);
+    }
+    let t = std::time::Instant::now();
+    let s = corpus_bleu(&hyps, &refs, &BleuOptions::default()).expect("bleu");
+    let seconds = t.elapsed().as_secs_f64();
+    println!(
+        "{}",
+        json!({"seconds": seconds, "score": s.score, "segments": hyps.len(), "signature": s.signature})
+    );
+}
