@@ -141,6 +141,7 @@ where
     let (mut correct, mut total) = (vec![0u64; n], vec![0u64; n]);
     let (mut sys_len, mut ref_len) = (0u64, 0u64);
     let mut ref_toks: Vec<String> = Vec::new();
+    let mut packed = Packed::default();
     for (hyp, seg_refs) in hyps.iter().zip(refs) {
         ref_toks.clear();
         ref_toks.extend(
@@ -150,7 +151,11 @@ where
                 .map(|r| preprocess(opts, r.as_ref())),
         );
         let hyp_tok = preprocess(opts, hyp.as_ref());
-        let (h, r) = segment_stats(&hyp_tok, &ref_toks, n, &mut correct, &mut total);
+        let (h, r) = if n <= 4 {
+            packed.segment_stats(&hyp_tok, &ref_toks, n, &mut correct, &mut total)
+        } else {
+            segment_stats(&hyp_tok, &ref_toks, n, &mut correct, &mut total)
+        };
         sys_len += h;
         ref_len += r;
     }
@@ -196,6 +201,83 @@ fn segment_stats(
     let hyp_len = hyp_words.len() as u64;
     let lens = ref_words.iter().map(|w| w.len() as u64);
     (hyp_len, closest_ref_len(hyp_len, lens))
+}
+
+/// [`segment_stats`] for orders up to 4, faster: words are numbered corpus-wide (from 1) and an n-gram is the
+/// `u128` of its up to four 32-bit numbers, so the maps are reused from segment to segment and a key hashes
+/// one integer. Distinct n-grams get distinct keys (numbers are never 0, so the order is the count of
+/// non-zero 32-bit parts).
+#[derive(Default)]
+struct Packed {
+    vocab: FxHashMap<Box<str>, u32>,
+    ids: Vec<u32>,
+    ref_ngrams: FxHashMap<u128, u32>,
+    one: FxHashMap<u128, u32>,
+    hyp_ngrams: FxHashMap<u128, u32>,
+}
+
+impl Packed {
+    fn number(&mut self, s: &str) {
+        self.ids.clear();
+        for w in pycompat::split(s) {
+            let id = match self.vocab.get(w) {
+                Some(&i) => i,
+                None => {
+                    let i = u32::try_from(self.vocab.len() + 1).unwrap_or(u32::MAX);
+                    self.vocab.insert(w.into(), i);
+                    i
+                }
+            };
+            self.ids.push(id);
+        }
+    }
+
+    fn count(ids: &[u32], n: usize, into: &mut FxHashMap<u128, u32>) {
+        for order in 1..=n.min(ids.len()) {
+            for g in ids.windows(order) {
+                let k = g.iter().fold(0u128, |k, &x| (k << 32) | u128::from(x));
+                *into.entry(k).or_insert(0) += 1;
+            }
+        }
+    }
+
+    fn segment_stats(
+        &mut self,
+        hyp: &str,
+        refs: &[String],
+        n: usize,
+        correct: &mut [u64],
+        total: &mut [u64],
+    ) -> (u64, u64) {
+        self.ref_ngrams.clear();
+        let mut lens = Vec::with_capacity(refs.len());
+        for (k, r) in refs.iter().enumerate() {
+            self.number(r);
+            lens.push(self.ids.len() as u64);
+            if k == 0 {
+                Self::count(&self.ids, n, &mut self.ref_ngrams);
+                continue;
+            }
+            self.one.clear();
+            Self::count(&self.ids, n, &mut self.one);
+            for (&g, &c) in &self.one {
+                let e = self.ref_ngrams.entry(g).or_insert(0);
+                *e = (*e).max(c);
+            }
+        }
+        self.number(hyp);
+        self.hyp_ngrams.clear();
+        Self::count(&self.ids, n, &mut self.hyp_ngrams);
+        for (&g, &c) in &self.hyp_ngrams {
+            let order = 3 - (g.leading_zeros() / 32) as usize;
+            total[order] += u64::from(c);
+            if let Some(&r) = self.ref_ngrams.get(&g) {
+                correct[order] += u64::from(c.min(r));
+            }
+        }
+        let hyp_len = self.ids.len() as u64;
+        (hyp_len, closest_ref_len(hyp_len, lens.into_iter()))
+    }
 }
 
 /// `extract_all_word_ngrams(line, 1, n)`: the counts of every n-gram of orders 1..=n.

@@ -74,16 +74,20 @@ impl Tokenizer {
 /// `Tokenizer13a.__call__`: drop `<skipped>`, join hyphenated line ends (`-\n`), newlines to spaces, unescape
 /// `&quot;`, `&amp;`, `&lt;`, `&gt;` (in that order, each `str.replace`), then [`regexp_rules`] on `f' {line} '`.
 pub fn tokenize_13a(line: &str) -> String {
-    let mut s = line
-        .replace("<skipped>", "")
-        .replace("-\n", "")
-        .replace('\n', " ");
+    let mut s = std::borrow::Cow::Borrowed(line);
+    if s.contains("<skipped>") {
+        s = s.replace("<skipped>", "").into();
+    }
+    if s.contains('\n') {
+        s = s.replace("-\n", "").replace('\n', " ").into();
+    }
     if s.contains('&') {
         s = s
             .replace("&quot;", "\"")
             .replace("&amp;", "&")
             .replace("&lt;", "<")
-            .replace("&gt;", ">");
+            .replace("&gt;", ">")
+            .into();
     }
     regexp_rules(&format!(" {s} "))
 }
@@ -93,25 +97,28 @@ pub fn tokenize_13a(line: &str) -> String {
 /// 1. `([\{-\~\[-\` -\&\(-\+\:-\@\/])` → ` \1 ` (ASCII punctuation but `'`, `,`, `-`, `.`);
 /// 2. `([^0-9])([\.,])` → `\1 \2 `; 3. `([\.,])([^0-9])` → ` \1 \2`; 4. `([0-9])(-)` → `\1 \2 `.
 ///
-/// Every pattern decides on ASCII bytes only (`[0-9]` is ASCII in `re`), and a match consumes its two
-/// characters, so each pass scans bytes left to right as `re.sub` does and copies other characters whole.
+/// Every pattern decides on ASCII characters only (`[0-9]` is ASCII in `re`), and a match consumes its two
+/// characters, so each pass scans the UTF-8 bytes left to right as `re.sub` scans characters: a multi-byte
+/// character's bytes (all ≥ 0x80) match `[^0-9]` and never `[\.,]`, `[0-9]` or `-`, and every space is
+/// inserted next to an ASCII byte, so the text stays valid UTF-8.
 pub fn regexp_rules(line: &str) -> String {
-    let mut a = String::with_capacity(line.len() * 2);
-    for c in line.chars() {
-        if matches!(c, '{'..='~' | '['..='`' | ' '..='&' | '('..='+' | ':'..='@' | '/') {
-            a.push(' ');
-            a.push(c);
-            a.push(' ');
+    let mut a = Vec::with_capacity(line.len() * 2);
+    for &c in line.as_bytes() {
+        if matches!(c, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/') {
+            a.extend_from_slice(&[b' ', c, b' ']);
         } else {
             a.push(c);
         }
     }
     let digit = |b: u8| b.is_ascii_digit();
     let dot = |b: u8| b == b'.' || b == b',';
-    let b = pair_pass(&a, |x, y| !digit(x) && dot(y), Layout::AfterBoth);
-    let c = pair_pass(&b, |x, y| dot(x) && !digit(y), Layout::AroundFirst);
-    let d = pair_pass(&c, |x, y| digit(x) && y == b'-', Layout::AfterBoth);
-    join_split(&d)
+    let mut b = Vec::with_capacity(a.len() + a.len() / 4);
+    pair_pass(&a, &mut b, |x, y| !digit(x) && dot(y), Layout::AfterBoth);
+    pair_pass(&b, &mut a, |x, y| dot(x) && !digit(y), Layout::AroundFirst);
+    pair_pass(&a, &mut b, |x, y| digit(x) && y == b'-', Layout::AfterBoth);
+    let s =
+        String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    join_split(&s)
 }
 
 /// Where a two-character match's spaces go: `\1 \2 ` or ` \1 \2`.
@@ -121,38 +128,22 @@ enum Layout {
     AroundFirst,
 }
 
-/// One `re.sub` of a two-character pattern whose decision reads the first byte of each character (ASCII
-/// classes and their complements). A multi-byte character is a non-match for an ASCII class and a match for
-/// its complement, which its lead byte (≥ 0x80) gives too; after a match, scanning resumes after the second
-/// character.
-fn pair_pass(s: &str, hit: impl Fn(u8, u8) -> bool, layout: Layout) -> String {
-    let mut out = String::with_capacity(s.len() + s.len() / 4);
-    let mut it = s.char_indices().peekable();
-    while let Some((i, c)) = it.next() {
-        let first = s.as_bytes()[i];
-        let matched = match it.peek() {
-            Some(&(j, d)) if hit(first, s.as_bytes()[j]) => Some(d),
-            _ => None,
-        };
-        match (matched, layout) {
-            (Some(d), Layout::AfterBoth) => {
-                out.push(c);
-                out.push(' ');
-                out.push(d);
-                out.push(' ');
-                it.next();
+/// One `re.sub` of a two-character pattern over bytes (see [`regexp_rules`]), from `s` into `out` (cleared).
+fn pair_pass(s: &[u8], out: &mut Vec<u8>, hit: impl Fn(u8, u8) -> bool, layout: Layout) {
+    out.clear();
+    let mut i = 0;
+    while i < s.len() {
+        if i + 1 < s.len() && hit(s[i], s[i + 1]) {
+            match layout {
+                Layout::AfterBoth => out.extend_from_slice(&[s[i], b' ', s[i + 1], b' ']),
+                Layout::AroundFirst => out.extend_from_slice(&[b' ', s[i], b' ', s[i + 1]]),
             }
-            (Some(d), Layout::AroundFirst) => {
-                out.push(' ');
-                out.push(c);
-                out.push(' ');
-                out.push(d);
-                it.next();
-            }
-            (None, _) => out.push(c),
+            i += 2;
+        } else {
+            out.push(s[i]);
+            i += 1;
         }
     }
-    out
 }
 
 /// `' '.join(line.split())` with Python's whitespace.
