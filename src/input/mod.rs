@@ -11,6 +11,7 @@ pub mod kind;
 mod limits;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod organizer_file;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod paths;
 mod source;
 mod zipped;

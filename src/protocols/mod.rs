@@ -12,6 +12,7 @@ pub mod falsid;
 pub mod fest;
 pub mod kinds;
 pub mod kws;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod option_files;
 pub mod options;
 pub mod preflight;
