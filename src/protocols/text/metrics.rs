@@ -4,6 +4,8 @@
 
 use super::inputs::Pairs;
 use crate::metrics::edit::{self, Counts, Op};
+use crate::metrics::rouge::{self, RougeScorer, RougeType};
+use crate::metrics::sacrebleu::{self, BleuOptions, ChrfOptions, TerOptions};
 use crate::metrics::text::{jiwer, py_mean, similarity, squad};
 use rustc_hash::FxHashMap;
 
@@ -44,6 +46,8 @@ pub struct Metric {
     /// The per-item column's key, when the metric has per-item values.
     pub item_key: Option<&'static str>,
     pub compute: fn(&Corpus) -> Computed,
+    /// A line the report carries with the value (sacreBLEU's signature string).
+    pub note: Option<fn(&Corpus) -> String>,
 }
 
 /// Every metric, in the report's order.
@@ -53,108 +57,199 @@ pub static METRICS: &[Metric] = &[
         applies: Applies::OneRef,
         item_key: Some("cer"),
         compute: |c| rate(&c.chars, true),
+        note: None,
     },
     Metric {
         id: "wer",
         applies: Applies::OneRef,
         item_key: Some("wer"),
         compute: |c| rate(&c.words, true),
+        note: None,
     },
     Metric {
         id: "mer",
         applies: Applies::OneRef,
         item_key: None,
         compute: |c| words(c, |m| m.mer),
+        note: None,
     },
     Metric {
         id: "wil",
         applies: Applies::OneRef,
         item_key: None,
         compute: |c| words(c, |m| m.wil),
+        note: None,
     },
     Metric {
         id: "wip",
         applies: Applies::OneRef,
         item_key: None,
         compute: |c| words(c, |m| m.wip),
+        note: None,
     },
     Metric {
         id: "cer_mean",
         applies: Applies::OneRef,
         item_key: None,
         compute: |c| rate(&c.chars, false),
+        note: None,
     },
     Metric {
         id: "wer_mean",
         applies: Applies::OneRef,
         item_key: None,
         compute: |c| rate(&c.words, false),
+        note: None,
     },
     Metric {
         id: "ned",
         applies: Applies::OneRef,
         item_key: Some("ned"),
         compute: ned,
+        note: None,
     },
     Metric {
         id: "anls",
         applies: Applies::NotSquad,
         item_key: Some("anls"),
         compute: anls,
+        note: None,
     },
     Metric {
         id: "exact_match",
         applies: Applies::NotSquad,
         item_key: Some("exact_match"),
         compute: |c| squad_pairs(c, false),
+        note: None,
     },
     Metric {
         id: "f1",
         applies: Applies::NotSquad,
         item_key: Some("f1"),
         compute: |c| squad_pairs(c, true),
+        note: None,
     },
     Metric {
         id: "exact_match",
         applies: Applies::Squad,
         item_key: Some("exact_match"),
         compute: |c| squad_total(c, false, None),
+        note: None,
     },
     Metric {
         id: "f1",
         applies: Applies::Squad,
         item_key: Some("f1"),
         compute: |c| squad_total(c, true, None),
+        note: None,
     },
     Metric {
         id: "HasAns_exact",
         applies: Applies::SquadV2,
         item_key: None,
         compute: |c| squad_total(c, false, Some(true)),
+        note: None,
     },
     Metric {
         id: "HasAns_f1",
         applies: Applies::SquadV2,
         item_key: None,
         compute: |c| squad_total(c, true, Some(true)),
+        note: None,
     },
     Metric {
         id: "NoAns_exact",
         applies: Applies::SquadV2,
         item_key: None,
         compute: |c| squad_total(c, false, Some(false)),
+        note: None,
     },
     Metric {
         id: "NoAns_f1",
         applies: Applies::SquadV2,
         item_key: None,
         compute: |c| squad_total(c, true, Some(false)),
+        note: None,
     },
     Metric {
         id: "jaccard",
         applies: Applies::OneRef,
         item_key: Some("jaccard"),
         compute: jaccard,
+        note: None,
+    },
+    Metric {
+        id: "bleu",
+        applies: Applies::NotSquad,
+        item_key: None,
+        compute: |c| {
+            generation(
+                sacrebleu::corpus_bleu(c.hyps, c.refs, &BleuOptions::default()).map(|s| s.score),
+            )
+        },
+        note: Some(|c| sacrebleu::bleu_signature(&BleuOptions::default(), &nrefs(c))),
+    },
+    Metric {
+        id: "chrf",
+        applies: Applies::NotSquad,
+        item_key: None,
+        compute: |c| {
+            generation(
+                sacrebleu::corpus_chrf(c.hyps, c.refs, &ChrfOptions::chrf()).map(|s| s.score),
+            )
+        },
+        note: Some(|c| sacrebleu::chrf_signature(&ChrfOptions::chrf(), &nrefs(c))),
+    },
+    Metric {
+        id: "chrf++",
+        applies: Applies::NotSquad,
+        item_key: None,
+        compute: |c| {
+            generation(
+                sacrebleu::corpus_chrf(c.hyps, c.refs, &ChrfOptions::chrf_plus_plus())
+                    .map(|s| s.score),
+            )
+        },
+        note: Some(|c| sacrebleu::chrf_signature(&ChrfOptions::chrf_plus_plus(), &nrefs(c))),
+    },
+    Metric {
+        id: "ter",
+        applies: Applies::NotSquad,
+        item_key: None,
+        compute: |c| {
+            generation(
+                sacrebleu::corpus_ter(c.hyps, c.refs, &TerOptions::default()).map(|s| s.score),
+            )
+        },
+        note: Some(|c| sacrebleu::ter_signature(&TerOptions::default(), &nrefs(c))),
+    },
+    Metric {
+        id: "rouge1",
+        applies: Applies::NotSquad,
+        item_key: Some("rouge1"),
+        compute: |c| rouge_f(c, "rouge1"),
+        note: None,
+    },
+    Metric {
+        id: "rouge2",
+        applies: Applies::NotSquad,
+        item_key: Some("rouge2"),
+        compute: |c| rouge_f(c, "rouge2"),
+        note: None,
+    },
+    Metric {
+        id: "rougeL",
+        applies: Applies::NotSquad,
+        item_key: Some("rougeL"),
+        compute: |c| rouge_f(c, "rougeL"),
+        note: None,
+    },
+    Metric {
+        id: "rougeLsum",
+        applies: Applies::NotSquad,
+        item_key: Some("rougeLsum"),
+        compute: |c| rouge_f(c, "rougeLsum"),
+        note: None,
     },
 ];
 
@@ -334,5 +429,50 @@ fn squad_total(c: &Corpus, f1: bool, has: Option<bool>) -> Computed {
     Computed {
         value,
         per_item: has.is_none().then_some(per),
+    }
+}
+
+/// A sacreBLEU corpus score (0–100, as `corpus_score(...).score`); `None` where sacreBLEU raises.
+fn generation<E>(score: Result<f64, E>) -> Computed {
+    Computed {
+        value: score.ok(),
+        per_item: None,
+    }
+}
+
+/// sacreBLEU's `nrefs` signature field: the references per item, or `var` when it varies.
+fn nrefs(c: &Corpus) -> String {
+    let n = c.refs.first().map_or(0, Vec::len);
+    if c.refs.iter().all(|r| r.len() == n) {
+        n.to_string()
+    } else {
+        "var".to_string()
+    }
+}
+
+/// rouge-score's F-measure of `kind` (`RougeScorer([kind], use_stemmer=False)`): the mean over items of each
+/// item's score (its best reference), not the library's random bootstrap aggregate.
+fn rouge_f(c: &Corpus, kind: &str) -> Computed {
+    let Ok(t) = RougeType::from_name(kind) else {
+        return Computed {
+            value: None,
+            per_item: None,
+        };
+    };
+    let scorer = RougeScorer::new(vec![t], false);
+    match rouge::corpus_rouge(&scorer, c.refs, c.hyps) {
+        Some(r) => Computed {
+            value: r.means.first().map(|v| v.fmeasure),
+            per_item: Some(
+                r.items
+                    .iter()
+                    .map(|v| v.first().map_or(0.0, |x| x.fmeasure))
+                    .collect(),
+            ),
+        },
+        None => Computed {
+            value: None,
+            per_item: None,
+        },
     }
 }

@@ -82,6 +82,13 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
             pred: &["examples/text/squad/pred.json"],
             set: &[("metric", "f1")],
         },
+        Example {
+            id: "translation",
+            label: "Translation (sacreBLEU, 8 segments, several references)",
+            gt: &["examples/text/translation/refs.json"],
+            pred: &["examples/text/translation/hyps.json"],
+            set: &[("metric", "bleu")],
+        },
     ],
     official_noun: "reference library",
     head_len: 4096,

@@ -68,6 +68,13 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
         .filter(|m| table::applies(m, version, many))
     {
         let c = (m.compute)(&corpus);
+        if let (Some(note), Some(_)) = (m.note, c.value) {
+            diags.push(crate::diag::Diagnostic::new(
+                crate::diag::Severity::Info,
+                "text.signature",
+                format!("{} signature: {}", m.id, note(&corpus)),
+            ));
+        }
         scores.push((m.id, c.value));
         if let (Some(key), Some(values)) = (m.item_key, c.per_item) {
             labels.push(Column::score(key, key, 5));
