@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The layers, bottom up (README, "How it is built"). A module may name its own layer and those below; the
+/// The layers, bottom up (docs/architecture.md). A module may name its own layer and those below; the
 /// crate root's own items (`crate::xorshift64`, the re-exported `crate::Report`) sit with the core. `cli` and
 /// `huge_pages` are the binary's (its command line and its heap), which reaches the library as `dropscore::`.
 const LAYERS: &[(&str, &[&str])] = &[
