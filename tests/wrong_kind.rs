@@ -167,7 +167,10 @@ fn aij2022_binary_prediction() {
     let (o, _) = both(
         "aij2022",
         "aij2022/textqa_gt.json",
-        ("textqa_pred.json", vec![0x00, 0x9c, 0x13, 0x00, 0xfe, 0x41, 0x42]),
+        (
+            "textqa_pred.json",
+            vec![0x00, 0x9c, 0x13, 0x00, 0xfe, 0x41, 0x42],
+        ),
     );
     let d = first(&o);
     assert_eq!(d.code, "input.wrong_kind");
