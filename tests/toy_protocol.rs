@@ -190,8 +190,8 @@ fn manifest_and_check() {
         out.lines().next().unwrap(),
         "Ready to submit: 1 predictions file, 2 ground-truth lines, no problems."
     );
-    // Not UTF-8: the error scoring gives, located at the same file.
-    std::fs::write(dir.join("bad_pred.txt"), b"\xff\xfe\n").unwrap();
+    // Not UTF-8 (Latin-1 text): the error scoring gives, located at the same file.
+    std::fs::write(dir.join("bad_pred.txt"), b"caf\xe9\n").unwrap();
     let (code, out, _) = cli_in(
         &dir,
         &[
