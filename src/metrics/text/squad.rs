@@ -2,29 +2,11 @@
 //! published with the datasets): answer normalisation, exact match and token F1, the maximum over gold
 //! answers. The scripts' totals (×100) are the protocol's; this module scores one question.
 
+use crate::metrics::aij::nltk_tokenize::is_word;
 use crate::pycompat::{lower, split};
-use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 /// Python's `string.punctuation`.
 const PUNCTUATION: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
-
-/// Python `re`'s `\w` on `str` (`Py_UNICODE_ISALNUM` or `_`): letters (L*), numbers (N*) and the underscore.
-fn is_word(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-            | G::DecimalNumber
-            | G::LetterNumber
-            | G::OtherNumber
-    )
-}
 
 /// `re.sub(r'\b(a|an|the)\b', ' ', text)`.
 fn remove_articles(t: &str) -> String {
