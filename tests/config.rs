@@ -465,3 +465,88 @@ fn metric_and_column_names_are_checked_against_the_protocol() {
     );
     assert_eq!(config::did_you_mean("zzz", &["accuracy".into()]), None);
 }
+
+/// Every protocol declares its score ids, and every report of every example (both modes) holds only ids
+/// it declares: what `dropscore config` checks a `metric` or a leaderboard column against.
+#[test]
+fn every_example_report_holds_only_declared_score_ids() {
+    use dropscore::input::{FileSet, Input, Limits, Role};
+    use dropscore::protocols::{Quiet, Request};
+    use dropscore::Mode;
+    let read = |rel: &str| {
+        let p = root().join("www").join(rel);
+        std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    };
+    let mut checked = 0;
+    for p in protocols::PROTOCOLS {
+        let info = p.info();
+        for ex in info.examples {
+            let set: Vec<(String, String)> = ex
+                .set
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            for mode in [Mode::Official, Mode::Corrected] {
+                let opts = protocols::Options::resolve(info.options, mode, &set).unwrap();
+                let declared = p
+                    .score_ids(&opts)
+                    .unwrap_or_else(|| panic!("{}: no score ids declared", info.id));
+                let inputs: Vec<Input> = ex
+                    .gt
+                    .iter()
+                    .map(|f| (f, Role::Gt))
+                    .chain(ex.pred.iter().map(|f| (f, Role::Pred)))
+                    .map(|(f, role)| Input {
+                        path: f.to_string(),
+                        role: Some(role),
+                        blob: std::rc::Rc::new(read(f)),
+                    })
+                    .collect();
+                let files = FileSet::build(inputs, &Limits::default());
+                let req = Request {
+                    set: set.clone(),
+                    ..Request::new(mode)
+                };
+                let Ok(r) = protocols::score(info.id, &files, &req, &mut Quiet) else {
+                    continue;
+                };
+                for (id, _) in r.scores.iter() {
+                    assert!(
+                        declared.iter().any(|d| d == id),
+                        "{} example {} ({mode:?}): score `{id}` is not among the declared {declared:?}",
+                        info.id,
+                        ex.id
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+/// A typo in a leaderboard key of a detection, segmentation or kws competition is caught with did-you-mean.
+#[test]
+fn leaderboard_typos_are_caught_for_every_protocol() {
+    for (protocol, key, meant) in [
+        ("detection", "AP_50", "AP50"),
+        ("segmentation", "miou", "mIoU"),
+        ("kws", "precat5", "precAt5"),
+        ("fest", "line_ui", "line_iu"),
+        ("falsid", "top_1", "top1"),
+        ("chalearn-ce", "mAP", "map"),
+        ("aij2022", "integrall", "integral"),
+    ] {
+        let text = format!("protocol = \"{protocol}\"\n[[leaderboard.columns]]\nkey = \"{key}\"\n");
+        let e = one_err(&text);
+        assert_eq!(
+            (e.line, e.path.as_str()),
+            (2, "leaderboard.columns[0]"),
+            "{e}"
+        );
+        assert!(
+            e.message.contains(&format!("did you mean {meant}?")),
+            "{protocol}: {e}"
+        );
+    }
+}

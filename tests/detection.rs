@@ -240,3 +240,90 @@ fn wrapped_results_are_named() {
         .unwrap()
         .contains("json.dump(data[\"annotations\"]"));
 }
+
+/// Runs `dropscore detection --gt G --pred R --format json` on two files in a fresh folder; (exit, report).
+fn cli(gt: &str, res: &str) -> (i32, serde_json::Value) {
+    let dir = std::env::temp_dir().join(format!(
+        "dropscore-detection-{}-{}",
+        std::process::id(),
+        gt.len() * 31 + res.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (g, r) = (dir.join("gt.json"), dir.join("res.json"));
+    std::fs::write(&g, gt).unwrap();
+    std::fs::write(&r, res).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .arg("detection")
+        .arg("--gt")
+        .arg(&g)
+        .arg("--pred")
+        .arg(&r)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (out.status.code().unwrap_or(-1), report)
+}
+
+/// Two images, one perfect detection on the first and a miss on the second, both scored 0.5: the tie is
+/// broken by the images' order, `sorted(cocoGt.getImgIds())`.
+fn two_images(a: &str, b: &str, res_a: &str, res_b: &str) -> (String, String) {
+    let gt = format!(
+        r#"{{"images": [{{"id": {a}, "file_name": "a.jpg"}}, {{"id": {b}, "file_name": "b.jpg"}}], "categories": [{{"id": 1, "name": "x"}}],
+        "annotations": [{{"id": 1, "image_id": {a}, "category_id": 1, "bbox": [0, 0, 40, 40], "area": 1600, "iscrowd": 0}},
+                        {{"id": 2, "image_id": {b}, "category_id": 1, "bbox": [0, 0, 40, 40], "area": 1600, "iscrowd": 0}}]}}"#
+    );
+    let res = format!(
+        r#"[{{"image_id": {res_a}, "category_id": 1, "bbox": [0, 0, 40, 40], "score": 0.5}},
+           {{"image_id": {res_b}, "category_id": 1, "bbox": [100, 100, 40, 40], "score": 0.5}}]"#
+    );
+    (gt, res)
+}
+
+/// String image ids are dict keys to pycocotools: scored, in `sorted()`'s string order ("10" before "9"), so
+/// the tie goes the other way than with the integers 9 and 10. pycocotools 2.0.8 `E.stats[0]`:
+/// 0.2524752475247525 with "9"/"10", 0.5049504950495048 with 9/10. A result id "1" for a GT id 1 is refused
+/// as loadRes refuses it, and a GT mixing int and str ids fails as COCOeval's `sorted()` does (TypeError).
+#[test]
+fn string_image_ids_as_pycocotools() {
+    let (gt, res) = two_images("\"9\"", "\"10\"", "\"9\"", "\"10\"");
+    let (code, r) = cli(&gt, &res);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(r["scores"]["AP"], 0.2524752475247525, "{r}");
+    assert_eq!(r["scores"]["AR100"], 0.5);
+    let ids: Vec<&serde_json::Value> = r["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["group"] == "image")
+        .map(|i| &i["detail"]["image_id"])
+        .collect();
+    assert!(ids.contains(&&serde_json::json!("10")), "{ids:?}");
+    let (gt, res) = two_images("9", "10", "9", "10");
+    assert_eq!(cli(&gt, &res).1["scores"]["AP"], 0.5049504950495048);
+
+    let (gt, res) = two_images("\"9\"", "\"10\"", "9", "\"10\"");
+    let (code, r) = cli(&gt, &res);
+    assert_eq!(code, 1, "{r}");
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["code"], "detection.unknown_image", "{r}");
+    assert_eq!(
+        d["file"].as_str().map(|f| f.ends_with("res.json")),
+        Some(true)
+    );
+
+    let (gt, res) = two_images("\"9\"", "10", "\"9\"", "10");
+    let (code, r) = cli(&gt, &res);
+    assert_eq!(code, 1, "{r}");
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["code"], "detection.mixed_image_ids", "{r}");
+    assert_eq!(d["line"], 1);
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"9\" (str) and 10 (int)"),
+        "{d}"
+    );
+}

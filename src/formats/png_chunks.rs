@@ -27,6 +27,20 @@ pub fn decoder<R: BufRead + Seek>(r: R, len: usize, row_bytes: u64) -> png::Deco
     d
 }
 
+/// The error of a palette image whose `PLTE` chunk is not a whole number of RGB entries: the PNG specification
+/// (§11.2.3) requires a length divisible by 3 and libpng refuses the image ("PLTE: invalid", so OpenCV's
+/// `imread` returns None). Checked before the png crate expands the palette: png 0.18.1 accepts any length from
+/// 3 to 768 and then panics copying the last, partial entry.
+pub fn palette_error(info: &png::Info) -> Option<String> {
+    let palette = info.palette.as_deref()?;
+    (info.color_type == png::ColorType::Indexed && palette.len() % 3 != 0).then(|| {
+        format!(
+            "invalid PLTE chunk: {} bytes, not a multiple of 3 (one RGB triple per entry)",
+            palette.len()
+        )
+    })
+}
+
 /// The widest row a PNG of `width` pixels can decode to (RGBA, 16-bit: 8 bytes a pixel).
 pub fn max_row_bytes(width: u32) -> u64 {
     width as u64 * 8
@@ -204,5 +218,20 @@ mod tests {
         let bomb = png(0, &[3, 4], None, &[(b"iCCP", iccp), (b"zTXt", ztxt)]);
         assert!(bomb.len() < 200_000);
         assert_eq!(decode(&bomb).unwrap(), vec![3, 4]);
+    }
+
+    #[test]
+    fn a_partial_palette_entry_is_an_error_not_a_panic() {
+        // PLTE of 7 bytes (two entries and one byte): png 0.18.1 panics expanding it; libpng refuses it.
+        for n in [4usize, 7, 8] {
+            let bytes = png(3, &[0, 1], None, &[(b"PLTE", vec![9u8; n])]);
+            let e = crate::formats::png_mask::decode_gray("m.png", &bytes, 1 << 12)
+                .err()
+                .expect("an error");
+            assert!(e.message.contains("not a multiple of 3"), "{}", e.message);
+            assert!(crate::formats::png_mask::decode_rgb("m.png", &bytes, 1 << 12).is_err());
+        }
+        let bytes = png(3, &[0, 1], None, &[(b"PLTE", vec![9u8; 6])]);
+        assert!(crate::formats::png_mask::decode_gray("m.png", &bytes, 1 << 12).is_ok());
     }
 }

@@ -124,6 +124,12 @@ fn expand(bytes: &[u8], width: u32) -> Result<(ColorType, Vec<u8>), ImageError> 
     );
     d.set_transformations(png::Transformations::EXPAND);
     let mut reader = d.read_info().map_err(image_error)?;
+    if let Some(e) = png_chunks::palette_error(reader.info()) {
+        return Err(ImageError::Decoding(DecodingError::new(
+            ImageFormat::Png.into(),
+            e,
+        )));
+    }
     let ct = match reader.output_color_type() {
         (png::ColorType::Grayscale, png::BitDepth::Eight) => ColorType::L8,
         (png::ColorType::Grayscale, png::BitDepth::Sixteen) => ColorType::L16,

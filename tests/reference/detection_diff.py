@@ -189,10 +189,78 @@ def wrapped_results(binary, tmp, rng):
     return 0
 
 
+def stringified(gt, dets, style):
+    """The case with every image id written as a string (in `images`, the annotations and the results): plain,
+    zero-padded or prefixed (the string order of plain ids differs from the numeric one)."""
+    def s(i):
+        return {"plain": str(i), "padded": f"{i:05d}", "prefixed": f"img_{i}"}[style]
+    gt = copy.deepcopy(gt)
+    for im in gt["images"]:
+        im["id"] = s(im["id"])
+    for a in gt["annotations"]:
+        a["image_id"] = s(a["image_id"])
+    dets = copy.deepcopy(dets)
+    for d in dets:
+        d["image_id"] = s(d["image_id"])
+    return gt, dets
+
+
+def string_ids(binary, tmp, rng, cases):
+    """String image ids, which pycocotools keeps as dict keys: `cases` random cases stringified must give
+    pycocotools' stats (its images in `sorted()` string order); a result id 1 for a GT id "1" is refused as
+    loadRes refuses it, and a GT mixing int and str ids fails as COCOeval's sorted() does. Returns (mismatches,
+    values compared)."""
+    bad = values = 0
+    gp, rp = os.path.join(tmp, "gt.json"), os.path.join(tmp, "res.json")
+    for case in range(cases):
+        gt, dets, opts = make_case(rng)
+        gt, dets = stringified(gt, dets, rng.choice(["plain", "padded", "prefixed"]))
+        with open(gp, "w") as f:
+            json.dump(gt, f)
+        with open(rp, "w") as f:
+            json.dump(dets, f)
+        stats, _ = reference(gt, dets, opts)
+        code, out, err = run(binary, gp, rp, opts, "json")
+        if code != 0:
+            print(f"string ids case {case}: exit {code}: {err.strip()[:300]}")
+            bad += 1
+            continue
+        scores = json.loads(out)["scores"]
+        for i, k in enumerate(IDS):
+            ref, mine = stats[i], scores.get(k)
+            values += 1
+            if (ref == -1 and mine is not None) or (ref != -1 and (mine is None or abs(mine - ref) > 1e-12)):
+                print(f"string ids case {case} {k}: pycocotools {ref!r}, dropscore {mine!r} opts={opts}")
+                bad += 1
+    for name, mutate, code_expected in [
+        ("a result id 1 for the GT's \"1\"", lambda g, d: d[0].__setitem__("image_id", int(d[0]["image_id"])), "detection.unknown_image"),
+        ("a GT with int and str ids", lambda g, d: g["images"].append({"id": 123456, "file_name": "x.jpg"}), "detection.mixed_image_ids"),
+    ]:
+        gt, dets, opts = make_case(rng)
+        gt, dets = stringified(gt, dets, "plain")  # "1" and 1
+        mutate(gt, dets)
+        with open(gp, "w") as f:
+            json.dump(gt, f)
+        with open(rp, "w") as f:
+            json.dump(dets, f)
+        try:
+            reference(gt, dets, opts)
+            refused = False
+        except (AssertionError, TypeError):
+            refused = True
+        code, out, _ = run(binary, gp, rp, opts, "json")
+        codes = [d["code"] for d in json.loads(out)["diagnostics"]] if out.strip() else []
+        if not refused or code != 1 or code_expected not in codes:
+            print(f"{name}: pycocotools refused={refused}, dropscore exit {code} {codes}")
+            bad += 1
+    return bad, values
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=520)
     ap.add_argument("--seed", type=int, default=20261124)
+    ap.add_argument("--string-cases", type=int, default=80)
     ap.add_argument("--bin", default=os.environ.get("DROPSCORE_BIN", os.path.join(ROOT, "target", "release", "dropscore")))
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -244,8 +312,11 @@ def main():
                 print(f"case {case}: summary text differs (opts={opts})\n--- pycocotools\n{text}--- dropscore\n{out}")
                 bad += 1
         bad += wrapped_results(args.bin, tmp, rng)
+        string_bad, string_values = string_ids(args.bin, tmp, random.Random(args.seed + 1), args.string_cases)
+        bad += string_bad
     print(f"detection_diff: {args.cases} cases ({pythonic_cases} with NaN/Infinity literals and repeated keys), "
-          f"{values} stats ({exact} bit-identical) + {nulls} -1/null, {bad} mismatches")
+          f"{values} stats ({exact} bit-identical) + {nulls} -1/null, {args.string_cases} cases with string image ids "
+          f"({string_values} stats) and the int/str refusals, {bad} mismatches")
     sys.exit(1 if bad else 0)
 
 

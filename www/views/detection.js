@@ -61,8 +61,9 @@ export async function render(entry, ctx) {
   });
   const canvas = zoom.canvas({ label: 'Detections on the image', className: 'viewer-canvas det-canvas' });
   const load = async () => {
-    const id = Number(nav.select.value);
-    const im = images.find((x) => x.image_id === id);
+    // The id as the GT writes it: a number or a string (pycocotools' dict keys).
+    const im = images.find((x) => String(x.image_id) === nav.select.value);
+    const id = im?.image_id;
     status.textContent = 'Drawing…';
     info.replaceChildren(hint());
     try {

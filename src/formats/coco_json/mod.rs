@@ -4,7 +4,7 @@
 //! fields, wrong types and negative box sizes are reported together, each at its line and column.
 //!
 //! Accepted as pycocotools accepts them (Python's `json.load`, then `COCO.createIndex` / `loadRes`): ids are
-//! JSON integers; `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. As Python's
+//! JSON integers (image ids integers or strings: [`ImageId`]); `bbox` is 4 numbers; `iscrowd` an integer or a boolean; unknown keys are ignored. As Python's
 //! `json` (which is not strict JSON): the literals `NaN`, `Infinity` and `-Infinity` in a value position are
 //! the floats nan, inf and −inf ([`py_literals`]; the metrics then treat them as pycocotools does: a NaN
 //! score sorts last, a NaN box or area fails every comparison), and a key repeated inside an object keeps its
@@ -18,14 +18,16 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt;
 
+mod image_id;
 mod python;
 mod shape;
+pub use image_id::ImageId;
 use python::{py_literals, pyfloat, pyfloat_opt, pyfloat_vec, Active, PyText};
 
 /// An image of the annotation file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Image {
-    pub id: i64,
+    pub id: ImageId,
     pub file_name: Option<String>,
     pub width: Option<f64>,
     pub height: Option<f64>,
@@ -41,7 +43,7 @@ pub struct Category {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotation {
     pub id: i64,
-    pub image_id: i64,
+    pub image_id: ImageId,
     pub category_id: i64,
     pub bbox: [f64; 4],
     pub area: f64,
@@ -53,7 +55,7 @@ pub struct Annotation {
 /// A detection of the results file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Detection {
-    pub image_id: i64,
+    pub image_id: ImageId,
     pub category_id: i64,
     pub bbox: [f64; 4],
     pub score: f64,
@@ -242,7 +244,7 @@ fn gt_top(text: &str) -> Result<GtTop<'_>, serde_json::Error> {
 
 #[derive(Deserialize)]
 struct RawImage {
-    id: i64,
+    id: ImageId,
     file_name: Option<String>,
     #[serde(default, deserialize_with = "pyfloat_opt")]
     width: Option<f64>,
@@ -259,7 +261,7 @@ struct RawCategory {
 #[derive(Deserialize)]
 struct RawAnnotation {
     id: i64,
-    image_id: i64,
+    image_id: ImageId,
     category_id: i64,
     #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
@@ -271,7 +273,7 @@ struct RawAnnotation {
 
 #[derive(Deserialize)]
 struct RawDetection {
-    image_id: i64,
+    image_id: ImageId,
     category_id: i64,
     #[serde(deserialize_with = "pyfloat_vec")]
     bbox: Vec<f64>,
@@ -525,7 +527,7 @@ mod tests {
 
     #[test]
     fn reads_results_and_locates_errors() {
-        let text = "[\n {\"image_id\": 1, \"category_id\": 2, \"bbox\": [1, 2, 3, 4], \"score\": 0.5},\n {\"image_id\": \"x\", \"category_id\": 2, \"bbox\": [1, 2, 3, 4], \"score\": 0.5},\n {\"image_id\": 1, \"category_id\": 2, \"bbox\": [1, 2, -3, 4], \"score\": 0.5},\n {\"image_id\": 1, \"bbox\": [1, 2, 3, 4], \"score\": 0.5}\n]";
+        let text = "[\n {\"image_id\": 1, \"category_id\": 2, \"bbox\": [1, 2, 3, 4], \"score\": 0.5},\n {\"image_id\": 1.5, \"category_id\": 2, \"bbox\": [1, 2, 3, 4], \"score\": 0.5},\n {\"image_id\": 1, \"category_id\": 2, \"bbox\": [1, 2, -3, 4], \"score\": 0.5},\n {\"image_id\": 1, \"bbox\": [1, 2, 3, 4], \"score\": 0.5}\n]";
         let mut d = Vec::new();
         let r = read_results("r.json", text.as_bytes(), &mut d).unwrap();
         assert_eq!(r.len(), 1);
@@ -561,7 +563,7 @@ mod tests {
         let mut d = Vec::new();
         let g = read_gt("g.json", text.as_bytes(), &mut d).unwrap();
         assert!(d.is_empty());
-        assert_eq!(g.images[0].id, 3);
+        assert_eq!(g.images[0].id, ImageId::Int(3));
         assert_eq!(g.categories[0].name.as_deref(), Some("cat"));
         assert!(g.annotations[0].iscrowd);
         assert_eq!(g.annotations[0].area, 10.0);

@@ -84,6 +84,14 @@ pub fn py_literals(text: &str) -> PyText<'_> {
     }
 }
 
+/// Whether `v` is the stand-in string of one of Python's literals in the file being read (a float, not a string).
+pub(super) fn is_py_literal(v: &str) -> bool {
+    MARKER
+        .with(Cell::get)
+        .and_then(|m| python_json::literal_of(v, m))
+        .is_some()
+}
+
 /// A float as Python's `json` reads one: a JSON number, or one of Python's literals (the marker strings of the file being read).
 pub(super) fn pyfloat<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
     struct V;

@@ -191,6 +191,11 @@ impl Protocol for Aij2022 {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = AijOptions;
 
+    /// The tasks' scores, the integral and the parts (render::score_ids).
+    fn score_ids(&self, _: &AijOptions) -> Option<Vec<String>> {
+        Some(render::score_ids())
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &extras::EXTRAS
     }

@@ -41,18 +41,14 @@ pub fn fill(report: &mut Report, results: &mut [TaskResult], hidden: Option<[f64
     let score = |t: Task| get(t).and_then(|r| r.score);
     let part = |t: Task, p: &str| get(t).and_then(|r| r.part(p));
     let integral = integral_of(results, hidden);
-    report.scores = Scores::new()
-        .with("textqa", score(Task::TextQa))
-        .with("mathqa", score(Task::MathQa))
-        .with("generation", score(Task::Generation))
-        .with("captioning", score(Task::Captioning))
-        .with("vqa", score(Task::Vqa))
-        .with("titw", score(Task::Titw))
-        .with("integral", integral)
-        .with("generation_fid", part(Task::Generation, "fid"))
-        .with("generation_clip", part(Task::Generation, "clip"))
-        .with("captioning_meteor", part(Task::Captioning, "meteor"))
-        .with("captioning_clip", part(Task::Captioning, "clip"));
+    report.scores = Scores::new();
+    for t in Task::ALL {
+        report.scores.set(t.id(), score(t));
+    }
+    report.scores.set(INTEGRAL, integral);
+    for (t, p) in PARTS {
+        report.scores.set(&part_id(t, p), part(t, p));
+    }
     report.groups = results.iter().map(group).collect();
     report.display = display(results, integral);
     let mut elig = Scores::new();
@@ -186,4 +182,30 @@ pub fn render_text(report: &Report) -> String {
         s.push_str("no task scored\n");
     }
     s
+}
+
+/// The report's top-level score of the competition: the integral (sum of the tasks' scores).
+pub(super) const INTEGRAL: &str = "integral";
+
+/// The task parts reported at the top level (after the tasks and the integral), each as `<task>_<part>`.
+pub(super) const PARTS: [(Task, &str); 4] = [
+    (Task::Generation, "fid"),
+    (Task::Generation, "clip"),
+    (Task::Captioning, "meteor"),
+    (Task::Captioning, "clip"),
+];
+
+/// The top-level id of part `p` of task `t`.
+pub(super) fn part_id(t: Task, p: &str) -> String {
+    format!("{}_{p}", t.id())
+}
+
+/// Every top-level score id, in report order: the tasks, the integral, the parts.
+pub(super) fn score_ids() -> Vec<String> {
+    let tasks = Task::ALL.iter().map(|t| t.id().to_string());
+    let parts = PARTS.iter().map(|&(t, p)| part_id(t, p));
+    tasks
+        .chain(std::iter::once(INTEGRAL.to_string()))
+        .chain(parts)
+        .collect()
 }

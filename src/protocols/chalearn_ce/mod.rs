@@ -15,6 +15,9 @@ pub use options::{ChalearnOptions, OPTIONS};
 use options::{Duplicates, GtZero, IdMatch, MissingImages};
 pub use pairing::split_gt_stem;
 
+/// The report's one top-level score: the mean average precision (the leaderboard value).
+const MAP: &str = "map";
+
 use super::options::OptionSet;
 use super::{Class, Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::{Diagnostic, Diags};
@@ -156,6 +159,11 @@ impl Protocol for ChalearnCe {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = ChalearnOptions;
 
+    /// The one leaderboard value, the mean average precision.
+    fn score_ids(&self, _: &ChalearnOptions) -> Option<Vec<String>> {
+        Some(vec![MAP.to_string()])
+    }
+
     /// Text; an empty prediction file is a category with no confidences (reported per category).
     fn accepts(&self, kind: Kind, _role: Option<Role>) -> bool {
         kind == Kind::Text || kind == Kind::Empty
@@ -204,7 +212,7 @@ fn score(
     let others = other_readings(active);
     let set = read_settings(opts);
     let Some(paired) = pairing::pair(files, &opts.gt_suffix, diags) else {
-        report.scores.set("map", None);
+        report.scores.set(MAP, None);
         report.official_fails = mode == Mode::Official;
         return Ok(report);
     };
@@ -323,7 +331,7 @@ fn fill_map(
         plain_mean(&xs)
     };
     let counted = |i: usize| !c.excluded.contains(&paired.gts[i].category);
-    report.scores.set("map", map_of(&c.aps, &counted));
+    report.scores.set(MAP, map_of(&c.aps, &counted));
     let mut reading = Scores::new();
     for ((id, _), v) in others.iter().zip(&c.other_aps) {
         reading.set(id, map_of(v, &counted));

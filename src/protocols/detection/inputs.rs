@@ -10,7 +10,7 @@
 //!   a category id not in the GT is never looked at (info). An empty list: error `detection.empty_results`.
 
 use crate::diag::{Diagnostic, Diags, Severity};
-use crate::formats::coco_json::{self, Detection, GtFile, Locator};
+use crate::formats::coco_json::{self, Detection, GtFile, ImageId, Locator};
 use crate::input::{Entry, FileSet, Role};
 use crate::metrics::coco::{Det, Gt, Input};
 use rustc_hash::FxHashMap;
@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 /// The evaluation input plus what the report needs to name things.
 pub struct Loaded {
     pub input: Input,
-    pub image_ids: Vec<i64>,
+    pub image_ids: Vec<ImageId>,
     pub image_names: Vec<Option<String>>,
     pub category_ids: Vec<i64>,
     pub category_names: Vec<Option<String>>,
@@ -93,8 +93,12 @@ pub(super) fn read(e: &Entry, diags: &mut Diags) -> Option<Vec<u8>> {
     }
 }
 
-fn index_of(sorted: &[i64]) -> FxHashMap<i64, usize> {
-    sorted.iter().enumerate().map(|(i, &v)| (v, i)).collect()
+fn index_of<T: Clone + Eq + std::hash::Hash>(sorted: &[T]) -> FxHashMap<T, usize> {
+    sorted
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.clone(), i))
+        .collect()
 }
 
 /// Reads and indexes the GT and results. `None` when an error blocks the evaluation.
@@ -111,6 +115,9 @@ pub fn load(files: &FileSet, budget: crate::budget::Budget, diags: &mut Diags) -
     let mut blocked = found.iter().any(|d| d.is_error());
     diags.extend(found);
     let (gt, dets) = (gt?, dets?);
+    if !image_id_types_agree(&gt, &g.path, &gb, diags) {
+        return None;
+    }
     if dets.is_empty() && !blocked {
         diags.push(
             Diagnostic::error("detection.empty_results", "the results list is empty")
@@ -136,7 +143,8 @@ pub fn build(
     res_bytes: &[u8],
     diags: &mut Diags,
 ) -> Loaded {
-    let (image_ids, image_names) = sorted_ids(gt.images.iter().map(|i| (i.id, &i.file_name)));
+    let (image_ids, image_names) =
+        sorted_ids(gt.images.iter().map(|i| (i.id.clone(), &i.file_name)));
     let (category_ids, category_names) = sorted_ids(gt.categories.iter().map(|c| (c.id, &c.name)));
     let ix = Indexes {
         image: index_of(&image_ids),
@@ -167,10 +175,10 @@ pub fn build(
 }
 
 /// Sorted unique ids (`sorted(np.unique(ids))`) and each one's name, the last entry's for a repeated id.
-fn sorted_ids<'a>(
-    entries: impl Iterator<Item = (i64, &'a Option<String>)> + Clone,
-) -> (Vec<i64>, Vec<Option<String>>) {
-    let mut ids: Vec<i64> = entries.clone().map(|(id, _)| id).collect();
+fn sorted_ids<'a, T: Clone + Ord + std::hash::Hash>(
+    entries: impl Iterator<Item = (T, &'a Option<String>)> + Clone,
+) -> (Vec<T>, Vec<Option<String>>) {
+    let mut ids: Vec<T> = entries.clone().map(|(id, _)| id).collect();
     ids.sort_unstable();
     ids.dedup();
     let ix = index_of(&ids);
@@ -181,9 +189,46 @@ fn sorted_ids<'a>(
     (ids, names)
 }
 
+/// Whether the GT's image ids are all integers or all strings: `COCOeval` sorts them
+/// (`sorted(cocoGt.getImgIds())`), and Python cannot order an `int` and a `str` (error
+/// `detection.mixed_image_ids`, at the first image whose id's type is not the first image's).
+fn image_id_types_agree(gt: &GtFile, gt_path: &str, gt_bytes: &[u8], diags: &mut Diags) -> bool {
+    let Some(first) = gt.images.first() else {
+        return true;
+    };
+    let Some(k) = gt
+        .images
+        .iter()
+        .position(|i| i.id.type_name() != first.id.type_name())
+    else {
+        return true;
+    };
+    let (a, b) = (&first.id, &gt.images[k].id);
+    diags.push(
+        Locator::new(gt_bytes)
+            .error(
+                gt_path,
+                "detection.mixed_image_ids",
+                gt.image_at[k],
+                format!(
+                    "image ids of two types: {} ({}) and {} ({})",
+                    a.json_text(),
+                    a.type_name(),
+                    b.json_text(),
+                    b.type_name()
+                ),
+            )
+            .expected("every image id an integer, or every image id a string")
+            .found(b.json_text())
+            .hint("Write every image id the same way (all numbers, or all strings), in the ground truth and in the results.")
+            .official("crashes: COCOeval sorts the image ids, and Python cannot compare an int with a str (TypeError)"),
+    );
+    false
+}
+
 /// Image and category id -> index in the sorted ids.
 struct Indexes {
-    image: FxHashMap<i64, usize>,
+    image: FxHashMap<ImageId, usize>,
     category: FxHashMap<i64, usize>,
 }
 
@@ -297,9 +342,9 @@ fn results(
     for d in dets {
         let Some(&image) = ix.image.get(&d.image_id) else {
             diags.push(
-                rloc.error(res_path, "detection.unknown_image", d.at, format!("image id {} is not in the ground truth", d.image_id))
+                rloc.error(res_path, "detection.unknown_image", d.at, format!("image id {} is not in the ground truth", d.image_id.json_text()))
                     .expected("an image id of the GT `images` list")
-                    .found(d.image_id.to_string())
+                    .found(d.image_id.json_text())
                     .hint("Detections may only refer to images of the annotation file.")
                     .official("refuses the results (loadRes: AssertionError, Results do not correspond to current coco set)"),
             );

@@ -64,6 +64,11 @@ impl Protocol for Detection {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = DetectionOptions;
 
+    /// pycocotools' 12 `stats`, under their report ids.
+    fn score_ids(&self, _: &DetectionOptions) -> Option<Vec<String>> {
+        Some(STAT_IDS.iter().map(|s| s.to_string()).collect())
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &viewer::EXTRAS
     }

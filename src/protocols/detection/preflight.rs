@@ -8,7 +8,7 @@
 //! Only the ground truth can reveal: nothing that blocks scoring; the scores themselves.
 
 use super::inputs;
-use crate::formats::coco_json;
+use crate::formats::coco_json::{self, ImageId};
 use crate::input::{Entry, FileSet, Role, RoleFrom};
 use crate::protocols::preflight::{
     bad_manifest, counted, item, score_with_stand_in, thousands, Found,
@@ -37,7 +37,7 @@ pub fn manifest(run: &mut Run) -> Value {
     let Some(gt) = gt else {
         return Value::Null;
     };
-    let mut images: BTreeMap<i64, Value> = BTreeMap::new();
+    let mut images: BTreeMap<ImageId, Value> = BTreeMap::new();
     for im in &gt.images {
         let mut o = Map::new();
         o.insert("id".into(), json!(im.id));
@@ -49,7 +49,7 @@ pub fn manifest(run: &mut Run) -> Value {
                 o.insert(k.into(), json!(v));
             }
         }
-        images.insert(im.id, Value::Object(o));
+        images.insert(im.id.clone(), Value::Object(o));
     }
     let mut categories: BTreeMap<i64, Value> = BTreeMap::new();
     for c in &gt.categories {

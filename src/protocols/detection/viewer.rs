@@ -14,6 +14,7 @@
 use super::inputs::{self, Loaded};
 use super::params;
 use crate::diag::{Diagnostic, Diags};
+use crate::formats::coco_json::ImageId;
 use crate::input::kind::sniff;
 use crate::input::{Entry, FileSet};
 use crate::metrics::coco::evaluate_img::{
@@ -41,13 +42,26 @@ pub static EXTRAS: Extras = Extras {
         View {
             name: "image",
             run: |call| {
-                let id = call.integer("image_id")?;
+                let id = image_id_arg(call.args)?;
                 Ok(prepared(call)?.image(id)?.into())
             },
         },
     ],
     ..Extras::NONE
 };
+
+/// The view's argument `image_id`: an image id as the GT writes it, an integer or a string.
+fn image_id_arg(args: &Value) -> Result<ImageId, String> {
+    match args.get("image_id") {
+        Some(Value::String(s)) => Ok(ImageId::Str(s.clone())),
+        Some(v) => match (v.as_i64(), v.as_f64()) {
+            (Some(i), _) => Ok(ImageId::Int(i)),
+            (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9e15 => Ok(ImageId::Int(f as i64)),
+            _ => Err("image_id must be an integer or a string".into()),
+        },
+        None => Err("the view needs an argument `image_id`".into()),
+    }
+}
 
 /// The session's files indexed for the call's options, once.
 fn prepared<'a>(call: &'a mut ViewCall) -> Result<&'a Prepared, String> {
@@ -164,10 +178,14 @@ impl Prepared {
 
     /// One image's boxes, classified (module doc), as
     /// `{image_id, name, iou, area, max_dets, categories, gt: [...], dets: [...], counts}`.
-    pub fn image(&self, image_id: i64) -> Result<Value, String> {
+    pub fn image(&self, image_id: impl Into<ImageId>) -> Result<Value, String> {
         let l = &self.loaded;
+        let image_id: ImageId = image_id.into();
         let Ok(ix) = l.image_ids.binary_search(&image_id) else {
-            return Err(format!("no image with id {image_id} in the ground truth"));
+            return Err(format!(
+                "no image with id {} in the ground truth",
+                image_id.json_text()
+            ));
         };
         let mut boxes = Boxes::default();
         for cell in &self.cells[ix] {

@@ -72,6 +72,13 @@ impl Protocol for Falsid {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = FalsidOptions;
 
+    /// The class scores and one top-k accuracy per cut-off of option `topk` (not declared when it is invalid).
+    fn score_ids(&self, opts: &FalsidOptions) -> Option<Vec<String>> {
+        let ks = topk_cutoffs(opts).ok()?;
+        let class = output::CLASS_IDS.iter().map(|s| s.to_string());
+        Some(class.chain(ks.into_iter().map(output::top_id)).collect())
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &crate::protocols::views::Extras::PAGE_VIEW
     }

@@ -9,6 +9,15 @@ use crate::report::{
 };
 use serde_json::{json, Map, Value};
 
+/// The class scores of the report (and of each subset), in report order: mean per-subset accuracy, UAR,
+/// pooled macro recall, pooled accuracy; then one `top{k}` per cut-off ([`top_id`]).
+pub const CLASS_IDS: [&str; 4] = ["accuracy", "uar", "pooled_macro_recall", "pooled_accuracy"];
+
+/// The score id of the top-k accuracy at cut-off `k`.
+pub fn top_id(k: usize) -> String {
+    format!("top{k}")
+}
+
 const ACC_LABEL: &str = "Overall: mean per-subset accuracy (page formula)";
 const UAR_LABEL: &str = "Overall: mean per-subset balanced accuracy (UAR)";
 const PMR_LABEL: &str = "Pooled macro recall (all items)";
@@ -52,13 +61,18 @@ pub fn build(
     let with_matrix: Vec<&SubsetResult> = results.iter().filter(|r| r.has_matrix).collect();
     let mut scores = Scores::new();
     let cls = |v: Option<f64>| if has_pred { v } else { None };
-    scores.set("accuracy", cls(mean_over_subsets(&accs)));
-    scores.set("uar", cls(mean_over_subsets(&bas)));
-    scores.set("pooled_macro_recall", cls(pooled.balanced_accuracy()));
-    scores.set("pooled_accuracy", cls(pooled.accuracy()));
+    let class_values = [
+        mean_over_subsets(&accs),
+        mean_over_subsets(&bas),
+        pooled.balanced_accuracy(),
+        pooled.accuracy(),
+    ];
+    for (id, v) in CLASS_IDS.iter().zip(class_values) {
+        scores.set(id, cls(v));
+    }
     for (i, k) in ks.iter().enumerate() {
         let v: Vec<Option<f64>> = with_matrix.iter().map(|r| r.topk[i]).collect();
-        scores.set(&format!("top{k}"), mean_over_subsets(&v));
+        scores.set(&top_id(*k), mean_over_subsets(&v));
     }
     report.scores = scores;
     report.groups = results
@@ -100,13 +114,18 @@ fn group(r: &SubsetResult, ks: &[usize], has_pred: bool, page: bool) -> Group {
     let cls = |v: Option<f64>| if has_pred { v } else { None };
     let c = &r.confusion;
     let (fp, fn_) = if page { (c.fn_, c.fp) } else { (c.fp, c.fn_) };
-    let mut s = Scores::new()
-        .with("accuracy", cls(c.accuracy()))
-        .with("uar", cls(c.balanced_accuracy()))
-        .with("pooled_macro_recall", cls(c.balanced_accuracy()))
-        .with("pooled_accuracy", cls(c.accuracy()));
+    let mut s = Scores::new();
+    let class_values = [
+        c.accuracy(),
+        c.balanced_accuracy(),
+        c.balanced_accuracy(),
+        c.accuracy(),
+    ];
+    for (id, v) in CLASS_IDS.iter().zip(class_values) {
+        s.set(id, cls(v));
+    }
     for (i, k) in ks.iter().enumerate() {
-        s.set(&format!("top{k}"), r.topk.get(i).copied().flatten());
+        s.set(&top_id(*k), r.topk.get(i).copied().flatten());
     }
     let cnt = |x: u64| if has_pred { Some(x as f64) } else { None };
     s = s

@@ -123,6 +123,11 @@ impl Protocol for Fest {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = FestOptions;
 
+    /// The one leaderboard value, the mean line IU.
+    fn score_ids(&self, _: &FestOptions) -> Option<Vec<String>> {
+        Some(vec![report::LEADERBOARD.to_string()])
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &overlay::EXTRAS
     }

@@ -14,6 +14,9 @@ use serde_json::{json, Map, Value};
 /// Most per-line rows kept in one item's detail (the counts always cover every line).
 const MAX_LINE_ROWS: usize = 5000;
 
+/// The report's one top-level score: the mean line IU (the leaderboard value).
+pub(super) const LEADERBOARD: &str = "line_iu";
+
 /// What the whole run gathers across manuscripts: progress, whether official scoring fails, the best IoU of
 /// every matched GT line and each manuscript's Line IU.
 struct Across<'a> {
@@ -91,7 +94,7 @@ pub fn build(
             }
         }
     }
-    report.scores.set("line_iu", lead);
+    report.scores.set(LEADERBOARD, lead);
     report
         .items
         .sort_by(|a, b| crate::report::natural_cmp(&a.id, &b.id));

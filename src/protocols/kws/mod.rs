@@ -76,6 +76,22 @@ impl Protocol for Kws {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = KwsOptions;
 
+    /// The ids of the preset's report: rusteval's P@k and map, trec_eval's measures, both under `auto`.
+    fn score_ids(&self, opts: &KwsOptions) -> Option<Vec<String>> {
+        let mut ids = Vec::new();
+        if opts.preset != Preset::Trec {
+            ids.extend(icfhr14::score_ids(opts));
+        }
+        if opts.preset != Preset::Icfhr14 {
+            for t in trec::score_ids(opts) {
+                if !ids.contains(&t) {
+                    ids.push(t);
+                }
+            }
+        }
+        Some(ids)
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &EXTRAS
     }

@@ -195,6 +195,11 @@ impl Protocol for Segmentation {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = SegmentationOptions;
 
+    /// mmsegmentation's summary metrics, under their report ids.
+    fn score_ids(&self, _: &SegmentationOptions) -> Option<Vec<String>> {
+        Some(METRIC_IDS.iter().map(|s| s.to_string()).collect())
+    }
+
     fn extras(&self) -> &'static crate::protocols::views::Extras {
         &view::EXTRAS
     }

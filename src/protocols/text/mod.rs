@@ -101,6 +101,11 @@ impl Protocol for Text {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = TextOptions;
 
+    /// Every entry of the metric table.
+    fn score_ids(&self, _: &TextOptions) -> Option<Vec<String>> {
+        Some(metrics::ids().into_iter().map(String::from).collect())
+    }
+
     fn score(
         &self,
         run: &mut Run,

@@ -54,6 +54,12 @@ struct Scored {
     trec: Vec<(String, f64)>,
 }
 
+/// The top-level score ids of a report under `opts`.
+pub fn score_ids(opts: &KwsOptions) -> Vec<String> {
+    let s = settings::settings(opts, Mode::Official, &mut Diags::new());
+    report::score_ids(&s)
+}
+
 pub fn score(
     gt: &Entry,
     runs: &[&Entry],

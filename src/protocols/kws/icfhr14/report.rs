@@ -190,19 +190,19 @@ fn means(sums: &Sums, s: &Settings) -> (Scores, Scores) {
     };
     let mut scores = Scores::new();
     for (i, k) in s.ks.iter().enumerate() {
-        scores.set(&format!("precAt{k}"), mean(&sums.rows, &sums.rows_f32, i));
+        scores.set(&prec_id(*k), mean(&sums.rows, &sums.rows_f32, i));
     }
-    scores.set("map", mean(&sums.rows, &sums.rows_f32, nv - 1));
+    scores.set(MAP, mean(&sums.rows, &sums.rows_f32, nv - 1));
     let mut results_only_scores = Scores::new();
     if s.complete {
         for (i, k) in s.ks.iter().enumerate() {
             results_only_scores.set(
-                &format!("precAt{k}"),
+                &prec_id(*k),
                 mean(&sums.results_only, &sums.results_only_f32, i),
             );
         }
         results_only_scores.set(
-            "map",
+            MAP,
             mean(&sums.results_only, &sums.results_only_f32, nv - 1),
         );
     }
@@ -266,4 +266,18 @@ pub(super) fn display(s: &Settings) -> Display {
         columns,
         footer: "k capped at R (= trec_eval relative_P)".into(),
     }
+}
+
+/// The report's top-level id of P@k.
+pub(super) fn prec_id(k: usize) -> String {
+    format!("precAt{k}")
+}
+
+/// The report's top-level id of the mean AP.
+pub(super) const MAP: &str = "map";
+
+/// The top-level ids a report under `s` holds: P@k for each cut-off, then the mean AP.
+pub(super) fn score_ids(s: &Settings) -> Vec<String> {
+    let precs = s.ks.iter().map(|&k| prec_id(k));
+    precs.chain(std::iter::once(MAP.to_string())).collect()
 }

@@ -81,6 +81,12 @@ struct RunResult {
 }
 
 /// Scores each run in `runs` against the qrels `gt`. The first run is the report; further runs are readings.
+/// The top-level score ids of a report under `opts`: the measures' names (runid excluded).
+pub fn score_ids(opts: &KwsOptions) -> Vec<String> {
+    let s = settings::settings(opts, Mode::Official, &mut Diags::new());
+    s.scored_measures().iter().map(|m| m.name()).collect()
+}
+
 pub fn score(
     gt: &Entry,
     runs: &[&Entry],
