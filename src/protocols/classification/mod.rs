@@ -287,10 +287,6 @@ pub fn run_on(
     // are still shown (the run fails all the same).
     let blocked = diags.has_errors();
     submission_notes(&sub, &gt.classes, &metric, diags);
-    if !confusion_fits(&gt, &sub, budget, diags) {
-        blank(&mut report);
-        return Ok(report);
-    }
     progress.update(0.6, "computing the metrics");
     let data = Data {
         gt: &gt,
@@ -329,38 +325,6 @@ fn fill(report: &mut Report, data: &Data, metric: &str, blocked: bool) -> comput
         report.plots = out.plots.clone();
     }
     out
-}
-
-/// Whether the confusion matrix (one u64 per (true, predicted) pair of labels) fits the memory budget;
-/// the refusal is pushed when it does not.
-fn confusion_fits(
-    gt: &csvin::Gt,
-    sub: &csvin::Submission,
-    budget: Budget,
-    diags: &mut Diags,
-) -> bool {
-    let k = gt.classes.len();
-    let labels = (k + sub.extra.len()) as u64;
-    let need = labels.saturating_mul(labels).saturating_mul(8);
-    if need <= budget.max_memory {
-        return true;
-    }
-    let (file, what) = if sub.extra.is_empty() {
-        (
-            &gt.file,
-            format!("the confusion matrix of the GT's {k} classes"),
-        )
-    } else {
-        (
-            &sub.file,
-            format!(
-                "the confusion matrix of {k} GT classes and {} other predicted labels",
-                sub.extra.len()
-            ),
-        )
-    };
-    diags.push(crate::budget::refusal(file, None, &what, need, budget));
-    false
 }
 
 /// `missing = worst`: labels → a label that is never right; scores → 0 for the true class and 1/(k − 1) for
