@@ -7,6 +7,11 @@ per convention, at least 300 random cases each:
   per-class counts only, docs/specs/families.md section 1) against scikit-learn 1.9's `accuracy_score`,
   `balanced_accuracy_score`, `precision_recall_fscore_support` (macro, micro, weighted; zero_division=0),
   `matthews_corrcoef` and `cohen_kappa_score` (None, linear, quadratic), to 1e-12 relative.
+- `columns`: the mean of a per-column metric over several target columns (mean column-wise ROC AUC as the
+  Jigsaw toxic-comment metric, `np.mean([roc_auc_score(y[:, j], p[:, j]) for j])`; mean column-wise RMSE
+  (MCRMSE), RMSLE and Spearman, rows whose target is -1 left out of a column), to 1e-12 relative.
+- `groups`: a metric per group of rows then their mean: Kaggle's CHAMPS "mean per-type log MAE" (its published
+  pandas code, below) and the mean of per-group RMSEs, to 1e-12 relative.
 
 Usage: python3 tests/reference/kaggle_cols_diff.py [--cases N] [--seed S] [--only SECTION] [--bin target/release/dropscore]
 """
@@ -107,8 +112,140 @@ def scale_write(c, d):
     return "classification", {"metric": "f1_macro"}
 
 
-SECTIONS = {"scale": (scale_case, scale_reference, scale_write)}
+# -------------------------------------------------------------------------------------------------- columns
 
+REG = {
+    # Kaggle's MCRMSE (Feedback Prize - English Language Learning): np.mean(np.sqrt(np.mean((y - p) ** 2, axis=0)))
+    # is the mean of the columns' root_mean_squared_error; the mean of RMSLEs (e.g. Mechanisms of Action-style
+    # two-target competitions) the mean of root_mean_squared_log_error; mean column-wise Spearman (Google QUEST)
+    # np.nanmean of scipy.stats.spearmanr per column (here np.mean: a NaN column makes the mean null).
+    "root_mean_squared_error": M.root_mean_squared_error,
+    "mean_absolute_error": M.mean_absolute_error,
+    "root_mean_squared_log_error": M.root_mean_squared_log_error,
+    "r2": M.r2_score,
+    "spearman": lambda t, p: stats.spearmanr(t, p).statistic,
+    "pearson": lambda t, p: stats.pearsonr(t, p).statistic,
+}
+
+
+def columns_case(seed):
+    r = random.Random(seed)
+    family = r.choice(["classification", "regression"])
+    m = r.randint(1, 7)
+    n = r.randint(8, 300)
+    names = r.sample(["toxic", "severe_toxic", "obscene", "threat", "insult", "identity_hate", "cohesion", "syntax",
+                      "vocabulary", "a b", "Ω"], m)
+    skip = r.random() < 0.4
+    gt, pred = [], []
+    for _ in range(n):
+        g, q = [], []
+        for _ in range(m):
+            if family == "classification":
+                y = int(r.random() < r.choice([0.05, 0.3, 0.5]))
+                v = round(min(1.0, max(0.0, r.gauss(0.3 + 0.3 * y, 0.25))), r.choice([2, 6]))
+            else:
+                y = round(r.gammavariate(2.0, 1.5), r.choice([0, 2]))
+                v = round(max(0.0, y + r.gauss(0, 1)), 3)
+            if skip and r.random() < 0.1:
+                y = -1
+            g.append(y)
+            q.append(v)
+        gt.append(g)
+        pred.append(q)
+    order = list(range(m))
+    r.shuffle(order)
+    return {"seed": seed, "family": family, "names": names, "gt": gt, "pred": pred, "skip": skip,
+            "pred_order": order, "star": r.random() < 0.3}
+
+
+def columns_reference(c):
+    gt, pred = np.array(c["gt"], dtype=float), np.array(c["pred"], dtype=float)
+    out = {}
+    metrics = ["roc_auc", "average_precision", "log_loss"] if c["family"] == "classification" else list(REG)
+    per = {k: [] for k in metrics}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, name in enumerate(c["names"]):
+            keep = gt[:, j] != -1 if c["skip"] else np.ones(len(gt), bool)
+            t, p = gt[keep, j], pred[keep, j]
+            for k in metrics:
+                try:
+                    if k == "roc_auc":
+                        v = M.roc_auc_score(t, p)
+                    elif k == "average_precision":
+                        v = M.average_precision_score(t, p)
+                    elif k == "log_loss":
+                        v = M.log_loss(t, p)
+                    else:
+                        v = REG[k](t, p)
+                except ValueError:
+                    v = float("nan")
+                per[k].append(float(v))
+                out[f"{k}[{name}]"] = finite(v)
+    for k in metrics:
+        out[f"mean_{k}"] = finite(np.mean(per[k]))
+    return out
+
+
+def columns_write(c, d):
+    names = c["names"]
+    write_csv(os.path.join(d, "gt.csv"), ["id"] + names, [[f"q{i:04d}"] + row for i, row in enumerate(c["gt"])])
+    order = c["pred_order"]
+    rows = [[f"q{i:04d}"] + [row[j] for j in order] for i, row in enumerate(c["pred"])]
+    rows.reverse()
+    write_csv(os.path.join(d, "pred.csv"), ["id"] + [names[j] for j in order], rows)
+    first = "roc_auc" if c["family"] == "classification" else "root_mean_squared_error"
+    opts = {"target_columns": "*" if c["star"] else ",".join(names), "metric": f"mean_{first}"}
+    if c["skip"]:
+        opts["skip_target"] = "-1"
+    return c["family"], opts
+
+
+# --------------------------------------------------------------------------------------------------- groups
+
+
+def champs_metric(y_true, y_pred, types, floor=1e-9):
+    """Kaggle's "Predicting Molecular Properties" (CHAMPS) metric as published in its evaluation kernel:
+    the mean over coupling types of the log of the type's MAE (floored at 1e-9)."""
+    maes = (y_true - y_pred).abs().groupby(types).mean()
+    return np.log(maes.map(lambda x: max(x, floor))).mean()
+
+
+def groups_case(seed):
+    r = random.Random(seed)
+    types = r.sample(["1JHC", "1JHN", "2JHC", "2JHH", "2JHN", "3JHC", "3JHH", "3JHN", "a", "Ω"], r.randint(1, 8))
+    n = r.randint(len(types), 400)
+    rows = []
+    for i in range(n):
+        t = types[i] if i < len(types) else r.choice(types)
+        y = round(r.gauss(0, 30), r.choice([1, 3]))
+        p = y if r.random() < 0.05 else round(y + r.gauss(0, r.choice([0.5, 3, 10])), 3)
+        rows.append((f"m{i:05d}", t, y, p))
+    r.shuffle(rows)
+    return {"seed": seed, "rows": rows}
+
+
+def groups_reference(c):
+    import pandas as pd
+    df = pd.DataFrame(c["rows"], columns=["id", "type", "y", "p"])
+    out = {"mean_log_mean_absolute_error": finite(champs_metric(df["y"], df["p"], df["type"]))}
+    rm = []
+    for t, g in df.groupby("type"):
+        out[f"mean_absolute_error[{t}]"] = finite(M.mean_absolute_error(g["y"], g["p"]))
+        rm.append(M.root_mean_squared_error(g["y"], g["p"]))
+    out["mean_root_mean_squared_error"] = finite(np.mean(rm))
+    return out
+
+
+def groups_write(c, d):
+    write_csv(os.path.join(d, "gt.csv"), ["id", "type", "scalar_coupling_constant"], [[a, t, y] for a, t, y, _ in c["rows"]])
+    write_csv(os.path.join(d, "pred.csv"), ["id", "scalar_coupling_constant"], [[a, p] for a, _, _, p in c["rows"]])
+    return "regression", {"group_column": "type", "metric": "mean_log_mean_absolute_error"}
+
+
+SECTIONS = {"scale": (scale_case, scale_reference, scale_write),
+            "columns": (columns_case, columns_reference, columns_write),
+            "groups": (groups_case, groups_reference, groups_write)}
 
 
 def run_section(name, binary, n, seed):
