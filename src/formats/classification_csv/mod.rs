@@ -8,6 +8,7 @@ use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
 use std::collections::HashMap;
 
+pub mod columns;
 pub mod shape;
 mod submission;
 pub use submission::read_submission;

@@ -5,38 +5,70 @@
 
 use crate::metrics::mean::{numpy_mean, numpy_sum};
 
-/// A k×k confusion matrix, row = true label, column = predicted label (`confusion_matrix`).
+/// Per-label counts of a confusion matrix, row = true label, column = predicted label (`confusion_matrix`),
+/// in O(labels) memory: the diagonal, the row and column sums and the sums over samples of |t − p| and
+/// (t − p)² that the weighted kappas read. Every metric of this module reads only these, so 100,000 labels
+/// need 100,000 entries, not 10¹⁰. Below [`DENSE_LABELS`] labels the full matrix is kept too (the plot and
+/// Cohen's kappa summed as scikit-learn sums it).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Confusion {
     pub k: usize,
-    pub m: Vec<u64>,
+    /// `C[i,i]`.
+    pub tp: Vec<u64>,
+    /// Row sums `Σ_j C[i,j]` (true samples of label i).
+    pub truth: Vec<u64>,
+    /// Column sums `Σ_i C[i,j]` (predictions of label j).
+    pub pred: Vec<u64>,
+    /// `Σ |t − p|` and `Σ (t − p)²` over the samples (label positions).
+    pub abs_diff: u128,
+    pub sq_diff: u128,
+    /// The full k×k matrix (row-major), only when k ≤ [`DENSE_LABELS`].
+    pub m: Option<Vec<u64>>,
 }
+
+/// Label counts up to which the full matrix is kept (8 MiB of counts at most).
+pub const DENSE_LABELS: usize = 1024;
 
 impl Confusion {
     pub fn new(k: usize) -> Self {
         Confusion {
             k,
-            m: vec![0; k * k],
+            tp: vec![0; k],
+            truth: vec![0; k],
+            pred: vec![0; k],
+            abs_diff: 0,
+            sq_diff: 0,
+            m: (k <= DENSE_LABELS).then(|| vec![0; k * k]),
         }
     }
     /// Counts one sample with true label index `t` and predicted label index `p`.
     pub fn add(&mut self, t: usize, p: usize) {
-        self.m[t * self.k + p] += 1;
+        self.truth[t] += 1;
+        self.pred[p] += 1;
+        if t == p {
+            self.tp[t] += 1;
+        }
+        let d = t.abs_diff(p) as u128;
+        self.abs_diff += d;
+        self.sq_diff += d * d;
+        if let Some(m) = &mut self.m {
+            m[t * self.k + p] += 1;
+        }
     }
-    pub fn at(&self, t: usize, p: usize) -> u64 {
-        self.m[t * self.k + p]
+    pub fn at_diag(&self, i: usize) -> u64 {
+        self.tp[i]
     }
     pub fn row_sum(&self, i: usize) -> u64 {
-        self.m[i * self.k..(i + 1) * self.k].iter().sum()
+        self.truth[i]
     }
     pub fn col_sum(&self, j: usize) -> u64 {
-        (0..self.k).map(|i| self.at(i, j)).sum()
+        self.pred[j]
     }
     pub fn trace(&self) -> u64 {
-        (0..self.k).map(|i| self.at(i, i)).sum()
+        self.tp.iter().sum()
     }
     pub fn total(&self) -> u64 {
-        self.m.iter().sum()
+        self.truth.iter().sum()
     }
 }
 
@@ -52,7 +84,7 @@ pub fn balanced_accuracy(c: &Confusion) -> Option<f64> {
     let per: Vec<f64> = (0..c.k)
         .filter_map(|i| {
             let r = c.row_sum(i);
-            (r > 0).then(|| c.at(i, i) as f64 / r as f64)
+            (r > 0).then(|| c.at_diag(i) as f64 / r as f64)
         })
         .collect();
     numpy_mean(&per)
@@ -75,7 +107,13 @@ pub enum Average {
 /// labels); `weighted` is `np.average(…, weights=true)` = Σ(x·w) / Σw, both sums pairwise.
 pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
     let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
-    let stats = |i: usize| (c.at(i, i) as f64, c.col_sum(i) as f64, c.row_sum(i) as f64);
+    let stats = |i: usize| {
+        (
+            c.at_diag(i) as f64,
+            c.col_sum(i) as f64,
+            c.row_sum(i) as f64,
+        )
+    };
     let one = |(tp, pred, tru): (f64, f64, f64)| {
         (div(tp, pred), div(tp, tru), div(2.0 * tp, 1.0 * tru + pred))
     };
@@ -137,8 +175,11 @@ pub enum KappaWeights {
 }
 
 /// `cohen_kappa_score(y_true, y_pred, weights=…)`: expected = outer(column sums, row sums) / n;
-/// w = 1 − I, |i − j| or (i − j)²; κ = 1 − Σ(w·C) / Σ(w·expected), both sums NumPy's pairwise sum over the
-/// flattened k×k matrix. `None` (scikit-learn's `replace_undefined_by=np.nan`) when n = 0 or Σ(w·expected) = 0.
+/// w = 1 − I, |i − j| or (i − j)²; κ = 1 − Σ(w·C) / Σ(w·expected). With the full matrix, both sums are NumPy's
+/// pairwise sum over the flattened k×k matrix (scikit-learn's own arithmetic); without it ([`DENSE_LABELS`]),
+/// the same sums in closed form from the per-label counts, in exact integers up to the one division by n
+/// ([`kappa_sums`]): equal to scikit-learn's to a few ulps. `None` (scikit-learn's
+/// `replace_undefined_by=np.nan`) when n = 0 or Σ(w·expected) = 0.
 pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
     let k = c.k;
     let sum0: Vec<f64> = (0..k).map(|j| c.col_sum(j) as f64).collect();
@@ -147,6 +188,11 @@ pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
     if n == 0.0 {
         return None;
     }
+    let Some(m) = &c.m else {
+        let (num, den) = kappa_sums(c, w);
+        let d = den as f64 / n;
+        return (d != 0.0).then(|| 1.0 - num as f64 / d);
+    };
     let weight = |i: usize, j: usize| -> f64 {
         let d = i as f64 - j as f64;
         match w {
@@ -166,7 +212,7 @@ pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
     for (i, s0) in sum0.iter().enumerate() {
         for (j, s1) in sum1.iter().enumerate() {
             let wij = weight(i, j);
-            num.push(wij * c.at(i, j) as f64);
+            num.push(wij * m[i * k + j] as f64);
             den.push(wij * (s0 * s1 / n));
         }
     }
@@ -175,6 +221,48 @@ pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
         return None;
     }
     Some(1.0 - numpy_sum(&num) / d)
+}
+
+/// Σ w·C and n·Σ w·expected = Σ_ij w_ij·pred_i·truth_j in exact integers, in O(k): unweighted, n − trace and
+/// n² − Σ pred_i·truth_i; linear, the sample sum of |t − p| and Σ_i pred_i·Σ_j truth_j·|i − j| by prefix sums;
+/// quadratic, the sample sum of (t − p)² and A₂B₀ − 2A₁B₁ + A₀B₂ with A_r = Σ pred_i·iʳ, B_r = Σ truth_j·jʳ.
+fn kappa_sums(c: &Confusion, w: KappaWeights) -> (u128, u128) {
+    let k = c.k;
+    let n = c.total() as u128;
+    match w {
+        KappaWeights::None => {
+            let diag: u128 = (0..k).map(|i| c.pred[i] as u128 * c.truth[i] as u128).sum();
+            (n - c.trace() as u128, n * n - diag)
+        }
+        KappaWeights::Linear => {
+            // Σ_j truth_j·|i − j| = i·L_i − S_i + (Stot − S_i − t_i·i) − i·(n − L_i − t_i), with L_i, S_i the
+            // count and Σ j·truth_j of labels j < i.
+            let s_total: u128 = (0..k).map(|j| j as u128 * c.truth[j] as u128).sum();
+            let (mut below, mut below_sum, mut den) = (0u128, 0u128, 0u128);
+            for i in 0..k {
+                let (t, ii) = (c.truth[i] as u128, i as u128);
+                let left = ii * below - below_sum;
+                let right = (s_total - below_sum - t * ii) - ii * (n - below - t);
+                den += c.pred[i] as u128 * (left + right);
+                below += t;
+                below_sum += t * ii;
+            }
+            (c.abs_diff, den)
+        }
+        KappaWeights::Quadratic => {
+            let moments = |v: &[u64]| {
+                v.iter()
+                    .enumerate()
+                    .fold((0i128, 0i128, 0i128), |(a, b, d), (i, &x)| {
+                        let (x, i) = (x as i128, i as i128);
+                        (a + x, b + x * i, d + x * i * i)
+                    })
+            };
+            let (a0, a1, a2) = moments(&c.pred);
+            let (b0, b1, b2) = moments(&c.truth);
+            (c.sq_diff, (a2 * b0 - 2 * a1 * b1 + a0 * b2) as u128)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -211,6 +299,38 @@ mod tests {
         // balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1]) = 0.625 (its docstring).
         let b = conf(2, &[(0, 0), (1, 1), (0, 0), (0, 0), (1, 0), (0, 1)]);
         assert_eq!(balanced_accuracy(&b), Some(0.625));
+    }
+
+    #[test]
+    fn counts_alone_give_the_dense_kappas() {
+        let mut x: u64 = 7;
+        let mut pairs = Vec::new();
+        for _ in 0..500 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let t = (x >> 33) as usize % 9;
+            let p = if (x >> 20) % 3 == 0 {
+                t
+            } else {
+                (x >> 40) as usize % 11
+            };
+            pairs.push((t, p));
+        }
+        let dense = conf(11, &pairs);
+        let mut sparse = dense.clone();
+        sparse.m = None;
+        for w in [
+            KappaWeights::None,
+            KappaWeights::Linear,
+            KappaWeights::Quadratic,
+        ] {
+            let (a, b) = (
+                cohen_kappa(&dense, w).unwrap(),
+                cohen_kappa(&sparse, w).unwrap(),
+            );
+            assert!((a - b).abs() <= 1e-14 * a.abs().max(1e-3), "{w:?}: {a} {b}");
+        }
     }
 
     #[test]

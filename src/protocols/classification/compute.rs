@@ -174,7 +174,8 @@ pub fn compute(d: &Data) -> Outcome {
         single_class_binary(&conf, &union, labels_ok, &mut s);
     }
     let mut plots = Vec::new();
-    if labels_ok {
+    // The heatmap needs the full matrix, kept up to `DENSE_LABELS` labels (a million cells).
+    if let Some(m) = conf.m.as_ref().filter(|_| labels_ok) {
         let mut p = plot(
             "confusion_matrix",
             "heatmap",
@@ -183,7 +184,7 @@ pub fn compute(d: &Data) -> Outcome {
             "true",
         );
         p.labels = union.clone();
-        p.values = conf.m.iter().map(|&c| Some(c as f64)).collect();
+        p.values = m.iter().map(|&c| Some(c as f64)).collect();
         plots.push(p);
     }
     let mut not_probabilities = None;

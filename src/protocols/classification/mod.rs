@@ -2,13 +2,14 @@
 //! hard labels, per-class scores or one binary score; every scikit-learn metric of the spec's table, exact to
 //! scikit-learn 1.9.1. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
+pub mod columns;
 pub mod compute;
 pub mod inputs;
 pub mod looks;
 mod notes;
 pub mod preflight;
 
-use super::options::{Int, OptionSet, OptionSpec};
+use super::options::{Int, List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
 use crate::budget::Budget;
 use crate::diag::Diags;
@@ -44,6 +45,12 @@ crate::options! {
         missing: Missing = ("error", "error"),
             "a GT id absent from the submission: an error that blocks the score, or scored as the worst \
              prediction";
+        target_columns: List = ("", ""),
+            "multi-label: the GT's binary target columns (e.g. toxic, obscene; `*` for every non-id column), the \
+             submission giving a probability column of each; metrics per column (`roc_auc[toxic]`) and their \
+             mean (`mean_roc_auc`)";
+        skip_target: String = ("", ""),
+            "with target_columns: a GT value (e.g. -1) that leaves its row out of that column";
     }
 }
 
@@ -108,7 +115,11 @@ impl Protocol for Classification {
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
-    fn score_ids(&self, _: &ClassificationOptions) -> Option<Vec<String>> {
+    fn score_ids(&self, opts: &ClassificationOptions) -> Option<Vec<String>> {
+        let targets = opts.target_columns.items();
+        if !targets.is_empty() {
+            return Some(columns::score_ids(&COLUMNS, &targets));
+        }
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
@@ -220,6 +231,33 @@ fn settings(opts: &ClassificationOptions) -> Result<Settings, UsageError> {
     })
 }
 
+/// The column-wise metrics of a multi-label GT (`target_columns`): per binary column, scikit-learn's
+/// `roc_auc_score`, `average_precision_score` and `log_loss` of the column's probabilities.
+const COLUMNS: columns::Family = columns::Family {
+    id: ID,
+    title: "Classification: the mean of per-column metrics (scikit-learn)",
+    metrics: &["roc_auc", "average_precision", "log_loss"],
+    binary: true,
+    score: &binary_column,
+    default_metric: ("accuracy", "mean_roc_auc"),
+};
+
+/// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
+/// returns NaN: one class only, a probability outside [0, 1]).
+fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
+    use crate::metrics::classification::{curves, groups, scores};
+    let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
+    let samples = p.iter().copied().zip(y.iter().copied());
+    let cap = (p.len() / 4).min(1 << 18);
+    let c = groups::binary_curve(samples, cap, &mut Vec::new(), &mut Vec::new());
+    let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
+    vec![
+        curves::roc_auc_of(&c),
+        curves::average_precision_of(&c),
+        scores::log_loss_binary(&y, p).filter(|_| two_classes),
+    ]
+}
+
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
     files: &FileSet,
@@ -229,6 +267,17 @@ pub fn run_on(
     diags: &mut Diags,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
+    if !opts.target_columns.items().is_empty() {
+        let s = columns::Settings {
+            targets: opts.target_columns.items(),
+            skip: columns::skip_value(&opts.skip_target)?,
+            metric: &opts.metric,
+            id_column: &opts.id_column,
+            group_column: "",
+            delim: inputs::delimiter(&opts.delimiter)?,
+        };
+        return columns::run(&COLUMNS, &s, files, budget, mode, diags);
+    }
     let Settings {
         metric,
         delim,
@@ -287,10 +336,6 @@ pub fn run_on(
     // are still shown (the run fails all the same).
     let blocked = diags.has_errors();
     submission_notes(&sub, &gt.classes, &metric, diags);
-    if !confusion_fits(&gt, &sub, budget, diags) {
-        blank(&mut report);
-        return Ok(report);
-    }
     progress.update(0.6, "computing the metrics");
     let data = Data {
         gt: &gt,
@@ -329,38 +374,6 @@ fn fill(report: &mut Report, data: &Data, metric: &str, blocked: bool) -> comput
         report.plots = out.plots.clone();
     }
     out
-}
-
-/// Whether the confusion matrix (one u64 per (true, predicted) pair of labels) fits the memory budget;
-/// the refusal is pushed when it does not.
-fn confusion_fits(
-    gt: &csvin::Gt,
-    sub: &csvin::Submission,
-    budget: Budget,
-    diags: &mut Diags,
-) -> bool {
-    let k = gt.classes.len();
-    let labels = (k + sub.extra.len()) as u64;
-    let need = labels.saturating_mul(labels).saturating_mul(8);
-    if need <= budget.max_memory {
-        return true;
-    }
-    let (file, what) = if sub.extra.is_empty() {
-        (
-            &gt.file,
-            format!("the confusion matrix of the GT's {k} classes"),
-        )
-    } else {
-        (
-            &sub.file,
-            format!(
-                "the confusion matrix of {k} GT classes and {} other predicted labels",
-                sub.extra.len()
-            ),
-        )
-    };
-    diags.push(crate::budget::refusal(file, None, &what, need, budget));
-    false
 }
 
 /// `missing = worst`: labels → a label that is never right; scores → 0 for the true class and 1/(k − 1) for

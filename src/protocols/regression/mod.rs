@@ -2,9 +2,10 @@
 //! `id,<prediction>`; every metric of the spec's table, exact to scikit-learn 1.9.1 and SciPy 1.17.1, plus
 //! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
+use super::classification::columns;
 use super::classification::inputs::{self, plot};
 use super::classification::preflight;
-use super::options::{OptionSet, OptionSpec};
+use super::options::{List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
 use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
@@ -40,6 +41,11 @@ crate::choice! {
     pub enum Missing { Error = "error" }
 }
 
+crate::choice! {
+    /// Option `group_aggregate`: how the per-group values are combined.
+    pub enum GroupAggregate { Mean = "mean" }
+}
+
 crate::options! {
     /// The options of `regression`.
     pub struct RegressionOptions {
@@ -54,6 +60,17 @@ crate::options! {
         missing: Missing = ("error", "error"),
             "a GT id absent from the submission is an error that blocks the score (regression has no worst \
              prediction)";
+        target_columns: List = ("", ""),
+            "several targets: the GT's target columns (e.g. cohesion, syntax; `*` for every non-id column), the \
+             submission giving a column of each; metrics per column (`root_mean_squared_error[cohesion]`) and \
+             their mean (`mean_root_mean_squared_error` is MCRMSE)";
+        skip_target: String = ("", ""),
+            "with target_columns: a GT value (e.g. -1) that leaves its row out of that column";
+        group_column: String = ("", ""),
+            "a GT column of groups (e.g. type): every metric per group (`mean_absolute_error[1JHC]`), then their \
+             mean (`mean_log_mean_absolute_error` is the mean per-group log MAE)";
+        group_aggregate: GroupAggregate = ("mean", "mean"),
+            "with group_column: how the groups' values are combined into `mean_<metric>`";
     }
 }
 
@@ -100,7 +117,11 @@ impl Protocol for Regression {
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
-    fn score_ids(&self, _: &RegressionOptions) -> Option<Vec<String>> {
+    fn score_ids(&self, opts: &RegressionOptions) -> Option<Vec<String>> {
+        let targets = opts.target_columns.items();
+        if !targets.is_empty() || !opts.group_column.is_empty() {
+            return Some(columns::score_ids(&COLUMNS, &targets));
+        }
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
@@ -279,6 +300,42 @@ fn not_finite(values: &[(&str, Option<f64>)], log_undefined: bool) -> Option<Dia
     )
 }
 
+/// The column-wise metrics of several targets (`target_columns`): every metric of the table per column
+/// (infinities and NaN as null).
+const COLUMNS: columns::Family = columns::Family {
+    id: ID,
+    title: "Regression: the mean of per-column metrics (scikit-learn and SciPy)",
+    metrics: COLUMN_METRICS,
+    binary: false,
+    score: &|t, p| {
+        let mut v: Vec<Option<f64>> = (metric_values(t, p, &mut || {}).into_iter())
+            .map(|(_, v)| v.filter(|x| x.is_finite()))
+            .collect();
+        // Kaggle's CHAMPS metric's per-type term: np.log(max(mae, 1e-9)).
+        v.push(m::mean_absolute_error(t, p).map(|mae| mae.max(1e-9).ln()));
+        v
+    },
+    default_metric: ("root_mean_squared_error", "mean_root_mean_squared_error"),
+};
+
+/// The metrics of a column or a group: the table's, and the log of the MAE floored at 1e-9.
+const COLUMN_METRICS: &[&str] = &[
+    "mean_absolute_error",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "mean_squared_log_error",
+    "root_mean_squared_log_error",
+    "mean_absolute_percentage_error",
+    "median_absolute_error",
+    "max_error",
+    "r2",
+    "explained_variance",
+    "pearson",
+    "spearman",
+    "smape",
+    "log_mean_absolute_error",
+];
+
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
     files: &FileSet,
@@ -288,6 +345,21 @@ pub fn run_on(
     diags: &mut Diags,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
+    if !opts.target_columns.items().is_empty() || !opts.group_column.is_empty() {
+        let mut targets = opts.target_columns.items();
+        if targets.is_empty() && !opts.label_column.is_empty() {
+            targets.push(opts.label_column.clone());
+        }
+        let s = columns::Settings {
+            targets,
+            skip: columns::skip_value(&opts.skip_target)?,
+            metric: &opts.metric,
+            id_column: &opts.id_column,
+            group_column: &opts.group_column,
+            delim: inputs::delimiter(&opts.delimiter)?,
+        };
+        return columns::run(&COLUMNS, &s, files, budget, mode, diags);
+    }
     let metric = opts.metric.clone();
     if !METRICS.contains(&metric.as_str()) {
         return Err(UsageError(format!(

@@ -1,0 +1,286 @@
+//! Tables of several target columns keyed by an id (Kaggle's multi-target layout, docs/specs/families.md
+//! sections 1 and 2): a GT `id,<t1>,<t2>,…` and a submission with the same columns in any order, every cell a finite
+//! decimal number. Shared by the `classification` (one binary target per column) and `regression` families;
+//! every refusal names its file, line and column.
+
+use super::shape::header_problem;
+use crate::budget::{Budget, FAMILY_ROW_BYTES};
+use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, BATCH};
+use crate::formats::id_index::{early_rows, early_tags, EarlyColumns};
+
+/// A GT of several target columns.
+pub struct ColumnsGt {
+    pub file: String,
+    pub ids: IdIndex,
+    /// The target column names, in the order of the option (or of the GT's header).
+    pub names: Vec<String>,
+    /// Row-major, `names.len()` values per row.
+    pub values: Vec<f64>,
+    pub lines: Vec<u64>,
+    /// With a group column: each row's group (an index into `group_names`, in first-seen order).
+    pub groups: Vec<u32>,
+    pub group_names: Vec<String>,
+}
+
+impl ColumnsGt {
+    /// Column `j`'s values, one per GT row.
+    pub fn column(&self, j: usize) -> Vec<f64> {
+        let m = self.names.len();
+        self.values.iter().skip(j).step_by(m).copied().collect()
+    }
+}
+
+/// A submission against a [`ColumnsGt`]: values per GT row and target column (NaN where not given).
+pub struct ColumnsSubmission {
+    pub file: String,
+    pub values: Vec<f64>,
+    /// 1-based line per GT row (0 = not given).
+    pub seen: Vec<u64>,
+}
+
+impl ColumnsSubmission {
+    pub fn column(&self, j: usize, m: usize) -> Vec<f64> {
+        self.values.iter().skip(j).step_by(m).copied().collect()
+    }
+}
+
+/// The id column and the target columns of header `h` in the order of `wanted` (empty: every non-id column of
+/// the header); `None` with a located error naming a missing column.
+fn target_columns(
+    family: &str,
+    file: &str,
+    h: &[String],
+    (id_opt, wanted, group): (&str, &[String], Option<usize>),
+    diags: &mut Diags,
+) -> Option<(usize, Vec<usize>)> {
+    let id = id_csv::id_column(family, file, h, id_opt, diags)?;
+    if wanted.is_empty() {
+        let cols: Vec<usize> = (0..h.len())
+            .filter(|&c| c != id && Some(c) != group)
+            .collect();
+        if cols.is_empty() {
+            diags.push(id_csv::missing_column(
+                family,
+                file,
+                h,
+                "(a target column)",
+                "target_columns",
+            ));
+            return None;
+        }
+        return Some((id, cols));
+    }
+    let mut cols = Vec::with_capacity(wanted.len());
+    for w in wanted {
+        match h.iter().position(|x| x == w) {
+            Some(c) => cols.push(c),
+            None => {
+                diags.push(id_csv::missing_column(family, file, h, w, "target_columns"));
+                return None;
+            }
+        }
+    }
+    Some((id, cols))
+}
+
+/// The names a GT is read under: the id column option, the target columns (empty: every non-id, non-group
+/// column) and the group column (empty: none).
+pub struct GtColumns<'a> {
+    pub id: &'a str,
+    pub targets: &'a [String],
+    pub group: &'a str,
+}
+
+/// The group column `name` of header `h`, or a located error naming it.
+fn group_column(
+    family: &str,
+    file: &str,
+    h: &[String],
+    name: &str,
+    diags: &mut Diags,
+) -> Option<usize> {
+    let c = h.iter().position(|x| x == name);
+    if c.is_none() {
+        diags.push(id_csv::missing_column(
+            family,
+            file,
+            h,
+            name,
+            "group_column",
+        ));
+    }
+    c
+}
+
+/// Reads a GT of target columns.
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
+pub fn read_gt<'i>(
+    family: &str,
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    size: u64,
+    delimiter: u8,
+    opts: GtColumns,
+    budget: Budget,
+    diags: &mut Diags,
+) -> Option<ColumnsGt> {
+    let mut gt = ColumnsGt {
+        file: file.to_string(),
+        ids: IdIndex::default(),
+        names: Vec::new(),
+        values: Vec::new(),
+        lines: Vec::new(),
+        groups: Vec::new(),
+        group_names: Vec::new(),
+    };
+    let mut group_index = std::collections::HashMap::<String, u32>::new();
+    let mut group = None;
+    let (mut cols, mut held, mut over, mut tags) = (None, 0u64, false, Vec::new());
+    let shared = EarlyColumns::new();
+    let each = |ev: Batch, diags: &mut Diags| match ev {
+        Batch::Header(h) => {
+            if let Some(d) = header_problem(family, file, h, delimiter, None) {
+                diags.push(d);
+                return false;
+            }
+            if !opts.group.is_empty() {
+                group = group_column(family, file, h, opts.group, diags);
+                if group.is_none() {
+                    return false;
+                }
+            }
+            cols = target_columns(family, file, h, (opts.id, opts.targets, group), diags);
+            if let Some((ic, c)) = &cols {
+                gt.names = c.iter().map(|&j| h[j].clone()).collect();
+                let _ = shared.set((*ic, None));
+            }
+            cols.is_some()
+        }
+        Batch::Rows(rows) => {
+            let Some((ic, c)) = &cols else { return false };
+            let per_row = FAMILY_ROW_BYTES + 8 * c.len() as u64;
+            let bytes = |row: &Row| row.get(*ic).len() as u64 + per_row;
+            let what = format!("its id and {per_row} bytes each");
+            if !id_csv::charge_rows(&mut held, rows, bytes, &what, budget, file, diags) {
+                over = true;
+                return false;
+            }
+            if gt.ids.is_empty() {
+                gt.ids.reserve(id_csv::expected_rows(size, rows, budget));
+            }
+            gt.ids.prepare_rows(rows.iter(), *ic, &mut tags);
+            for (row, &tag) in rows.iter().zip(&tags) {
+                if let Err(first) = gt.ids.insert_tagged(row.get(*ic), tag) {
+                    let first = gt.lines[first];
+                    diags.push(id_csv::duplicate_gt_id(family, file, row, *ic, first));
+                    continue;
+                }
+                for &j in c {
+                    let v = id_csv::number(family, file, row, j, diags);
+                    gt.values.push(v.unwrap_or(f64::NAN));
+                }
+                if let Some(g) = group {
+                    let name = row.get(g);
+                    let next = group_index.len() as u32;
+                    let code = *group_index.entry(name.to_string()).or_insert_with(|| {
+                        gt.group_names.push(name.to_string());
+                        next
+                    });
+                    gt.groups.push(code);
+                }
+                gt.lines.push(row.line);
+            }
+            true
+        }
+    };
+    id_csv::read_batched_with(
+        family,
+        file,
+        r,
+        delimiter,
+        BATCH,
+        early_tags(&shared),
+        diags,
+        each,
+    )?;
+    cols?;
+    if over {
+        return None;
+    }
+    if gt.lines.is_empty() {
+        diags.push(id_csv::empty_gt(family, file));
+        return None;
+    }
+    Some(gt)
+}
+
+/// Reads a submission of the GT's target columns (found by name, in any order; other columns ignored).
+pub fn read_submission<'i>(
+    family: &str,
+    gt: &ColumnsGt,
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    delimiter: u8,
+    id_opt: &str,
+    diags: &mut Diags,
+) -> Option<ColumnsSubmission> {
+    let (n, m) = (gt.ids.len(), gt.names.len());
+    let mut matcher = Matcher::new(family, file, n);
+    let mut values = vec![f64::NAN; n * m];
+    let (mut cols, mut found) = (None, Vec::new());
+    let shared = EarlyColumns::new();
+    let each = |ev: Batch, diags: &mut Diags| match ev {
+        Batch::Header(h) => {
+            let is_gt_id = |c: &str| gt.ids.find(c).is_some();
+            if let Some(d) = header_problem(family, file, h, delimiter, Some(&is_gt_id)) {
+                diags.push(d);
+                return false;
+            }
+            cols = target_columns(family, file, h, (id_opt, &gt.names, None), diags);
+            if let Some((ic, _)) = &cols {
+                let _ = shared.set((*ic, None));
+            }
+            cols.is_some()
+        }
+        Batch::Rows(rows) => {
+            let Some((ic, c)) = &cols else { return false };
+            matcher.lookup(&gt.ids, rows, *ic, &mut found);
+            for (row, &f) in rows.iter().zip(&found) {
+                if let Some(i) = matcher.accept(row, *ic, f, diags) {
+                    for (k, &j) in c.iter().enumerate() {
+                        if let Some(v) = id_csv::number(family, file, row, j, diags) {
+                            values[i * m + k] = v;
+                        }
+                    }
+                }
+            }
+            true
+        }
+    };
+    let early = early_rows(&gt.ids, &shared);
+    id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each)?;
+    cols?;
+    Some(ColumnsSubmission {
+        file: file.to_string(),
+        values,
+        seen: matcher.seen,
+    })
+}
+
+/// A GT cell of a binary target column that is neither class nor the skipped value: a located error naming
+/// the column.
+pub fn not_binary(family: &str, gt: &ColumnsGt, row: usize, col: usize, value: f64) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{family}.not_binary"),
+        format!(
+            "target column `{}` holds `{value}`; a column-wise metric reads 0 and 1 (and the skipped value)",
+            excerpt(&gt.names[col])
+        ),
+    )
+    .file(&gt.file)
+    .line(gt.lines[row])
+    .expected("0 or 1")
+    .found(value.to_string())
+    .hint("Give each target column 0/1 labels, or set `skip_target` to the value that marks a row out of a column.")
+}
