@@ -1,0 +1,319 @@
+//! The bootstrap's units of `classification` (docs/specs/statistics.md section 1): one unit per GT row. A
+//! replicate is every metric with scikit-learn's `sample_weight` = the draw counts: the label metrics from the
+//! weighted confusion matrix (its labels stay `unique_labels` of every row, as scikit-learn's do), the ranking
+//! metrics from one sort per score column and a weighted sweep (zero-weight rows dropped, as
+//! `_binary_clf_curve` drops them), the per-row losses as weighted means (`numpy.average(…, weights)`).
+//! One-vs-one ROC AUC, which scikit-learn does not weight, is the metric on the repeated rows.
+
+use super::compute::{label_metrics, single_class_binary, Data, Outcome};
+use crate::formats::classification_csv::{Layout, NONE};
+use crate::metrics::classification::curves::{average_precision_of, roc_auc_of, ThresholdCurve};
+use crate::metrics::classification::labels::Confusion;
+use crate::metrics::classification::scores::{
+    brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from,
+    top_k_accuracy, weighted_mean as class_weighted_mean,
+};
+use crate::report::Scores;
+use crate::stats::units::{weighted_mean, Replicate, Units};
+use std::any::Any;
+
+/// The hard labels' part: each row's true and predicted positions in the confusion matrix.
+struct Labels {
+    truth: Vec<u32>,
+    pred: Vec<u32>,
+    size: usize,
+    two_classes: bool,
+    binary_positive: Option<usize>,
+    /// The union's names when the GT holds one binary class (scikit-learn's binary F1 of label 1 then).
+    single_binary: Option<Vec<String>>,
+}
+
+/// One score column sorted by decreasing score once: (score, row).
+struct Column(Vec<(f64, u32)>);
+
+impl Column {
+    fn new(values: impl Iterator<Item = f64>) -> Column {
+        let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
+        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Column(v)
+    }
+
+    /// The weighted threshold curve of rows whose class is `pos` against those of class `other` (every row when
+    /// `None`): one point per run of equal scores holding weight (`confusion_matrix_at_thresholds` with
+    /// `sample_weight`, zero weights removed first).
+    fn curve(&self, class: &[u32], w: &[u32], pos: u32, other: Option<u32>) -> ThresholdCurve {
+        let mut c = ThresholdCurve {
+            fps: Vec::new(),
+            tps: Vec::new(),
+            thresholds: Vec::new(),
+        };
+        let (mut tp, mut fp) = (0u64, 0u64);
+        let mut pending = false;
+        let v = &self.0;
+        for (j, &(s, i)) in v.iter().enumerate() {
+            let (i, l) = (i as usize, class[i as usize]);
+            let k = w[i] as u64;
+            if k != 0 && (l == pos || other.is_none_or(|o| l == o)) {
+                if l == pos {
+                    tp += k;
+                } else {
+                    fp += k;
+                }
+                pending = true;
+            }
+            if pending && v.get(j + 1).is_none_or(|n| n.0 != s) {
+                c.tps.push(tp as f64);
+                c.fps.push(fp as f64);
+                c.thresholds.push(s);
+                pending = false;
+            }
+        }
+        c
+    }
+}
+
+/// The score metrics' part.
+enum ScoresPart {
+    /// Two classes: the positive class's column; per-row log loss and Brier terms.
+    Binary {
+        column: Column,
+        positive: Vec<u32>,
+        log_loss: Option<Vec<f64>>,
+        brier: Option<Vec<f64>>,
+    },
+    /// More classes: one sorted column per class; per-row terms.
+    Multi {
+        columns: Vec<Column>,
+        truth: Vec<u32>,
+        probabilities: bool,
+        log_loss: Option<Vec<f64>>,
+        brier: Option<Vec<f64>>,
+        top_k: Option<Vec<f64>>,
+    },
+}
+
+/// Everything a replicate of `classification` reads.
+pub struct ClassificationUnits {
+    metrics: Vec<String>,
+    labels: Option<Labels>,
+    scores: Option<ScoresPart>,
+}
+
+/// Per-row terms of a mean metric, each the library function on that one row; `None` when one is undefined
+/// (then the metric is undefined on every replicate holding the row, and on the full set).
+fn terms(n: usize, f: impl Fn(usize) -> Option<f64>) -> Option<Vec<f64>> {
+    (0..n).map(f).collect()
+}
+
+/// The report's units: every metric of `scores` with a value.
+pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Slot {
+    let metrics = scores
+        .iter()
+        .filter(|(_, v)| v.is_some())
+        .map(|(k, _)| k.to_string())
+        .collect();
+    crate::stats::units::Slot(units(d, out, metrics).map(std::sync::Arc::new))
+}
+
+/// The units of a scored input: `metrics` are the ids whose full-set value is defined.
+pub fn units(d: &Data, out: &Outcome, metrics: Vec<String>) -> Option<Units> {
+    let n = d.gt.labels.len();
+    if n == 0 || metrics.is_empty() {
+        return None;
+    }
+    let sub = d.sub;
+    let k = d.gt.classes.len();
+    let labels_ok = sub.layout != Layout::BinaryScore
+        && sub.mixed.is_none()
+        && out.pred.iter().all(|&p| p != NONE);
+    let labels = labels_ok.then(|| Labels {
+        truth: d
+            .gt
+            .labels
+            .iter()
+            .map(|&t| out.position[t as usize] as u32)
+            .collect(),
+        pred: out
+            .pred
+            .iter()
+            .map(|&p| out.position[p as usize] as u32)
+            .collect(),
+        size: out.union.len(),
+        two_classes: k == 2,
+        binary_positive: d
+            .positive
+            .filter(|_| k == 2 && sub.extra.is_empty())
+            .map(|p| out.position[p]),
+        single_binary: d.gt.classes.single_binary().then(|| out.union.clone()),
+    });
+    let one_column = matches!(sub.layout, Layout::BinaryScore | Layout::LabelScores);
+    let has_scores = sub.layout != Layout::Labels;
+    let scores = if !has_scores || !(k >= 2 || (d.gt.classes.single_binary() && one_column)) {
+        None
+    } else if d.gt.classes.binary() {
+        Some(binary_part(d, one_column))
+    } else {
+        Some(multi_part(d))
+    };
+    let replicate = ClassificationUnits {
+        metrics,
+        labels,
+        scores,
+    };
+    Some(Units::plain("row", n, Box::new(replicate)))
+}
+
+fn binary_part(d: &Data, one_column: bool) -> ScoresPart {
+    let sub = d.sub;
+    let p = d.positive.unwrap_or(1);
+    let sp: Vec<f64> = if one_column {
+        sub.scores.clone()
+    } else {
+        sub.scores.chunks_exact(2).map(|r| r[p]).collect()
+    };
+    let y: Vec<bool> = d.gt.labels.iter().map(|&t| t as usize == p).collect();
+    let single = d.gt.classes.len() == 1;
+    let n = y.len();
+    let log_loss = if single {
+        None
+    } else if one_column {
+        terms(n, |i| log_loss_binary(&y[i..=i], &sp[i..=i]))
+    } else {
+        terms(n, |i| {
+            log_loss(&[d.gt.labels[i] as usize], &sub.scores[2 * i..2 * i + 2], 2)
+        })
+    };
+    ScoresPart::Binary {
+        column: Column::new(sp.iter().copied()),
+        positive: y.iter().map(|&b| b as u32).collect(),
+        brier: terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i])),
+        log_loss,
+    }
+}
+
+fn multi_part(d: &Data) -> ScoresPart {
+    let k = d.gt.classes.len();
+    let scores = &d.sub.scores;
+    let n = d.gt.labels.len();
+    let probabilities = scores
+        .chunks_exact(k)
+        .all(|r| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(r)));
+    let row = |i: usize| &scores[i * k..(i + 1) * k];
+    let t = |i: usize| d.gt.labels[i] as usize;
+    ScoresPart::Multi {
+        columns: (0..k)
+            .map(|c| Column::new(scores.chunks_exact(k).map(|r| r[c])))
+            .collect(),
+        truth: d.gt.labels.clone(),
+        probabilities,
+        log_loss: terms(n, |i| log_loss(&[t(i)], row(i), k)),
+        brier: terms(n, |i| brier_multiclass(&[t(i)], row(i), k)),
+        top_k: terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, d.top_k)),
+    }
+}
+
+impl Labels {
+    fn scores(&self, w: &[u32], s: &mut Scores) {
+        let mut conf = Confusion::new(self.size);
+        for ((&t, &p), &k) in self.truth.iter().zip(&self.pred).zip(w) {
+            conf.m[t as usize * self.size + p as usize] += k as u64;
+        }
+        label_metrics(&conf, true, self.two_classes, self.binary_positive, s);
+        if let Some(union) = &self.single_binary {
+            single_class_binary(&conf, union, true, s);
+        }
+    }
+}
+
+impl ScoresPart {
+    fn scores(&self, w: &[u32], s: &mut Scores) {
+        let mean = |t: &Option<Vec<f64>>| t.as_ref().and_then(|t| weighted_mean(t, w));
+        match self {
+            ScoresPart::Binary {
+                column,
+                positive,
+                log_loss,
+                brier,
+            } => {
+                let c = column.curve(positive, w, 1, None);
+                s.set("roc_auc", roc_auc_of(&c));
+                s.set("average_precision", average_precision_of(&c));
+                s.set("log_loss", mean(log_loss));
+                s.set("brier_score", mean(brier));
+            }
+            ScoresPart::Multi {
+                columns,
+                truth,
+                probabilities,
+                log_loss,
+                brier,
+                top_k,
+            } => {
+                multi_curves(columns, truth, *probabilities, w, s);
+                s.set("log_loss", mean(log_loss));
+                s.set("brier_score", mean(brier));
+                s.set("top_k_accuracy", mean(top_k));
+            }
+        }
+    }
+}
+
+/// One-vs-rest ROC AUC (macro, weighted by the weighted class counts), macro average precision, and one-vs-one
+/// ROC AUC on the repeated rows (undefined when a class is not drawn: scikit-learn raises then).
+fn multi_curves(columns: &[Column], truth: &[u32], probabilities: bool, w: &[u32], s: &mut Scores) {
+    let k = columns.len();
+    let mut counts = vec![0.0f64; k];
+    for (&t, &x) in truth.iter().zip(w) {
+        counts[t as usize] += x as f64;
+    }
+    let mut auc = Vec::with_capacity(k);
+    let mut ap = Vec::with_capacity(k);
+    for (c, column) in columns.iter().enumerate() {
+        let curve = column.curve(truth, w, c as u32, None);
+        auc.push(roc_auc_of(&curve));
+        ap.push(average_precision_of(&curve));
+    }
+    s.set("average_precision", macro_mean(&ap));
+    if !probabilities {
+        return;
+    }
+    s.set("roc_auc_ovr", macro_mean(&auc));
+    s.set("roc_auc_ovr_weighted", class_weighted_mean(&auc, &counts));
+    let all_drawn = counts.iter().all(|&c| c > 0.0);
+    let ovo = all_drawn.then(|| {
+        let directed: Vec<Vec<Option<f64>>> = (0..k)
+            .map(|a| {
+                (0..k)
+                    .map(|b| {
+                        (a != b).then(|| {
+                            roc_auc_of(&columns[a].curve(truth, w, a as u32, Some(b as u32)))
+                        })?
+                    })
+                    .collect()
+            })
+            .collect();
+        roc_auc_ovo_from(&directed)
+    });
+    s.set("roc_auc_ovo", ovo.flatten());
+}
+
+impl Replicate for ClassificationUnits {
+    fn metrics(&self) -> Vec<String> {
+        self.metrics.clone()
+    }
+
+    fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
+        let mut s = Scores::new();
+        if let Some(l) = &self.labels {
+            l.scores(w, &mut s);
+        }
+        if let Some(p) = &self.scores {
+            p.scores(w, &mut s);
+        }
+        self.metrics.iter().map(|m| s.get(m)).collect()
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
