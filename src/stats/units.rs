@@ -32,6 +32,11 @@ pub trait Replicate: Send + Sync {
     fn unit_scores(&self) -> Option<Vec<f64>> {
         None
     }
+    /// Whether a smaller value of `metric` is better (a loss, an error).
+    fn lower_is_better(&self, metric: &str) -> bool {
+        let _ = metric;
+        false
+    }
     /// `self` as [`Any`] (for [`Replicate::mixed`]'s downcast).
     fn as_any(&self) -> &dyn Any;
 }

@@ -182,6 +182,66 @@ def run_case(binary, case_seed):
     return proto, len(rep.get("intervals", {})), errors
 
 
+def compare_case(binary, case_seed):
+    """`dropscore compare regression`: Δ, its paired interval, p_bootstrap, p_randomization and wins/ties/losses
+    against NumPy (exchanges from default_rng(seed + 1).integers(0, 2, size=(R, n)))."""
+    r = random.Random(case_seed)
+    B, R = r.choice([50, 200]), r.choice([100, 500])
+    seed, conf = r.randrange(2**32), r.choice([0.9, 0.95])
+    metric = r.choice(["mean_absolute_error", "root_mean_squared_error", "r2", "mean_squared_error"])
+    with tempfile.TemporaryDirectory() as d:
+        _, n, _ = regression_case(r, d)
+        os.rename(f"{d}/pred.csv", f"{d}/a.csv")
+        t = np.array([float(l.split(",")[1]) for l in open(f"{d}/gt.csv").read().splitlines()[1:]])
+        a = np.array([float(l.split(",")[1]) for l in open(f"{d}/a.csv").read().splitlines()[1:]])
+        b = np.round(t + np.array([r.gauss(0, 5) for _ in range(n)]), 3)
+        write_csv(f"{d}/b.csv", ["id", "target"], [(f"r{i}", repr(float(v))) for i, v in enumerate(b)])
+        opts = ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
+        opts += ["--set", f"permutations={R}", "--set", f"metric={metric}"]
+        out = subprocess.run(
+            [binary, "compare", "regression", "--gt", f"{d}/gt.csv", "--pred", f"{d}/a.csv", "--vs", f"{d}/b.csv"]
+            + opts + ["--format", "json", "-q"],
+            capture_output=True,
+            text=True,
+        )
+        c = json.loads(out.stdout)["compare"]
+    f = {
+        "mean_absolute_error": lambda t, p, w=None: M.mean_absolute_error(t, p, sample_weight=w),
+        "mean_squared_error": lambda t, p, w=None: M.mean_squared_error(t, p, sample_weight=w),
+        "root_mean_squared_error": lambda t, p, w=None: M.root_mean_squared_error(t, p, sample_weight=w),
+        "r2": lambda t, p, w=None: M.r2_score(t, p, sample_weight=w),
+    }[metric]
+    full = f(t, a) - f(t, b)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    pairs = [(f(t, a, np.bincount(row, minlength=n)), f(t, b, np.bincount(row, minlength=n))) for row in draws]
+    deltas = np.array([x - y for x, y in pairs])
+    lo, hi = np.percentile(deltas, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+
+    def eq(x, y):
+        return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+
+    if eq(f(t, a), f(t, b)):
+        p_boot = 1.0
+    else:
+        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / B
+    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
+    rounds = [f(t, np.where(fl, b, a)) - f(t, np.where(fl, a, b)) for fl in flips]
+    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
+    ea, eb = np.abs(a - t), np.abs(b - t)
+    ties = int(sum(eq(-x, -y) for x, y in zip(ea, eb)))
+    wins = int(sum(1 for x, y in zip(ea, eb) if not eq(-x, -y) and x < y))
+    errors = []
+    checks = [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]
+    for name, got, want in checks:
+        if not close(got, float(want)):
+            errors.append(f"compare case {case_seed} {metric} {name}: got {got}, want {want}")
+    if c["p_bootstrap"] != p_boot or c["p_randomization"] != p_rand:
+        errors.append(f"compare case {case_seed}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
+    if (c["wins"], c["ties"], c["losses"]) != (wins, ties, n - wins - ties):
+        errors.append(f"compare case {case_seed}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}")
+    return errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=60)
@@ -196,7 +256,13 @@ def main():
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
-    print(f"stats_diff: {a.cases} cases, {intervals} intervals, {bad} cases differ")
+    compared = max(1, a.cases // 4)
+    for c in range(compared):
+        errors = compare_case(binary, a.seed * 200003 + c)
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
+    print(f"stats_diff: {a.cases} cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
     sys.exit(1 if bad else 0)
 
 

@@ -95,8 +95,30 @@ enum ScoresPart {
 /// Everything a replicate of `classification` reads.
 pub struct ClassificationUnits {
     metrics: Vec<String>,
+    rows: Rows,
     labels: Option<Labels>,
     scores: Option<ScoresPart>,
+}
+
+/// The rows as scoring read them, and what the metrics' rules read of the classes: enough to build the units
+/// again for a mixture of two submissions ([`Replicate::mixed`]).
+#[derive(Clone)]
+struct Rows {
+    truth: Vec<u32>,
+    /// Predicted label index per row (`NONE` for the binary score layout).
+    pred: Vec<u32>,
+    /// The submission's scores: n × k, or n for one column.
+    scores: Vec<f64>,
+    layout: Layout,
+    k: usize,
+    positive: Option<usize>,
+    top_k: usize,
+    position: Vec<usize>,
+    union: Vec<String>,
+    no_extra: bool,
+    mixed_types: bool,
+    single_binary: bool,
+    binary: bool,
 }
 
 /// Per-row terms of a mean metric, each the library function on that one row; `None` when one is undefined
@@ -107,72 +129,84 @@ fn terms(n: usize, f: impl Fn(usize) -> Option<f64>) -> Option<Vec<f64>> {
 
 /// The report's units: every metric of `scores` with a value.
 pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Slot {
-    let metrics = scores
+    let metrics: Vec<String> = scores
         .iter()
         .filter(|(_, v)| v.is_some())
         .map(|(k, _)| k.to_string())
         .collect();
-    crate::stats::units::Slot(units(d, out, metrics).map(std::sync::Arc::new))
-}
-
-/// The units of a scored input: `metrics` are the ids whose full-set value is defined.
-pub fn units(d: &Data, out: &Outcome, metrics: Vec<String>) -> Option<Units> {
     let n = d.gt.labels.len();
     if n == 0 || metrics.is_empty() {
-        return None;
+        return crate::stats::units::Slot::default();
     }
-    let sub = d.sub;
-    let k = d.gt.classes.len();
-    let labels_ok = sub.layout != Layout::BinaryScore
-        && sub.mixed.is_none()
-        && out.pred.iter().all(|&p| p != NONE);
-    let labels = labels_ok.then(|| Labels {
-        truth: d
-            .gt
-            .labels
-            .iter()
-            .map(|&t| out.position[t as usize] as u32)
-            .collect(),
-        pred: out
-            .pred
-            .iter()
-            .map(|&p| out.position[p as usize] as u32)
-            .collect(),
-        size: out.union.len(),
-        two_classes: k == 2,
-        binary_positive: d
-            .positive
-            .filter(|_| k == 2 && sub.extra.is_empty())
-            .map(|p| out.position[p]),
-        single_binary: d.gt.classes.single_binary().then(|| out.union.clone()),
-    });
-    let one_column = matches!(sub.layout, Layout::BinaryScore | Layout::LabelScores);
-    let has_scores = sub.layout != Layout::Labels;
-    let scores = if !has_scores || !(k >= 2 || (d.gt.classes.single_binary() && one_column)) {
-        None
-    } else if d.gt.classes.binary() {
-        Some(binary_part(d, one_column))
-    } else {
-        Some(multi_part(d))
+    let rows = Rows {
+        truth: d.gt.labels.clone(),
+        pred: out.pred.clone(),
+        scores: d.sub.scores.clone(),
+        layout: d.sub.layout,
+        k: d.gt.classes.len(),
+        positive: d.positive,
+        top_k: d.top_k,
+        position: out.position.clone(),
+        union: out.union.clone(),
+        no_extra: d.sub.extra.is_empty(),
+        mixed_types: d.sub.mixed.is_some(),
+        single_binary: d.gt.classes.single_binary(),
+        binary: d.gt.classes.binary(),
     };
-    let replicate = ClassificationUnits {
-        metrics,
-        labels,
-        scores,
-    };
-    Some(Units::plain("row", n, Box::new(replicate)))
+    crate::stats::units::Slot::new(Units::plain("row", n, Box::new(build(rows, metrics))))
 }
 
-fn binary_part(d: &Data, one_column: bool) -> ScoresPart {
-    let sub = d.sub;
-    let p = d.positive.unwrap_or(1);
-    let sp: Vec<f64> = if one_column {
-        sub.scores.clone()
+/// The units of `rows`: `metrics` are the ids whose full-set value is defined.
+fn build(rows: Rows, metrics: Vec<String>) -> ClassificationUnits {
+    let r = &rows;
+    let k = r.k;
+    let labels_ok =
+        r.layout != Layout::BinaryScore && !r.mixed_types && r.pred.iter().all(|&p| p != NONE);
+    let labels = labels_ok.then(|| Labels {
+        truth: r
+            .truth
+            .iter()
+            .map(|&t| r.position[t as usize] as u32)
+            .collect(),
+        pred: r
+            .pred
+            .iter()
+            .map(|&p| r.position[p as usize] as u32)
+            .collect(),
+        size: r.union.len(),
+        two_classes: k == 2,
+        binary_positive: r
+            .positive
+            .filter(|_| k == 2 && r.no_extra)
+            .map(|p| r.position[p]),
+        single_binary: r.single_binary.then(|| r.union.clone()),
+    });
+    let one_column = matches!(r.layout, Layout::BinaryScore | Layout::LabelScores);
+    let has_scores = r.layout != Layout::Labels;
+    let scores = if !has_scores || !(k >= 2 || (r.single_binary && one_column)) {
+        None
+    } else if r.binary {
+        Some(binary_part(r, one_column))
     } else {
-        sub.scores.chunks_exact(2).map(|r| r[p]).collect()
+        Some(multi_part(r))
     };
-    let y: Vec<bool> = d.gt.labels.iter().map(|&t| t as usize == p).collect();
-    let single = d.gt.classes.len() == 1;
+    ClassificationUnits {
+        metrics,
+        rows,
+        labels,
+        scores,
+    }
+}
+
+fn binary_part(r: &Rows, one_column: bool) -> ScoresPart {
+    let p = r.positive.unwrap_or(1);
+    let sp: Vec<f64> = if one_column {
+        r.scores.clone()
+    } else {
+        r.scores.chunks_exact(2).map(|row| row[p]).collect()
+    };
+    let y: Vec<bool> = r.truth.iter().map(|&t| t as usize == p).collect();
+    let single = r.k == 1;
     let n = y.len();
     let log_loss = if single {
         None
@@ -180,7 +214,7 @@ fn binary_part(d: &Data, one_column: bool) -> ScoresPart {
         terms(n, |i| log_loss_binary(&y[i..=i], &sp[i..=i]))
     } else {
         terms(n, |i| {
-            log_loss(&[d.gt.labels[i] as usize], &sub.scores[2 * i..2 * i + 2], 2)
+            log_loss(&[r.truth[i] as usize], &r.scores[2 * i..2 * i + 2], 2)
         })
     };
     ScoresPart::Binary {
@@ -191,24 +225,24 @@ fn binary_part(d: &Data, one_column: bool) -> ScoresPart {
     }
 }
 
-fn multi_part(d: &Data) -> ScoresPart {
-    let k = d.gt.classes.len();
-    let scores = &d.sub.scores;
-    let n = d.gt.labels.len();
+fn multi_part(r: &Rows) -> ScoresPart {
+    let k = r.k;
+    let scores = &r.scores;
+    let n = r.truth.len();
     let probabilities = scores
         .chunks_exact(k)
-        .all(|r| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(r)));
+        .all(|row| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(row)));
     let row = |i: usize| &scores[i * k..(i + 1) * k];
-    let t = |i: usize| d.gt.labels[i] as usize;
+    let t = |i: usize| r.truth[i] as usize;
     ScoresPart::Multi {
         columns: (0..k)
-            .map(|c| Column::new(scores.chunks_exact(k).map(|r| r[c])))
+            .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c])))
             .collect(),
-        truth: d.gt.labels.clone(),
+        truth: r.truth.clone(),
         probabilities,
         log_loss: terms(n, |i| log_loss(&[t(i)], row(i), k)),
         brier: terms(n, |i| brier_multiclass(&[t(i)], row(i), k)),
-        top_k: terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, d.top_k)),
+        top_k: terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k)),
     }
 }
 
@@ -311,6 +345,46 @@ impl Replicate for ClassificationUnits {
             p.scores(w, &mut s);
         }
         self.metrics.iter().map(|m| s.get(m)).collect()
+    }
+
+    /// The other submission's rows where `take_other` (its predictions and scores; the same ground truth), the
+    /// units built again: the metrics of the mixture on weights `w`.
+    fn mixed(
+        &self,
+        other: &dyn Replicate,
+        take_other: &[bool],
+        w: &[u32],
+    ) -> Option<Vec<Option<f64>>> {
+        let o = &other.as_any().downcast_ref::<ClassificationUnits>()?.rows;
+        let r = &self.rows;
+        let same = o.truth == r.truth && o.layout == r.layout && o.k == r.k && o.union == r.union;
+        if !same || take_other.len() != r.truth.len() {
+            return None;
+        }
+        let mut rows = r.clone();
+        let width = r.scores.len() / r.truth.len().max(1);
+        for (i, _) in take_other.iter().enumerate().filter(|(_, &t)| t) {
+            rows.pred[i] = o.pred[i];
+            rows.scores[i * width..(i + 1) * width]
+                .copy_from_slice(&o.scores[i * width..(i + 1) * width]);
+        }
+        Some(build(rows, self.metrics.clone()).values(w))
+    }
+
+    /// 1 where the predicted label is right, else 0 (none for the binary score layout).
+    fn unit_scores(&self) -> Option<Vec<f64>> {
+        let l = self.labels.as_ref()?;
+        Some(
+            l.truth
+                .iter()
+                .zip(&l.pred)
+                .map(|(t, p)| (t == p) as u8 as f64)
+                .collect(),
+        )
+    }
+
+    fn lower_is_better(&self, metric: &str) -> bool {
+        matches!(metric, "log_loss" | "brier_score")
     }
 
     fn as_any(&self) -> &dyn Any {

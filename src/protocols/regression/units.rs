@@ -64,6 +64,50 @@ impl Replicate for RegressionUnits {
             .collect()
     }
 
+    /// The other submission's predictions where `take_other`.
+    fn mixed(
+        &self,
+        other: &dyn Replicate,
+        take_other: &[bool],
+        w: &[u32],
+    ) -> Option<Vec<Option<f64>>> {
+        let o = other.as_any().downcast_ref::<RegressionUnits>()?;
+        if o.targets != self.targets || take_other.len() != self.preds.len() {
+            return None;
+        }
+        let preds: Vec<f64> = (0..self.preds.len())
+            .map(|i| {
+                if take_other[i] {
+                    o.preds[i]
+                } else {
+                    self.preds[i]
+                }
+            })
+            .collect();
+        let mixed = RegressionUnits {
+            metrics: self.metrics.clone(),
+            targets: self.targets.clone(),
+            preds,
+        };
+        Some(mixed.values(w))
+    }
+
+    /// Minus the absolute error: higher is better.
+    fn unit_scores(&self) -> Option<Vec<f64>> {
+        Some(
+            self.targets
+                .iter()
+                .zip(&self.preds)
+                .map(|(t, p)| -(p - t).abs())
+                .collect(),
+        )
+    }
+
+    /// Every metric but R², explained variance and the correlations is an error.
+    fn lower_is_better(&self, metric: &str) -> bool {
+        !matches!(metric, "r2" | "explained_variance" | "pearson" | "spearman")
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
