@@ -164,3 +164,34 @@ fn compare_two_submissions() {
     ]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn scoring_program_writes_interval_keys_when_asked() {
+    let dir = std::env::temp_dir().join(format!("dropscore-stats-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (sub, from, to) in [("ref", REG_GT, "gt.csv"), ("res", REG_PRED, "pred.csv")] {
+        std::fs::create_dir_all(dir.join("in").join(sub)).unwrap();
+        std::fs::copy(root().join(from), dir.join("in").join(sub).join(to)).unwrap();
+    }
+    let (i, o) = (dir.join("in"), dir.join("out"));
+    let (i, o) = (i.to_str().unwrap(), o.to_str().unwrap());
+    let base = ["score", i, o, "--protocol", "regression"];
+    let (code, _, err) = run(&base);
+    assert_eq!(code, 0, "{err}");
+    let plain: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/scores.json")).unwrap())
+            .unwrap();
+    assert!(plain.get("r2_ci_low").is_none());
+    let mut asked = base.to_vec();
+    asked.extend(["--set", "intervals_in_scores=true"]);
+    let (code, _, err) = run(&asked);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(dir.join("out/scores.json")).unwrap();
+    let s: Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&String> = s.as_object().unwrap().keys().collect();
+    assert_eq!(keys[0], "mean_absolute_error");
+    assert_eq!(keys[1], "mean_absolute_error_ci_low");
+    assert_eq!(keys[2], "mean_absolute_error_ci_high");
+    assert!(s["r2_ci_low"].as_f64().unwrap() <= s["r2"].as_f64().unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

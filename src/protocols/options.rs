@@ -47,6 +47,12 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     default_official: "0.95",
     default_corrected: "0.95",
     help: "confidence of the percentile intervals (between 0 and 1)",
+}, OptionSpec {
+    name: "intervals_in_scores",
+    kind: "bool",
+    default_official: "false",
+    default_corrected: "false",
+    help: "the scoring program writes each leaderboard value's interval into scores.json and scores.txt as <key>_ci_low and <key>_ci_high",
 }];
 
 /// Effective option values for one run, as text: what the report lists (`options`, `deviations`) and what the
