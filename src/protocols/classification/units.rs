@@ -28,44 +28,59 @@ struct Labels {
     single_binary: Option<Vec<String>>,
 }
 
-/// One score column sorted by decreasing score once: (score, row).
-struct Column(Vec<(f64, u32)>);
+/// One score column sorted once: each row's run of equal scores (`group`, 0 for the highest score) and each
+/// run's score. A replicate adds the rows' weights into their runs in row order (sequential reads), then sweeps
+/// the runs.
+struct Column {
+    group: Vec<u32>,
+    thresholds: Vec<f64>,
+}
 
 impl Column {
     fn new(values: impl Iterator<Item = f64>) -> Column {
         let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
         v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        Column(v)
+        let mut group = vec![0u32; v.len()];
+        let mut thresholds = Vec::new();
+        for (j, &(s, i)) in v.iter().enumerate() {
+            // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
+            if j == 0 || v[j - 1].0 != s {
+                thresholds.push(s);
+            }
+            group[i as usize] = thresholds.len() as u32 - 1;
+        }
+        Column { group, thresholds }
     }
 
     /// The weighted threshold curve of rows whose class is `pos` against those of class `other` (every row when
     /// `None`): one point per run of equal scores holding weight (`confusion_matrix_at_thresholds` with
     /// `sample_weight`, zero weights removed first).
     fn curve(&self, class: &[u32], w: &[u32], pos: u32, other: Option<u32>) -> ThresholdCurve {
+        let m = self.thresholds.len();
+        let (mut tp, mut fp) = (vec![0u64; m], vec![0u64; m]);
+        for ((&g, &l), &k) in self.group.iter().zip(class).zip(w) {
+            if k == 0 {
+                continue;
+            }
+            if l == pos {
+                tp[g as usize] += k as u64;
+            } else if other.is_none_or(|o| l == o) {
+                fp[g as usize] += k as u64;
+            }
+        }
         let mut c = ThresholdCurve {
             fps: Vec::new(),
             tps: Vec::new(),
             thresholds: Vec::new(),
         };
-        let (mut tp, mut fp) = (0u64, 0u64);
-        let mut pending = false;
-        let v = &self.0;
-        for (j, &(s, i)) in v.iter().enumerate() {
-            let (i, l) = (i as usize, class[i as usize]);
-            let k = w[i] as u64;
-            if k != 0 && (l == pos || other.is_none_or(|o| l == o)) {
-                if l == pos {
-                    tp += k;
-                } else {
-                    fp += k;
-                }
-                pending = true;
-            }
-            if pending && v.get(j + 1).is_none_or(|n| n.0 != s) {
-                c.tps.push(tp as f64);
-                c.fps.push(fp as f64);
-                c.thresholds.push(s);
-                pending = false;
+        let (mut t, mut f) = (0u64, 0u64);
+        for g in 0..m {
+            if tp[g] + fp[g] != 0 {
+                t += tp[g];
+                f += fp[g];
+                c.tps.push(t as f64);
+                c.fps.push(f as f64);
+                c.thresholds.push(self.thresholds[g]);
             }
         }
         c
