@@ -147,15 +147,77 @@ fn terminal_safe_report(report: &Report) -> Option<Report> {
 }
 
 /// The protocol's own text layout ([`crate::protocols::render_text`]), or [`generic_text`] when it has none.
+/// With intervals (docs/specs/statistics.md section 2), a protocol's own layout is followed by one line per
+/// metric with its interval, `map 0.5185 [0.4821, 0.5537]`; the generic layout has them after each value.
 pub fn own_or_generic_text(report: &Report) -> String {
-    crate::protocols::render_text(report).unwrap_or_else(|| generic_text(report))
+    match crate::protocols::render_text(report) {
+        Some(mut own) => {
+            if report.statistics.is_some() && !report.intervals.is_empty() {
+                if !own.is_empty() && !own.ends_with('\n') {
+                    own.push('\n');
+                }
+                own.push_str(&intervals_heading(report));
+                for (k, v) in report.scores.iter() {
+                    if report.intervals.get(k).is_some() {
+                        let d = decimals_of(report, k);
+                        own.push_str(&format!(
+                            "{k} {}{}\n",
+                            fmt_opt(v, d),
+                            interval_text(report, k)
+                        ));
+                    }
+                }
+            }
+            own
+        }
+        None => generic_text(report),
+    }
+}
+
+/// The line that names the intervals: confidence, B, unit.
+fn intervals_heading(report: &Report) -> String {
+    match &report.statistics {
+        Some(s) => format!(
+            "{} % bootstrap intervals ({} replicates of the {}s, seed {}):\n",
+            fmt_percent(s.confidence),
+            s.bootstrap,
+            s.unit,
+            s.seed
+        ),
+        None => String::new(),
+    }
+}
+
+/// 95 for 0.95, 99.9 for 0.999: the shortest text of 100·c.
+fn fmt_percent(c: f64) -> String {
+    let p = (c * 100.0 * 1e6).round() / 1e6;
+    format!("{p}")
+}
+
+/// ` [low, high]` of metric `id` (` [null]` for a null interval), or nothing when it has none.
+pub fn interval_text(report: &Report, id: &str) -> String {
+    let Some(iv) = report.intervals.get(id) else {
+        return String::new();
+    };
+    let d = decimals_of(report, id);
+    match (iv.low, iv.high) {
+        (Some(l), Some(h)) => format!(" [{}, {}]", fmt_opt(Some(l), d), fmt_opt(Some(h), d)),
+        _ => " [no interval]".to_string(),
+    }
 }
 
 /// A plain text layout for protocols without one of their own: headline, then one line per item.
 pub fn generic_text(report: &Report) -> String {
     let mut out = String::new();
     for (k, v) in report.scores.iter() {
-        out.push_str(&format!("{k}\t{}\n", fmt_opt(v, decimals_of(report, k))));
+        out.push_str(&format!(
+            "{k}\t{}{}\n",
+            fmt_opt(v, decimals_of(report, k)),
+            interval_text(report, k)
+        ));
+    }
+    if report.statistics.is_some() && !report.intervals.is_empty() {
+        out.push_str(&intervals_heading(report));
     }
     out
 }

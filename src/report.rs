@@ -228,13 +228,91 @@ pub struct Report {
     /// The per-item rows held column-wise (the families' millions of rows), serialised as `items`.
     #[serde(skip)]
     pub item_table: Option<std::sync::Arc<ItemTable>>,
+    /// The bootstrap's settings and unit (docs/specs/statistics.md section 2); `None` when the protocol has no
+    /// units or `bootstrap = 0` (then neither it nor `intervals` is written).
+    #[serde(default)]
+    pub statistics: Option<Statistics>,
+    /// The percentile interval of each metric of `scores` that has one, in the order of `scores`.
+    #[serde(default)]
+    pub intervals: Intervals,
+    /// The protocol's units, kept for the bootstrap, `compare` and `rank` (never serialised).
+    #[serde(skip)]
+    pub units: crate::stats::units::Slot,
+}
+
+/// `"statistics"`: what was resampled, how many times, with which seed and confidence.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Statistics {
+    pub unit: String,
+    pub strata: Option<String>,
+    pub bootstrap: u64,
+    pub seed: u64,
+    pub confidence: f64,
+}
+
+/// One metric's interval as the report writes it (null values where the interval is null).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IntervalValues {
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    pub se: Option<f64>,
+    pub left_out: u64,
+    /// Why there is no interval (a metric that is not a mean over units), when that is the case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl From<&crate::stats::Interval> for IntervalValues {
+    fn from(i: &crate::stats::Interval) -> Self {
+        IntervalValues {
+            low: i.low,
+            high: i.high,
+            se: i.se,
+            left_out: i.left_out as u64,
+            reason: None,
+        }
+    }
+}
+
+/// Metric id → interval, in insertion order.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "Map<String, Value>")]
+pub struct Intervals(pub Vec<(String, IntervalValues)>);
+
+impl Intervals {
+    pub fn get(&self, id: &str) -> Option<&IntervalValues> {
+        self.0.iter().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Intervals {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl From<Map<String, Value>> for Intervals {
+    fn from(m: Map<String, Value>) -> Self {
+        Intervals(
+            m.into_iter()
+                .filter_map(|(k, v)| Some((k, serde_json::from_value(v).ok()?)))
+                .collect(),
+        )
+    }
 }
 
 /// Field by field as the schema orders them; `items` from the table when there is one.
 impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Report", 14)?;
+        let mut st = s.serialize_struct("Report", 16)?;
         st.serialize_field("schema", &self.schema)?;
         st.serialize_field("protocol", &self.protocol)?;
         st.serialize_field("mode", &self.mode)?;
@@ -254,6 +332,16 @@ impl Serialize for Report {
         match self.items_total {
             Some(n) => st.serialize_field("items_total", &n)?,
             None => st.skip_field("items_total")?,
+        }
+        match &self.statistics {
+            Some(stats) => {
+                st.serialize_field("statistics", stats)?;
+                st.serialize_field("intervals", &self.intervals)?;
+            }
+            None => {
+                st.skip_field("statistics")?;
+                st.skip_field("intervals")?;
+            }
         }
         st.end()
     }
@@ -304,6 +392,9 @@ impl Report {
             plots: Vec::new(),
             item_table: None,
             items_total: None,
+            statistics: None,
+            intervals: Intervals::default(),
+            units: Default::default(),
         }
     }
 
@@ -328,6 +419,9 @@ impl Report {
             plots: self.plots.clone(),
             items_total: None,
             item_table: None,
+            statistics: self.statistics.clone(),
+            intervals: self.intervals.clone(),
+            units: self.units.clone(),
         };
         if n <= limit {
             r.items = (0..n).map(|k| self.item(k).into_owned()).collect();

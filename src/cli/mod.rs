@@ -3,6 +3,7 @@
 
 mod assets;
 mod command;
+mod compare;
 mod inputs;
 mod lemma;
 mod out_file;
@@ -71,6 +72,7 @@ pub fn run(args: Vec<String>) -> i32 {
         // Hidden: the entry of tests/reference/aij_tokenize_diff.py.
         Some("tokenize") => pycompat::tokenize(&args[2..]),
         Some("score") => program::score_cmd(&args[2..]),
+        Some("compare") => compare::compare_cmd(&args[2..]),
         Some("config") => program::config_cmd(&args[2..]),
         Some("manifest") => preflight::manifest_cmd(&args[2..]),
         Some("check") => preflight::check_cmd(&args[2..]),
@@ -100,6 +102,7 @@ fn parse_score_args(args: &[String]) -> Result<ScoreArgs, clap::Error> {
     other.push_str(
         "  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  \
          dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)\n  \
+         dropscore compare PROTOCOL --gt … --pred A… --vs B…   is A really better than B? (paired bootstrap)\n  \
          dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  \
          dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)",
     );

@@ -339,7 +339,13 @@ fn run_score(a: &ScoreArgs) -> Result<i32, Failed> {
         );
         return Ok(1);
     }
-    write_scores(a, s.config_path.as_deref(), &cfg, &report)?;
+    let intervals = s
+        .set
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "intervals_in_scores")
+        .is_some_and(|(_, v)| matches!(v.trim(), "true" | "1" | "yes" | "on"));
+    write_scores(a, s.config_path.as_deref(), &cfg, &report, intervals)?;
     Ok(0)
 }
 
@@ -501,14 +507,18 @@ fn write_scores(
     config_path: Option<&Path>,
     cfg: &Config,
     report: &Report,
+    intervals: bool,
 ) -> Result<(), Failed> {
-    let scores = cfg.leaderboard_scores(report).map_err(|errs| {
+    let mut scores = cfg.leaderboard_scores(report).map_err(|errs| {
         let shown = config_path
             .map(|p| p.display().to_string())
             .unwrap_or_default();
         let lines: Vec<String> = errs.iter().map(|e| format!("{shown}:{e}")).collect();
         failed(2, lines.join("\n"))
     })?;
+    if intervals {
+        scores = with_intervals(scores, cfg, report);
+    }
     let mut txt = String::new();
     for (k, v) in &scores {
         txt.push_str(&format!("{k}: {v}\n"));
@@ -516,6 +526,40 @@ fn write_scores(
     let json = format!("{}\n", serde_json::Value::Object(scores));
     write_out(&a.output, "scores.json", &json)?;
     write_out(&a.output, "scores.txt", &txt)
+}
+
+/// `scores` with `<key>_ci_low` and `<key>_ci_high` after each value whose metric has an interval (option
+/// `intervals_in_scores`, docs/specs/statistics.md section 5): Codabench shows them as columns.
+fn with_intervals(
+    scores: serde_json::Map<String, serde_json::Value>,
+    cfg: &Config,
+    report: &Report,
+) -> serde_json::Map<String, serde_json::Value> {
+    let headline = report.display.headline.first().map(|l| l.id.as_str());
+    let metric_of = |key: &str| -> Option<String> {
+        if let Some(c) = cfg.leaderboard.columns.iter().find(|c| c.key == key) {
+            return Some(c.metric.clone());
+        }
+        match report.scores.contains(key) {
+            true => Some(key.to_string()),
+            // A headline renamed by `scores_key`.
+            false => headline.map(str::to_string),
+        }
+    };
+    let num = |v: Option<f64>| {
+        v.and_then(serde_json::Number::from_f64)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number)
+    };
+    let mut out = serde_json::Map::new();
+    for (k, v) in scores {
+        let interval = metric_of(&k).and_then(|m| report.intervals.get(&m).cloned());
+        out.insert(k.clone(), v);
+        if let Some(iv) = interval {
+            out.insert(format!("{k}_ci_low"), num(iv.low));
+            out.insert(format!("{k}_ci_high"), num(iv.high));
+        }
+    }
+    out
 }
 
 /// Writes `OUTPUT_DIR/name` (creating the folder).

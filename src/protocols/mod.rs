@@ -7,6 +7,8 @@ pub mod aij2022;
 pub mod chalearn_ce;
 pub mod classification;
 pub mod commands;
+pub mod contract_compare;
+pub mod contract_stats;
 pub mod detection;
 pub mod falsid;
 pub mod fest;

@@ -29,6 +29,30 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     default_official: crate::budget::DEFAULT_TEXT,
     default_corrected: crate::budget::DEFAULT_TEXT,
     help: "memory budget of the run (README, \"Limits and the memory budget\"): inputs, lines and tables that would exceed it are refused with a located diagnostic",
+}, OptionSpec {
+    name: "bootstrap",
+    kind: "int",
+    default_official: "1000",
+    default_corrected: "1000",
+    help: "bootstrap replicates B of every interval (docs/specs/statistics.md); 0 turns statistics off",
+}, OptionSpec {
+    name: "seed",
+    kind: "int",
+    default_official: "0",
+    default_corrected: "0",
+    help: "seed of the bootstrap's draws: numpy.random.default_rng(seed).integers(0, n, size=(B, n))",
+}, OptionSpec {
+    name: "confidence",
+    kind: "number",
+    default_official: "0.95",
+    default_corrected: "0.95",
+    help: "confidence of the percentile intervals (between 0 and 1)",
+}, OptionSpec {
+    name: "intervals_in_scores",
+    kind: "bool",
+    default_official: "false",
+    default_corrected: "false",
+    help: "the scoring program writes each leaderboard value's interval into scores.json and scores.txt as <key>_ci_low and <key>_ci_high",
 }];
 
 /// Effective option values for one run, as text: what the report lists (`options`, `deviations`) and what the
@@ -149,6 +173,40 @@ impl Options {
             .chain(SHELL_OPTIONS)
             .any(|s| s.name == name)
     }
+    /// The bootstrap's settings (the shell options `bootstrap`, `seed`, `confidence`); a usage error for a
+    /// negative B or seed or a confidence outside (0, 1).
+    pub fn statistics(&self) -> Result<crate::stats::units::Settings, String> {
+        let get = |name: &str| {
+            self.shell
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or("", |(_, v)| v.as_str())
+        };
+        let replicates = get("bootstrap").parse::<i64>().unwrap_or(1000);
+        let seed = get("seed").parse::<i64>().unwrap_or(0);
+        let confidence = get("confidence").parse::<f64>().unwrap_or(0.95);
+        if !(0..=1_000_000).contains(&replicates) {
+            return Err(format!(
+                "option `bootstrap`: expected an integer from 0 to 1000000, found `{replicates}`"
+            ));
+        }
+        if seed < 0 {
+            return Err(format!(
+                "option `seed`: expected a non-negative integer, found `{seed}`"
+            ));
+        }
+        if !(confidence > 0.0 && confidence < 1.0) {
+            return Err(format!(
+                "option `confidence`: expected a number between 0 and 1, found `{confidence}`"
+            ));
+        }
+        Ok(crate::stats::units::Settings {
+            replicates: replicates as usize,
+            seed: seed as u64,
+            confidence,
+        })
+    }
+
     /// The run's memory budget (the shell option `max_memory`).
     pub fn budget(&self) -> crate::budget::Budget {
         let text = self

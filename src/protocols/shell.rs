@@ -334,6 +334,7 @@ pub fn run(
 ) -> Result<Report, UsageError> {
     let info = p.info();
     let opts = Options::resolve(info.options, req.mode, &req.set).map_err(UsageError)?;
+    let settings = opts.statistics().map_err(UsageError)?;
     let mut throttled = Throttle::new(progress);
     let settled = roles::settle(p, files);
     let mut diags = Diags::new();
@@ -353,6 +354,8 @@ pub fn run(
     } else {
         p.score(&mut run, &mut throttled)?
     };
+    throttled.update(0.95, "bootstrap intervals");
+    super::contract_stats::intervals(&mut report, &settings, &mut run.diags);
     finish(&mut report, run);
     throttled.update(1.0, "done");
     Ok(report)

@@ -9,6 +9,7 @@ pub mod interval;
 pub mod numpy_rng;
 pub mod resample;
 pub mod summary;
+pub mod units;
 
 pub use interval::{holm, interval, nearly_equal, p_bootstrap, p_randomization, Interval};
 pub use numpy_rng::Generator;

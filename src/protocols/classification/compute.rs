@@ -205,7 +205,7 @@ pub fn compute(d: &Data) -> Outcome {
 /// The metrics of the hard labels (null unless `labels_ok`): accuracy, balanced accuracy, with two classes F1,
 /// precision and recall of `binary_positive` (its position in the confusion matrix), their macro, micro and
 /// weighted averages, MCC and Cohen's kappa (unweighted, linear, quadratic).
-fn label_metrics(
+pub(crate) fn label_metrics(
     conf: &Confusion,
     labels_ok: bool,
     two_classes: bool,
@@ -247,7 +247,12 @@ fn label_metrics(
 /// confusion matrix's order): with 1 among them, its binary scores (0/0 is 0.0, scikit-learn's `zero_division`
 /// default after its warning); without it, one label gives 0.0 for the three, two labels raise ("pos_label=1
 /// is not a valid label"), more raise (multiclass): null.
-fn single_class_binary(conf: &Confusion, union: &[String], labels_ok: bool, s: &mut Scores) {
+pub(crate) fn single_class_binary(
+    conf: &Confusion,
+    union: &[String],
+    labels_ok: bool,
+    s: &mut Scores,
+) {
     let v = match union.iter().position(|l| l == "1") {
         _ if !labels_ok || union.len() > 2 => None,
         Some(p) => Some(precision_recall_f1(conf, Average::Binary(p))),

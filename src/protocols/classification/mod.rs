@@ -8,6 +8,7 @@ pub mod inputs;
 pub mod looks;
 mod notes;
 pub mod preflight;
+pub mod units;
 
 use super::options::{Int, List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
@@ -344,6 +345,9 @@ pub fn run_on(
         top_k,
     };
     let out = fill(&mut report, &data, &metric, blocked);
+    if !blocked {
+        report.units = units::slot(&data, &out, &report.scores);
+    }
     if let Some((row, sum)) = out.not_probabilities.filter(|_| !blocked) {
         diags.push(not_probabilities(&sub, row, sum, &metric));
     }

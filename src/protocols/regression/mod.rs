@@ -17,6 +17,8 @@ use crate::par::Job;
 use crate::report::{Column, Display, Label, Mode, Report, Scores};
 use std::sync::Arc;
 
+pub mod units;
+
 pub const ID: &str = "regression";
 
 /// Every metric id in the spec's order.
@@ -447,6 +449,7 @@ fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut 
                 diags.push(d);
             }
             report.plots = plots.unwrap_or_default();
+            report.units = units::slot(t, p, &report.scores);
         }
     }
     let column = |key: &str, values| ScoreColumn {

@@ -1,0 +1,63 @@
+//! The statistics part of the protocol contract (docs/specs/statistics.md): after a protocol has scored, the
+//! units it left in its report ([`crate::stats::units::Units`]) are resampled and every metric of `scores` that
+//! has a replicate gets its percentile interval.
+
+use crate::diag::{Diagnostic, Diags};
+use crate::report::{IntervalValues, Intervals, Report, Statistics};
+use crate::stats::interval::MAX_LEFT_OUT;
+use crate::stats::units::{bootstrap, Settings};
+
+/// Fills `statistics` and `intervals` of `report` when its protocol gave units and `settings` asks for
+/// replicates; a metric whose interval is null because too many replicates are undefined gets a diagnostic.
+pub fn intervals(report: &mut Report, settings: &Settings, diags: &mut Diags) {
+    let Some(units) = report.units.0.clone() else {
+        return;
+    };
+    if settings.replicates == 0 || units.count() == 0 {
+        return;
+    }
+    let computed = bootstrap(&units, settings);
+    let mut out = Intervals::default();
+    for (id, value) in report.scores.iter() {
+        if value.is_none() {
+            continue;
+        }
+        if let Some((_, reason)) = units.no_interval.iter().find(|(m, _)| m == id) {
+            out.0.push((
+                id.to_string(),
+                IntervalValues {
+                    low: None,
+                    high: None,
+                    se: None,
+                    left_out: 0,
+                    reason: Some(reason.clone()),
+                },
+            ));
+            continue;
+        }
+        let Some((_, iv)) = computed.iter().find(|(m, _)| m == id) else {
+            continue;
+        };
+        if iv.low.is_none() && iv.left_out > 0 {
+            diags.push(Diagnostic::info(
+                "stats.interval_null",
+                format!(
+                    "{id}: no interval: the metric is undefined on {} of the {} bootstrap replicates (more than \
+                     {} % of them)",
+                    iv.left_out,
+                    settings.replicates,
+                    MAX_LEFT_OUT * 100.0
+                ),
+            ));
+        }
+        out.0.push((id.to_string(), IntervalValues::from(iv)));
+    }
+    report.statistics = Some(Statistics {
+        unit: units.unit.to_string(),
+        strata: units.strata.map(str::to_string),
+        bootstrap: settings.replicates as u64,
+        seed: settings.seed,
+        confidence: settings.confidence,
+    });
+    report.intervals = out;
+}

@@ -1,0 +1,225 @@
+//! The bootstrap of a report (docs/specs/statistics.md sections 1 and 2): a protocol hands over its units
+//! ([`Units`]: the unit's name, its strata, and a [`Replicate`] that recomputes every metric for integer unit
+//! weights from per-unit sufficient statistics), and [`bootstrap`] draws B replicates with NumPy's generator and
+//! summarises each metric's replicate values into an [`Interval`].
+
+use super::interval::{interval, Interval};
+use super::resample::Resampler;
+use std::any::Any;
+use std::sync::Arc;
+
+/// Recomputes a protocol's metrics on weighted units: unit i drawn `w[i]` times counts `w[i]` times wherever it
+/// enters a metric, so that a replicate equals the metric on the set in which every unit is repeated as drawn.
+pub trait Replicate: Send + Sync {
+    /// The metric ids recomputed (ids of the report's `scores`), in the order [`Replicate::values`] gives them.
+    fn metrics(&self) -> Vec<String>;
+    /// The metrics' values for unit weights `w` (one per unit, strata concatenated in order); `None` where a
+    /// metric is undefined on this replicate.
+    fn values(&self, w: &[u32]) -> Vec<Option<f64>>;
+    /// The same metrics on the paired mixture of `self` and `other` (another submission on the same ground
+    /// truth, the same protocol): unit i's sufficient statistics taken from `other` where `take_other[i]`.
+    /// `None` when `other` is not of the same kind (the caller then has no randomization test).
+    fn mixed(
+        &self,
+        other: &dyn Replicate,
+        take_other: &[bool],
+        w: &[u32],
+    ) -> Option<Vec<Option<f64>>> {
+        let _ = (other, take_other, w);
+        None
+    }
+    /// Each unit's own score (for per-unit wins, ties and losses), when the protocol has one.
+    fn unit_scores(&self) -> Option<Vec<f64>> {
+        None
+    }
+    /// Whether a smaller value of `metric` is better (a loss, an error).
+    fn lower_is_better(&self, metric: &str) -> bool {
+        let _ = metric;
+        false
+    }
+    /// `self` as [`Any`] (for [`Replicate::mixed`]'s downcast).
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// What a protocol declares about its test set for the bootstrap.
+pub struct Units {
+    /// The unit's name as the report says it: `row`, `image`, `query`, `item`…
+    pub unit: &'static str,
+    /// The strata's name (`manuscript`, `subset`…), `None` without strata.
+    pub strata: Option<&'static str>,
+    /// The number of units of each stratum in order (one entry without strata).
+    pub sizes: Vec<usize>,
+    /// The recomputation.
+    pub replicate: Box<dyn Replicate>,
+    /// Metrics of the report that have no interval, with the reason (`fid`: "not a mean over ids").
+    pub no_interval: Vec<(String, String)>,
+}
+
+impl Units {
+    /// Units without strata.
+    pub fn plain(unit: &'static str, n: usize, replicate: Box<dyn Replicate>) -> Units {
+        Units {
+            unit,
+            strata: None,
+            sizes: vec![n],
+            replicate,
+            no_interval: Vec::new(),
+        }
+    }
+    /// The total number of units.
+    pub fn count(&self) -> usize {
+        self.sizes.iter().sum()
+    }
+}
+
+/// The report's handle on its units: kept beside the report (never serialised) so that the shell, `compare` and
+/// `rank` can draw replicates after scoring. Equal to any other slot (it holds no user-visible value).
+#[derive(Clone, Default)]
+pub struct Slot(pub Option<Arc<Units>>);
+
+impl Slot {
+    pub fn new(units: Units) -> Slot {
+        Slot(Some(Arc::new(units)))
+    }
+}
+
+impl std::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(u) => write!(f, "Units({}, {:?})", u.unit, u.sizes),
+            None => f.write_str("NoUnits"),
+        }
+    }
+}
+
+impl PartialEq for Slot {
+    fn eq(&self, _: &Slot) -> bool {
+        true
+    }
+}
+
+/// The bootstrap's settings (options `bootstrap`, `seed`, `confidence`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub replicates: usize,
+    pub seed: u64,
+    pub confidence: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            replicates: 1000,
+            seed: 0,
+            confidence: 0.95,
+        }
+    }
+}
+
+/// How many replicates' weights are drawn ahead and computed side by side: a few, bounded so that the weights
+/// held at once stay under 16 MiB.
+fn chunk(units: usize) -> usize {
+    (4 << 20) / units.max(1)
+}
+
+/// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r. The weights are drawn
+/// in order from one generator (NumPy's draws); the replicates of a chunk are computed side by side.
+pub fn replicate_values(units: &Units, settings: &Settings) -> Vec<Vec<Option<f64>>> {
+    each_replicate(units, settings, |w| units.replicate.values(w))
+}
+
+/// `f(weights)` for each replicate in order (see [`replicate_values`]).
+pub fn each_replicate<R: Send>(
+    units: &Units,
+    settings: &Settings,
+    f: impl Fn(&[u32]) -> R + Sync,
+) -> Vec<R> {
+    let n = units.count();
+    let mut resampler = Resampler::new(settings.seed as u128, &units.sizes, settings.replicates);
+    let per_chunk = chunk(n).clamp(2, 64);
+    let mut out = Vec::with_capacity(settings.replicates);
+    let mut weights: Vec<Vec<u32>> = Vec::new();
+    loop {
+        weights.clear();
+        let mut w = vec![0u32; n];
+        while weights.len() < per_chunk && resampler.next_weights(&mut w) {
+            weights.push(w.clone());
+        }
+        if weights.is_empty() {
+            break;
+        }
+        out.extend(crate::par::map(weights.len(), || (), |_, r| f(&weights[r])));
+    }
+    out
+}
+
+/// The interval of each recomputed metric: metric id and its [`Interval`] over the replicates.
+pub fn bootstrap(units: &Units, settings: &Settings) -> Vec<(String, Interval)> {
+    let metrics = units.replicate.metrics();
+    let values = replicate_values(units, settings);
+    metrics
+        .into_iter()
+        .enumerate()
+        .map(|(m, id)| {
+            let column: Vec<Option<f64>> = values
+                .iter()
+                .map(|r| r.get(m).copied().flatten().filter(|v| v.is_finite()))
+                .collect();
+            (id, interval(&column, settings.confidence))
+        })
+        .collect()
+}
+
+/// Σ w·x / Σ w, the weighted mean of per-unit terms (`numpy.average(x, weights=w)`; the order of the sums
+/// differs from NumPy's, within the spec's 1e-12). `None` when the weights sum to 0.
+pub fn weighted_mean(x: &[f64], w: &[u32]) -> Option<f64> {
+    let (mut s, mut t) = (0.0f64, 0u64);
+    for (&v, &k) in x.iter().zip(w) {
+        if k != 0 {
+            s += v * k as f64;
+            t += k as u64;
+        }
+    }
+    (t > 0).then(|| s / t as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Mean(Vec<f64>);
+    impl Replicate for Mean {
+        fn metrics(&self) -> Vec<String> {
+            vec!["mean".into()]
+        }
+        fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
+            vec![weighted_mean(&self.0, w)]
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn chunks_do_not_change_the_draws() {
+        let x: Vec<f64> = (0..7).map(|i| i as f64).collect();
+        let units = Units::plain("row", 7, Box::new(Mean(x.clone())));
+        let s = Settings {
+            replicates: 300,
+            seed: 5,
+            confidence: 0.9,
+        };
+        let all = replicate_values(&units, &s);
+        let mut r = Resampler::new(5, &[7], 300);
+        let mut w = vec![0u32; 7];
+        let mut k = 0;
+        while r.next_weights(&mut w) {
+            assert_eq!(all[k][0], weighted_mean(&x, &w));
+            k += 1;
+        }
+        assert_eq!(k, 300);
+        let iv = bootstrap(&units, &s);
+        assert_eq!(iv[0].0, "mean");
+        assert!(iv[0].1.low.unwrap() < 3.0 && iv[0].1.high.unwrap() > 3.0);
+    }
+}

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""Differential test of dropscore's bootstrap intervals (docs/specs/statistics.md) against NumPy + scikit-learn +
+SciPy (pinned in tests/reference/requirements-stats.txt): random `classification` and `regression` cases with a
+random seed, B and confidence. The draws are NumPy's `default_rng(seed).integers(0, n, size=(B, n))`; each
+replicate is the reference metric with `sample_weight` = the draw counts (scikit-learn's weighted metrics) or on
+the repeated rows (one-vs-one ROC AUC, the median, Pearson, Spearman: no weights there); the interval is
+`numpy.percentile(values, [100(1-c)/2, 100(1+c)/2])` and `numpy.std(values, ddof=1)` over the defined replicates,
+null when more than 5 % are undefined. Every bound must agree to 1e-10 relative (the replicates agree to 1e-12;
+a percentile interpolates two of them), `left_out` exactly.
+
+Usage: python3 tests/reference/stats_diff.py [--cases N] [--seed S] [--bin target/release/dropscore]
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+from scipy import stats as S
+from sklearn import metrics as M
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+warnings.filterwarnings("ignore")
+
+
+def write_csv(path, header, rows):
+    with open(path, "w") as f:
+        f.write(",".join(header) + "\n")
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+
+
+def safe(f):
+    try:
+        v = float(f())
+    except (ValueError, ZeroDivisionError, IndexError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def classification_case(r, d):
+    k = r.choice([2, 2, 3, 4])
+    n = r.randint(max(k, 6), 60)
+    y = list(range(k)) + [r.randrange(k) for _ in range(n - k)]
+    r.shuffle(y)
+    y = np.array(y)
+    layout = r.choice(["labels", "scores"])
+    ids = [f"id{i}" for i in range(n)]
+    write_csv(os.path.join(d, "gt.csv"), ["id", "label"], zip(ids, y))
+    if layout == "labels":
+        p = np.array([t if r.random() < 0.7 else r.randrange(k) for t in y])
+        write_csv(os.path.join(d, "pred.csv"), ["id", "label"], zip(ids, p))
+        P = None
+    else:
+        raw = np.array([[r.random() + (2.0 if c == t and r.random() < 0.6 else 0.0) for c in range(k)] for t in y])
+        raw = np.round(raw, r.choice([1, 2, 6]))  # ties
+        P = raw / raw.sum(axis=1, keepdims=True)
+        P = np.array([[float(v) for v in row] for row in P])
+        rows = [[ids[i]] + [repr(float(v)) for v in P[i]] for i in range(n)]
+        write_csv(os.path.join(d, "pred.csv"), ["id"] + [str(c) for c in range(k)], rows)
+        p = P.argmax(axis=1)
+    labels = list(range(k))
+
+    def metric(mid, w):
+        rep = np.repeat(np.arange(n), w)
+        f = {
+            "accuracy": lambda: M.accuracy_score(y, p, sample_weight=w),
+            "balanced_accuracy": lambda: M.balanced_accuracy_score(y, p, sample_weight=w),
+            "f1": lambda: M.f1_score(y, p, pos_label=1, sample_weight=w),
+            "precision": lambda: M.precision_score(y, p, pos_label=1, sample_weight=w),
+            "recall": lambda: M.recall_score(y, p, pos_label=1, sample_weight=w),
+            "matthews_corrcoef": lambda: M.matthews_corrcoef(y, p, sample_weight=w),
+            "cohen_kappa": lambda: M.cohen_kappa_score(y, p, sample_weight=w),
+            "cohen_kappa_linear": lambda: M.cohen_kappa_score(y, p, weights="linear", sample_weight=w),
+            "cohen_kappa_quadratic": lambda: M.cohen_kappa_score(y, p, weights="quadratic", sample_weight=w),
+        }
+        for avg in ["macro", "micro", "weighted"]:
+            f[f"f1_{avg}"] = lambda a=avg: M.f1_score(y, p, average=a, sample_weight=w)
+            f[f"precision_{avg}"] = lambda a=avg: M.precision_score(y, p, average=a, sample_weight=w)
+            f[f"recall_{avg}"] = lambda a=avg: M.recall_score(y, p, average=a, sample_weight=w)
+        if P is not None and k == 2:
+            f["roc_auc"] = lambda: M.roc_auc_score(y, P[:, 1], sample_weight=w)
+            f["average_precision"] = lambda: M.average_precision_score(y, P[:, 1], sample_weight=w)
+            f["log_loss"] = lambda: M.log_loss(y, P, labels=labels, sample_weight=w)
+            f["brier_score"] = lambda: M.brier_score_loss(y, P[:, 1], sample_weight=w)
+        if P is not None and k > 2:
+            f["roc_auc_ovr"] = lambda: M.roc_auc_score(y, P, multi_class="ovr", labels=labels, sample_weight=w)
+            f["roc_auc_ovr_weighted"] = lambda: M.roc_auc_score(
+                y, P, multi_class="ovr", average="weighted", labels=labels, sample_weight=w
+            )
+            f["roc_auc_ovo"] = lambda: M.roc_auc_score(y[rep], P[rep], multi_class="ovo")
+            yb = np.eye(k)[y]
+            f["average_precision"] = lambda: M.average_precision_score(yb, P, sample_weight=w)
+            f["log_loss"] = lambda: M.log_loss(y, P, labels=labels, sample_weight=w)
+            f["brier_score"] = lambda: M.brier_score_loss(y, P, labels=labels, sample_weight=w)
+            f["top_k_accuracy"] = lambda: M.top_k_accuracy_score(y, P, k=3, labels=labels, sample_weight=w)
+        g = f.get(mid)
+        return "skip" if g is None else safe(g)
+
+    return "classification", n, metric
+
+
+def regression_case(r, d):
+    n = r.randint(3, 60)
+    t = np.array([round(r.uniform(-0.5, 50), r.choice([0, 1, 3])) for _ in range(n)])
+    p = np.array([round(v + r.gauss(0, 5), r.choice([0, 2, 6])) for v in t])
+    ids = [f"r{i}" for i in range(n)]
+    write_csv(os.path.join(d, "gt.csv"), ["id", "target"], [(i, repr(float(v))) for i, v in zip(ids, t)])
+    write_csv(os.path.join(d, "pred.csv"), ["id", "target"], [(i, repr(float(v))) for i, v in zip(ids, p)])
+
+    def metric(mid, w):
+        tr, pr = np.repeat(t, w), np.repeat(p, w)
+        f = {
+            "mean_absolute_error": lambda: M.mean_absolute_error(t, p, sample_weight=w),
+            "mean_squared_error": lambda: M.mean_squared_error(t, p, sample_weight=w),
+            "root_mean_squared_error": lambda: M.root_mean_squared_error(t, p, sample_weight=w),
+            "mean_squared_log_error": lambda: M.mean_squared_log_error(t, p, sample_weight=w),
+            "root_mean_squared_log_error": lambda: M.root_mean_squared_log_error(t, p, sample_weight=w),
+            "mean_absolute_percentage_error": lambda: M.mean_absolute_percentage_error(t, p, sample_weight=w),
+            "median_absolute_error": lambda: np.median(np.abs(pr - tr)),
+            "max_error": lambda: M.max_error(tr, pr),
+            "r2": lambda: M.r2_score(t, p, sample_weight=w) if len(tr) >= 2 else float("nan"),
+            "explained_variance": lambda: M.explained_variance_score(t, p, sample_weight=w),
+            "pearson": lambda: S.pearsonr(tr, pr).statistic,
+            "spearman": lambda: S.spearmanr(tr, pr).statistic,
+            "smape": lambda: 100 / len(tr) * np.sum(2 * np.abs(pr - tr) / (np.abs(tr) + np.abs(pr))),
+        }
+        g = f.get(mid)
+        return "skip" if g is None else safe(g)
+
+    return "regression", n, metric
+
+
+def close(a, b, rel=1e-10):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-14
+
+
+def run_case(binary, case_seed):
+    r = random.Random(case_seed)
+    B = r.choice([40, 100, 200])
+    seed = r.randrange(2**32)
+    conf = r.choice([0.9, 0.95, 0.99])
+    with tempfile.TemporaryDirectory() as d:
+        proto, n, metric = (classification_case if r.random() < 0.6 else regression_case)(r, d)
+        opts = ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
+        if proto == "classification":
+            opts += ["--set", "k=3"]
+        out = subprocess.run(
+            [binary, proto, "--gt", f"{d}/gt.csv", "--pred", f"{d}/pred.csv", "--format", "json"] + opts,
+            capture_output=True,
+            text=True,
+        )
+        rep = json.loads(out.stdout)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    counts = [np.bincount(row, minlength=n) for row in draws]
+    errors = []
+    st = rep.get("statistics")
+    if st != {"unit": "row", "strata": None, "bootstrap": B, "seed": seed, "confidence": conf}:
+        errors.append(f"statistics {st}")
+    for mid, iv in rep.get("intervals", {}).items():
+        values = [metric(mid, w) for w in counts]
+        if "skip" in values:
+            continue
+        defined = np.array([v for v in values if v is not None])
+        left = B - len(defined)
+        if left > 0.05 * B or len(defined) == 0:
+            want = (None, None, None)
+        else:
+            lo, hi = np.percentile(defined, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+            want = (float(lo), float(hi), float(np.std(defined, ddof=1)))
+        got = (iv["low"], iv["high"], iv["se"])
+        if iv["left_out"] != left or not all(close(a, b) for a, b in zip(got, want)):
+            errors.append(f"{proto} case {case_seed} {mid}: got {got} left {iv['left_out']}, want {want} left {left}")
+    return proto, len(rep.get("intervals", {})), errors
+
+
+def compare_case(binary, case_seed):
+    """`dropscore compare regression`: Δ, its paired interval, p_bootstrap, p_randomization and wins/ties/losses
+    against NumPy (exchanges from default_rng(seed + 1).integers(0, 2, size=(R, n)))."""
+    r = random.Random(case_seed)
+    B, R = r.choice([50, 200]), r.choice([100, 500])
+    seed, conf = r.randrange(2**32), r.choice([0.9, 0.95])
+    metric = r.choice(["mean_absolute_error", "root_mean_squared_error", "r2", "mean_squared_error"])
+    with tempfile.TemporaryDirectory() as d:
+        _, n, _ = regression_case(r, d)
+        os.rename(f"{d}/pred.csv", f"{d}/a.csv")
+        t = np.array([float(l.split(",")[1]) for l in open(f"{d}/gt.csv").read().splitlines()[1:]])
+        a = np.array([float(l.split(",")[1]) for l in open(f"{d}/a.csv").read().splitlines()[1:]])
+        b = np.round(t + np.array([r.gauss(0, 5) for _ in range(n)]), 3)
+        write_csv(f"{d}/b.csv", ["id", "target"], [(f"r{i}", repr(float(v))) for i, v in enumerate(b)])
+        opts = ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
+        opts += ["--set", f"permutations={R}", "--set", f"metric={metric}"]
+        out = subprocess.run(
+            [binary, "compare", "regression", "--gt", f"{d}/gt.csv", "--pred", f"{d}/a.csv", "--vs", f"{d}/b.csv"]
+            + opts + ["--format", "json", "-q"],
+            capture_output=True,
+            text=True,
+        )
+        c = json.loads(out.stdout)["compare"]
+    f = {
+        "mean_absolute_error": lambda t, p, w=None: M.mean_absolute_error(t, p, sample_weight=w),
+        "mean_squared_error": lambda t, p, w=None: M.mean_squared_error(t, p, sample_weight=w),
+        "root_mean_squared_error": lambda t, p, w=None: M.root_mean_squared_error(t, p, sample_weight=w),
+        "r2": lambda t, p, w=None: M.r2_score(t, p, sample_weight=w),
+    }[metric]
+    full = f(t, a) - f(t, b)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    pairs = [(f(t, a, np.bincount(row, minlength=n)), f(t, b, np.bincount(row, minlength=n))) for row in draws]
+    deltas = np.array([x - y for x, y in pairs])
+    lo, hi = np.percentile(deltas, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+
+    def eq(x, y):
+        return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+
+    if eq(f(t, a), f(t, b)):
+        p_boot = 1.0
+    else:
+        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / B
+    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
+    rounds = [f(t, np.where(fl, b, a)) - f(t, np.where(fl, a, b)) for fl in flips]
+    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
+    ea, eb = np.abs(a - t), np.abs(b - t)
+    ties = int(sum(eq(-x, -y) for x, y in zip(ea, eb)))
+    wins = int(sum(1 for x, y in zip(ea, eb) if not eq(-x, -y) and x < y))
+    errors = []
+    checks = [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]
+    for name, got, want in checks:
+        if not close(got, float(want)):
+            errors.append(f"compare case {case_seed} {metric} {name}: got {got}, want {want}")
+    if c["p_bootstrap"] != p_boot or c["p_randomization"] != p_rand:
+        errors.append(f"compare case {case_seed}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
+    if (c["wins"], c["ties"], c["losses"]) != (wins, ties, n - wins - ties):
+        errors.append(f"compare case {case_seed}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}")
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
+    a = ap.parse_args()
+    binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
+    bad, intervals = 0, 0
+    for c in range(a.cases):
+        proto, k, errors = run_case(binary, a.seed * 100003 + c)
+        intervals += k
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
+    compared = max(1, a.cases // 4)
+    for c in range(compared):
+        errors = compare_case(binary, a.seed * 200003 + c)
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
+    print(f"stats_diff: {a.cases} cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
