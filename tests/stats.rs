@@ -36,7 +36,15 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn intervals_in_the_report() {
-    let r = json(&["classification", "--gt", GT, "--pred", SCORES]);
+    let r = json(&[
+        "classification",
+        "--gt",
+        GT,
+        "--pred",
+        SCORES,
+        "--set",
+        "bootstrap=1000",
+    ]);
     assert_eq!(
         r["statistics"],
         serde_json::json!({"unit": "row", "strata": null, "bootstrap": 1000, "seed": 0, "confidence": 0.95})
@@ -57,6 +65,8 @@ fn intervals_in_the_report() {
         SCORES,
         "--set",
         "seed=7",
+        "--set",
+        "bootstrap=1000",
     ]);
     assert_eq!(r2["statistics"]["seed"], 7);
     assert_eq!(r["scores"], r2["scores"]);
@@ -64,16 +74,19 @@ fn intervals_in_the_report() {
 
 #[test]
 fn bootstrap_zero_is_off_and_bad_values_are_usage_errors() {
-    let r = json(&[
-        "regression",
-        "--gt",
-        REG_GT,
-        "--pred",
-        REG_PRED,
-        "--set",
-        "bootstrap=0",
-    ]);
-    assert!(r.get("statistics").is_none() && r.get("intervals").is_none());
+    // Off by default for a score, and with B = 0.
+    for set in ["bootstrap=0", "seed=0"] {
+        let r = json(&[
+            "regression",
+            "--gt",
+            REG_GT,
+            "--pred",
+            REG_PRED,
+            "--set",
+            set,
+        ]);
+        assert!(r.get("statistics").is_none() && r.get("intervals").is_none());
+    }
     for bad in ["confidence=1.5", "bootstrap=-1", "seed=-3", "confidence=x"] {
         let (code, _, err) = run(&[
             "regression",
@@ -90,7 +103,16 @@ fn bootstrap_zero_is_off_and_bad_values_are_usage_errors() {
 
 #[test]
 fn text_output_has_the_interval_after_the_value() {
-    let (code, out, _) = run(&["regression", "--gt", REG_GT, "--pred", REG_PRED, "-q"]);
+    let (code, out, _) = run(&[
+        "regression",
+        "--gt",
+        REG_GT,
+        "--pred",
+        REG_PRED,
+        "--set",
+        "bootstrap=1000",
+        "-q",
+    ]);
     assert_eq!(code, 0);
     let line = out
         .lines()

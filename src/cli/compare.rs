@@ -135,6 +135,11 @@ pub fn compare_cmd(args: &[String]) -> i32 {
             }
         }
     }
+    // A comparison needs replicates: B = 1000 unless set (a score's default is 0, statistics off).
+    let mut set = set;
+    if !set.iter().any(|(k, _)| k == "bootstrap") {
+        set.push(("bootstrap".to_string(), "1000".to_string()));
+    }
     let settings = match options_of(&a.protocol, mode, &set) {
         Ok(s) => CompareSettings {
             bootstrap: s,

@@ -32,9 +32,9 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
 }, OptionSpec {
     name: "bootstrap",
     kind: "int",
-    default_official: "1000",
-    default_corrected: "1000",
-    help: "bootstrap replicates B of every interval (docs/specs/statistics.md); 0 turns statistics off",
+    default_official: "0",
+    default_corrected: "0",
+    help: "bootstrap replicates B of every interval (docs/specs/statistics.md), e.g. 1000; 0 (the default for a score: replicates cost many times one score for now) turns statistics off; `dropscore compare` uses 1000 unless set",
 }, OptionSpec {
     name: "seed",
     kind: "int",
@@ -52,7 +52,7 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     kind: "bool",
     default_official: "false",
     default_corrected: "false",
-    help: "the scoring program writes each leaderboard value's interval into scores.json and scores.txt as <key>_ci_low and <key>_ci_high",
+    help: "the scoring program writes each leaderboard value's interval into scores.json and scores.txt as <key>_ci_low and <key>_ci_high (with bootstrap = 1000 unless bootstrap is set)",
 }];
 
 /// Effective option values for one run, as text: what the report lists (`options`, `deviations`) and what the
@@ -182,7 +182,12 @@ impl Options {
                 .find(|(n, _)| *n == name)
                 .map_or("", |(_, v)| v.as_str())
         };
-        let replicates = get("bootstrap").parse::<i64>().unwrap_or(1000);
+        let asked = matches!(get("intervals_in_scores"), "true" | "1" | "yes" | "on");
+        let replicates = match get("bootstrap").parse::<i64>().unwrap_or(0) {
+            // Intervals asked for the leaderboard need replicates: B = 1000 then.
+            0 if asked => 1000,
+            b => b,
+        };
         let seed = get("seed").parse::<i64>().unwrap_or(0);
         let confidence = get("confidence").parse::<f64>().unwrap_or(0.95);
         if !(0..=1_000_000).contains(&replicates) {

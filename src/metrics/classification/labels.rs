@@ -43,16 +43,21 @@ impl Confusion {
     }
     /// Counts one sample with true label index `t` and predicted label index `p`.
     pub fn add(&mut self, t: usize, p: usize) {
-        self.truth[t] += 1;
-        self.pred[p] += 1;
+        self.add_n(t, p, 1);
+    }
+    /// Counts `n` samples with true label index `t` and predicted label index `p` (a sample of weight `n`,
+    /// as scikit-learn's integer `sample_weight`).
+    pub fn add_n(&mut self, t: usize, p: usize, n: u64) {
+        self.truth[t] += n;
+        self.pred[p] += n;
         if t == p {
-            self.tp[t] += 1;
+            self.tp[t] += n;
         }
         let d = t.abs_diff(p) as u128;
-        self.abs_diff += d;
-        self.sq_diff += d * d;
+        self.abs_diff += d * n as u128;
+        self.sq_diff += d * d * n as u128;
         if let Some(m) = &mut self.m {
-            m[t * self.k + p] += 1;
+            m[t * self.k + p] += n;
         }
     }
     pub fn at_diag(&self, i: usize) -> u64 {

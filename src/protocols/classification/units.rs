@@ -265,7 +265,7 @@ impl Labels {
     fn scores(&self, w: &[u32], s: &mut Scores) {
         let mut conf = Confusion::new(self.size);
         for ((&t, &p), &k) in self.truth.iter().zip(&self.pred).zip(w) {
-            conf.m[t as usize * self.size + p as usize] += k as u64;
+            conf.add_n(t as usize, p as usize, k as u64);
         }
         label_metrics(&conf, true, self.two_classes, self.binary_positive, s);
         if let Some(union) = &self.single_binary {
