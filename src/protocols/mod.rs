@@ -10,6 +10,7 @@ pub mod commands;
 pub mod detection;
 pub mod falsid;
 pub mod fest;
+pub mod kaggle;
 pub mod kinds;
 pub mod kws;
 #[cfg(not(target_arch = "wasm32"))]
