@@ -29,6 +29,7 @@ export async function render(entry, ctx) {
   const load = async () => {
     const id = nav.select.value;
     status.textContent = 'Drawing the overlay…';
+    canvas.dataset.drawn = '0';
     try {
       const o = await ctx.session.view('overlay', { id }, opts);
       const rgba = new Uint8Array(o.width * o.height * 4);
@@ -43,6 +44,7 @@ export async function render(entry, ctx) {
       g.drawImage(rgbaCanvas(rgba, o.width, o.height), 0, 0, canvas.width, canvas.height);
       canvas.setAttribute('aria-label', `Mask overlay of ${id}`);
       canvas.dataset.image = id;
+      canvas.dataset.drawn = '1';
       counts.textContent = `${id}: ${o.width}×${o.height} px; solution ${o.gt_pixels} pixels, submission ${o.pred_pixels} pixels, Dice ${fmt(o.dice)}.`;
       status.textContent = `${list.images.length} of ${list.of} images, worst Dice first.`;
     } catch (e) {

@@ -9,7 +9,7 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::csv_records::{CsvIn, Row};
 use crate::formats::kaggle_csv::{self as kcsv, Columns, Table};
 use crate::input::{Entry, FileSet, Role};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// No group (an id the solution lacks).
 pub const NONE: u32 = u32::MAX;
@@ -116,7 +116,8 @@ impl Matched {
 /// Matches the rows by id. `several`: an id may have several rows on either side (one mask per row, the
 /// union or the objects of an image); otherwise a repeated id is an error.
 pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut Diags) -> Matched {
-    let mut index: HashMap<&str, u32> = HashMap::with_capacity(gt.ids.len());
+    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    index.reserve(gt.ids.len());
     let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(gt.ids.len()));
     for r in 0..gt.ids.len() {
         let id = gt.ids.get(r);

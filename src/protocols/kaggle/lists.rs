@@ -12,7 +12,7 @@ use crate::metrics::kaggle::ranking;
 use crate::metrics::kaggle::rle::Empty;
 use crate::metrics::mean::numpy_mean;
 use crate::metrics::text::similarity;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The metrics of predicted lists, label sets and strings.
 pub const MAP: &[&str] = &["map"];
@@ -30,7 +30,7 @@ pub struct Scored {
 type Pairs<T> = (Vec<String>, Vec<(T, T)>);
 
 /// Both files read with `parse` and matched, one row per id: each id's solution and submission values.
-fn read_pairs<T: Clone>(
+fn read_pairs<T>(
     gt_e: &Entry,
     pred_e: &Entry,
     opts: &KaggleOptions,
@@ -50,7 +50,8 @@ fn read_pairs<T: Clone>(
     if opts.column.is_empty() {
         columns.value = &name;
     }
-    let sub: Table<T> = inputs::read(pred_e, delim, &columns, diags, &mut cell)?;
+    let mut sub: Table<T> = inputs::read(pred_e, delim, &columns, diags, &mut cell)?;
+    let mut gt = gt;
     let m = inputs::matched(&gt, &sub, false, diags);
     let mut sub_of = vec![inputs::NONE; m.len()];
     for (r, &g) in m.sub_group.iter().enumerate() {
@@ -62,8 +63,8 @@ fn read_pairs<T: Clone>(
     let mut pairs = Vec::with_capacity(m.len());
     for (g, &r) in m.first.iter().enumerate() {
         let (Some(t), Some(Some(p))) = (
-            gt.values[r as usize].clone(),
-            sub.values.get(sub_of[g] as usize).cloned(),
+            gt.values[r as usize].take(),
+            sub.values.get_mut(sub_of[g] as usize).map(Option::take),
         ) else {
             continue;
         };
@@ -75,7 +76,7 @@ fn read_pairs<T: Clone>(
 
 /// Items interned as codes: the same text, the same code, across both files.
 #[derive(Default)]
-struct Codes(HashMap<String, u32>);
+struct Codes(FxHashMap<String, u32>);
 
 impl Codes {
     fn list(&mut self, cell: &str) -> Vec<u32> {

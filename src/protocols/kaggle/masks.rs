@@ -13,10 +13,18 @@ use crate::metrics::kaggle::hausdorff::hausdorff;
 use crate::metrics::kaggle::rle::{self as m, Empty, PixelCounts, Runs};
 use crate::metrics::mean::numpy_mean;
 use crate::protocols::UsageError;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// The metrics of masks, in the report's order.
 pub const METRICS: &[&str] = &["dice", "mean_dice", "iou_precision", "fbeta", "hausdorff"];
+
+/// Most object pairs of one image the DSB precision compares (an IoU matrix of 8 MiB); an image with more is an
+/// error (the competition's images have hundreds of objects at most).
+pub const MAX_PAIRS: usize = 1 << 20;
+/// Largest image the Hausdorff distance transforms (16,777,216 pixels: 4096 × 4096, about 150 MB of work arrays).
+pub const MAX_HAUSDORFF_PIXELS: u64 = 1 << 24;
+/// Largest image whose overlay the page view draws (one byte per pixel).
+pub const MAX_OVERLAY_PIXELS: u64 = 1 << 26;
 
 /// An image side: a number of pixels, or the solution's column that holds it per row.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +105,7 @@ pub fn read(
     let Some(gt) = inputs::read(gt_e, delim, &columns, diags, &mut parse_gt) else {
         return Ok(None);
     };
-    let mut size_of: HashMap<&str, (u32, u32)> = HashMap::new();
+    let mut size_of: FxHashMap<&str, (u32, u32)> = FxHashMap::default();
     for (r, v) in gt.values.iter().enumerate() {
         if let Some((_, s)) = v {
             size_of.entry(gt.ids.get(r)).or_insert(*s);
@@ -124,7 +132,31 @@ pub fn read(
         return Ok(None);
     };
     let matched = inputs::matched(&gt, &sub, true, diags);
-    Ok(Some(assemble(&gt, &sub, &matched)))
+    let set = assemble(&gt, &sub, &matched);
+    limits(&set, &gt, &matched, opts.metric == "hausdorff", diags);
+    Ok(Some(set))
+}
+
+/// The located errors of images past the work limits: too many object pairs, too large for the Hausdorff
+/// distance.
+fn limits(set: &MaskSet, gt: &GtTable, m: &Matched, hausdorff: bool, diags: &mut Diags) {
+    for g in 0..set.ids.len() {
+        let at = |d: crate::diag::Diagnostic| d.file(&gt.file).line(gt.lines[m.first[g] as usize]);
+        let pairs = set.gt[g].len().saturating_mul(set.pred[g].len());
+        if pairs > MAX_PAIRS {
+            diags.push(at(crate::diag::Diagnostic::error(
+                "kaggle.too_many_objects",
+                format!("image `{}` has {} × {} objects on the two sides: more than {MAX_PAIRS} pairs to compare", set.ids[g], set.gt[g].len(), set.pred[g].len()),
+            )));
+        }
+        let (h, w) = set.sizes[g];
+        if hausdorff && h as u64 * w as u64 > MAX_HAUSDORFF_PIXELS {
+            diags.push(at(crate::diag::Diagnostic::error(
+                "kaggle.image_too_large",
+                format!("image `{}` has {h} × {w} pixels: the Hausdorff distance is computed for images of at most {MAX_HAUSDORFF_PIXELS} pixels", set.ids[g]),
+            )));
+        }
+    }
 }
 
 /// The mask of one cell, or a located error.
@@ -243,9 +275,12 @@ pub fn score(set: &MaskSet, empty: Empty, beta: f64, with_hausdorff: bool) -> Sc
 /// solution alone; with its size and Dice.
 pub fn overlay(set: &MaskSet, id: &str) -> Option<(serde_json::Value, Vec<u8>)> {
     let g = set.ids.iter().position(|i| i == id)?;
+    let (h, w) = set.sizes[g];
+    if h as u64 * w as u64 > MAX_OVERLAY_PIXELS {
+        return None;
+    }
     let (a, b) = (Runs::union(&set.gt[g]), Runs::union(&set.pred[g]));
     let both = intersect(&a, &b);
-    let (h, w) = set.sizes[g];
     let mut px = vec![0u8; h as usize * w as usize];
     for (code, m) in [
         (2u8, subtract(&b, &both)),

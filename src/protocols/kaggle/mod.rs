@@ -321,7 +321,15 @@ fn item_table(s: lists::Scored) -> ItemTable {
         ids.push(id);
     }
     let mut order: Vec<u32> = (0..s.ids.len() as u32).collect();
-    order.sort_by(|&a, &b| crate::report::natural_cmp(&s.ids[a as usize], &s.ids[b as usize]));
+    let cmp =
+        |a: &u32, b: &u32| crate::report::natural_cmp(&s.ids[*a as usize], &s.ids[*b as usize]);
+    // A solution already in natural order (the usual case) is not sorted again.
+    if !order
+        .windows(2)
+        .all(|w| cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater)
+    {
+        order.sort_by(cmp);
+    }
     ItemTable {
         ids,
         order,
