@@ -74,21 +74,35 @@ fn read_pairs<T>(
     Some((ids, pairs))
 }
 
-/// Items interned as codes: the same text, the same code, across both files.
+/// Items interned as codes: the same text, the same code, across both files. Items of at most 15 bytes (article
+/// and customer numbers) are keyed by their bytes and length packed into a `u128`, so that a lookup compares
+/// numbers rather than following a pointer to a string.
 #[derive(Default)]
-struct Codes(FxHashMap<String, u32>);
+struct Codes {
+    short: FxHashMap<u128, u32>,
+    long: FxHashMap<String, u32>,
+}
 
 impl Codes {
+    fn code(&mut self, w: &str) -> u32 {
+        let next = (self.short.len() + self.long.len()) as u32;
+        if w.len() <= 15 {
+            let mut b = [0u8; 16];
+            b[..w.len()].copy_from_slice(w.as_bytes());
+            b[15] = w.len() as u8;
+            return *self.short.entry(u128::from_le_bytes(b)).or_insert(next);
+        }
+        match self.long.get(w) {
+            Some(&c) => c,
+            None => {
+                self.long.insert(w.to_string(), next);
+                next
+            }
+        }
+    }
     fn list(&mut self, cell: &str) -> Vec<u32> {
         cell.split_ascii_whitespace()
-            .map(|w| match self.0.get(w) {
-                Some(&c) => c,
-                None => {
-                    let c = self.0.len() as u32;
-                    self.0.insert(w.to_string(), c);
-                    c
-                }
-            })
+            .map(|w| self.code(w))
             .collect()
     }
 }
