@@ -10,6 +10,7 @@ mod budget;
 mod competitions;
 mod families;
 mod files;
+mod kaggle;
 mod kws;
 mod text;
 
@@ -52,6 +53,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("text_page", text::text_page),
     ("manifest", budget::manifest),
     ("png_chunks", budget::png_chunks),
+    ("kaggle_csv", kaggle::kaggle_csv),
 ];
 
 /// The body of target `name`.

@@ -9,6 +9,7 @@ pub mod falsid_labels;
 pub mod falsid_matrix;
 pub mod id_csv;
 pub mod id_index;
+pub mod kaggle_csv;
 pub mod kws_xml;
 pub mod kws_xml_lines;
 pub mod label_map;

@@ -9,6 +9,7 @@ pub mod edit;
 pub mod falsid;
 pub mod fest;
 pub mod interp;
+pub mod kaggle;
 pub mod mean;
 pub mod radix;
 pub mod rank;

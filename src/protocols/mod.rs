@@ -12,6 +12,7 @@ pub mod contract_stats;
 pub mod detection;
 pub mod falsid;
 pub mod fest;
+pub mod kaggle;
 pub mod kinds;
 pub mod kws;
 #[cfg(not(target_arch = "wasm32"))]

@@ -19,6 +19,7 @@ pub static PROTOCOLS: &[&dyn AnyProtocol] = &[
     &detection::Detection,
     &segmentation::Segmentation,
     &text::Text,
+    &super::kaggle::Kaggle,
     #[cfg(feature = "toy")]
     &super::toy::Toy,
 ];

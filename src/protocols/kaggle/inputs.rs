@@ -1,0 +1,202 @@
+//! The two files of a Kaggle competition (`solution.csv`, `submission.csv`), read with the cell parser of the
+//! metric, and their rows matched by id: an id of the submission the solution lacks, an id of the solution
+//! the submission lacks and (where one row per id is the rule) a repeated id are located errors, as Kaggle's
+//! `ParticipantVisibleError` names the row.
+
+use super::ID;
+use crate::budget::Budget;
+use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::csv_records::{CsvIn, Row};
+use crate::formats::kaggle_csv::{self as kcsv, Columns, Table};
+use crate::input::{Entry, FileSet, Role};
+use rustc_hash::FxHashMap;
+
+/// No group (an id the solution lacks).
+pub const NONE: u32 = u32::MAX;
+
+/// The single solution and single submission entries; `None` with an error when there are none or several.
+pub fn pick<'a>(files: &'a FileSet, diags: &mut Diags) -> Option<(&'a Entry, &'a Entry)> {
+    let mut one = |role: Role, what: &str| -> Option<&'a Entry> {
+        let all: Vec<&Entry> = files.with_role(role).collect();
+        if all.len() == 1 {
+            return Some(all[0]);
+        }
+        diags.push(
+            Diagnostic::error(
+                &format!("{ID}.{}_files", role.as_str()),
+                format!("{} {what} files; expected one", all.len()),
+            )
+            .hint(format!("Drop exactly one {what} CSV file.")),
+        );
+        None
+    };
+    let gt = one(Role::Gt, "solution");
+    let pred = one(Role::Pred, "submission");
+    gt.zip(pred)
+}
+
+/// The `delimiter` option: one ASCII character, or `tab`.
+pub fn delimiter(text: &str) -> Result<u8, crate::protocols::UsageError> {
+    match text {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        d if d.len() == 1 && d.is_ascii() => Ok(d.as_bytes()[0]),
+        d => Err(crate::protocols::UsageError(format!(
+            "option `delimiter`: expected one ASCII character or `tab`, found `{d}`"
+        ))),
+    }
+}
+
+/// Refuses inputs whose values would not fit the budget: the parsed values take at most about four bytes per
+/// byte of the two files (8-byte runs of at least 4 characters `1 1 `, list items with their headers).
+pub fn fits(gt: &Entry, pred: &Entry, budget: Budget, diags: &mut Diags) -> bool {
+    let need = 4 * (gt.size + pred.size) + (1 << 20);
+    if budget
+        .check("the parsed solution and submission", need)
+        .is_ok()
+    {
+        return true;
+    }
+    diags.push(crate::budget::refusal(
+        &pred.path,
+        None,
+        "the parsed solution and submission",
+        need,
+        budget,
+    ));
+    false
+}
+
+/// Reads `entry` with the cell parser `parse`.
+pub fn read<T>(
+    entry: &Entry,
+    delim: u8,
+    columns: &Columns,
+    diags: &mut Diags,
+    parse: &mut kcsv::Parse<T>,
+) -> Option<Table<T>> {
+    let input = match entry.open_send() {
+        Some(r) if entry.size >= 1 << 20 => CsvIn::Ahead(r),
+        _ => match entry.open() {
+            Ok(r) => CsvIn::Stream(r),
+            Err(e) => {
+                diags.push(Diagnostic::read_error(&entry.path, e));
+                return None;
+            }
+        },
+    };
+    kcsv::read(&entry.path, input, delim, columns, diags, parse)
+}
+
+/// The solution's ids matched with the submission's rows.
+pub struct Matched {
+    /// Groups: the solution's distinct ids, in the order they first appear; `first[g]` is the group's first row.
+    pub first: Vec<u32>,
+    /// The group of each solution row.
+    pub gt_group: Vec<u32>,
+    /// The group of each submission row ([`NONE`]: an id the solution lacks).
+    pub sub_group: Vec<u32>,
+}
+
+impl Matched {
+    pub fn len(&self) -> usize {
+        self.first.len()
+    }
+    /// Each group's rows (indices into the side's rows), in file order.
+    pub fn members(groups: &[u32], n: usize) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); n];
+        for (r, &g) in groups.iter().enumerate() {
+            if g != NONE {
+                out[g as usize].push(r as u32);
+            }
+        }
+        out
+    }
+}
+
+/// Matches the rows by id. `several`: an id may have several rows on either side (one mask per row, the
+/// union or the objects of an image); otherwise a repeated id is an error.
+pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut Diags) -> Matched {
+    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+    index.reserve(gt.ids.len());
+    let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(gt.ids.len()));
+    for r in 0..gt.ids.len() {
+        let id = gt.ids.get(r);
+        let next = first.len() as u32;
+        let g = *index.entry(id).or_insert(next);
+        if g == next {
+            first.push(r as u32);
+        } else if !several {
+            diags.push(repeated(
+                &gt.file,
+                id,
+                gt.lines[r],
+                gt.lines[first[g as usize] as usize],
+            ));
+        }
+        gt_group.push(g);
+    }
+    let mut seen = vec![NONE; first.len()];
+    let mut sub_group = Vec::with_capacity(sub.ids.len());
+    for r in 0..sub.ids.len() {
+        let id = sub.ids.get(r);
+        let g = index.get(id).copied().unwrap_or(NONE);
+        if g == NONE {
+            diags.push(
+                Diagnostic::error(
+                    &format!("{ID}.unknown_id"),
+                    format!("id `{}` is not in the solution", excerpt(id)),
+                )
+                .file(&sub.file)
+                .line(sub.lines[r])
+                .hint("Submit exactly the ids of the sample submission."),
+            );
+        } else if seen[g as usize] != NONE && !several {
+            diags.push(repeated(
+                &sub.file,
+                id,
+                sub.lines[r],
+                sub.lines[seen[g as usize] as usize],
+            ));
+        } else if seen[g as usize] == NONE {
+            seen[g as usize] = r as u32;
+        }
+        sub_group.push(g);
+    }
+    for (g, s) in seen.iter().enumerate() {
+        if *s == NONE {
+            let r = first[g] as usize;
+            diags.push(
+                Diagnostic::error(
+                    &format!("{ID}.missing_id"),
+                    format!("id `{}` is not in the submission", excerpt(gt.ids.get(r))),
+                )
+                .file(&gt.file)
+                .line(gt.lines[r])
+                .hint(format!(
+                    "Give every id of the sample submission a row in `{}` (an empty value where there is nothing to predict).",
+                    sub.file
+                )),
+            );
+        }
+    }
+    Matched {
+        first,
+        gt_group,
+        sub_group,
+    }
+}
+
+fn repeated(file: &str, id: &str, line: u64, before: u64) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{ID}.duplicate_id"),
+        format!("id `{}` is repeated (first on line {before})", excerpt(id)),
+    )
+    .file(file)
+    .line(line)
+    .hint("Give each id one row.")
+}
+
+/// A cell error of the kind `what` at `row`'s column `col`.
+pub fn cell_error(file: &str, row: &Row, col: usize, what: &str, message: String) -> Diagnostic {
+    kcsv::cell_error(file, row, col, what, message)
+}

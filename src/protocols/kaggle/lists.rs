@@ -1,0 +1,220 @@
+//! One value per id: space-separated predicted lists (MAP@k), label sets (F1) and strings (Levenshtein, word
+//! Jaccard). Each id has one row on each side.
+
+use super::inputs;
+use super::KaggleOptions;
+use crate::diag::Diags;
+use crate::formats::csv_records::Row;
+use crate::formats::kaggle_csv::{At, Columns, Table};
+use crate::input::Entry;
+use crate::metrics::edit;
+use crate::metrics::kaggle::ranking;
+use crate::metrics::kaggle::rle::Empty;
+use crate::metrics::mean::numpy_mean;
+use crate::metrics::text::similarity;
+use rustc_hash::FxHashMap;
+
+/// The metrics of predicted lists, label sets and strings.
+pub const MAP: &[&str] = &["map"];
+pub const TAGS: &[&str] = &["f1_micro", "f1_macro", "f1_samples"];
+pub const STRINGS: &[&str] = &["levenshtein", "sequence_levenshtein", "word_jaccard"];
+
+/// The scored rows: the solution's ids in order, one value per id and column, and the set's metrics.
+pub struct Scored {
+    pub ids: Vec<String>,
+    pub columns: Vec<(&'static str, Vec<f64>)>,
+    pub scores: Vec<(&'static str, Option<f64>)>,
+}
+
+/// The solution's ids and each id's solution and submission values.
+type Pairs<T> = (Vec<String>, Vec<(T, T)>);
+
+/// Both files read with `parse` and matched, one row per id: each id's solution and submission values.
+fn read_pairs<T>(
+    gt_e: &Entry,
+    pred_e: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    diags: &mut Diags,
+    parse: &mut dyn FnMut(&str) -> T,
+) -> Option<Pairs<T>> {
+    let mut columns = Columns {
+        id: &opts.id_column,
+        value: &opts.column,
+        value_option: "column",
+        extra: &[],
+    };
+    let mut cell = |r: &Row, at: &At, _: &mut Diags| Some(parse(r.get(at.value)));
+    let gt: Table<T> = inputs::read(gt_e, delim, &columns, diags, &mut cell)?;
+    let name = gt.column.clone();
+    if opts.column.is_empty() {
+        columns.value = &name;
+    }
+    let mut sub: Table<T> = inputs::read(pred_e, delim, &columns, diags, &mut cell)?;
+    let mut gt = gt;
+    let m = inputs::matched(&gt, &sub, false, diags);
+    let mut sub_of = vec![inputs::NONE; m.len()];
+    for (r, &g) in m.sub_group.iter().enumerate() {
+        if g != inputs::NONE && sub_of[g as usize] == inputs::NONE {
+            sub_of[g as usize] = r as u32;
+        }
+    }
+    let mut ids = Vec::with_capacity(m.len());
+    let mut pairs = Vec::with_capacity(m.len());
+    for (g, &r) in m.first.iter().enumerate() {
+        let (Some(t), Some(Some(p))) = (
+            gt.values[r as usize].take(),
+            sub.values.get_mut(sub_of[g] as usize).map(Option::take),
+        ) else {
+            continue;
+        };
+        ids.push(gt.ids.get(r as usize).to_string());
+        pairs.push((t, p));
+    }
+    Some((ids, pairs))
+}
+
+/// Items interned as codes: the same text, the same code, across both files. Items of at most 15 bytes (article
+/// and customer numbers) are keyed by their bytes and length packed into a `u128`, so that a lookup compares
+/// numbers rather than following a pointer to a string.
+#[derive(Default)]
+struct Codes {
+    short: FxHashMap<u128, u32>,
+    long: FxHashMap<String, u32>,
+}
+
+impl Codes {
+    fn code(&mut self, w: &str) -> u32 {
+        let next = (self.short.len() + self.long.len()) as u32;
+        if w.len() <= 15 {
+            let mut b = [0u8; 16];
+            b[..w.len()].copy_from_slice(w.as_bytes());
+            b[15] = w.len() as u8;
+            return *self.short.entry(u128::from_le_bytes(b)).or_insert(next);
+        }
+        match self.long.get(w) {
+            Some(&c) => c,
+            None => {
+                self.long.insert(w.to_string(), next);
+                next
+            }
+        }
+    }
+    fn list(&mut self, cell: &str) -> Vec<u32> {
+        cell.split_ascii_whitespace()
+            .map(|w| self.code(w))
+            .collect()
+    }
+}
+
+/// MAP@k (Kaggle's `apk` per row, NumPy's mean).
+pub fn map(
+    gt: &Entry,
+    pred: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    k: usize,
+    diags: &mut Diags,
+) -> Option<Scored> {
+    let mut codes = Codes::default();
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c| codes.list(c))?;
+    let ap: Vec<f64> = pairs.iter().map(|(a, p)| ranking::apk(a, p, k)).collect();
+    let score = numpy_mean(&ap);
+    Some(Scored {
+        ids,
+        columns: vec![("ap", ap)],
+        scores: vec![("map", score)],
+    })
+}
+
+/// Micro, macro and samples F1 over label sets (`MultiLabelBinarizer` fitted on both sides).
+pub fn tags(
+    gt: &Entry,
+    pred: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    diags: &mut Diags,
+) -> Option<Scored> {
+    let mut codes = Codes::default();
+    let mut set = |c: &str| {
+        let mut v = codes.list(c);
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut set)?;
+    let labels = pairs
+        .iter()
+        .flat_map(|(a, p)| a.iter().chain(p))
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let f = ranking::f1s(&pairs, labels);
+    let per: Vec<f64> = pairs
+        .iter()
+        .map(|(t, p)| {
+            let tp = t.iter().filter(|x| p.contains(x)).count();
+            let den = t.len() + p.len();
+            if den == 0 {
+                0.0
+            } else {
+                2.0 * tp as f64 / den as f64
+            }
+        })
+        .collect();
+    Some(Scored {
+        ids,
+        columns: vec![("f1", per)],
+        scores: vec![
+            ("f1_micro", f.micro),
+            ("f1_macro", f.macro_),
+            ("f1_samples", f.samples),
+        ],
+    })
+}
+
+/// The mean Levenshtein distance over characters and over space-separated tokens, and the mean word Jaccard
+/// (Tweet Sentiment Extraction's `jaccard`; two empty strings score as `empty` says).
+pub fn strings(
+    gt: &Entry,
+    pred: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    empty: Empty,
+    diags: &mut Diags,
+) -> Option<Scored> {
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c: &str| c.to_string())?;
+    let mut chars = Vec::with_capacity(pairs.len());
+    let mut tokens = Vec::with_capacity(pairs.len());
+    let mut jac = Vec::with_capacity(pairs.len());
+    for (t, p) in &pairs {
+        chars.push(edit::char_distance(t, p) as f64);
+        let (a, b): (Vec<&str>, Vec<&str>) = (
+            t.split_ascii_whitespace().collect(),
+            p.split_ascii_whitespace().collect(),
+        );
+        tokens.push(edit::distance(&a, &b) as f64);
+        jac.push(similarity::jaccard(t, p).or(match empty {
+            Empty::One => Some(1.0),
+            Empty::Zero => Some(0.0),
+            Empty::Skip => None,
+        }));
+    }
+    let kept: Vec<f64> = jac.iter().flatten().copied().collect();
+    Some(Scored {
+        ids,
+        scores: vec![
+            ("levenshtein", numpy_mean(&chars)),
+            ("sequence_levenshtein", numpy_mean(&tokens)),
+            ("word_jaccard", numpy_mean(&kept)),
+        ],
+        columns: vec![
+            ("levenshtein", chars),
+            ("sequence_levenshtein", tokens),
+            (
+                "word_jaccard",
+                jac.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
+            ),
+        ],
+    })
+}
