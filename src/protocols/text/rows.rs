@@ -47,6 +47,10 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
     let many = p.refs.iter().any(|r| r.len() != 1);
     let version = p.squad.as_ref().map(|s| s.0);
     let single = !many && version.is_none();
+    let applicable: Vec<&table::Metric> = table::METRICS
+        .iter()
+        .filter(|m| table::applies(m, version, many))
+        .collect();
     let (chars, words, confusions) = if single {
         table::align_all(p)
     } else {
@@ -63,11 +67,13 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
     let mut scores: Vec<(&str, Option<f64>)> = Vec::new();
     let mut columns: Vec<ScoreColumn> = Vec::new();
     let mut labels: Vec<Column> = Vec::new();
-    for m in table::METRICS
-        .iter()
-        .filter(|m| table::applies(m, version, many))
-    {
-        let c = (m.compute)(&corpus);
+    // The metrics are independent: shared among the cores, results in the table's order.
+    let computed = crate::par::map(
+        applicable.len(),
+        || (),
+        |_, k| (applicable[k].compute)(&corpus),
+    );
+    for (m, c) in applicable.into_iter().zip(computed) {
         if let (Some(note), Some(_)) = (m.note, c.value) {
             diags.push(crate::diag::Diagnostic::new(
                 crate::diag::Severity::Info,
