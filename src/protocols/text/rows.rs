@@ -5,6 +5,7 @@
 use super::inputs::Pairs;
 use super::metrics::{self as table, Corpus};
 use super::{not_applicable, TextOptions, ID};
+use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
 use crate::items::{DetailColumn, DetailValues, Ids, ItemTable, ScoreColumn};
 use crate::metrics::edit::Counts;
@@ -43,7 +44,7 @@ pub fn null_scores(report: &mut Report) {
 }
 
 /// Scores, rows and plots of `p`.
-pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diags) {
+pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, diags: &mut Diags) {
     let many = p.refs.iter().any(|r| r.len() != 1);
     let version = p.squad.as_ref().map(|s| s.0);
     let single = !many && version.is_none();
@@ -51,6 +52,11 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
         .iter()
         .filter(|m| table::applies(m, version, many))
         .collect();
+    if let Some(d) = super::budget::refusal(p, &applicable, budget) {
+        diags.push(d);
+        blank(report, &opts.metric);
+        return;
+    }
     let (chars, words, confusions) = if single {
         table::align_all(p)
     } else {
