@@ -9,6 +9,7 @@ pub mod metrics;
 mod preflight;
 mod rows;
 mod view;
+mod warnings;
 
 use super::options::OptionSet;
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};

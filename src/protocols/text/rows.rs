@@ -114,6 +114,10 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, 
             .official("the published jaccard function divides by zero"),
         );
     }
+    if version.is_none() {
+        let ranked = opts.metric.starts_with("rouge");
+        diags.extend(super::warnings::rouge_dropped_letters(p, ranked));
+    }
     // The leaderboard metric first, then the others in the table's order.
     scores.sort_by_key(|(id, _)| *id != opts.metric);
     for (id, v) in &scores {
