@@ -6,6 +6,7 @@
 mod budget;
 pub mod inputs;
 pub mod metrics;
+mod page_view;
 mod preflight;
 mod rows;
 mod view;
