@@ -214,3 +214,56 @@ fn manifest_holds_ids_never_texts() {
         preflight_common::agree("text", &gt, &pred, &[], case);
     }
 }
+
+/// rouge-score 0.1.2's tokenizer keeps only a–z and 0–9 (`RougeScorer(["rouge1"]).score("Привет мир",
+/// "Привет мир")` is 0.0, Hugging Face evaluate issue 256): dropscore gives the same 0 and says why, naming
+/// the items whose references lose letters, how many, and how many lose every word.
+#[test]
+fn rouge_on_non_latin_references_is_explained() {
+    let gt =
+        r#"{"ru": "Привет мир", "zh": "你好世界", "mixed": "Café au lait", "en": "plain text"}"#;
+    let pred =
+        r#"{"ru": "Привет мир", "zh": "你好世界", "mixed": "Café au lait", "en": "plain text"}"#;
+    let r = pair(
+        ("gt.json", gt),
+        ("pred.json", pred),
+        &[("metric", "rouge1")],
+    );
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    assert_eq!(r.scores.get("rouge1"), Some(0.5));
+    let by_id = |id: &str| (0..4).find(|&k| r.item(k).id == id).unwrap();
+    assert_eq!(item(&r, by_id("ru"), "rouge1"), Some(0.0));
+    assert_eq!(item(&r, by_id("zh"), "rouge1"), Some(0.0));
+    assert_eq!(item(&r, by_id("mixed"), "rouge1"), Some(1.0));
+    let d = diag(&r, "text.rouge_dropped_letters");
+    assert_eq!(d.severity, dropscore::Severity::Warning);
+    for part in [
+        "3 of 4 items",
+        "`ru`",
+        "`zh`",
+        "`mixed`",
+        "2 of them keep no word",
+    ] {
+        assert!(d.message.contains(part), "{part}: {}", d.message);
+    }
+    assert!(!d.message.contains("`en`"), "{}", d.message);
+    assert!(
+        d.hint.as_deref().unwrap_or("").contains("chrf"),
+        "{:?}",
+        d.hint
+    );
+    // Ranked by another metric, the same line is information beside the ROUGE values.
+    let r = pair(("gt.json", gt), ("pred.json", pred), &[("metric", "chrf")]);
+    let d = diag(&r, "text.rouge_dropped_letters");
+    assert_eq!(d.severity, dropscore::Severity::Info);
+    // Latin text: no such line.
+    let r = pair(
+        ("gt.json", r#"{"a": "hello"}"#),
+        ("pred.json", r#"{"a": "hello"}"#),
+        &[],
+    );
+    assert!(r
+        .diagnostics
+        .iter()
+        .all(|d| d.code != "text.rouge_dropped_letters"));
+}

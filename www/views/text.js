@@ -1,13 +1,14 @@
 // The text view (src/protocols/text/view.rs): the items worst first (by per-item CER, else WER, ANLS, F1 or
 // Jaccard), each with its character alignment as jiwer's visualize_alignment shows it, in colour: substitutions
 // (reference over hypothesis), deletions (reference text struck through), insertions (hypothesis text
-// underlined). The alignment is the protocol's view request `alignment`, computed in Rust. The histograms of
+// underlined). The alignment is the protocol's view request `alignment`, computed in Rust. For PAGE XML input,
+// the pages and their lines come first (www/views/text-page.js). The histograms of
 // per-item CER/WER and the most frequent character substitutions are the report's plots, drawn by the page.
 
 import { h } from '../util.js';
+import { run, legend, pageSection } from './text-page.js';
 
 const SHOWN = 50;
-const COLOURS = { substitute: '#f5c26b', delete: '#f29b9b', insert: '#9bd3a0' };
 // Error rates: higher is worse; similarities: lower is worse.
 const ORDER = [['cer', 1], ['wer', 1], ['anls', -1], ['f1', -1], ['jaccard', -1], ['ned', -1]];
 
@@ -15,27 +16,6 @@ const ORDER = [['cer', 1], ['wer', 1], ['anls', -1], ['f1', -1], ['jaccard', -1]
 function sortKey(items) {
   const first = items[0]?.scores ?? {};
   return ORDER.find(([k]) => typeof first[k] === 'number') ?? null;
-}
-
-/** A run of the alignment: [kind, reference text, hypothesis text]. */
-function run([kind, ref, hyp]) {
-  const shownText = (t) => t.replace(/ /g, '\u2423') || '\u2205';
-  if (kind === 'equal') return h('span', { class: 'text-equal' }, ref);
-  const node = kind === 'delete'
-    ? h('del', { class: 'text-delete', title: `deleted: ${ref}` }, shownText(ref))
-    : kind === 'insert'
-      ? h('ins', { class: 'text-insert', title: `inserted: ${hyp}` }, shownText(hyp))
-      : h('mark', { class: 'text-substitute', title: `${ref} → ${hyp}` }, shownText(hyp));
-  node.style.backgroundColor = COLOURS[kind];
-  return node;
-}
-
-function legend() {
-  return h('p', { class: 'small text-legend' }, ...['substitute', 'delete', 'insert'].map((k) => {
-    const chip = h('span', { class: `text-${k}` }, ` ${k === 'substitute' ? 'substitution' : k === 'delete' ? 'deletion' : 'insertion'} `);
-    chip.style.backgroundColor = COLOURS[k];
-    return [chip, ' '];
-  }));
 }
 
 export async function render(entry, ctx) {
@@ -63,5 +43,10 @@ export async function render(entry, ctx) {
         .catch(() => {});
     }
   }
-  return h('section', { class: 'text-view' }, h('h3', {}, 'Items, worst first'), note, legend(), list);
+  const worstSection = h('section', { class: 'text-view' }, h('h3', {}, 'Items, worst first'), note, legend(), list);
+  const opts = { mode: ctx?.mode ?? report.mode, set: ctx?.set ?? {} };
+  const pages = ctx?.session
+    ? await pageSection((args) => ctx.session.view('page_lines', args, opts)).catch(() => null)
+    : null;
+  return pages ? [pages, worstSection] : worstSection;
 }

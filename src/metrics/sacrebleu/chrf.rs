@@ -136,7 +136,11 @@ impl Side {
     }
 
     fn char_ngrams(&self, max: usize) -> FxHashMap<&[char], u32> {
-        let mut m = FxHashMap::default();
+        // Sized for every n-gram at once: growing the map was a third of chrF's time on short segments.
+        let mut m = FxHashMap::with_capacity_and_hasher(
+            capacity(self.chars.len(), max),
+            Default::default(),
+        );
         for n in 1..=max.min(self.chars.len()) {
             for g in self.chars.windows(n) {
                 *m.entry(g).or_insert(0) += 1;
@@ -146,7 +150,10 @@ impl Side {
     }
 
     fn word_ngrams(&self, max: usize) -> FxHashMap<&[String], u32> {
-        let mut m = FxHashMap::default();
+        let mut m = FxHashMap::with_capacity_and_hasher(
+            capacity(self.words.len(), max),
+            Default::default(),
+        );
         for n in 1..=max.min(self.words.len()) {
             for g in self.words.windows(n) {
                 *m.entry(g).or_insert(0) += 1;
@@ -190,6 +197,11 @@ impl Side {
         }
         st
     }
+}
+
+/// The n-grams of orders 1..=`max` of `len` tokens at most, up to 65,536 entries (a long line's map grows).
+fn capacity(len: usize, max: usize) -> usize {
+    len.saturating_mul(max).min(1 << 16)
 }
 
 /// `CHRF._remove_punctuation`: words of `str.split()`; a word longer than one character loses a final

@@ -21,6 +21,10 @@ pub struct Pairs {
     /// The `squad` layout: the script version and each question's `bool(qa['answers'])`.
     pub squad: Option<(Version, Vec<bool>)>,
     pub layout: Option<Layout>,
+    /// The submission's files, and for each item the index of the one its hypothesis came from (`u32::MAX`:
+    /// none, the item is missing).
+    pub pred_files: Vec<String>,
+    pub hyp_file: Vec<u32>,
 }
 
 /// One side as read: its records, and where they came from.
@@ -222,6 +226,7 @@ pub fn pair(gt: Side, pred: Side, opts: &TextOptions, diags: &mut Diags) -> Pair
         *has = keep.iter().map(|&k| has[k]).collect();
     }
     let mut hyps: Vec<Option<String>> = vec![None; out.ids.len()];
+    let mut hyp_file = vec![u32::MAX; out.ids.len()];
     for (r, file) in pred.records {
         let Some(&i) = index.get(&r.id) else {
             let d = Diagnostic::error(
@@ -253,6 +258,10 @@ pub fn pair(gt: Side, pred: Side, opts: &TextOptions, diags: &mut Diags) -> Pair
             diags.push(located(d, &r, &file));
             continue;
         }
+        if out.pred_files.last() != Some(&file) {
+            out.pred_files.push(file.clone());
+        }
+        hyp_file[i] = (out.pred_files.len() - 1) as u32;
         hyps[i] = r
             .texts
             .into_iter()
@@ -274,5 +283,6 @@ pub fn pair(gt: Side, pred: Side, opts: &TextOptions, diags: &mut Diags) -> Pair
         );
     }
     out.hyps = hyps.into_iter().map(Option::unwrap_or_default).collect();
+    out.hyp_file = hyp_file;
     out
 }

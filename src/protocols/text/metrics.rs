@@ -278,12 +278,35 @@ pub fn ids() -> Vec<&'static str> {
 pub type Confusions = FxHashMap<(char, char), u64>;
 
 /// The alignment counts and the character confusions (reference → hypothesis substitutions, counted) of every
-/// single-reference item.
+/// single-reference item, the items shared among the cores in chunks of [`CHUNK`] ([`crate::par::map`]).
 pub fn align_all(p: &Pairs) -> (Vec<Counts>, Vec<Counts>, Confusions) {
+    let n = p.ids.len().min(p.refs.len()).min(p.hyps.len());
+    let parts = crate::par::map(
+        n.div_ceil(CHUNK),
+        || (),
+        |_, k| align_range(p, k * CHUNK..((k + 1) * CHUNK).min(n)),
+    );
     let mut confusions = FxHashMap::default();
-    let mut chars = Vec::with_capacity(p.ids.len());
-    let mut words = Vec::with_capacity(p.ids.len());
-    for (r, h) in p.refs.iter().zip(&p.hyps) {
+    let mut chars = Vec::with_capacity(n);
+    let mut words = Vec::with_capacity(n);
+    for (c, w, f) in parts {
+        chars.extend(c);
+        words.extend(w);
+        for (k, v) in f {
+            *confusions.entry(k).or_insert(0) += v;
+        }
+    }
+    (chars, words, confusions)
+}
+
+/// Items aligned by one job of [`align_all`].
+const CHUNK: usize = 4096;
+
+fn align_range(p: &Pairs, range: std::ops::Range<usize>) -> (Vec<Counts>, Vec<Counts>, Confusions) {
+    let mut confusions = FxHashMap::default();
+    let mut chars = Vec::with_capacity(range.len());
+    let mut words = Vec::with_capacity(range.len());
+    for (r, h) in p.refs[range.clone()].iter().zip(&p.hyps[range]) {
         let r = &r[0];
         let (rc, hc) = (jiwer::chars(r), jiwer::chars(h));
         let mut c = Counts::default();

@@ -3,14 +3,18 @@
 //! every metric of [`metrics::METRICS`] that applies is in `scores`, the `metric` option's first. A family has
 //! no corrected behaviour: `corrected` gives the same numbers and says so.
 
+mod budget;
 pub mod inputs;
 pub mod metrics;
+mod page_view;
 mod preflight;
 mod rows;
 mod view;
+mod warnings;
 
 use super::options::OptionSet;
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
+use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
 use crate::formats::text_input::Layout;
 use crate::input::{FileSet, Role};
@@ -112,7 +116,8 @@ impl Protocol for Text {
         opts: &TextOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        run_on(run.files, opts, run.mode, &mut run.diags, progress)
+        let budget = run.opts.budget();
+        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
     fn manifest(&self, run: &mut Run, opts: &TextOptions) -> serde_json::Value {
         preflight::manifest(run, opts)
@@ -164,6 +169,7 @@ pub fn read_pairs(
 pub fn run_on(
     files: &FileSet,
     opts: &TextOptions,
+    budget: Budget,
     mode: Mode,
     diags: &mut Diags,
     progress: &mut dyn Progress,
@@ -192,7 +198,7 @@ pub fn run_on(
     let pairs = read_pairs(files, opts, diags)?;
     progress.update(0.4, "computing the metrics");
     match pairs {
-        Some(p) => rows::fill(&mut report, &p, opts, diags),
+        Some(p) => rows::fill(&mut report, &p, opts, budget, diags),
         None => rows::blank(&mut report, &opts.metric),
     }
     if diags.has_errors() {

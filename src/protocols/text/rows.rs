@@ -5,6 +5,7 @@
 use super::inputs::Pairs;
 use super::metrics::{self as table, Corpus};
 use super::{not_applicable, TextOptions, ID};
+use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
 use crate::items::{DetailColumn, DetailValues, Ids, ItemTable, ScoreColumn};
 use crate::metrics::edit::Counts;
@@ -43,10 +44,19 @@ pub fn null_scores(report: &mut Report) {
 }
 
 /// Scores, rows and plots of `p`.
-pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diags) {
+pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, diags: &mut Diags) {
     let many = p.refs.iter().any(|r| r.len() != 1);
     let version = p.squad.as_ref().map(|s| s.0);
     let single = !many && version.is_none();
+    let applicable: Vec<&table::Metric> = table::METRICS
+        .iter()
+        .filter(|m| table::applies(m, version, many))
+        .collect();
+    if let Some(d) = super::budget::refusal(p, &applicable, budget) {
+        diags.push(d);
+        blank(report, &opts.metric);
+        return;
+    }
     let (chars, words, confusions) = if single {
         table::align_all(p)
     } else {
@@ -63,11 +73,13 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
     let mut scores: Vec<(&str, Option<f64>)> = Vec::new();
     let mut columns: Vec<ScoreColumn> = Vec::new();
     let mut labels: Vec<Column> = Vec::new();
-    for m in table::METRICS
-        .iter()
-        .filter(|m| table::applies(m, version, many))
-    {
-        let c = (m.compute)(&corpus);
+    // The metrics are independent: shared among the cores, results in the table's order.
+    let computed = crate::par::map(
+        applicable.len(),
+        || (),
+        |_, k| (applicable[k].compute)(&corpus),
+    );
+    for (m, c) in applicable.into_iter().zip(computed) {
         if let (Some(note), Some(_)) = (m.note, c.value) {
             diags.push(crate::diag::Diagnostic::new(
                 crate::diag::Severity::Info,
@@ -101,6 +113,10 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, diags: &mut Diag
             )
             .official("the published jaccard function divides by zero"),
         );
+    }
+    if version.is_none() {
+        let ranked = opts.metric.starts_with("rouge");
+        diags.extend(super::warnings::rouge_dropped_letters(p, ranked));
     }
     // The leaderboard metric first, then the others in the table's order.
     scores.sort_by_key(|(id, _)| *id != opts.metric);

@@ -15,10 +15,16 @@ use serde_json::{json, Value};
 
 pub static EXTRAS: Extras = Extras {
     page_view: true,
-    views: &[View {
-        name: "alignment",
-        run: |call: &mut ViewCall| align(call).map(ViewOut::from),
-    }],
+    views: &[
+        View {
+            name: "alignment",
+            run: |call: &mut ViewCall| align(call).map(ViewOut::from),
+        },
+        View {
+            name: "page_lines",
+            run: |call: &mut ViewCall| page_lines(call).map(ViewOut::from),
+        },
+    ],
     ..Extras::NONE
 };
 
@@ -26,17 +32,35 @@ pub static EXTRAS: Extras = Extras {
 /// `equal`, `substitute`, `delete` or `insert`.
 fn align(call: &mut ViewCall) -> Result<Value, String> {
     let id = call.text("id")?.to_string();
+    let pairs = pairs_of(call)?;
+    runs(pairs, &id).ok_or_else(|| format!("no item `{id}`"))
+}
+
+/// The session's pairs for the call's options, read once.
+fn pairs_of<'c>(call: &'c mut ViewCall) -> Result<&'c Pairs, String> {
     let key = call.options_key();
     let (files, req) = (call.files, call.req);
-    let pairs = call.cache.keyed(key, || {
+    call.cache.keyed(key, || {
         let resolved = Options::resolve(TextOptions::SPECS, req.mode, &req.set)?;
         let opts = TextOptions::read(&resolved);
         let mut diags = Diags::new();
         read_pairs(files, &opts, &mut diags)
             .map_err(|e| e.0)?
             .ok_or_else(|| "the inputs could not be read".to_string())
-    })?;
-    runs(pairs, &id).ok_or_else(|| format!("no item `{id}`"))
+    })
+}
+
+/// `page_lines` (`{"page": stem}`, optional): for the `page` layout, every page (stem, lines, character
+/// errors, reference characters, CER) and the lines of the asked page (default the first), in the order of
+/// its PAGE XML, each with its line id, CER and alignment runs. Other layouts: `{"pages": []}`.
+fn page_lines(call: &mut ViewCall) -> Result<Value, String> {
+    let asked = call
+        .args
+        .get("page")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let p = pairs_of(call)?;
+    Ok(super::page_view::pages(p, asked.as_deref()))
 }
 
 /// The runs of item `id`'s alignment (first reference).
