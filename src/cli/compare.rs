@@ -136,7 +136,6 @@ pub fn compare_cmd(args: &[String]) -> i32 {
         }
     }
     // A comparison needs replicates: B = 1000 unless set (a score's default is 0, statistics off).
-    let mut set = set;
     if !set.iter().any(|(k, _)| k == "bootstrap") {
         set.push(("bootstrap".to_string(), "1000".to_string()));
     }
