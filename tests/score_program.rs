@@ -336,9 +336,12 @@ fn flags_without_a_config_and_their_overrides() {
         &["score", input.to_str().unwrap(), out2.to_str().unwrap()],
         &root(),
     );
+    // The config check knows kws's score ids (Protocol::score_ids), so it is refused before any scoring.
     assert_eq!(code, 2);
     assert!(
-        err.contains("dropscore.toml:2:1: leaderboard column `nope`"),
+        err.contains(
+            "dropscore.toml:2:1: leaderboard.columns[0]: metric `nope`: no kws report has this score"
+        ),
         "{err}"
     );
     // Missing res/
