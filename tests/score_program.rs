@@ -344,7 +344,8 @@ fn flags_without_a_config_and_their_overrides() {
         ),
         "{err}"
     );
-    // Missing res/
+    // Missing res/ (with no config, so that the config's own error does not come first)
+    std::fs::remove_file(input.join("ref/dropscore.toml")).unwrap();
     std::fs::remove_dir_all(input.join("res")).unwrap();
     let (code, _, err) = run(
         &[
