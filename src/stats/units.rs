@@ -53,6 +53,10 @@ pub struct Units {
     pub replicate: Box<dyn Replicate>,
     /// Metrics of the report that have no interval, with the reason (`fid`: "not a mean over ids").
     pub no_interval: Vec<(String, String)>,
+    /// Each unit's id as the ground truth names it (row id, image id or file stem, query id…), in unit order;
+    /// empty when the protocol does not name its units. A split file (docs/specs/statistics.md section 4)
+    /// assigns parts by these ids.
+    pub ids: Vec<String>,
 }
 
 impl Units {
@@ -64,7 +68,13 @@ impl Units {
             sizes: vec![n],
             replicate,
             no_interval: Vec::new(),
+            ids: Vec::new(),
         }
+    }
+    /// The same units, named (see [`Units::ids`]).
+    pub fn with_ids(mut self, ids: Vec<String>) -> Units {
+        self.ids = ids;
+        self
     }
     /// The total number of units.
     pub fn count(&self) -> usize {
