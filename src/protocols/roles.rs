@@ -49,31 +49,14 @@ pub fn settle(p: &dyn AnyProtocol, files: &FileSet) -> Settled {
     let mut changed = kept.entries.len() < files.entries.len();
     let mut set = kept;
     if let Some(explicit) = swapped(&set, &classes) {
-        let msg = "These inputs look swapped: the files given as ground truth look like predictions, and the \
-                   predictions look like ground truth.";
+        let found = evidence(&set, &classes);
         if explicit {
-            out.diagnostics.push(
-                Diagnostic::error("input.swapped", format!("{msg} Nothing was scored."))
-                    .expected(
-                        "ground truth on the ground-truth side, predictions on the prediction side",
-                    )
-                    .found(evidence(&set, &classes))
-                    .hint(format!(
-                        "Swap the two inputs and score again: {}",
-                        corrected_command(p.info().id, &set)
-                    )),
-            );
+            out.diagnostics
+                .push(swapped_error(p.info().id, &set, found));
             out.refuse = true;
             return out;
         }
-        out.diagnostics.push(
-            Diagnostic::info(
-                "input.swapped",
-                format!("{msg} Their folders' roles were exchanged."),
-            )
-            .found(evidence(&set, &classes))
-            .hint("Put the ground truth under ref/ and the predictions under res/."),
-        );
+        out.diagnostics.push(swapped_info(found));
         for e in &mut set.entries {
             e.role = e.role.map(|r| match r {
                 Role::Gt => Role::Pred,
@@ -99,6 +82,40 @@ pub fn settle(p: &dyn AnyProtocol, files: &FileSet) -> Settled {
         out.files = Some(set);
     }
     out
+}
+
+const SWAPPED: &str =
+    "These inputs look swapped: the files given as ground truth look like predictions, and \
+                       the predictions look like ground truth.";
+
+/// The error `input.swapped` for roles given explicitly: nothing is scored, and the hint is the command line
+/// with the two sides exchanged. `found` says what gave the swap away.
+pub fn swapped_error(id: &str, files: &FileSet, found: String) -> Diagnostic {
+    Diagnostic::error("input.swapped", format!("{SWAPPED} Nothing was scored."))
+        .expected("ground truth on the ground-truth side, predictions on the prediction side")
+        .found(found)
+        .hint(format!(
+            "Swap the two inputs and score again: {}",
+            corrected_command(id, files)
+        ))
+}
+
+/// The info `input.swapped` for roles taken from folder names (`ref/`, `res/`), which are exchanged.
+pub fn swapped_info(found: String) -> Diagnostic {
+    Diagnostic::info(
+        "input.swapped",
+        format!("{SWAPPED} Their folders' roles were exchanged."),
+    )
+    .found(found)
+    .hint("Put the ground truth under ref/ and the predictions under res/.")
+}
+
+/// Whether any entry's role was given explicitly (`--gt`/`--pred`, the page's drop zones).
+pub fn any_explicit(files: &FileSet) -> bool {
+    files
+        .entries
+        .iter()
+        .any(|e| e.role_from == Some(RoleFrom::Explicit))
 }
 
 /// `Some(explicit)` when the inputs look swapped: both sides hold entries, and either nothing on the

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { setup, repoRoot, openPage, runOf, headline, score, dropFiles } from './harness.mjs';
 
 const data = (...p) => path.join(repoRoot, 'tests', 'data', ...p);
+const example = (...p) => path.join(repoRoot, 'www', 'examples', ...p);
+const scenes = (dir) => [1, 2, 3, 4, 5, 6].map((n) => example('segmentation', dir, `scene_${n}.png`));
 
 const CASES = [
   {
@@ -29,6 +31,18 @@ const CASES = [
     protocol: 'fest',
     folders: { gt: data('fest', 'synthetic', 'gt'), pred: data('fest', 'synthetic', 'pred') },
   },
+  {
+    protocol: 'detection',
+    gt: [example('detection', 'gt', 'instances.json')],
+    pred: [example('detection', 'pred', 'results.json')],
+  },
+  {
+    // Both sides are PNG label maps: the ignore_index pixels give the swap away.
+    protocol: 'segmentation',
+    gt: scenes('gt'),
+    pred: scenes('pred'),
+    options: { num_classes: '4' },
+  },
 ];
 
 setup({ requiredFiles: CASES.flatMap((c) => [...(c.gt ?? []), ...(c.pred ?? [])]) });
@@ -44,6 +58,13 @@ async function give(page, c, swapped) {
   } else {
     await dropFiles(page, '#zone-gt', c[g]);
     await dropFiles(page, '#zone-pred', c[p]);
+  }
+  if (c.options) {
+    await page.click('#options > summary');
+    for (const [name, value] of Object.entries(c.options)) {
+      await page.fill(`input[name=${name}]`, value);
+      await page.dispatchEvent(`input[name=${name}]`, 'change');
+    }
   }
 }
 

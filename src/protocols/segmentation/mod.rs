@@ -7,6 +7,7 @@
 mod image;
 mod pairing;
 mod preflight;
+mod swap;
 mod view;
 
 use super::options::{List, OptionSet, OptionSpec};
@@ -245,17 +246,23 @@ impl Protocol for Segmentation {
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
-        let mut total = Counts::new(st.classes);
-        let mut rows = Vec::with_capacity(pairs.len());
-        for (i, p) in pairs.iter().enumerate() {
-            progress.update(i as f64 / pairs.len().max(1) as f64, "scoring images");
-            let Some(l) = image::load(p, &st, &mut run.diags) else {
-                continue;
-            };
-            let c = image::count(&l, &st);
-            total.add(&c);
-            rows.push(image_item(&p.id, &l, &c));
+        let mut counted = count_pairs(&pairs, &st, progress);
+        if let Some(found) = counted.looks.swapped(&pairs, st.ignore, st.reduce) {
+            if super::roles::any_explicit(run.files) {
+                let d = super::roles::swapped_error(INFO.id, run.files, found);
+                run.diags.push(d);
+                return Ok(report);
+            }
+            run.diags.push(super::roles::swapped_info(found));
+            counted = count_pairs(&swap::exchange(&pairs), &st, progress);
         }
+        let Counted {
+            total,
+            mut rows,
+            diags,
+            ..
+        } = counted;
+        run.diags.absorb(diags);
         if run.diags.has_errors() || pairs.is_empty() {
             return Ok(report);
         }
@@ -277,6 +284,34 @@ impl Protocol for Segmentation {
             ..Default::default()
         }
     }
+}
+
+/// The pixels of every pair counted, each image's row, and what the pairs show about the sides.
+struct Counted {
+    total: Counts,
+    rows: Vec<Item>,
+    looks: swap::Looks,
+    diags: crate::diag::Diags,
+}
+
+fn count_pairs(pairs: &[pairing::Pair], st: &Settings, progress: &mut dyn Progress) -> Counted {
+    let mut out = Counted {
+        total: Counts::new(st.classes),
+        rows: Vec::with_capacity(pairs.len()),
+        looks: swap::Looks::default(),
+        diags: crate::diag::Diags::new(),
+    };
+    for (i, p) in pairs.iter().enumerate() {
+        progress.update(i as f64 / pairs.len().max(1) as f64, "scoring images");
+        let Some(l) = image::load(p, st, &mut out.diags) else {
+            continue;
+        };
+        out.looks.add(&l, st.ignore);
+        let c = image::count(&l, st);
+        out.total.add(&c);
+        out.rows.push(image_item(&p.id, &l, &c));
+    }
+    out
 }
 
 fn display(st: &Settings, mode: Mode) -> Display {
