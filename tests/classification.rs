@@ -488,3 +488,41 @@ fn single_class_ground_truth_is_still_binary() {
     near(r.scores.get("brier_score"), 0.175, "brier_score");
     assert!(r.scores.contains("roc_auc") && r.scores.get("roc_auc").is_none());
 }
+
+/// One column of probabilities for a multi-class AUC (string or integer classes): the error says the
+/// submission is one column of numbers and what the metric needs; no unknown-label or mixed-type note repeats
+/// it; the label metrics are null for integer classes, where scikit-learn raises (Mix of label input types).
+#[test]
+fn one_probability_column_for_a_multiclass_auc() {
+    let pred = b"id,cat\na,0.7\nb,0.2\nc,0.4\n";
+    for (gt, labels) in [
+        (&b"id,label\na,cat\nb,dog\nc,fox\n"[..], "(cat, dog, fox)"),
+        (&b"id,label\na,0\nb,1\nc,2\n"[..], "(0, 1, 2)"),
+    ] {
+        let r = run(gt, pred, &[("metric", "roc_auc_ovr")]);
+        let d = diag(&r, "classification.metric_not_applicable");
+        assert_eq!(d.severity, dropscore::Severity::Error);
+        assert!(
+            d.message.contains("one column of numbers (first: `0.7`)")
+                && d.message.contains(labels),
+            "{}",
+            d.message
+        );
+        for noise in [
+            "classification.unknown_label",
+            "classification.mixed_label_types",
+        ] {
+            assert!(
+                !r.diagnostics.iter().any(|d| d.code == noise),
+                "{noise}: {:#?}",
+                r.diagnostics
+            );
+        }
+    }
+    let r = run(
+        b"id,label\na,0\nb,1\nc,2\n",
+        pred,
+        &[("metric", "roc_auc_ovr")],
+    );
+    assert_eq!(r.scores.get("accuracy"), None, "{:?}", r.scores);
+}

@@ -283,4 +283,8 @@ pub struct Submission {
     pub seen: Vec<u64>,
     /// Rows with an unusable value (located errors already given).
     pub bad_values: u64,
+    /// A single column of numbers against three classes or more, for a metric that needs scores: read as
+    /// labels (none a GT class); the first value as written. The protocol says what the metric needs instead
+    /// of listing the numbers as unknown labels.
+    pub numbers_as_labels: Option<String>,
 }

@@ -384,6 +384,20 @@ impl<'g> SubmissionReader<'g> {
             sub.scores = Vec::new();
         }
         let not_class = self.not_class;
+        let numeric = |t: &str| t.parse::<f64>().is_ok();
+        let no_class = sub.pred.iter().all(|&p| p == NONE || p as usize >= self.k);
+        let first_numeric = (self.first_not_class.as_ref()).is_some_and(|f| numeric(&f.2));
+        if self.single
+            && self.wants_scores
+            && not_class > 0
+            && no_class
+            && first_numeric
+            && sub.extra.iter().all(|t| numeric(t))
+        {
+            // Scores given in one column (of three classes or more: two are a binary score, above): none is
+            // a class; the metric's needs say it all (integer GT classes keep them "mixed" labels: null).
+            sub.numbers_as_labels = self.first_not_class.take().map(|(_, _, text)| text);
+        }
         if let Some((line, col, text)) = self.first_not_class.take().filter(|_| sub.mixed.is_none())
         {
             diags.push(

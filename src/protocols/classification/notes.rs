@@ -64,7 +64,7 @@ pub fn submission_notes(
     diags: &mut Diags,
 ) {
     let k = classes.metric_k();
-    if let Some((line, col, text, count)) = &sub.mixed {
+    if let (Some((line, col, text, count)), None) = (&sub.mixed, &sub.numbers_as_labels) {
         diags.push(
             Diagnostic::warning(&format!("{ID}.mixed_label_types"), format!("{count} predicted label(s) are not integers while the GT classes are (first: `{text}`); label metrics are null"))
                 .file(&sub.file).at(*line, *col)
@@ -101,7 +101,20 @@ pub fn submission_notes(
         );
     }
     let has_scores = sub.layout != Layout::Labels;
-    if !applies(metric, k, has_scores) {
+    if let (false, Some(first)) = (applies(metric, k, has_scores), &sub.numbers_as_labels) {
+        diags.push(
+            Diagnostic::error(
+                &format!("{ID}.metric_not_applicable"),
+                format!(
+                    "the leaderboard metric `{metric}` cannot be computed from one column of numbers (first: `{}`): {}",
+                    crate::diag::excerpt(first),
+                    needed_layout(metric, classes)
+                ),
+            )
+            .file(&sub.file)
+            .hint("Give one score column per class (each row's probabilities, summing to 1), named by the GT's class labels."),
+        );
+    } else if !applies(metric, k, has_scores) {
         diags.push(
             Diagnostic::error(
                 &format!("{ID}.metric_not_applicable"),
