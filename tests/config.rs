@@ -550,3 +550,49 @@ fn leaderboard_typos_are_caught_for_every_protocol() {
         );
     }
 }
+
+/// `dropscore PROTOCOL --config dropscore.toml` scores with the config's options, as the page and the
+/// scoring program do (a --set after it wins); a config of another protocol is a usage error.
+#[test]
+fn score_takes_the_options_of_a_config() {
+    let bin = env!("CARGO_BIN_EXE_dropscore");
+    let ex = root().join("www/examples/classification");
+    let cfg = root().join("examples/classification/dropscore.toml");
+    let json = |args: &[&str]| {
+        let out = std::process::Command::new(bin)
+            .args(["classification", "--gt"])
+            .arg(ex.join("gt.csv"))
+            .arg("--pred")
+            .arg(ex.join("pred_scores.csv"))
+            .args(args)
+            .args(["--format", "json", "--quiet"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        (out.status.code(), v)
+    };
+    let cfg = cfg.to_str().unwrap();
+    let (code, with_config) = json(&["--config", cfg]);
+    let (_, with_set) = json(&["--set", "metric=log_loss", "--set", "k=2"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(with_config["options"]["metric"], "log_loss");
+    assert_eq!(with_config, with_set);
+    let (_, overridden) = json(&["--config", cfg, "--set", "k=3"]);
+    assert_eq!(overridden["options"]["k"], 3, "{}", overridden["options"]);
+    let out = std::process::Command::new(bin)
+        .args([
+            "regression",
+            "--gt",
+            "a.csv",
+            "--pred",
+            "b.csv",
+            "--config",
+            cfg,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("differs from the config's `classification`")
+    );
+}

@@ -39,6 +39,10 @@ struct ScoreArgs {
     /// Option NAME=VALUE (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// The competition config (dropscore.toml or its JSON form): its options, as the page and the scoring
+    /// program use them (a --set adds to them); its protocol must be the one named.
+    #[arg(long, value_name = "FILE")]
+    config: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// Write the output here instead of standard output.
@@ -176,10 +180,15 @@ pub(crate) fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String>
 }
 
 fn score(a: ScoreArgs) -> i32 {
-    let set = match parse_set(&a.set) {
+    let mut set = match parse_set(&a.set) {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    if let Some(path) = &a.config {
+        if let Err(e) = preflight::with_config(Some(a.protocol.clone()), Some(path), &mut set) {
+            return usage(&e);
+        }
+    }
     let modes: Vec<Mode> = match a.mode.as_str() {
         "both" => vec![Mode::Official, Mode::Corrected],
         m => match Mode::parse(m) {

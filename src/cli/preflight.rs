@@ -163,9 +163,9 @@ pub fn check_cmd(rest: &[String]) -> i32 {
     }
 }
 
-/// The protocol of `dropscore manifest`: the one named, else the config's; with a config, its options come
-/// first in `set` (the --set pairs after them win).
-fn with_config(
+/// The protocol of `dropscore manifest` (and of a score with `--config`): the one named, else the config's;
+/// with a config, its options come first in `set` (the --set pairs after them win).
+pub(super) fn with_config(
     named: Option<String>,
     config: Option<&str>,
     set: &mut Vec<(String, String)>,
