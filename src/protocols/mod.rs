@@ -8,6 +8,8 @@ pub mod chalearn_ce;
 pub mod classification;
 pub mod commands;
 pub mod contract_compare;
+pub mod contract_parts;
+pub mod contract_parts_csv;
 pub mod contract_stats;
 pub mod detection;
 pub mod falsid;
