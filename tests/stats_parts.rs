@@ -183,6 +183,41 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
             .collect::<Vec<_>>(),
         ["public"]
     );
+    // The text output: one line per part after the scores.
+    let (_, text, _) = run_in(
+        &[
+            "classification",
+            "--gt",
+            "gt.csv",
+            "--pred",
+            "pred.csv",
+            "-q",
+        ],
+        &dir,
+    );
+    let want = format!(
+        "public part: accuracy {:.5}\nprivate part: accuracy {:.5}\n",
+        r["parts"]["public"]["accuracy"].as_f64().unwrap(),
+        r["parts"]["private"]["accuracy"].as_f64().unwrap()
+    );
+    assert!(text.ends_with(&want), "{text}");
+    let (_, text, _) = run_in(
+        &[
+            "classification",
+            "--gt",
+            "gt.csv",
+            "--pred",
+            "pred.csv",
+            "-q",
+            "--set",
+            "part=public",
+        ],
+        &dir,
+    );
+    assert!(
+        text.contains("public part:") && !text.contains("private"),
+        "{text}"
+    );
     let private = scores_of(
         &dir,
         "classification",
@@ -482,6 +517,30 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
     assert!(
         !m.contains("public") && !m.contains("private") && !m.contains("ignored"),
         "{m}"
+    );
+    // Kaggle's solution layout (`id,Expected,Usage`): the label column is the only one besides id and Usage.
+    let kaggle = std::fs::read_to_string(dir.join("gt.csv"))
+        .unwrap()
+        .replacen("id,label,Usage", "id,Expected,Usage", 1);
+    std::fs::write(dir.join("solution.csv"), kaggle).unwrap();
+    let (code, _, err) = run_in(
+        &[
+            "manifest",
+            "classification",
+            "--gt",
+            "solution.csv",
+            "--out",
+            "m2.json",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    let m2 = std::fs::read_to_string(dir.join("m2.json"))
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(
+        !m2.contains("public") && !m2.contains("private") && !m2.contains("usage"),
+        "{m2}"
     );
     // The participant's check of a full submission passes.
     let (code, out, err) = run_in(

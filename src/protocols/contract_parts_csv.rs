@@ -291,3 +291,21 @@ pub fn score_by_part(
     report.parts = Some(Parts(parts));
     Some(Ok(report))
 }
+
+/// The files with the GT's usage column left out, every row kept (what a manifest reads: a submission gives
+/// every GT row, Ignored ones included, as Kaggle asks, and the manifest never learns a row's part); `None`
+/// when the GT has no usage column.
+pub fn without_usage(run: &Run, layout: &CsvLayout) -> Option<FileSet> {
+    let at = single(run.files, Role::Gt)?;
+    let e = &run.files.entries[at];
+    let bytes = e.read_all().ok()?;
+    let recs = records(&bytes, layout.delimiter);
+    let header = &recs.first()?.fields;
+    let want = run.opts.parts().usage_column;
+    let usage = (0..header.len())
+        .find(|&i| !want.is_empty() && field(header, i).eq_ignore_ascii_case(&want))?;
+    let gt = rewrite(&bytes, &recs, layout.delimiter, Some(usage), &|_| true);
+    let mut out = run.files.clone();
+    out.entries[at] = Entry::plain(e.path.clone(), e.role, e.role_from, gt);
+    Some(out)
+}

@@ -128,6 +128,9 @@ impl Protocol for Classification {
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
+        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+            return m;
+        }
         let budget = run.opts.budget();
         let shape = preflight::shape(
             run,

@@ -131,6 +131,9 @@ impl Protocol for Regression {
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
+        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+            return m;
+        }
         let budget = run.opts.budget();
         let shape = preflight::shape(
             run,

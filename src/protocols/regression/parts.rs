@@ -3,7 +3,7 @@
 //! ([`crate::protocols::contract_parts_csv`]).
 
 use super::{inputs, run_on, RegressionOptions};
-use crate::protocols::contract_parts_csv::{score_by_part, CsvLayout};
+use crate::protocols::contract_parts_csv::{score_by_part, without_usage, CsvLayout};
 use crate::protocols::{Progress, Run, UsageError};
 use crate::report::Report;
 
@@ -21,4 +21,22 @@ pub fn score(
     score_by_part(run, &layout, progress, &mut |files, diags, progress| {
         run_on(files, opts, budget, mode, diags, progress)
     })
+}
+
+/// The manifest of a GT with a usage column: the manifest of the GT without it (every row kept), so that it
+/// never records a row's part; `None` without a usage column.
+pub fn manifest(
+    run: &mut Run,
+    opts: &RegressionOptions,
+    manifest: impl FnOnce(&mut Run) -> serde_json::Value,
+) -> Option<serde_json::Value> {
+    let layout = CsvLayout {
+        delimiter: inputs::delimiter(&opts.delimiter).ok()?,
+        id_column: &opts.id_column,
+    };
+    let files = without_usage(run, &layout)?;
+    let mut inner = Run::new(&files, run.mode, run.opts.clone());
+    let value = manifest(&mut inner);
+    run.diags.extend(inner.diags.finish());
+    Some(value)
 }
