@@ -10,6 +10,7 @@ pub mod commands;
 pub mod contract_compare;
 pub mod contract_parts;
 pub mod contract_parts_csv;
+pub mod contract_rank;
 pub mod contract_stats;
 pub mod detection;
 pub mod falsid;
