@@ -557,3 +557,34 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.to_ascii_lowercase().contains("private"), "{out}");
 }
+
+#[test]
+fn quoted_fields_and_locations_survive_the_parts() {
+    let dir = fresh("quoted");
+    std::fs::write(
+        dir.join("gt.csv"),
+        "id,label,Usage\na,\"x,1\",Public\nb,y,Ignored\n\"c\",\"x,1\",\"Private\"\nd,y,public\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("pred.csv"), "id,label\na,\"x,1\"\nb,y\nc,y\nd,y\n").unwrap();
+    let r = scores_of(&dir, "classification", "gt.csv", "pred.csv", &[]);
+    assert_eq!(r["scores"]["accuracy"].as_f64(), Some(2.0 / 3.0));
+    assert_eq!(r["parts"]["public"]["accuracy"], 1.0);
+    assert_eq!(r["parts"]["private"]["accuracy"], 0.0);
+    // A submission's problem keeps its line (blank lines stand for the rows of other parts).
+    std::fs::write(
+        dir.join("pred2.csv"),
+        "id,label\na,\"x,1\"\nb,y\nc,y\nzz,y\nd,y\n",
+    )
+    .unwrap();
+    for part in ["part=all", "part=public", "part=private"] {
+        let r = scores_of(&dir, "classification", "gt.csv", "pred2.csv", &[part]);
+        let d = r["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "classification.unknown_id")
+            .unwrap_or_else(|| panic!("{part}: {r}"));
+        assert_eq!(d["line"], 5, "{part}");
+    }
+}

@@ -95,21 +95,48 @@ fn rewrite(
             out.extend_from_slice(raw);
             continue;
         };
-        let mut w = csv::WriterBuilder::new()
-            .delimiter(delimiter)
-            .terminator(csv::Terminator::Any(b'\n'))
-            .flexible(true)
-            .from_writer(Vec::new());
-        let fields = (0..r.fields.len())
+        let mut line = Vec::with_capacity(raw.len());
+        let kept: Vec<&[u8]> = (0..r.fields.len())
             .filter(|&i| i != col)
-            .map(|i| &r.fields[i]);
-        let _ = w.write_record(fields);
-        let mut line = w.into_inner().unwrap_or_default();
+            .map(|i| &r.fields[i])
+            .collect();
+        write_record(&mut line, &kept, delimiter);
         let have = line.iter().filter(|&&b| b == b'\n').count();
         line.extend(std::iter::repeat_n(b'\n', lines.saturating_sub(have)));
         out.extend_from_slice(&line);
     }
     out
+}
+
+/// One CSV record as the csv crate's writer writes it with `QuoteStyle::Necessary`: a field holding the
+/// delimiter, a quote or a line break is quoted (quotes doubled); a record of one empty field is `""`.
+fn write_record(out: &mut Vec<u8>, fields: &[&[u8]], delimiter: u8) {
+    if let [only] = fields {
+        if only.is_empty() {
+            out.extend_from_slice(b"\"\"\n");
+            return;
+        }
+    }
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(delimiter);
+        }
+        if f.iter()
+            .any(|&b| b == delimiter || b == b'"' || b == b'\n' || b == b'\r')
+        {
+            out.push(b'"');
+            for &b in *f {
+                if b == b'"' {
+                    out.push(b'"');
+                }
+                out.push(b);
+            }
+            out.push(b'"');
+        } else {
+            out.extend_from_slice(f);
+        }
+    }
+    out.push(b'\n');
 }
 
 /// The GT's rows and what assigns them to parts.
