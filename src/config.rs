@@ -467,7 +467,8 @@ fn options(
             }
         };
         if let Some(specs) = specs {
-            if !specs.iter().any(|s| s.name == k) {
+            let shell = protocols::options::SHELL_OPTIONS;
+            if !specs.iter().chain(shell).any(|s| s.name == k) {
                 let valid: Vec<_> = specs.iter().map(|s| s.name).collect();
                 c.err(
                     *kpos,

@@ -150,6 +150,37 @@ fn terminal_safe_report(report: &Report) -> Option<Report> {
 /// With intervals (docs/specs/statistics.md section 2), a protocol's own layout is followed by one line per
 /// metric with its interval, `map 0.5185 [0.4821, 0.5537]`; the generic layout has them after each value.
 pub fn own_or_generic_text(report: &Report) -> String {
+    let mut text = own_or_generic(report);
+    text.push_str(&parts_text(report));
+    text
+}
+
+/// With public/private parts (docs/specs/statistics.md section 4), one line per part: its headline metric.
+fn parts_text(report: &Report) -> String {
+    let Some(parts) = &report.parts else {
+        return String::new();
+    };
+    let Some(id) = report
+        .display
+        .headline
+        .first()
+        .map(|l| l.id.as_str())
+        .or_else(|| report.scores.iter().next().map(|(k, _)| k))
+    else {
+        return String::new();
+    };
+    let d = decimals_of(report, id);
+    let mut out = String::new();
+    for (name, scores) in &parts.0 {
+        out.push_str(&format!(
+            "{name} part: {id} {}\n",
+            fmt_opt(scores.get(id), d)
+        ));
+    }
+    out
+}
+
+fn own_or_generic(report: &Report) -> String {
     match crate::protocols::render_text(report) {
         Some(mut own) => {
             if report.statistics.is_some() && !report.intervals.is_empty() {

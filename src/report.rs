@@ -238,6 +238,44 @@ pub struct Report {
     /// The protocol's units, kept for the bootstrap, `compare` and `rank` (never serialised).
     #[serde(skip)]
     pub units: crate::stats::units::Slot,
+    /// The scores of each part of a public/private split (docs/specs/statistics.md section 4); `None` (and not
+    /// written) without a split.
+    #[serde(default)]
+    pub parts: Option<Parts>,
+}
+
+/// `"parts"`: part name (`public`, `private`) → its scores, in that order.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "Map<String, Value>")]
+pub struct Parts(pub Vec<(String, Scores)>);
+
+impl Parts {
+    pub fn get(&self, part: &str) -> Option<&Scores> {
+        self.0.iter().find(|(k, _)| k == part).map(|(_, v)| v)
+    }
+}
+
+impl Serialize for Parts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl From<Map<String, Value>> for Parts {
+    fn from(m: Map<String, Value>) -> Self {
+        Parts(
+            m.into_iter()
+                .filter_map(|(k, v)| match v {
+                    Value::Object(o) => Some((k, Scores::from(o))),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
 }
 
 /// `"statistics"`: what was resampled, how many times, with which seed and confidence.
@@ -343,6 +381,10 @@ impl Serialize for Report {
                 st.skip_field("intervals")?;
             }
         }
+        match &self.parts {
+            Some(parts) => st.serialize_field("parts", parts)?,
+            None => st.skip_field("parts")?,
+        }
         st.end()
     }
 }
@@ -395,6 +437,7 @@ impl Report {
             statistics: None,
             intervals: Intervals::default(),
             units: Default::default(),
+            parts: None,
         }
     }
 
@@ -422,6 +465,7 @@ impl Report {
             statistics: self.statistics.clone(),
             intervals: self.intervals.clone(),
             units: self.units.clone(),
+            parts: self.parts.clone(),
         };
         if n <= limit {
             r.items = (0..n).map(|k| self.item(k).into_owned()).collect();

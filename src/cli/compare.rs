@@ -45,12 +45,12 @@ struct CompareArgs {
 }
 
 /// The compare command's own options, taken out of `--set` before the protocol resolves the rest.
-struct Own {
-    permutations: usize,
-    all: bool,
+pub(super) struct Own {
+    pub(super) permutations: usize,
+    pub(super) all: bool,
 }
 
-fn own_options(set: &mut Vec<(String, String)>) -> Result<Own, String> {
+pub(super) fn own_options(set: &mut Vec<(String, String)>) -> Result<Own, String> {
     let mut own = Own {
         permutations: 10_000,
         all: false,
@@ -173,7 +173,7 @@ pub fn compare_cmd(args: &[String]) -> i32 {
 }
 
 /// The bootstrap's settings as the shell read them.
-fn options_of(
+pub(super) fn options_of(
     protocol: &str,
     mode: Mode,
     set: &[(String, String)],
@@ -183,7 +183,7 @@ fn options_of(
 }
 
 /// The leaderboard metric: the report's first headline metric, else its first score.
-fn headline_metric(r: &Report) -> String {
+pub(super) fn headline_metric(r: &Report) -> String {
     r.display
         .headline
         .first()

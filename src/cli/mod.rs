@@ -10,6 +10,7 @@ mod out_file;
 mod preflight;
 mod program;
 mod pycompat;
+mod rank;
 
 use clap::{Parser, ValueEnum};
 use dropscore::input::disk::io_words;
@@ -77,6 +78,7 @@ pub fn run(args: Vec<String>) -> i32 {
         Some("tokenize") => pycompat::tokenize(&args[2..]),
         Some("score") => program::score_cmd(&args[2..]),
         Some("compare") => compare::compare_cmd(&args[2..]),
+        Some("rank") => rank::rank_cmd(&args[2..]),
         Some("config") => program::config_cmd(&args[2..]),
         Some("manifest") => preflight::manifest_cmd(&args[2..]),
         Some("check") => preflight::check_cmd(&args[2..]),
@@ -107,6 +109,7 @@ fn parse_score_args(args: &[String]) -> Result<ScoreArgs, clap::Error> {
         "  dropscore score INPUT_DIR OUTPUT_DIR Codabench/Codalab scoring program (dropscore score --help)\n  \
          dropscore config dropscore.toml      check a competition config, print its JSON form (for the page)\n  \
          dropscore compare PROTOCOL --gt … --pred A… --vs B…   is A really better than B? (paired bootstrap)\n  \
+         dropscore rank PROTOCOL --gt … --pred P1 P2 …   a leaderboard with intervals, rank intervals, groups\n  \
          dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  \
          dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)",
     );

@@ -12,7 +12,12 @@ pub fn add(protocol: &str, set: &[(String, String)], inputs: &mut Vec<Input>) {
         return;
     };
     for (k, v) in set {
-        let Some(spec) = info.options.iter().find(|o| o.name == k) else {
+        let Some(spec) = info
+            .options
+            .iter()
+            .chain(super::options::SHELL_OPTIONS)
+            .find(|o| o.name == k)
+        else {
             continue;
         };
         if spec.kind != "file" && spec.kind != "files" {

@@ -53,7 +53,48 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     default_official: "false",
     default_corrected: "false",
     help: "the scoring program writes each leaderboard value's interval into scores.json and scores.txt as <key>_ci_low and <key>_ci_high (with bootstrap = 1000 unless bootstrap is set)",
+}, OptionSpec {
+    name: "split",
+    kind: "file",
+    default_official: "none",
+    default_corrected: "none",
+    help: "public/private parts (docs/specs/statistics.md section 4): a file of `id<TAB>Public|Private|Ignored` lines, one per unit (row, image, query, item… as the protocol names them); the report then holds each part's scores under `parts`, Ignored units scored nowhere",
+}, OptionSpec {
+    name: "split_file",
+    kind: "file",
+    default_official: "none",
+    default_corrected: "none",
+    help: "the same as `split`, for a protocol whose own option is named `split` (fest's dataset split)",
+}, OptionSpec {
+    name: "part",
+    kind: "all|public|private",
+    default_official: "all",
+    default_corrected: "all",
+    help: "with a split (a `split` file or the GT's usage column): what the headline, the scores and the leaderboard show: every unit not Ignored (all), or one part; with public, the private part's values are absent from the report",
+}, OptionSpec {
+    name: "usage_column",
+    kind: "text",
+    default_official: "Usage",
+    default_corrected: "Usage",
+    help: "CSV ground truths (classification, regression): the column giving each row's part, Public, Private or Ignored (any case), as Kaggle's solution files do; a GT without it has no parts",
 }];
+
+/// The part the headline and the leaderboard show (shell option `part`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartChoice {
+    All,
+    Public,
+    Private,
+}
+
+/// The public/private split's options (`split`, `part`, `usage_column`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartSettings {
+    /// The split file's name (empty: none).
+    pub split: String,
+    pub part: PartChoice,
+    pub usage_column: String,
+}
 
 /// Effective option values for one run, as text: what the report lists (`options`, `deviations`) and what the
 /// typed struct of [`options!`](crate::options) is read from. Protocol code reads the typed struct, never a
@@ -210,6 +251,27 @@ impl Options {
             seed: seed as u64,
             confidence,
         })
+    }
+
+    /// The public/private split's settings (shell options `split`, `part`, `usage_column`).
+    pub fn parts(&self) -> PartSettings {
+        let get = |name: &str| {
+            self.shell
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or("", |(_, v)| v.as_str())
+        };
+        let named = |name: &str| Some(get(name).trim()).filter(|v| !v.is_empty() && *v != "none");
+        let split = named("split_file").or(named("split")).unwrap_or_default();
+        PartSettings {
+            split: split.to_string(),
+            part: match get("part") {
+                "public" => PartChoice::Public,
+                "private" => PartChoice::Private,
+                _ => PartChoice::All,
+            },
+            usage_column: get("usage_column").trim().to_string(),
+        }
     }
 
     /// The run's memory budget (the shell option `max_memory`).

@@ -300,6 +300,10 @@ pub struct Run<'a> {
     pub diags: Diags,
     /// The built-in Russian lemmatiser, when the caller loaded its asset.
     pub lemmatizer: Option<Arc<Lemmatizer>>,
+    /// The public/private split file (option `split`): its path and bytes, taken out of `files`. A protocol
+    /// that applies it itself ([`super::contract_parts_csv`]) takes it; otherwise the shell applies it to the
+    /// report's units ([`super::contract_parts::apply`]).
+    pub split_file: Option<(String, Vec<u8>)>,
     deviations: Option<Vec<String>>,
 }
 
@@ -312,6 +316,7 @@ impl<'a> Run<'a> {
             opts,
             diags: Diags::new(),
             lemmatizer: None,
+            split_file: None,
             deviations: None,
         }
     }
@@ -335,6 +340,9 @@ pub fn run(
     let info = p.info();
     let opts = Options::resolve(info.options, req.mode, &req.set).map_err(UsageError)?;
     let settings = opts.statistics().map_err(UsageError)?;
+    let part = opts.parts();
+    let (split_file, without_split) = super::contract_parts::take_split(files, &part)?;
+    let files = without_split.as_ref().unwrap_or(files);
     let mut throttled = Throttle::new(progress);
     let settled = roles::settle(p, files);
     let mut diags = Diags::new();
@@ -347,6 +355,7 @@ pub fn run(
         opts,
         diags,
         lemmatizer: req.lemmatizer.clone(),
+        split_file,
         deviations: None,
     };
     let mut report = if settled.refuse {
@@ -354,6 +363,8 @@ pub fn run(
     } else {
         p.score(&mut run, &mut throttled)?
     };
+    let split = run.split_file.take();
+    super::contract_parts::apply(&mut report, split.as_ref(), part.part, &mut run.diags);
     throttled.update(0.95, "bootstrap intervals");
     super::contract_stats::intervals(&mut report, &settings, &mut run.diags);
     finish(&mut report, run);

@@ -7,6 +7,7 @@ pub mod compute;
 pub mod inputs;
 pub mod looks;
 mod notes;
+pub mod parts;
 pub mod preflight;
 pub mod units;
 
@@ -113,6 +114,9 @@ impl Protocol for Classification {
         opts: &ClassificationOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
+        if let Some(by_part) = parts::score(run, opts, progress) {
+            return by_part;
+        }
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
@@ -124,6 +128,9 @@ impl Protocol for Classification {
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
+        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+            return m;
+        }
         let budget = run.opts.budget();
         let shape = preflight::shape(
             run,

@@ -17,6 +17,7 @@ use crate::par::Job;
 use crate::report::{Column, Display, Label, Mode, Report, Scores};
 use std::sync::Arc;
 
+pub mod parts;
 pub mod units;
 
 pub const ID: &str = "regression";
@@ -116,6 +117,9 @@ impl Protocol for Regression {
         opts: &RegressionOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
+        if let Some(by_part) = parts::score(run, opts, progress) {
+            return by_part;
+        }
         let budget = run.opts.budget();
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
@@ -127,6 +131,9 @@ impl Protocol for Regression {
         Some(METRICS.iter().map(|m| m.to_string()).collect())
     }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
+        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+            return m;
+        }
         let budget = run.opts.budget();
         let shape = preflight::shape(
             run,

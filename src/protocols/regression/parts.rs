@@ -1,0 +1,42 @@
+//! Public and private parts of `regression` (docs/specs/statistics.md section 4): the GT's usage column (Kaggle's
+//! `Usage`) or a split file of GT ids; each part is the score of its rows alone
+//! ([`crate::protocols::contract_parts_csv`]).
+
+use super::{inputs, run_on, RegressionOptions};
+use crate::protocols::contract_parts_csv::{score_by_part, without_usage, CsvLayout};
+use crate::protocols::{Progress, Run, UsageError};
+use crate::report::Report;
+
+/// Scores `run.files` by part when the GT has a usage column or a split file is given; `None` otherwise.
+pub fn score(
+    run: &mut Run,
+    opts: &RegressionOptions,
+    progress: &mut dyn Progress,
+) -> Option<Result<Report, UsageError>> {
+    let layout = CsvLayout {
+        delimiter: inputs::delimiter(&opts.delimiter).ok()?,
+        id_column: &opts.id_column,
+    };
+    let (budget, mode) = (run.opts.budget(), run.mode);
+    score_by_part(run, &layout, progress, &mut |files, diags, progress| {
+        run_on(files, opts, budget, mode, diags, progress)
+    })
+}
+
+/// The manifest of a GT with a usage column: the manifest of the GT without it (every row kept), so that it
+/// never records a row's part; `None` without a usage column.
+pub fn manifest(
+    run: &mut Run,
+    opts: &RegressionOptions,
+    manifest: impl FnOnce(&mut Run) -> serde_json::Value,
+) -> Option<serde_json::Value> {
+    let layout = CsvLayout {
+        delimiter: inputs::delimiter(&opts.delimiter).ok()?,
+        id_column: &opts.id_column,
+    };
+    let files = without_usage(run, &layout)?;
+    let mut inner = Run::new(&files, run.mode, run.opts.clone());
+    let value = manifest(&mut inner);
+    run.diags.extend(inner.diags.finish());
+    Some(value)
+}
