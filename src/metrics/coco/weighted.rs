@@ -17,7 +17,7 @@
 //! the weighted true-positive count over the weighted `npig`.
 
 use super::accumulate::SPACING_1;
-use super::evaluate_img::{self, by_score_desc, CellEval, FP, TP};
+use super::evaluate_img::{self, by_score_desc, CellEval, FP, IGNORED, TP};
 use super::summarize::{queries, selection};
 use super::{Input, Params};
 use crate::metrics::mean::numpy_sum;
@@ -49,6 +49,10 @@ impl Needs {
     }
 }
 
+/// A stream entry that heads a run of equal scores in one cell with two or more entries: its length is
+/// `entry >> 2`, the run's entries follow. Other entries are `cell << 2 | TP` or `cell << 2 | FP`.
+const RUN: u32 = 3;
+
 /// One category's evaluated cells, reduced to what a replicate reads.
 #[derive(Clone, Debug, Default)]
 struct Category {
@@ -58,37 +62,71 @@ struct Category {
     npig: Vec<Vec<(u32, u32)>>,
     /// Per recall pair and IoU threshold (`pair * T + t`): (cell, true positives) where there are some.
     tp: Vec<Vec<(u32, u32)>>,
-    /// The detections in `accumulate()`'s order: their cell, their rank in the cell, and whether a run
-    /// (equal scores, one cell) starts there.
-    cell: Vec<u32>,
-    rank: Vec<u32>,
-    start: Vec<bool>,
-    /// Per area range and IoU threshold (`a * T + t`), each detection's state in that order; empty for an
-    /// area range no precision pair reads.
-    states: Vec<Vec<u8>>,
+    /// Per precision pair and IoU threshold (`pair * T + t`): the detections in `accumulate()`'s order, the
+    /// ignored ones and those beyond maxDets left out (they add to neither count), cut after the last true
+    /// positive (what follows it changes no precision read); see [`RUN`].
+    streams: Vec<Vec<u32>>,
+}
+
+/// `accumulate()`'s order of a category's detections (cell, rank in the cell), and where each run of equal
+/// scores within one cell starts.
+fn merged_order(evals: &[CellEval]) -> (Vec<(u32, u32)>, Vec<bool>) {
+    let mut order: Vec<(f64, u32, u32)> = evals
+        .iter()
+        .enumerate()
+        .flat_map(|(c, e)| {
+            e.scores
+                .iter()
+                .enumerate()
+                .map(move |(d, s)| (*s, c as u32, d as u32))
+        })
+        .collect();
+    order.sort_by(|x, y| by_score_desc(x.0, y.0));
+    let start = (0..order.len())
+        .map(|i| {
+            i == 0
+                || order[i - 1].1 != order[i].1
+                || by_score_desc(order[i - 1].0, order[i].0) != Ordering::Equal
+        })
+        .collect();
+    (order.iter().map(|x| (x.1, x.2)).collect(), start)
+}
+
+/// One precision stream (see [`Category::streams`]).
+fn stream(order: &[(u32, u32)], start: &[bool], keep: impl Fn(u32, u32) -> u8) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut end = 0;
+    let mut run: Vec<u32> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i + 1;
+        while j < order.len() && !start[j] {
+            j += 1;
+        }
+        run.clear();
+        for &(c, d) in &order[i..j] {
+            let s = keep(c, d);
+            if s == TP || s == FP {
+                run.push(c << 2 | s as u32);
+            }
+        }
+        if run.len() > 1 {
+            out.push((run.len() as u32) << 2 | RUN);
+        }
+        out.extend_from_slice(&run);
+        if run.iter().any(|&e| e & 3 == TP as u32) {
+            end = out.len();
+        }
+        i = j;
+    }
+    out.truncate(end);
+    out
 }
 
 impl Category {
     fn new(p: &Params, needs: &Needs, evals: &[CellEval]) -> Category {
-        let (t_n, a_n) = (p.iou_thrs.len(), p.area_rng.len());
-        let mut order: Vec<(f64, u32, u32)> = evals
-            .iter()
-            .enumerate()
-            .flat_map(|(c, e)| {
-                e.scores
-                    .iter()
-                    .enumerate()
-                    .map(move |(d, s)| (*s, c as u32, d as u32))
-            })
-            .collect();
-        order.sort_by(|x, y| by_score_desc(x.0, y.0));
-        let start = (0..order.len())
-            .map(|i| {
-                i == 0
-                    || order[i - 1].1 != order[i].1
-                    || by_score_desc(order[i - 1].0, order[i].0) != Ordering::Equal
-            })
-            .collect();
+        let t_n = p.iou_thrs.len();
+        let (order, start) = merged_order(evals);
         let state = |e: &CellEval, a: usize, t: usize, d: usize| {
             e.state[(a * t_n + t) * e.scores.len() + d]
         };
@@ -111,23 +149,22 @@ impl Category {
                 );
             }
         }
-        let mut states = Vec::with_capacity(a_n * t_n);
-        for a in 0..a_n {
-            let read = needs.precision.iter().any(|x| x.0 == a);
+        let mut streams = Vec::with_capacity(needs.precision.len() * t_n);
+        for &(a, m) in &needs.precision {
+            let max_det = p.max_dets[m] as u32;
             for t in 0..t_n {
-                states.push(if read {
-                    order
-                        .iter()
-                        .map(|&(_, c, d)| state(&evals[c as usize], a, t, d as usize))
-                        .collect()
-                } else {
-                    Vec::new()
-                });
+                streams.push(stream(&order, &start, |c, d| {
+                    if d < max_det {
+                        state(&evals[c as usize], a, t, d as usize)
+                    } else {
+                        IGNORED
+                    }
+                }));
             }
         }
         Category {
             images: evals.iter().map(|e| e.image as u32).collect(),
-            npig: (0..a_n)
+            npig: (0..p.area_rng.len())
                 .map(|a| {
                     evals
                         .iter()
@@ -138,84 +175,66 @@ impl Category {
                 })
                 .collect(),
             tp,
-            cell: order.iter().map(|x| x.1).collect(),
-            rank: order.iter().map(|x| x.2).collect(),
-            start,
-            states,
-        }
-    }
-
-    /// The weighted sweep of one area range and IoU threshold (`states`) for maxDets `max_det`: the precision
-    /// at each recall threshold into `q`. `events` is scratch space (`pr` at each true positive).
-    fn sweep(&self, states: &[u8], at: &Point, wc: &[u32], q: &mut [f64], events: &mut Vec<f64>) {
-        let (max_det, npig, rec_thrs) = (at.max_det, at.npig, at.rec_thrs);
-        events.clear();
-        let (mut tp, mut fp) = (0u64, 0u64);
-        let pr = |tp: u64, fp: u64| tp as f64 / (fp as f64 + tp as f64 + SPACING_1);
-        let n = self.cell.len();
-        let mut i = 0;
-        while i < n {
-            let mut j = i + 1;
-            while j < n && !self.start[j] {
-                j += 1;
-            }
-            let k = wc[self.cell[i] as usize];
-            if k > 0 && j == i + 1 {
-                if (self.rank[i] as usize) < max_det {
-                    match states[i] {
-                        TP => {
-                            for _ in 0..k {
-                                tp += 1;
-                                events.push(pr(tp, fp));
-                            }
-                        }
-                        FP => fp += k as u64,
-                        _ => {}
-                    }
-                }
-            } else if k > 0 {
-                // A run of equal scores in one cell: the copies' blocks one after the other.
-                for _ in 0..k {
-                    for (&rank, &state) in self.rank[i..j].iter().zip(&states[i..j]) {
-                        if (rank as usize) < max_det {
-                            match state {
-                                TP => {
-                                    tp += 1;
-                                    events.push(pr(tp, fp));
-                                }
-                                FP => fp += 1,
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            }
-            i = j;
-        }
-        for x in (1..events.len()).rev() {
-            if events[x] > events[x - 1] {
-                events[x - 1] = events[x];
-            }
-        }
-        // `np.searchsorted(rc, recThrs, 'left')`: the first point whose recall reaches the threshold is the
-        // k-th true positive, k the smallest with k / npig >= thr (the first point when thr <= 0).
-        let mut k = 1usize;
-        for (slot, &thr) in q.iter_mut().zip(rec_thrs) {
-            while k <= events.len() && (k as f64 / npig as f64) < thr {
-                k += 1;
-            }
-            *slot = if k <= events.len() {
-                events[k - 1]
-            } else {
-                0.0
-            };
+            streams,
         }
     }
 }
 
-/// What one sweep reads besides the states: maxDets, the weighted `npig`, the recall thresholds.
+/// The weighted sweep of one precision stream: the precision at each recall threshold into `q`. `events` is
+/// scratch space (`pr` at each true positive).
+fn sweep(stream: &[u32], at: &Point, wc: &[u32], q: &mut [f64], events: &mut Vec<f64>) {
+    events.clear();
+    let (mut tp, mut fp) = (0u64, 0u64);
+    let pr = |tp: u64, fp: u64| tp as f64 / (fp as f64 + tp as f64 + SPACING_1);
+    let mut i = 0;
+    while i < stream.len() {
+        let e = stream[i];
+        i += 1;
+        if e & 3 == RUN {
+            // A run of equal scores in one cell: the copies' blocks one after the other.
+            let block = &stream[i..i + (e >> 2) as usize];
+            i += block.len();
+            for _ in 0..wc[(block[0] >> 2) as usize] {
+                for &x in block {
+                    if x & 3 == TP as u32 {
+                        tp += 1;
+                        events.push(pr(tp, fp));
+                    } else {
+                        fp += 1;
+                    }
+                }
+            }
+        } else if e & 3 == TP as u32 {
+            for _ in 0..wc[(e >> 2) as usize] {
+                tp += 1;
+                events.push(pr(tp, fp));
+            }
+        } else {
+            fp += wc[(e >> 2) as usize] as u64;
+        }
+    }
+    for x in (1..events.len()).rev() {
+        if events[x] > events[x - 1] {
+            events[x - 1] = events[x];
+        }
+    }
+    // `np.searchsorted(rc, recThrs, 'left')`: the first point whose recall reaches the threshold is the k-th
+    // true positive, k the smallest with k / npig >= thr (the first point when thr <= 0).
+    let mut k = 1usize;
+    for (slot, &thr) in q.iter_mut().zip(at.rec_thrs) {
+        while k <= events.len() && (k as f64 / at.npig as f64) < thr {
+            k += 1;
+        }
+        *slot = if k <= events.len() {
+            events[k - 1]
+        } else {
+            0.0
+        };
+    }
+}
+
+/// What one sweep reads besides its stream: the weighted `npig`, the recall thresholds.
 struct Point<'a> {
-    max_det: usize,
     npig: u64,
     rec_thrs: &'a [f64],
 }
@@ -289,7 +308,7 @@ impl WeightedEval {
                     .map(|&(c, n)| wc[c as usize] as u64 * n as u64)
                     .sum()
             };
-            for (pi, &(a, m)) in self.needs.precision.iter().enumerate() {
+            for (pi, &(a, _)) in self.needs.precision.iter().enumerate() {
                 let n = npig(a);
                 if n == 0 {
                     continue;
@@ -298,11 +317,10 @@ impl WeightedEval {
                     let at = ((pi * t_n + t) * k_n + k) * r_n;
                     let q = &mut precision[at..at + r_n];
                     let at = Point {
-                        max_det: p.max_dets[m],
                         npig: n,
                         rec_thrs: &p.rec_thrs,
                     };
-                    cat.sweep(&cat.states[a * t_n + t], &at, &wc, q, &mut events);
+                    sweep(&cat.streams[pi * t_n + t], &at, &wc, q, &mut events);
                 }
             }
             for (ri, &(a, _)) in self.needs.recall.iter().enumerate() {
