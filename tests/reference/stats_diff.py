@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Differential test of dropscore's bootstrap intervals (docs/specs/statistics.md) against NumPy + scikit-learn +
-SciPy (pinned in tests/reference/requirements-stats.txt): random `classification` and `regression` cases with a
+SciPy (pinned in tests/reference/requirements-stats.txt): random `classification` and `regression` cases, and
+`detection` cases against pycocotools on the repeated images (tests/reference/requirements-vision.txt), with a
 random seed, B and confidence. The draws are NumPy's `default_rng(seed).integers(0, n, size=(B, n))`; each
 replicate is the reference metric with `sample_weight` = the draw counts (scikit-learn's weighted metrics) or on
 the repeated rows (one-vs-one ROC AUC, the median, Pearson, Spearman: no weights there); the interval is
@@ -139,6 +140,91 @@ def regression_case(r, d):
     return "regression", n, metric
 
 
+STAT_IDS = ["AP", "AP50", "AP75", "APs", "APm", "APl", "AR1", "AR10", "AR100", "ARs", "ARm", "ARl"]
+
+
+def coco_case(r):
+    """A random COCO set: boxes on a coarse grid (equal IoUs), scores from a few values (ties within an image and
+    across images), crowd boxes, every area range; image ids listed out of order."""
+    n_img = r.randint(3, 12)
+    ids = r.sample(range(1, 500), n_img)
+    anns, dets = [], []
+    for img in ids:
+        for _ in range(r.randrange(6)):
+            b = [r.randrange(4) * 10, r.randrange(4) * 10, 5 + r.randrange(6) * 10, 5 + r.randrange(6) * 10]
+            anns.append({"id": len(anns) + 1, "image_id": img, "category_id": r.randint(1, 2), "bbox": b,
+                         "area": float(b[2] * b[3]), "iscrowd": int(r.random() < 0.15)})
+        for _ in range(r.randrange(9)):
+            b = [r.randrange(4) * 10, r.randrange(4) * 10, 5 + r.randrange(6) * 10, 5 + r.randrange(6) * 10]
+            dets.append({"image_id": img, "category_id": r.randint(1, 2), "bbox": b,
+                         "score": r.choice([0.9, 0.5, 0.5, 0.3, 0.1])})
+    cats = [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+    return {"images": [{"id": i} for i in ids], "annotations": anns, "categories": cats}, dets
+
+
+def pycocotools_stats(gt, dets, counts):
+    """pycocotools' stats on the set in which GT image u (in `images` order) appears counts[u] times: copy c of
+    the image of sorted rank s gets id s * 1000 + c + 1 (copies adjacent in sorted order), annotations new ids."""
+    import contextlib
+    import io
+    from pycocotools.coco import COCO
+    from pycocotools.cocoeval import COCOeval
+
+    rank = {i: s for s, i in enumerate(sorted(x["id"] for x in gt["images"]))}
+    images, anns, res = [], [], []
+    for img, k in zip(gt["images"], counts):
+        for c in range(k):
+            new = rank[img["id"]] * 1000 + c + 1
+            images.append({"id": new})
+            for a in gt["annotations"]:
+                if a["image_id"] == img["id"]:
+                    anns.append(dict(a, image_id=new, id=len(anns) + 1))
+            res += [dict(d, image_id=new) for d in dets if d["image_id"] == img["id"]]
+    if not res:
+        return [None] * 12  # loadRes fails on an empty list
+    with contextlib.redirect_stdout(io.StringIO()):
+        g = COCO()
+        g.dataset = {"images": images, "annotations": anns, "categories": gt["categories"]}
+        g.createIndex()
+        e = COCOeval(g, g.loadRes(res), "bbox")
+        e.evaluate()
+        e.accumulate()
+        e.summarize()
+    return [None if v == -1 else float(v) for v in e.stats]
+
+
+def detection_case(binary, case_seed):
+    """`detection` intervals against pycocotools on the repeated sets of NumPy's draws."""
+    r = random.Random(case_seed)
+    B, seed, conf = r.choice([20, 40]), r.randrange(2**32), r.choice([0.9, 0.95])
+    gt, dets = coco_case(r)
+    if not dets:
+        return 0, []
+    with tempfile.TemporaryDirectory() as d:
+        json.dump(gt, open(f"{d}/gt.json", "w"))
+        json.dump(dets, open(f"{d}/res.json", "w"))
+        opts = ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
+        out = subprocess.run([binary, "detection", "--gt", f"{d}/gt.json", "--pred", f"{d}/res.json", "--format",
+                              "json", "-q"] + opts, capture_output=True, text=True)
+        rep = json.loads(out.stdout)
+    n = len(gt["images"])
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    values = [pycocotools_stats(gt, dets, np.bincount(row, minlength=n)) for row in draws]
+    errors = []
+    for mid, iv in rep.get("intervals", {}).items():
+        defined = np.array([v[STAT_IDS.index(mid)] for v in values if v[STAT_IDS.index(mid)] is not None])
+        left = B - len(defined)
+        if left > 0.05 * B or len(defined) == 0:
+            want = (None, None, None)
+        else:
+            lo, hi = np.percentile(defined, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+            want = (float(lo), float(hi), float(np.std(defined, ddof=1)))
+        got = (iv["low"], iv["high"], iv["se"])
+        if iv["left_out"] != left or not all(close(a, b) for a, b in zip(got, want)):
+            errors.append(f"detection case {case_seed} {mid}: got {got} left {iv['left_out']}, want {want} left {left}")
+    return len(rep.get("intervals", {})), errors
+
+
 def close(a, b, rel=1e-10):
     if a is None or b is None:
         return a is None and b is None
@@ -248,6 +334,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--detection-cases", type=int, default=6)
     ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
     a = ap.parse_args()
     binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
@@ -258,13 +345,19 @@ def main():
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
+    for c in range(a.detection_cases):
+        k, errors = detection_case(binary, a.seed * 300007 + c)
+        intervals += k
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
     compared = max(1, a.cases // 4)
     for c in range(compared):
         errors = compare_case(binary, a.seed * 200003 + c)
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
-    print(f"stats_diff: {a.cases} cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
+    print(f"stats_diff: {a.cases} cases and {a.detection_cases} detection cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
     sys.exit(1 if bad else 0)
 
 

@@ -7,7 +7,7 @@
 //! row-major order, then one division). The first line asks for `maxDets = 100` literally; the others use
 //! `maxDets[0..3]` (sorted).
 
-use super::Eval;
+use super::{Eval, Params};
 use crate::metrics::mean::numpy_sum;
 
 /// The ids of `stats[0..12]` (docs/specs/families.md section 3).
@@ -49,12 +49,10 @@ pub fn queries(max_dets: &[usize]) -> Vec<Query> {
     ]
 }
 
-/// `_summarize`: the mean, or −1 (`None` here) when no entry is > −1. With `category`, only that
-/// category's entries (`precision[:, :, k, a, m]`, as per-category AP is commonly read off the array).
-pub fn summarize_one(e: &Eval, q: &Query, category: Option<usize>) -> Option<f64> {
-    let p = &e.params;
-    let [t_n, r_n, k_n, _, _] = e.dims();
-    let ts: Vec<usize> = (0..t_n)
+/// The entries `_summarize` reads for query `q`: the IoU threshold indices, and the (area range, maxDets)
+/// index pairs of `s[..., aind, mind]` (the two index lists broadcast together).
+pub fn selection(p: &Params, q: &Query) -> (Vec<usize>, Vec<(usize, usize)>) {
+    let ts: Vec<usize> = (0..p.iou_thrs.len())
         .filter(|&t| q.iou_thr.is_none_or(|x| p.iou_thrs[t] == x))
         .collect();
     let aind: Vec<usize> = (0..p.area_lbl.len())
@@ -63,7 +61,6 @@ pub fn summarize_one(e: &Eval, q: &Query, category: Option<usize>) -> Option<f64
     let mind: Vec<usize> = (0..p.max_dets.len())
         .filter(|&m| p.max_dets[m] == q.max_dets)
         .collect();
-    // `s[..., aind, mind]`: the two index lists broadcast together.
     let pairs: Vec<(usize, usize)> = match (aind.len(), mind.len()) {
         (0, _) | (_, 0) => Vec::new(),
         (1, _) => mind.iter().map(|&m| (aind[0], m)).collect(),
@@ -71,6 +68,14 @@ pub fn summarize_one(e: &Eval, q: &Query, category: Option<usize>) -> Option<f64
         (x, y) if x == y => aind.iter().copied().zip(mind.iter().copied()).collect(),
         _ => Vec::new(),
     };
+    (ts, pairs)
+}
+
+/// `_summarize`: the mean, or −1 (`None` here) when no entry is > −1. With `category`, only that
+/// category's entries (`precision[:, :, k, a, m]`, as per-category AP is commonly read off the array).
+pub fn summarize_one(e: &Eval, q: &Query, category: Option<usize>) -> Option<f64> {
+    let [_, r_n, k_n, _, _] = e.dims();
+    let (ts, pairs) = selection(&e.params, q);
     let ks: Vec<usize> = match category {
         Some(k) => vec![k],
         None => (0..k_n).collect(),

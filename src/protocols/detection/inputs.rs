@@ -28,6 +28,8 @@ pub struct Loaded {
     /// Per image: GT boxes (not crowd) and detections, all categories.
     pub image_gt: Vec<u64>,
     pub image_dets: Vec<u64>,
+    /// The image index of each GT `images` entry, in file order, a repeated id once (the bootstrap's units).
+    pub unit_images: Vec<usize>,
     /// The two files' paths.
     pub gt_path: String,
     pub res_path: String,
@@ -150,7 +152,15 @@ pub fn build(
         image: index_of(&image_ids),
         category: index_of(&category_ids),
     };
+    let mut seen = vec![false; image_ids.len()];
+    let unit_images = gt
+        .images
+        .iter()
+        .map(|i| ix.image[&i.id])
+        .filter(|&k| !std::mem::replace(&mut seen[k], true))
+        .collect();
     let mut loaded = Loaded {
+        unit_images,
         input: Input {
             n_images: image_ids.len(),
             n_categories: category_ids.len(),

@@ -8,6 +8,7 @@ mod budget;
 mod inputs;
 mod params;
 mod preflight;
+pub mod units;
 pub mod viewer;
 
 pub use params::{DetectionOptions, OPTIONS};
@@ -140,6 +141,9 @@ impl Protocol for Detection {
         }
         report.items = items(&e, &loaded);
         report.plots = pr_plots(&e, &loaded);
+        if run.opts.statistics().is_ok_and(|s| s.replicates > 0) {
+            report.units = units::slot(&loaded, &p, &report.scores);
+        }
         Ok(report)
     }
 
