@@ -255,3 +255,91 @@ fn intervals_in_the_report() {
     // Statistics off: no units kept.
     assert!(score(&gt, &res, &[]).units.0.is_none());
 }
+
+fn cli_json(dir: &std::path::Path, args: &[&str]) -> Value {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .args(["--format", "json", "-q"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A split file for detection (no bootstrap): each part's 12 stats equal, to 1e-12, the protocol's own on the
+/// images of that part alone (the units recompute with weights 1 and 0).
+#[test]
+fn split_file_parts_equal_each_part_alone() {
+    let (gt, res) = (example("gt/instances.json"), example("pred/results.json"));
+    let ids: Vec<i64> = gt["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_i64().unwrap())
+        .collect();
+    let dir = std::env::temp_dir().join(format!("dropscore-det-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("gt.json"), gt.to_string()).unwrap();
+    std::fs::write(dir.join("res.json"), res.to_string()).unwrap();
+    let public = |u: usize| u % 3 != 0;
+    let split: String = ids
+        .iter()
+        .enumerate()
+        .map(|(u, id)| format!("{id}\t{}\n", if public(u) { "Public" } else { "Private" }))
+        .collect();
+    std::fs::write(dir.join("split.tsv"), split).unwrap();
+    let r = cli_json(
+        &dir,
+        &[
+            "detection",
+            "--gt",
+            "gt.json",
+            "--pred",
+            "res.json",
+            "--set",
+            "split=split.tsv",
+        ],
+    );
+    for (part, keep) in [("public", true), ("private", false)] {
+        let w: Vec<u32> = (0..ids.len())
+            .map(|u| u32::from(public(u) == keep))
+            .collect();
+        let (g, d) = repeated(&gt, &res, &w);
+        let alone = score(&g, &d, &[]);
+        for id in IDS {
+            let got = r["parts"][part][id].as_f64();
+            assert!(
+                close(got, alone.scores.get(id)),
+                "{part} {id}: {got:?} vs {:?}",
+                alone.scores.get(id)
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `dropscore compare detection` recomputes from the units the scores kept for it (B = 1000 by default,
+/// statistics off in the scores themselves): A against itself is Δ 0 with a zero-width interval.
+#[test]
+fn compare_detection_against_itself() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/detection");
+    let args = [
+        "compare",
+        "detection",
+        "--gt",
+        "gt/instances.json",
+        "--pred",
+        "pred/results.json",
+    ];
+    let mut all = args.to_vec();
+    all.extend(["--vs", "pred/results.json", "--set", "bootstrap=50"]);
+    let c = &cli_json(&dir, &all)["compare"];
+    assert_eq!(c["metric"], "AP", "{c}");
+    assert_eq!(c["delta"], 0.0, "{c}");
+    assert_eq!(
+        (c["low"].as_f64(), c["high"].as_f64()),
+        (Some(0.0), Some(0.0)),
+        "{c}"
+    );
+}

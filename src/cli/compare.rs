@@ -120,6 +120,7 @@ pub fn compare_cmd(args: &[String]) -> i32 {
         files.diagnostics.splice(0..0, walked);
         let mut req = Request::new(mode);
         req.set = set.clone();
+        req.keep_units = true;
         assets::load(&a.protocol, &[("lemmas", None)], &mut req)?;
         protocols::score(&a.protocol, &files, &req, &mut Quiet).map_err(|e| e.0)
     };

@@ -47,6 +47,9 @@ pub struct Request {
     pub set: Vec<(String, String)>,
     /// The built-in Russian lemmatiser (`aij2022` text tasks), when the caller has loaded its dictionary asset.
     pub lemmatizer: Option<std::sync::Arc<crate::lemma::Lemmatizer>>,
+    /// Keep the report's units even without `bootstrap` (`compare` and `rank` recompute from them after
+    /// scoring; a protocol whose units cost work keeps them only when asked: [`Run::wants_units`]).
+    pub keep_units: bool,
 }
 
 impl Request {
@@ -55,6 +58,7 @@ impl Request {
             mode,
             set: Vec::new(),
             lemmatizer: None,
+            keep_units: false,
         }
     }
 }

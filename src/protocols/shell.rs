@@ -304,6 +304,8 @@ pub struct Run<'a> {
     /// that applies it itself ([`super::contract_parts_csv`]) takes it; otherwise the shell applies it to the
     /// report's units ([`super::contract_parts::apply`]).
     pub split_file: Option<(String, Vec<u8>)>,
+    /// The caller keeps the units ([`super::Request::keep_units`]).
+    pub keep_units: bool,
     deviations: Option<Vec<String>>,
 }
 
@@ -317,8 +319,16 @@ impl<'a> Run<'a> {
             diags: Diags::new(),
             lemmatizer: None,
             split_file: None,
+            keep_units: false,
             deviations: None,
         }
+    }
+    /// Whether the report should carry its units: asked by the caller (`compare`, `rank`), by `bootstrap`
+    /// (or `intervals_in_scores`), or by a split file that the shell applies to the units.
+    pub fn wants_units(&self) -> bool {
+        self.keep_units
+            || self.split_file.is_some()
+            || self.opts.statistics().is_ok_and(|s| s.replicates > 0)
     }
     /// Deviations are listed only for the named options (those that apply to the input at hand).
     pub fn deviations_among(&mut self, names: &[&str]) {
@@ -356,6 +366,7 @@ pub fn run(
         diags,
         lemmatizer: req.lemmatizer.clone(),
         split_file,
+        keep_units: req.keep_units,
         deviations: None,
     };
     let mut report = if settled.refuse {

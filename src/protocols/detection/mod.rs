@@ -141,7 +141,7 @@ impl Protocol for Detection {
         }
         report.items = items(&e, &loaded);
         report.plots = pr_plots(&e, &loaded);
-        if run.opts.statistics().is_ok_and(|s| s.replicates > 0) {
+        if run.wants_units() {
             report.units = units::slot(&loaded, &p, &report.scores);
         }
         Ok(report)
