@@ -10,12 +10,14 @@
 //   dropscore.html             the single-file variant (scripts, styles, wasm and the small examples inlined)
 //   assets/*.<hash>.js|css|wasm  content-hashed: cache them forever
 //   assets/examples/, assets/assets/  www/'s data files at the same relative places as in www/
-//   build-info.json            sizes, wasm raw / gzip / brotli
+//   build-info.json            sizes, wasm raw / gzip / brotli, each split module's and each protocol's first load
 //
 // Every bundle sits in assets/, one level down like the sources in www/, so the modules' `import.meta.url`-
 // relative references (examples/…, assets/…) resolve as they do from www/. The worker and the wasm get their
 // hashed names through globals set by a prelude module evaluated first (DROPSCORE_WORKER_URL in
-// www/engine.js, DROPSCORE_WASM in www/worker.js, DROPSCORE_CSS in www/embed.js).
+// www/engine.js, DROPSCORE_WASM and DROPSCORE_WASM_MODULES in www/worker.js, DROPSCORE_MODULES in www/engine.js,
+// DROPSCORE_CSS in www/embed.js). The page loads the split engine's module of the protocol picked (www/pkg/
+// modules.json); the whole engine stays beside them for a config naming no known protocol.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,18 +88,34 @@ const css = fs.readFileSync(path.join(www, 'style.css'), 'utf8');
 const cssName = `style.${hash(css)}.css`;
 fs.writeFileSync(path.join(assets, cssName), css);
 
+// The split engine (scripts/build-wasm): each module content-hashed beside the whole one.
+const splitPath = path.join(www, 'pkg', 'modules.json');
+const split = fs.existsSync(splitPath) ? JSON.parse(fs.readFileSync(splitPath, 'utf8')) : null;
+/** @type {Record<string, {bytes: Buffer, name: string}>} */
+const modules = {};
+for (const [name, m] of Object.entries(split?.modules ?? {})) {
+  const bytes = fs.readFileSync(path.join(www, 'pkg', m.file));
+  modules[name] = { bytes, name: `${name}.${hash(bytes)}.wasm` };
+  fs.writeFileSync(path.join(assets, modules[name].name), bytes);
+}
+const moduleUrls = Object.entries(modules)
+  .map(([k, m]) => `${JSON.stringify(k)}: new URL(${JSON.stringify('./' + m.name)}, import.meta.url).href`)
+  .join(', ');
+
 const workerEntry = 'dropscore:worker-entry';
 const w = await bundle({
   entries: { worker: workerEntry },
   mods: {
     [workerEntry]: "import 'dropscore:wasm-url';\nimport './worker.js';\n",
-    'dropscore:wasm-url': `globalThis.DROPSCORE_WASM = new URL(${JSON.stringify('./' + wasmName)}, import.meta.url).href;\n`,
+    'dropscore:wasm-url': `globalThis.DROPSCORE_WASM = new URL(${JSON.stringify('./' + wasmName)}, import.meta.url).href;\n` +
+      `globalThis.DROPSCORE_WASM_MODULES = { ${moduleUrls} };\n`,
   },
 });
 const workerName = path.basename(Object.keys(w.metafile.outputs).find((f) => /worker\.[^/]*\.js$/.test(f)));
 
+const splitPrelude = split ? `globalThis.DROPSCORE_MODULES ??= ${JSON.stringify(split)};\n` : '';
 const prelude = `globalThis.DROPSCORE_WORKER_URL ??= new URL(${JSON.stringify('./' + workerName)}, import.meta.url).href;\n` +
-  `globalThis.DROPSCORE_CSS ??= ${JSON.stringify(css)};\n`;
+  `globalThis.DROPSCORE_CSS ??= ${JSON.stringify(css)};\n` + splitPrelude;
 const app = await bundle({
   entries: { page: 'dropscore:page-entry', embed: 'dropscore:embed-entry' },
   splitting: true,
@@ -141,7 +159,18 @@ for (const d of dataDirs) {
     else inline[rel] = buf.toString('base64');
   }
 }
-const wasmGz = zlib.gzipSync(wasm, { level: 9 });
+// The single file carries the split modules (gzipped, decompressed when a worker starts with one); with them,
+// not the whole engine (a config naming no known protocol is checked by the first module).
+const gz64 = (b) => zlib.gzipSync(b, { level: 9 }).toString('base64');
+const inflate = "(b64) => new Response(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))]).stream()" +
+  ".pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } })";
+const sfWasm = split
+  ? `{ const inflate = ${inflate};\n` +
+    `const gz = { ${Object.entries(modules).map(([k, m]) => `${JSON.stringify(k)}: ${JSON.stringify(gz64(m.bytes))}`).join(', ')} };\n` +
+    'globalThis.DROPSCORE_WASM_MODULES = Object.fromEntries(Object.entries(gz).map(([k, b]) => [k, () => inflate(b)]));\n' +
+    'globalThis.DROPSCORE_WASM = () => inflate(Object.values(gz)[0]); }\n'
+  : `{ const b = Uint8Array.from(atob(${JSON.stringify(gz64(wasm))}), (c) => c.charCodeAt(0));\n` +
+    "globalThis.DROPSCORE_WASM = new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } }); }\n";
 const sfWorker = await bundle({
   entries: { worker: 'dropscore:sf-worker' },
   write: false,
@@ -151,14 +180,13 @@ const sfWorker = await bundle({
   define: { 'import.meta.url': JSON.stringify('file:///dropscore-single-file/worker.js') },
   mods: {
     'dropscore:sf-worker': "import 'dropscore:sf-wasm';\nimport './worker.js';\n",
-    'dropscore:sf-wasm': `{ const b = Uint8Array.from(atob(${JSON.stringify(wasmGz.toString('base64'))}), (c) => c.charCodeAt(0));\n` +
-      "globalThis.DROPSCORE_WASM = new Response(new Blob([b]).stream().pipeThrough(new DecompressionStream('gzip')), { headers: { 'Content-Type': 'application/wasm' } }); }\n",
+    'dropscore:sf-wasm': sfWasm,
   },
 });
 const workerCode = sfWorker.outputFiles.find((f) => f.path.endsWith('.js')).text;
 // The page prelude: the worker from a blob: URL, and a fetch() that serves the inlined data files by their
 // path (examples/kws/…) so "Try an example" works from file:// without a server.
-const sfPrelude = `globalThis.DROPSCORE_WORKER_TYPE = 'classic';
+const sfPrelude = `${splitPrelude}globalThis.DROPSCORE_WORKER_TYPE = 'classic';
 globalThis.DROPSCORE_WORKER_URL = URL.createObjectURL(new Blob([${JSON.stringify(workerCode)}], { type: 'text/javascript' }));
 const INLINE = ${JSON.stringify(inline)};
 const LEFT_OUT = ${JSON.stringify(leftOut)};
@@ -192,16 +220,25 @@ fs.writeFileSync(path.join(out, 'dropscore.html'), single);
 
 // ---------------------------------------------------------------- report
 
-const gz = zlib.gzipSync(wasm, { level: 9 }).length;
-const br = zlib.brotliCompressSync(wasm, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const gzipOf = (b) => zlib.gzipSync(b, { level: 9 }).length;
+const brotliOf = (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const gz = gzipOf(wasm);
+const br = brotliOf(wasm);
+const moduleInfo = Object.fromEntries(Object.entries(modules).map(([k, m]) =>
+  [k, { file: `assets/${m.name}`, protocols: split.modules[k].protocols, raw: m.bytes.length, gzip: gzipOf(m.bytes), brotli: brotliOf(m.bytes) }]));
 const files = walk(out).filter((f) => !f.startsWith('assets/examples/') && !f.startsWith('assets/assets/')).sort();
 const info = {
   wasm: { file: `assets/${wasmName}`, raw: wasm.length, gzip: gz, brotli: br },
+  // The page loads one of these, the module of the protocol picked.
+  modules: moduleInfo,
   single_file: { file: 'dropscore.html', bytes: fs.statSync(path.join(out, 'dropscore.html')).size, left_out: leftOut },
   files: Object.fromEntries(files.map((f) => [f, fs.statSync(path.join(out, f)).size])),
 };
 fs.writeFileSync(path.join(out, 'build-info.json'), JSON.stringify(info, null, 2) + '\n');
 console.log(`dist: ${path.relative(root, out)}/ (${files.length} files besides the data folders)`);
 console.log(`  wasm ${info.wasm.file}: ${kb(wasm.length)} raw, ${kb(gz)} gzip, ${kb(br)} brotli`);
+for (const [k, m] of Object.entries(moduleInfo)) {
+  console.log(`  module ${k} ${m.file}: ${kb(m.raw)} raw, ${kb(m.gzip)} gzip, ${kb(m.brotli)} brotli (${m.protocols.join(', ')})`);
+}
 console.log(`  single file dropscore.html: ${kb(info.single_file.bytes)}${leftOut.length ? `; left out (over ${kb(INLINE_LIMIT)}): ${leftOut.join(', ')}` : ''}`);
 console.log('  serve .wasm as application/wasm, .js as text/javascript, .css as text/css, .html as text/html');

@@ -243,10 +243,20 @@ export interface MountedApp {
   zones: { gt: unknown; pred: unknown };
 }
 
+/** The page's split engine (www/pkg/modules.json, written by scripts/build-wasm). */
+export interface SplitEngine {
+  /** Each module: its file (relative to www/pkg/), its protocols and its size in bytes. */
+  modules: Record<string, { file: string; protocols: string[]; raw: number; gzip: number; brotli: number }>;
+  /** Every protocol's description, with the module that holds it. */
+  protocols: (ProtocolInfo & { module: string })[];
+}
+
 declare global {
   /** Set by the static build's prelude (scripts/build-dist). */
   var DROPSCORE_WORKER_URL: string | URL | undefined;
   var DROPSCORE_WORKER_TYPE: WorkerType | undefined;
   var DROPSCORE_WASM: any;
+  var DROPSCORE_WASM_MODULES: Record<string, any> | undefined;
+  var DROPSCORE_MODULES: SplitEngine | undefined;
   var DROPSCORE_CSS: string | undefined;
 }

@@ -4,6 +4,7 @@
 // worker is terminated and a fresh one started.
 
 import { noteViews } from './views/index.js';
+import { loadSplit, moduleFor, protocolOf } from './engine-modules.js';
 
 /** @typedef {import('./api').ToWorker} ToWorker */
 /** @typedef {import('./api').FromWorker} FromWorker */
@@ -14,6 +15,7 @@ import { noteViews } from './views/index.js';
 /** @typedef {(fraction: number, phase: string) => void} OnProgress */
 /** @typedef {{resolve: (value: any) => void, reject: (reason: Error) => void, onProgress?: OnProgress}} Pending */
 /** @typedef {{onProgress?: OnProgress, signal?: AbortSignal}} RequestOptions */
+/** @typedef {import('./api').SplitEngine} SplitEngine */
 
 export class CancelledError extends Error {
   constructor() {
@@ -52,19 +54,44 @@ export class Engine {
     this.readyResolve = undefined;
     /** @type {((e: Error) => void) | undefined} */
     this.readyReject = undefined;
-    this.start();
+    /**
+     * The module the worker runs (www/engine-modules.js; '' the whole engine), null before the first request: the
+     * worker starts then, with the module of the protocol asked for.
+     * @type {string | null}
+     */
+    this.module = null;
+    /** @type {Promise<SplitEngine | null> | null} */
+    this.split = null;
+    /** @type {SplitEngine | null} */
+    this.splitValue = null;
   }
 
   /** @param {ToWorker} message @param {Transferable[]} [transfer] */
   post(message, transfer = []) {
+    if (!this.worker) this.start();
     /** @type {Worker} */ (this.worker).postMessage(message, transfer);
+  }
+
+  /**
+   * Makes the worker run the module that holds `protocol` (none given: the current one): a worker running another
+   * is replaced (as on a restart: pending requests reject, sessions open again when used).
+   * @param {string | undefined} protocol
+   */
+  use(protocol) {
+    if (protocol === undefined) return;
+    const module = moduleFor(this.splitValue, protocol);
+    if (module === this.module) return;
+    this.module = module;
+    if (this.worker) this.restart();
   }
 
   start() {
     // dist/ and the single-file build (scripts/build-dist) set DROPSCORE_WORKER_URL (a hashed file, a blob: URL);
     // the single file's worker is a classic script (module workers from blob: URLs fail on file:// pages).
     const url = globalThis.DROPSCORE_WORKER_URL ?? new URL('./worker.js', import.meta.url);
-    const worker = new Worker(url, { type: globalThis.DROPSCORE_WORKER_TYPE ?? 'module', name: 'dropscore' });
+    this.module ??= '';
+    const name = this.module ? `dropscore:${this.module}` : 'dropscore';
+    const worker = new Worker(url, { type: globalThis.DROPSCORE_WORKER_TYPE ?? 'module', name });
     this.worker = worker;
     this.generation++;
     this.ready = new Promise((resolve, reject) => {
@@ -178,6 +205,7 @@ export class Engine {
    */
   request(message, { onProgress, signal } = {}) {
     if (signal?.aborted) return Promise.reject(new CancelledError());
+    this.use(protocolOf(message));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = () => this.cancel();
@@ -212,12 +240,23 @@ export class Engine {
    * @param {string} protocol
    */
   warm(protocol) {
+    this.use(protocol);
     this.warmProtocol = protocol;
     this.post({ type: 'warm', protocol });
   }
 
-  /** @returns {Promise<ProtocolInfo[]>} */
-  protocols() {
+  /**
+   * Every protocol's description: from the split engine's description when there is one (no wasm loaded), else
+   * from the worker.
+   * @returns {Promise<ProtocolInfo[]>}
+   */
+  async protocols() {
+    this.split ??= loadSplit().then((m) => (this.splitValue = m));
+    const split = await this.split;
+    if (split) {
+      noteViews(split.protocols); // which protocols have a view module (www/views/index.js)
+      return split.protocols;
+    }
     return new Promise((resolve, reject) => {
       this.protocolWaiters.push({ resolve, reject });
       this.post({ type: 'protocols' });

@@ -16,8 +16,20 @@ function post(msg, transfer = []) {
   self.postMessage(msg, transfer);
 }
 
-// dist/ and the single-file build set DROPSCORE_WASM (a hashed URL or the inlined bytes); else the default.
-const ready = init({ module_or_path: globalThis.DROPSCORE_WASM }).then(
+// The engine module this worker runs, from its name (`dropscore:<module>`, www/engine.js): one of the page's
+// split modules (www/pkg/modules/<module>.wasm, scripts/build-wasm), each with the protocols of one group; a
+// worker named `dropscore` runs the whole engine. dist/ and the single-file build set DROPSCORE_WASM_MODULES
+// and DROPSCORE_WASM (each module's, the whole engine's: a hashed URL, or a function giving the inlined bytes).
+const MODULE = self.name.startsWith('dropscore:') ? self.name.slice('dropscore:'.length) : '';
+
+/** @returns {any} what init() takes as `module_or_path` */
+function wasmSource() {
+  const given = MODULE ? globalThis.DROPSCORE_WASM_MODULES?.[MODULE] : globalThis.DROPSCORE_WASM;
+  if (typeof given === 'function') return given();
+  return given ?? (MODULE ? new URL(`./pkg/modules/${MODULE}.wasm`, import.meta.url) : undefined);
+}
+
+const ready = init({ module_or_path: wasmSource() }).then(
   () => {
     post({ type: 'ready' });
   },

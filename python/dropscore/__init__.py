@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from . import _native
 
 __version__ = _native.__version__
-__all__ = ["score", "score_json", "check", "manifest", "protocols", "load_asset", "ScoreError", "kaggle"]
+__all__ = ["score", "score_json", "compare", "compare_json", "check", "manifest", "protocols", "load_asset", "ScoreError", "kaggle"]
 
 Input = Union[str, "os.PathLike[str]", bytes, Tuple[str, bytes], Any]
 
@@ -82,8 +82,33 @@ def score_json(protocol: str, gt: Input, pred: Input, *, options: Optional[Mappi
 
 def score(protocol: str, gt: Input, pred: Input, *, options: Optional[Mapping[str, Any]] = None,
           mode: str = "official") -> Dict[str, Any]:
-    """Scores ``pred`` against ``gt`` with ``protocol``; the report (schema 1) as a dict."""
+    """Scores ``pred`` against ``gt`` with ``protocol``; the report (schema 1) as a dict.
+
+    The intervals (docs/specs/statistics.md) are options as on the command line: ``bootstrap`` (replicates, 0 =
+    off, the default), ``seed`` and ``confidence``; the report's ``statistics`` then holds each metric's interval."""
     return json.loads(score_json(protocol, gt, pred, options=options, mode=mode))
+
+
+def compare_json(protocol: str, gt: Input, pred: Input, vs: Input, *,
+                 options: Optional[Mapping[str, Any]] = None, mode: str = "official") -> str:
+    """``dropscore compare PROTOCOL --gt … --pred … --vs … --format json``, byte for byte: submission ``pred`` (A)
+    against ``vs`` (B) on one ground truth; A's report with ``compare`` appended."""
+    inputs = _inputs("gt", gt, "gt")
+    a = _inputs("pred", pred, "pred")
+    b = _inputs("pred", vs, "pred")
+    return _native.compare_json(protocol, inputs, a, b, _set(options), mode)
+
+
+def compare(protocol: str, gt: Input, pred: Input, vs: Input, *, options: Optional[Mapping[str, Any]] = None,
+            mode: str = "official") -> Dict[str, Any]:
+    """Is submission ``pred`` (A) better than ``vs`` (B)? Both scored on ``gt`` and compared with the same bootstrap
+    draws (docs/specs/statistics.md section 3), as ``dropscore compare``: A's report (a dict) whose ``compare``
+    holds the headline metric's Δ = A − B, its paired interval (``low``, ``high``), ``p_bootstrap``,
+    ``p_randomization``, per-unit ``wins``/``ties``/``losses`` and the ``verdict``. Options besides the
+    protocol's: ``bootstrap`` (default 1000 here), ``seed``, ``confidence``, ``permutations`` (default 10000) and
+    ``compare_all`` (True: every metric, in ``compare_all``). A comparison that cannot be made (a submission not
+    scored, a protocol without units) raises :class:`ValueError` with the command line's message."""
+    return json.loads(compare_json(protocol, gt, pred, vs, options=options, mode=mode))
 
 
 def manifest(protocol: str, gt: Input, *, options: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:

@@ -2,23 +2,32 @@
 //! validator, the scoring program and `dropscore list` all iterate it; nothing else names a protocol. A new
 //! protocol is its folder plus one line here.
 
-use super::{
-    aij2022, chalearn_ce, classification, detection, falsid, fest, kws, regression, segmentation,
-    text, AnyProtocol, ProtocolInfo, UsageError,
-};
+use super::{AnyProtocol, ProtocolInfo, UsageError};
 
-/// Every protocol, in the specs' order: the one table of protocol ids.
+/// Every protocol, in the specs' order: the one table of protocol ids. Each line is on when its cargo feature is
+/// (all are by default; the page's engine is built as a few modules with a part of them, scripts/build-wasm).
 pub static PROTOCOLS: &[&dyn AnyProtocol] = &[
-    &kws::Kws,
-    &fest::Fest,
-    &falsid::Falsid,
-    &chalearn_ce::ChalearnCe,
-    &aij2022::Aij2022,
-    &classification::Classification,
-    &regression::Regression,
-    &detection::Detection,
-    &segmentation::Segmentation,
-    &text::Text,
+    #[cfg(feature = "kws")]
+    &super::kws::Kws,
+    #[cfg(feature = "fest")]
+    &super::fest::Fest,
+    #[cfg(feature = "falsid")]
+    &super::falsid::Falsid,
+    #[cfg(feature = "chalearn_ce")]
+    &super::chalearn_ce::ChalearnCe,
+    #[cfg(feature = "aij2022")]
+    &super::aij2022::Aij2022,
+    #[cfg(feature = "classification")]
+    &super::classification::Classification,
+    #[cfg(feature = "regression")]
+    &super::regression::Regression,
+    #[cfg(feature = "detection")]
+    &super::detection::Detection,
+    #[cfg(feature = "segmentation")]
+    &super::segmentation::Segmentation,
+    #[cfg(feature = "text")]
+    &super::text::Text,
+    #[cfg(feature = "kaggle")]
     &super::kaggle::Kaggle,
     #[cfg(feature = "toy")]
     &super::toy::Toy,

@@ -6,6 +6,7 @@
 //! An input is `(role, path, data)`: `data = None` reads `path` from disk as the command line reads its
 //! arguments (a folder is walked, links inside it are skipped); `data = bytes` is a file of that name in memory.
 
+mod compare;
 mod inputs;
 
 use crate::input::{FileSet, Limits};
@@ -134,6 +135,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(manifest_json, m)?)?;
     m.add_function(wrap_pyfunction!(check_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_asset, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare_json, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

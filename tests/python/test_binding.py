@@ -3,7 +3,9 @@
 every example of every protocol scored through ``dropscore.score_json`` equals the command line's
 ``--format json`` byte for byte, from paths and from bytes; the manifest and the pre-flight check equal
 ``dropscore manifest`` / ``dropscore check --format json``; pandas DataFrames and the Kaggle-style entry point give
-the report's numbers and raise ``ParticipantVisibleError`` with the located diagnostics.
+the report's numbers and raise ``ParticipantVisibleError`` with the located diagnostics; the intervals (options
+``bootstrap``/``seed``/``confidence`` through ``score``) and ``dropscore.compare`` equal the command line's
+``--set bootstrap=…`` report and ``dropscore compare --format json`` byte for byte, one example per protocol.
 
 Usage: python tests/python/test_binding.py --bin target/release/dropscore   (run with the venv's python)
 """
@@ -82,6 +84,68 @@ def examples_equal_the_cli(dropscore, bin_path, tmp):
     print("examples: %d reports equal the CLI's" % cases)
 
 
+def intervals_and_compare_equal_the_cli(dropscore, bin_path, tmp):
+    stats = {"bootstrap": "200", "seed": "7", "confidence": "0.9"}
+    compared = refused = 0
+    for p in dropscore.protocols():
+        ex = next((e for e in p["examples"] if all(os.path.isfile(on_disk(x)) for x in e["gt"] + e["pred"])), None)
+        if ex is None:
+            continue
+        gts, preds = [on_disk(g) for g in ex["gt"]], [on_disk(q) for q in ex["pred"]]
+        d, names = stage(tmp, gts + preds)
+        g, q = names[: len(gts)], names[len(gts):]
+        base = sum((["--gt", n] for n in g), []) + sum((["--pred", n] for n in q), [])
+        opts = dict(ex.get("set") or [])
+        sets = lambda o: sum((["--set", "%s=%s" % kv] for kv in o.items()), [])
+        cwd = os.getcwd()
+        os.chdir(d)
+        try:
+            o = dict(opts, **stats)
+            got = dropscore.score_json(p["id"], g, q, options=o)
+            assert got == cli(bin_path, [p["id"], "--format", "json", "--quiet"] + base + sets(o), d), \
+                "%s/%s: the intervals differ" % (p["id"], ex["id"])
+            o = dict(opts, bootstrap="200", seed="3", permutations="500")
+            args = ["compare", p["id"], "--format", "json", "--quiet"] + base + sum((["--vs", n] for n in q), []) + sets(o)
+            r = subprocess.run([bin_path] + args, cwd=d, capture_output=True, text=True)
+            try:
+                got = dropscore.compare_json(p["id"], g, q, q, options=o)
+            except ValueError as e:
+                assert r.returncode != 0 and not r.stdout and str(e) in r.stderr, (p["id"], str(e), r.stderr)
+                refused += 1
+                continue
+            assert got == r.stdout, "%s/%s: compare differs from the CLI's" % (p["id"], ex["id"])
+            assert dropscore.compare(p["id"], g, q, q, options=o)["compare"]["delta"] in (0, 0.0, None)
+            compared += 1
+        finally:
+            os.chdir(cwd)
+    # Protocols without units yet (docs/specs/statistics.md) are refused with the command line's message.
+    assert compared >= 2 and compared + refused >= 10, (compared, refused)
+    # Two different submissions, every metric (compare_all), B from bytes.
+    gt, pred = on_disk("examples/regression/gt.csv"), on_disk("examples/regression/pred.csv")
+    d, (g, q) = stage(tmp, [gt, pred])
+    lines = open(pred).read().splitlines()
+    head, rows = lines[0], lines[1:]
+    worse = "\n".join([head] + [",".join(r.split(",")[:-1] + [str(float(r.split(",")[-1]) + 0.5)]) for r in rows]) + "\n"
+    with open(os.path.join(d, "worse.csv"), "w") as f:
+        f.write(worse)
+    o = {"compare_all": "true", "bootstrap": "300", "seed": "11", "confidence": "0.95"}
+    want = cli(bin_path, ["compare", "regression", "--gt", g, "--pred", q, "--vs", "worse.csv", "--format", "json",
+                          "--quiet"] + sum((["--set", "%s=%s" % kv] for kv in o.items()), []), d)
+    got = dropscore.compare_json("regression", os.path.join(d, g), os.path.join(d, q),
+                                 ("worse.csv", worse.encode()), options=o)
+    assert got == want, "regression compare_all differs from the CLI's"
+    c = dropscore.compare("regression", os.path.join(d, g), os.path.join(d, q), ("worse.csv", worse.encode()),
+                          options=dict(o, compare_all=True))
+    assert c["compare"]["delta"] is not None and len(c["compare_all"]) > 1, c["compare"]
+    try:
+        dropscore.compare("regression", gt, pred, pred, options={"permutations": "many"})
+    except ValueError as e:
+        assert "permutations" in str(e), e
+    else:
+        raise AssertionError("a bad permutations option must raise ValueError")
+    print("statistics: intervals and %d comparisons equal the CLI's (%d protocols refused alike)" % (compared + 1, refused))
+
+
 def preflight_equals_the_cli(dropscore, bin_path, tmp):
     gt, pred = on_disk("examples/regression/gt.csv"), on_disk("examples/regression/pred.csv")
     d, (g, q) = stage(tmp, [gt, pred])
@@ -142,6 +206,7 @@ def main():
         dropscore.load_asset("lemma", lemmas)
     with tempfile.TemporaryDirectory() as tmp:
         examples_equal_the_cli(dropscore, os.path.abspath(a.bin), tmp)
+        intervals_and_compare_equal_the_cli(dropscore, os.path.abspath(a.bin), tmp)
         preflight_equals_the_cli(dropscore, os.path.abspath(a.bin), tmp)
         dataframes_and_kaggle(dropscore, tmp)
     print("python binding: ok (dropscore %s)" % dropscore.__version__)
