@@ -65,7 +65,8 @@ fn score_one(
     let mut files = FileSet::build(list, &Limits::from_set(set));
     let walked = gt.1.iter().cloned().chain(pred.1);
     files.diagnostics.splice(0..0, walked);
-    let req = request(protocol, mode, set.to_vec())?;
+    let mut req = request(protocol, mode, set.to_vec())?;
+    req.keep_units = true;
     protocols::score(protocol, &files, &req, &mut Quiet).map_err(|e| usage(e.0))
 }
 
