@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 pub const MAP: &[&str] = &["map"];
 pub const TAGS: &[&str] = &["f1_micro", "f1_macro", "f1_samples"];
 pub const STRINGS: &[&str] = &["levenshtein", "sequence_levenshtein", "word_jaccard"];
+pub const ORDERINGS: &[&str] = &["kendall_tau"];
 
 /// The scored rows: the solution's ids in order, one value per id and column, and the set's metrics.
 pub struct Scored {
@@ -216,5 +217,65 @@ pub fn strings(
                 jac.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
             ),
         ],
+    })
+}
+
+/// Kendall's τ over space-separated orderings (AI4Code's `kendall_tau`: the predicted order's ranks in the true
+/// order, inversions summed over ids, 1 − 4 Σ inversions / Σ n(n − 1)); per id, its own τ. An item of a
+/// predicted order that is not in the id's true order is a refusal naming the id (Python's `gt.index` raises).
+pub fn orderings(
+    gt: &Entry,
+    pred: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    diags: &mut Diags,
+) -> Option<Scored> {
+    use crate::metrics::kaggle::ordering;
+    let split = &mut |c: &str| {
+        c.split_ascii_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, split)?;
+    let (mut inversions, mut two_max) = (0u64, 0u64);
+    let mut per = Vec::with_capacity(pairs.len());
+    for (id, (t, p)) in ids.iter().zip(&pairs) {
+        let t: Vec<&str> = t.iter().map(String::as_str).collect();
+        let p: Vec<&str> = p.iter().map(String::as_str).collect();
+        match ordering::ranks(&t, &p) {
+            Ok(r) => {
+                let inv = ordering::inversions(&r);
+                let n = t.len() as u64;
+                inversions += inv;
+                two_max += n * n.saturating_sub(1);
+                per.push(ordering::kendall_tau(inv, n * n.saturating_sub(1)).unwrap_or(f64::NAN));
+            }
+            Err(item) => {
+                diags.push(
+                    crate::diag::Diagnostic::error(
+                        "kaggle.unknown_item",
+                        format!(
+                            "id `{}`, column `{}`: `{}` is not in the solution's order",
+                            crate::diag::excerpt(id),
+                            if opts.column.is_empty() {
+                                "value"
+                            } else {
+                                &opts.column
+                            },
+                            crate::diag::excerpt(item)
+                        ),
+                    )
+                    .file(&pred.path)
+                    .found(crate::diag::excerpt(item))
+                    .hint("Order exactly the solution's items of each id."),
+                );
+                per.push(f64::NAN);
+            }
+        }
+    }
+    Some(Scored {
+        ids,
+        scores: vec![("kendall_tau", ordering::kendall_tau(inversions, two_max))],
+        columns: vec![("kendall_tau", per)],
     })
 }
