@@ -30,14 +30,15 @@ pub struct Scored {
 /// The solution's ids and each id's solution and submission values.
 type Pairs<T> = (Vec<String>, Vec<(T, T)>);
 
-/// Both files read with `parse` and matched, one row per id: each id's solution and submission values.
+/// Both files read with `parse` (of a row's value cell, `at.value`) and matched, one row per id: each id's
+/// solution and submission values.
 fn read_pairs<T>(
     gt_e: &Entry,
     pred_e: &Entry,
     opts: &KaggleOptions,
     delim: u8,
     diags: &mut Diags,
-    parse: &mut dyn FnMut(&str) -> T,
+    parse: &mut dyn FnMut(&Row, &At) -> T,
 ) -> Option<Pairs<T>> {
     let mut columns = Columns {
         id: &opts.id_column,
@@ -45,7 +46,7 @@ fn read_pairs<T>(
         value_option: "column",
         extra: &[],
     };
-    let mut cell = |r: &Row, at: &At, _: &mut Diags| Some(parse(r.get(at.value)));
+    let mut cell = |r: &Row, at: &At, _: &mut Diags| Some(parse(r, at));
     let gt: Table<T> = inputs::read(gt_e, delim, &columns, diags, &mut cell)?;
     let name = gt.column.clone();
     if opts.column.is_empty() {
@@ -118,7 +119,9 @@ pub fn map(
     diags: &mut Diags,
 ) -> Option<Scored> {
     let mut codes = Codes::default();
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c| codes.list(c))?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        codes.list(r.get(at.value))
+    })?;
     let ap: Vec<f64> = pairs.iter().map(|(a, p)| ranking::apk(a, p, k)).collect();
     let score = numpy_mean(&ap);
     Some(Scored {
@@ -143,7 +146,9 @@ pub fn tags(
         v.dedup();
         v
     };
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut set)?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        set(r.get(at.value))
+    })?;
     let labels = pairs
         .iter()
         .flat_map(|(a, p)| a.iter().chain(p))
@@ -184,7 +189,9 @@ pub fn strings(
     empty: Empty,
     diags: &mut Diags,
 ) -> Option<Scored> {
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c: &str| c.to_string())?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        r.get(at.value).to_string()
+    })?;
     let mut chars = Vec::with_capacity(pairs.len());
     let mut tokens = Vec::with_capacity(pairs.len());
     let mut jac = Vec::with_capacity(pairs.len());
@@ -231,15 +238,18 @@ pub fn orderings(
     diags: &mut Diags,
 ) -> Option<Scored> {
     use crate::metrics::kaggle::ordering;
-    let split = &mut |c: &str| {
-        c.split_ascii_whitespace()
+    // Each cell's items, with where it is: its row (line) and column name.
+    let split = &mut |r: &Row, at: &At| {
+        let items: Vec<String> = (r.get(at.value).split_ascii_whitespace())
             .map(str::to_string)
-            .collect::<Vec<_>>()
+            .collect();
+        let column = at.header.get(at.value).cloned().unwrap_or_default();
+        (items, r.line, column)
     };
     let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, split)?;
     let (mut inversions, mut two_max) = (0u64, 0u64);
     let mut per = Vec::with_capacity(pairs.len());
-    for (id, (t, p)) in ids.iter().zip(&pairs) {
+    for (id, ((t, _, _), (p, line, column))) in ids.iter().zip(&pairs) {
         let t: Vec<&str> = t.iter().map(String::as_str).collect();
         let p: Vec<&str> = p.iter().map(String::as_str).collect();
         match ordering::ranks(&t, &p) {
@@ -255,17 +265,15 @@ pub fn orderings(
                     crate::diag::Diagnostic::error(
                         "kaggle.unknown_item",
                         format!(
-                            "id `{}`, column `{}`: `{}` is not in the solution's order",
+                            "row {} (id `{}`), column `{}`: `{}` is not in the solution's order",
+                            line.saturating_sub(1),
                             crate::diag::excerpt(id),
-                            if opts.column.is_empty() {
-                                "value"
-                            } else {
-                                &opts.column
-                            },
+                            crate::diag::excerpt(column),
                             crate::diag::excerpt(item)
                         ),
                     )
                     .file(&pred.path)
+                    .line(*line)
                     .found(crate::diag::excerpt(item))
                     .hint("Order exactly the solution's items of each id."),
                 );
