@@ -15,6 +15,7 @@ pub mod kws_xml_lines;
 pub mod label_map;
 pub mod lines;
 pub mod npy;
+pub mod pandas_cells;
 pub mod png_chunks;
 pub mod png_mask;
 pub mod python_json;

@@ -4,6 +4,7 @@
 use super::classification_csv::shape::{header_problem, IsGtId};
 use super::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, Tag, BATCH};
 use super::id_index::{early_rows, early_tags, EarlyColumns};
+use super::pandas_cells::{self as pandas, IdKeys, ReadAs};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::Diags;
 
@@ -16,9 +17,15 @@ pub struct Gt {
     pub ids: IdIndex,
     pub targets: Vec<f64>,
     pub lines: Vec<u64>,
+    pub read_as: ReadAs,
+    /// The ids' pandas keys (`read_as = pandas`).
+    pub keys: IdKeys,
+    /// Each row's weight (scikit-learn's `sample_weight`), when a weight column is read; else empty.
+    pub weights: Vec<f64>,
 }
 
-/// Reads the GT (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None` when it cannot be used.
+/// Reads the GT (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead), cells as
+/// text. `None` when it cannot be used.
 #[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
 pub fn read_gt<'i>(
     file: &str,
@@ -30,6 +37,23 @@ pub fn read_gt<'i>(
     budget: Budget,
     diags: &mut Diags,
 ) -> Option<Gt> {
+    let cols = (id_opt, value_opt, "");
+    read_gt_as(file, r, size, delimiter, cols, ReadAs::Text, budget, diags)
+}
+
+/// [`read_gt`] with cells read as `read_as` says, and a weight column named `weight_opt` (empty: none; each
+/// row's weight a number, in [`Gt::weights`]).
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
+pub fn read_gt_as<'i>(
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    size: u64,
+    delimiter: u8,
+    (id_opt, value_opt, weight_opt): (&str, &str, &str),
+    read_as: ReadAs,
+    budget: Budget,
+    diags: &mut Diags,
+) -> Option<Gt> {
     let mut held = 0u64;
     let mut over = false;
     let mut gt = Gt {
@@ -37,8 +61,12 @@ pub fn read_gt<'i>(
         ids: IdIndex::default(),
         targets: Vec::new(),
         lines: Vec::new(),
+        read_as,
+        keys: IdKeys::default(),
+        weights: Vec::new(),
     };
     let mut cols = None;
+    let mut weight_col = None;
     let mut tags = Vec::new();
     let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
@@ -51,6 +79,14 @@ pub fn read_gt<'i>(
                 &shared,
                 diags,
             );
+            if !weight_opt.is_empty() {
+                weight_col = h.iter().position(|c| c == weight_opt);
+                if weight_col.is_none() {
+                    let d = id_csv::missing_column(FAMILY, file, h, weight_opt, "weight_column");
+                    diags.push(d);
+                    return false;
+                }
+            }
             cols.is_some()
         }
         Batch::Rows(rows) => {
@@ -66,7 +102,7 @@ pub fn read_gt<'i>(
             }
             gt.ids.prepare_rows(rows.iter(), ic, &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
-                gt_row(&mut gt, file, row, (ic, vc), tag, diags);
+                gt_row(&mut gt, file, row, (ic, vc, weight_col), tag, diags);
             }
             true
         }
@@ -84,17 +120,18 @@ pub fn read_gt<'i>(
     Some(gt)
 }
 
-/// One GT row: its id (field `ic`, tag `tag`) and target (field `vc`).
+/// One GT row: its id (field `ic`, tag `tag`), target (field `vc`) and weight (field `wc`, if any).
 fn gt_row(
     gt: &mut Gt,
     file: &str,
     row: &Row,
-    (ic, vc): (usize, usize),
+    (ic, vc, wc): (usize, usize, Option<usize>),
     tag: Tag,
     diags: &mut Diags,
 ) {
     let id = row.get(ic);
-    if let Err(first) = gt.ids.insert_tagged(id, tag) {
+    let repeat = gt.keys.repeat(gt.read_as, &gt.ids, id);
+    if let Some(first) = repeat.or_else(|| gt.ids.insert_tagged(id, tag).err()) {
         diags.push(id_csv::duplicate_gt_id(
             FAMILY,
             file,
@@ -105,9 +142,13 @@ fn gt_row(
         return;
     }
     let v = (row.early.number)
-        .or_else(|| id_csv::number(FAMILY, file, row, vc, diags))
+        .or_else(|| number(gt.read_as, file, row, vc, diags))
         .unwrap_or(f64::NAN);
     gt.targets.push(v);
+    if let Some(wc) = wc {
+        let w = number(gt.read_as, file, row, wc, diags);
+        gt.weights.push(w.unwrap_or(f64::NAN));
+    }
     gt.lines.push(row.line);
 }
 
@@ -119,7 +160,12 @@ pub struct Submission {
     pub seen: Vec<u64>,
 }
 
-/// Reads a submission against the GT. `None` when its columns cannot be told.
+/// A number cell read as `read_as` says.
+fn number(read_as: ReadAs, file: &str, row: &Row, col: usize, diags: &mut Diags) -> Option<f64> {
+    pandas::read_number(read_as, FAMILY, file, row, col, diags)
+}
+
+/// Reads a submission against the GT (cells read as the GT was). `None` when its columns cannot be told.
 pub fn read_submission<'i>(
     gt: &Gt,
     file: &str,
@@ -151,10 +197,12 @@ pub fn read_submission<'i>(
         Batch::Rows(rows) => {
             let Some((ic, vc)) = cols else { return false };
             m.lookup(&gt.ids, rows, ic, &mut found);
+            if gt.read_as == ReadAs::Pandas {
+                gt.keys.resolve(&gt.ids, rows, ic, &mut found);
+            }
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = m.accept(row, ic, f, diags) {
-                    let v =
-                        (row.early.number).or_else(|| id_csv::number(FAMILY, file, row, vc, diags));
+                    let v = (row.early.number).or_else(|| number(gt.read_as, file, row, vc, diags));
                     if let Some(v) = v {
                         preds[i] = v;
                     }

@@ -14,6 +14,7 @@ pub mod mean;
 pub mod radix;
 pub mod rank;
 pub mod regression;
+pub mod regression_weighted;
 pub mod rouge;
 pub mod rusteval;
 pub mod sacrebleu;

@@ -8,6 +8,7 @@ use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, BATCH};
 use crate::formats::id_index::{early_rows, early_tags, EarlyColumns};
+use crate::formats::pandas_cells::{read_number, IdKeys, ReadAs};
 
 /// A GT of several target columns.
 pub struct ColumnsGt {
@@ -21,6 +22,9 @@ pub struct ColumnsGt {
     /// With a group column: each row's group (an index into `group_names`, in first-seen order).
     pub groups: Vec<u32>,
     pub group_names: Vec<String>,
+    pub read_as: ReadAs,
+    /// The ids' pandas keys (`read_as = pandas`).
+    pub keys: IdKeys,
 }
 
 impl ColumnsGt {
@@ -90,6 +94,7 @@ pub struct GtColumns<'a> {
     pub id: &'a str,
     pub targets: &'a [String],
     pub group: &'a str,
+    pub read_as: ReadAs,
 }
 
 /// The group column `name` of header `h`, or a located error naming it.
@@ -133,6 +138,8 @@ pub fn read_gt<'i>(
         lines: Vec::new(),
         groups: Vec::new(),
         group_names: Vec::new(),
+        read_as: opts.read_as,
+        keys: IdKeys::default(),
     };
     let mut group_index = std::collections::HashMap::<String, u32>::new();
     let mut group = None;
@@ -171,13 +178,16 @@ pub fn read_gt<'i>(
             }
             gt.ids.prepare_rows(rows.iter(), *ic, &mut tags);
             for (row, &tag) in rows.iter().zip(&tags) {
-                if let Err(first) = gt.ids.insert_tagged(row.get(*ic), tag) {
+                let repeat = gt.keys.repeat(gt.read_as, &gt.ids, row.get(*ic));
+                if let Some(first) =
+                    repeat.or_else(|| gt.ids.insert_tagged(row.get(*ic), tag).err())
+                {
                     let first = gt.lines[first];
                     diags.push(id_csv::duplicate_gt_id(family, file, row, *ic, first));
                     continue;
                 }
                 for &j in c {
-                    let v = id_csv::number(family, file, row, j, diags);
+                    let v = read_number(gt.read_as, family, file, row, j, diags);
                     gt.values.push(v.unwrap_or(f64::NAN));
                 }
                 if let Some(g) = group {
@@ -246,10 +256,13 @@ pub fn read_submission<'i>(
         Batch::Rows(rows) => {
             let Some((ic, c)) = &cols else { return false };
             matcher.lookup(&gt.ids, rows, *ic, &mut found);
+            if gt.read_as == ReadAs::Pandas {
+                gt.keys.resolve(&gt.ids, rows, *ic, &mut found);
+            }
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = matcher.accept(row, *ic, f, diags) {
                     for (k, &j) in c.iter().enumerate() {
-                        if let Some(v) = id_csv::number(family, file, row, j, diags) {
+                        if let Some(v) = read_number(gt.read_as, family, file, row, j, diags) {
                             values[i * m + k] = v;
                         }
                     }

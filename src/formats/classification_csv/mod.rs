@@ -4,6 +4,7 @@
 
 use super::id_csv::{self, Batch, CsvIn, IdIndex, BATCH};
 use super::id_index::{early_tags, EarlyColumns, Tag};
+use super::pandas_cells::{self as pandas, IdKeys, ReadAs};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
 use std::collections::HashMap;
@@ -25,6 +26,8 @@ pub const NONE: u32 = u32::MAX;
 pub struct Classes {
     pub names: Vec<String>,
     pub ints: Option<Vec<i64>>,
+    /// Predicted labels are read as pandas reads them ([`Classes::index_value`]).
+    pub pandas: bool,
 }
 
 impl Classes {
@@ -51,6 +54,34 @@ impl Classes {
             self.len()
         }
     }
+    /// The class index of a label cell (trimmed), if it is a GT class: as [`Classes::index`], and as pandas
+    /// reads cells ([`Classes::pandas`]): against integer classes, an integral float (`3.0`) or a boolean is
+    /// the integer it equals in NumPy; against the classes `False` and `True`, `0` and `1` are them.
+    pub fn index_value(&self, s: &str) -> Option<usize> {
+        if !self.pandas {
+            return self.index(s);
+        }
+        match &self.ints {
+            Some(v) => pandas::integral(s)
+                .or_else(|| pandas::boolean(s).map(i64::from))
+                .and_then(|x| v.binary_search(&x).ok()),
+            None if self.bools() => {
+                let b = pandas::boolean(s).or(match pandas::integral(s) {
+                    Some(0) => Some(false),
+                    Some(1) => Some(true),
+                    _ => None,
+                })?;
+                self.index(if b { "True" } else { "False" })
+            }
+            None => self.index(s),
+        }
+    }
+    /// Classes `False` and `True` (or one of them), as pandas reads a column of booleans.
+    pub fn bools(&self) -> bool {
+        self.pandas
+            && !self.names.is_empty()
+            && self.names.iter().all(|n| n == "False" || n == "True")
+    }
     /// The class index of a label text (trimmed), if it is a GT class.
     pub fn index(&self, s: &str) -> Option<usize> {
         match &self.ints {
@@ -68,6 +99,8 @@ pub struct Gt {
     /// 1-based line per row.
     pub lines: Vec<u64>,
     pub classes: Classes,
+    /// The ids' pandas keys (`read_as = pandas`).
+    pub keys: IdKeys,
 }
 
 /// Reads the GT table (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None`
@@ -83,9 +116,25 @@ pub fn read_gt<'i>(
     budget: Budget,
     diags: &mut Diags,
 ) -> Option<Gt> {
+    let cols = (id_opt, label_opt);
+    read_gt_as(file, r, size, delimiter, cols, ReadAs::Text, budget, diags)
+}
+
+/// [`read_gt`] with cells read as `read_as` says.
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
+pub fn read_gt_as<'i>(
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    size: u64,
+    delimiter: u8,
+    (id_opt, label_opt): (&str, &str),
+    read_as: ReadAs,
+    budget: Budget,
+    diags: &mut Diags,
+) -> Option<Gt> {
     let mut held = 0u64;
     let mut over = false;
-    let mut g = GtRows::default();
+    let mut g = GtRows::of(read_as);
     let mut cols: Option<(usize, usize)> = None;
     let mut tags = Vec::new();
     let shared = EarlyColumns::new();
@@ -142,19 +191,21 @@ pub fn read_gt<'i>(
         raw,
         lines,
         names,
+        keys,
         ..
     } = g;
     if raw.is_empty() {
         diags.push(id_csv::empty_gt(FAMILY, file));
         return None;
     }
-    let (classes, labels) = classes_of(&names, &raw);
+    let (classes, labels) = classes_of(&names, &raw, read_as == ReadAs::Pandas);
     Some(Gt {
         file: file.to_string(),
         ids,
         labels,
         lines,
         classes,
+        keys,
     })
 }
 
@@ -166,9 +217,17 @@ struct GtRows {
     lines: Vec<u64>,
     distinct: HashMap<String, u32>,
     names: Vec<String>,
+    read_as: ReadAs,
+    keys: IdKeys,
 }
 
 impl GtRows {
+    fn of(read_as: ReadAs) -> Self {
+        GtRows {
+            read_as,
+            ..GtRows::default()
+        }
+    }
     /// Adds `row` (id and label columns `cols`, the id's tag `tag`); a repeated id is reported and skipped.
     #[inline]
     fn add(
@@ -179,7 +238,8 @@ impl GtRows {
         tag: Tag,
         diags: &mut Diags,
     ) {
-        if let Err(first) = self.ids.insert_tagged(row.get(ic), tag) {
+        let repeat = self.keys.repeat(self.read_as, &self.ids, row.get(ic));
+        if let Some(first) = repeat.or_else(|| self.ids.insert_tagged(row.get(ic), tag).err()) {
             diags.push(id_csv::duplicate_gt_id(
                 FAMILY,
                 file,
@@ -213,9 +273,18 @@ impl GtRows {
 }
 
 /// The GT classes of the distinct labels `names` (integers when every label parses as one: equal values merge,
-/// `01` and `1`; else strings), and each row's class index from its index into `names` (`raw`).
-fn classes_of(names: &[String], raw: &[u32]) -> (Classes, Vec<u32>) {
-    let parsed: Option<Vec<i64>> = names.iter().map(|s| s.parse::<i64>().ok()).collect();
+/// `01` and `1`; else strings), and each row's class index from its index into `names` (`raw`). As pandas reads
+/// a column (`pandas`): integers also when every label is an integral number (`3.0`), and `False`/`True` when
+/// every label is a boolean.
+fn classes_of(names: &[String], raw: &[u32], pandas: bool) -> (Classes, Vec<u32>) {
+    let parsed: Option<Vec<i64>> = names
+        .iter()
+        .map(|s| match pandas {
+            true => pandas::integral(s),
+            false => s.parse::<i64>().ok(),
+        })
+        .collect();
+    let bools = pandas && names.iter().all(|s| pandas::boolean(s).is_some());
     let classes = match parsed {
         Some(v) => {
             let mut u = v.clone();
@@ -224,20 +293,31 @@ fn classes_of(names: &[String], raw: &[u32]) -> (Classes, Vec<u32>) {
             Classes {
                 names: u.iter().map(|x| x.to_string()).collect(),
                 ints: Some(u),
+                pandas,
             }
         }
         None => {
-            let mut u = names.to_vec();
+            let mut u: Vec<String> = match bools {
+                true => (names.iter())
+                    .map(|s| match pandas::boolean(s) == Some(true) {
+                        true => "True".to_string(),
+                        false => "False".to_string(),
+                    })
+                    .collect(),
+                false => names.to_vec(),
+            };
             u.sort_unstable();
+            u.dedup();
             Classes {
                 names: u,
                 ints: None,
+                pandas,
             }
         }
     };
     let remap: Vec<u32> = names
         .iter()
-        .map(|s| classes.index(s).unwrap_or(0) as u32)
+        .map(|s| classes.index_value(s).unwrap_or(0) as u32)
         .collect();
     let labels = raw.iter().map(|&k| remap[k as usize]).collect();
     (classes, labels)

@@ -6,6 +6,7 @@ use crate::budget::{refusal, Budget};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::id_csv::{self, Batch, CsvIn, Matcher, BATCH};
 use crate::formats::id_index::{early_rows, touch_rows, EarlyColumns};
+use crate::formats::pandas_cells;
 use std::collections::HashMap;
 
 /// Reads a submission against the GT. `None` when its layout cannot be told (an error says why).
@@ -52,6 +53,9 @@ pub fn read_submission<'i>(
             }
             Batch::Rows(rows) => {
                 m.lookup(&gt.ids, rows, s.id_col, &mut found);
+                if gt.classes.pandas {
+                    gt.keys.resolve(&gt.ids, rows, s.id_col, &mut found);
+                }
                 if s.sub.layout == Layout::Scores {
                     touch_rows(&s.sub.scores, &found, s.k.max(1));
                 }
@@ -270,7 +274,7 @@ impl<'g> SubmissionReader<'g> {
         let k = self.k;
         let mut ok = true;
         for (j, &c) in self.class_cols.iter().enumerate() {
-            match id_csv::number(FAMILY, self.file, row, c, diags) {
+            match number(self.gt.classes.pandas, self.file, row, c, diags) {
                 Some(v) => self.sub.scores[i * k + j] = v,
                 None => ok = false,
             }
@@ -285,12 +289,15 @@ impl<'g> SubmissionReader<'g> {
     fn label_row(&mut self, row: &id_csv::Row, i: usize, diags: &mut Diags) {
         let (file, label_col) = (self.file, self.label_col);
         let s = row.get(label_col);
+        let pandas = self.gt.classes.pandas;
         if !self.sub.scores.is_empty() {
-            match id_csv::number(FAMILY, file, row, label_col, &mut self.number_errors) {
+            match number(pandas, file, row, label_col, &mut self.number_errors) {
                 Some(v) => self.sub.scores[i] = v,
-                // NaN or an infinity is still a number: the column stays a score column, and the cell a
-                // located error there.
-                None if s.parse::<f64>().is_ok() => self.number_bad += 1,
+                // NaN or an infinity is still a number (and so is a missing value as pandas reads it): the
+                // column stays a score column, and the cell a located error there.
+                None if s.parse::<f64>().is_ok() || (pandas && pandas_cells::is_na(s)) => {
+                    self.number_bad += 1
+                }
                 None => {
                     self.number_bad += 1;
                     self.not_number += 1;
@@ -307,8 +314,10 @@ impl<'g> SubmissionReader<'g> {
             self.sub.bad_values += 1;
             return;
         }
-        let class = match self.gt.classes.ints {
-            Some(_) => self.gt.classes.index(s).map(|j| j as u32),
+        let classes = &self.gt.classes;
+        let class = match classes.ints {
+            Some(_) => classes.index_value(s).map(|j| j as u32),
+            None if classes.bools() => classes.index_value(s).map(|j| j as u32),
             None => self.class_index.get(s).copied(),
         };
         if let Some(j) = class {
@@ -327,15 +336,19 @@ impl<'g> SubmissionReader<'g> {
             self.first_not_class = Some((row.line, row.column(label_col), s.to_string()));
         }
         let ints = self.gt.classes.ints.is_some();
-        if ints && s.parse::<i64>().is_err() {
+        let int = match self.gt.classes.pandas {
+            true => pandas_cells::integral(s),
+            false => s.parse::<i64>().ok(),
+        };
+        if ints && int.is_none() {
             match &mut self.sub.mixed {
                 Some(x) => x.3 += 1,
                 None => self.sub.mixed = Some((row.line, row.column(label_col), s.to_string(), 1)),
             }
             return;
         }
-        let key = match s.parse::<i64>() {
-            Ok(x) if ints => x.to_string(),
+        let key = match int {
+            Some(x) if ints => x.to_string(),
             _ => s.to_string(),
         };
         let e = self.extra_index.len() as u32;
@@ -409,4 +422,19 @@ impl<'g> SubmissionReader<'g> {
         }
         sub
     }
+}
+
+/// A number cell, as pandas reads it when `pandas` (see [`pandas_cells::number`]), else as text.
+fn number(
+    pandas: bool,
+    file: &str,
+    row: &id_csv::Row,
+    col: usize,
+    diags: &mut Diags,
+) -> Option<f64> {
+    let read_as = match pandas {
+        true => pandas_cells::ReadAs::Pandas,
+        false => pandas_cells::ReadAs::Text,
+    };
+    pandas_cells::read_number(read_as, FAMILY, file, row, col, diags)
 }

@@ -41,6 +41,8 @@ pub struct At<'a> {
     pub id: usize,
     pub value: usize,
     pub extra: &'a [usize],
+    /// The header, for the column names of the refusals.
+    pub header: &'a [String],
 }
 
 /// The cell parser: the row and where its cells are; `None` with an error pushed.
@@ -90,6 +92,7 @@ pub fn read<T>(
                     id: *id,
                     value: *v,
                     extra,
+                    header: &t.header,
                 };
                 t.values.push(parse(r, &at, diags));
                 true
@@ -152,8 +155,24 @@ fn resolve(
     Some((id, value, extra))
 }
 
-/// A located error about one cell: `kaggle.<what>` at the cell's line and column.
-pub fn cell_error(file: &str, row: &Row, col: usize, what: &str, message: String) -> Diagnostic {
+/// A located error about one cell: `kaggle.<what>` at the cell's line and column, its message naming the row
+/// (the data row: the line under a one-line header), the row's id and the column, as Kaggle's
+/// `ParticipantVisibleError` messages do.
+pub fn cell_error(
+    file: &str,
+    row: &Row,
+    at: &At,
+    col: usize,
+    what: &str,
+    message: String,
+) -> Diagnostic {
+    let name = at.header.get(col).map_or("", String::as_str);
+    let message = format!(
+        "row {} (id `{}`), column `{}`: {message}",
+        row.line.saturating_sub(1),
+        excerpt(row.get(at.id)),
+        excerpt(name)
+    );
     Diagnostic::error(&format!("{FAMILY}.{what}"), message)
         .file(file)
         .at(row.line, row.column(col))

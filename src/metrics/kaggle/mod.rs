@@ -3,5 +3,7 @@
 //! over predicted lists and F1 over label sets. Each function names the published code it follows.
 
 pub mod hausdorff;
+pub mod ordering;
 pub mod ranking;
 pub mod rle;
+pub mod round;

@@ -16,6 +16,27 @@ use crate::metrics::mean::numpy_mean;
 use crate::protocols::UsageError;
 use crate::report::{Display, Label, Mode, Report};
 
+crate::choice! {
+    /// Option `read_as` of both table families: cells as `pandas.read_csv` reads them (Kaggle's metrics read
+    /// both files with it), or as their text.
+    pub enum ReadAsOption { Pandas = "pandas", Text = "text" }
+}
+
+impl ReadAsOption {
+    /// The readers' mode.
+    pub fn mode(self) -> crate::formats::pandas_cells::ReadAs {
+        match self {
+            ReadAsOption::Pandas => crate::formats::pandas_cells::ReadAs::Pandas,
+            ReadAsOption::Text => crate::formats::pandas_cells::ReadAs::Text,
+        }
+    }
+}
+
+/// The help text of option `read_as`.
+pub const READ_AS_HELP: &str = "how cells are read: pandas (as pandas.read_csv reads them, as Kaggle's metrics do: \
+    `00012` and `12` are one integer id, `3.0` is class 3, true/false are booleans, NA/NaN/null/None/empty are \
+    missing values) or text (as written)";
+
 /// Scores one column: `(truth, submitted)` → one value per metric.
 pub type ColumnScore = dyn Fn(&[f64], &[f64]) -> Vec<Option<f64>> + Sync;
 
@@ -41,6 +62,7 @@ pub struct Settings<'a> {
     /// With a group column: the metrics per group of rows, then their mean (`group_aggregate = mean`).
     pub group_column: &'a str,
     pub delim: u8,
+    pub read_as: crate::formats::pandas_cells::ReadAs,
 }
 
 /// The score ids of a column-wise run: `mean_<m>` for every metric, and with named target columns,
@@ -122,6 +144,7 @@ pub fn run(
             id: s.id_column,
             targets: wanted.as_slice(),
             group: s.group_column,
+            read_as: s.read_as,
         };
         cols::read_gt(f.id, &gt_e.path, r, gt_e.size, s.delim, opts, budget, diags)
     });

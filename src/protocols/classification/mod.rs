@@ -4,6 +4,7 @@
 
 pub mod columns;
 pub mod compute;
+pub mod headline;
 pub mod inputs;
 pub mod looks;
 mod notes;
@@ -53,6 +54,9 @@ crate::options! {
              mean (`mean_roc_auc`)";
         skip_target: String = ("", ""),
             "with target_columns: a GT value (e.g. -1) that leaves its row out of that column";
+        read_as: columns::ReadAsOption = ("pandas", "pandas"), columns::READ_AS_HELP;
+        one_minus: bool = ("false", "false"), headline::ONE_MINUS_HELP;
+        round: Int = ("-1", "-1"), headline::ROUND_HELP;
     }
 }
 
@@ -118,14 +122,18 @@ impl Protocol for Classification {
             return by_part;
         }
         let budget = run.opts.budget();
-        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+        let h = headline::Headline::of(opts.one_minus, &opts.round)?;
+        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
+        h.apply(&mut report);
+        Ok(report)
     }
     fn score_ids(&self, opts: &ClassificationOptions) -> Option<Vec<String>> {
         let targets = opts.target_columns.items();
+        let h = headline::Headline::of(opts.one_minus, &opts.round).unwrap_or_default();
         if !targets.is_empty() {
-            return Some(columns::score_ids(&COLUMNS, &targets));
+            return Some(h.ids(columns::score_ids(&COLUMNS, &targets)));
         }
-        Some(METRICS.iter().map(|m| m.to_string()).collect())
+        Some(h.ids(METRICS.iter().map(|m| m.to_string()).collect()))
     }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
         if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
@@ -138,13 +146,13 @@ impl Protocol for Classification {
             (&opts.delimiter, &opts.id_column),
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt(
+                    csvin::read_gt_as(
                         &e.path,
                         r,
                         e.size,
                         delim,
-                        &opts.id_column,
-                        &opts.label_column,
+                        (&opts.id_column, &opts.label_column),
+                        opts.read_as.mode(),
                         budget,
                         diags,
                     )
@@ -283,6 +291,7 @@ pub fn run_on(
             id_column: &opts.id_column,
             group_column: "",
             delim: inputs::delimiter(&opts.delimiter)?,
+            read_as: opts.read_as.mode(),
         };
         return columns::run(&COLUMNS, &s, files, budget, mode, diags);
     }
@@ -307,8 +316,9 @@ pub fn run_on(
     let columns = (opts.id_column.as_str(), opts.label_column.as_str());
     progress.update(0.05, "reading the ground truth");
     let gt = inputs::read_entry(gt_e, diags, |r, diags| {
-        csvin::read_gt(
-            &gt_e.path, r, gt_e.size, delim, columns.0, columns.1, budget, diags,
+        let read_as = opts.read_as.mode();
+        csvin::read_gt_as(
+            &gt_e.path, r, gt_e.size, delim, columns, read_as, budget, diags,
         )
     });
     let Some(mut gt) = gt else {

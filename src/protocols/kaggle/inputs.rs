@@ -144,7 +144,11 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
             diags.push(
                 Diagnostic::error(
                     &format!("{ID}.unknown_id"),
-                    format!("id `{}` is not in the solution", excerpt(id)),
+                    format!(
+                        "row {}: id `{}` is not in the solution",
+                        sub.lines[r].saturating_sub(1),
+                        excerpt(id)
+                    ),
                 )
                 .file(&sub.file)
                 .line(sub.lines[r])
@@ -168,7 +172,11 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
             diags.push(
                 Diagnostic::error(
                     &format!("{ID}.missing_id"),
-                    format!("id `{}` is not in the submission", excerpt(gt.ids.get(r))),
+                    format!(
+                        "id `{}` (solution row {}) is not in the submission",
+                        excerpt(gt.ids.get(r)),
+                        gt.lines[r].saturating_sub(1)
+                    ),
                 )
                 .file(&gt.file)
                 .line(gt.lines[r])
@@ -189,7 +197,12 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
 fn repeated(file: &str, id: &str, line: u64, before: u64) -> Diagnostic {
     Diagnostic::error(
         &format!("{ID}.duplicate_id"),
-        format!("id `{}` is repeated (first on line {before})", excerpt(id)),
+        format!(
+            "row {}: id `{}` is repeated (first in row {})",
+            line.saturating_sub(1),
+            excerpt(id),
+            before.saturating_sub(1)
+        ),
     )
     .file(file)
     .line(line)
@@ -197,6 +210,13 @@ fn repeated(file: &str, id: &str, line: u64, before: u64) -> Diagnostic {
 }
 
 /// A cell error of the kind `what` at `row`'s column `col`.
-pub fn cell_error(file: &str, row: &Row, col: usize, what: &str, message: String) -> Diagnostic {
-    kcsv::cell_error(file, row, col, what, message)
+pub fn cell_error(
+    file: &str,
+    row: &Row,
+    at: &kcsv::At,
+    col: usize,
+    what: &str,
+    message: String,
+) -> Diagnostic {
+    kcsv::cell_error(file, row, at, col, what, message)
 }

@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 pub const MAP: &[&str] = &["map"];
 pub const TAGS: &[&str] = &["f1_micro", "f1_macro", "f1_samples"];
 pub const STRINGS: &[&str] = &["levenshtein", "sequence_levenshtein", "word_jaccard"];
+pub const ORDERINGS: &[&str] = &["kendall_tau"];
 
 /// The scored rows: the solution's ids in order, one value per id and column, and the set's metrics.
 pub struct Scored {
@@ -29,14 +30,15 @@ pub struct Scored {
 /// The solution's ids and each id's solution and submission values.
 type Pairs<T> = (Vec<String>, Vec<(T, T)>);
 
-/// Both files read with `parse` and matched, one row per id: each id's solution and submission values.
+/// Both files read with `parse` (of a row's value cell, `at.value`) and matched, one row per id: each id's
+/// solution and submission values.
 fn read_pairs<T>(
     gt_e: &Entry,
     pred_e: &Entry,
     opts: &KaggleOptions,
     delim: u8,
     diags: &mut Diags,
-    parse: &mut dyn FnMut(&str) -> T,
+    parse: &mut dyn FnMut(&Row, &At) -> T,
 ) -> Option<Pairs<T>> {
     let mut columns = Columns {
         id: &opts.id_column,
@@ -44,7 +46,7 @@ fn read_pairs<T>(
         value_option: "column",
         extra: &[],
     };
-    let mut cell = |r: &Row, at: &At, _: &mut Diags| Some(parse(r.get(at.value)));
+    let mut cell = |r: &Row, at: &At, _: &mut Diags| Some(parse(r, at));
     let gt: Table<T> = inputs::read(gt_e, delim, &columns, diags, &mut cell)?;
     let name = gt.column.clone();
     if opts.column.is_empty() {
@@ -117,7 +119,9 @@ pub fn map(
     diags: &mut Diags,
 ) -> Option<Scored> {
     let mut codes = Codes::default();
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c| codes.list(c))?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        codes.list(r.get(at.value))
+    })?;
     let ap: Vec<f64> = pairs.iter().map(|(a, p)| ranking::apk(a, p, k)).collect();
     let score = numpy_mean(&ap);
     Some(Scored {
@@ -142,7 +146,9 @@ pub fn tags(
         v.dedup();
         v
     };
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut set)?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        set(r.get(at.value))
+    })?;
     let labels = pairs
         .iter()
         .flat_map(|(a, p)| a.iter().chain(p))
@@ -183,7 +189,9 @@ pub fn strings(
     empty: Empty,
     diags: &mut Diags,
 ) -> Option<Scored> {
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |c: &str| c.to_string())?;
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+        r.get(at.value).to_string()
+    })?;
     let mut chars = Vec::with_capacity(pairs.len());
     let mut tokens = Vec::with_capacity(pairs.len());
     let mut jac = Vec::with_capacity(pairs.len());
@@ -216,5 +224,66 @@ pub fn strings(
                 jac.iter().map(|v| v.unwrap_or(f64::NAN)).collect(),
             ),
         ],
+    })
+}
+
+/// Kendall's τ over space-separated orderings (AI4Code's `kendall_tau`: the predicted order's ranks in the true
+/// order, inversions summed over ids, 1 − 4 Σ inversions / Σ n(n − 1)); per id, its own τ. An item of a
+/// predicted order that is not in the id's true order is a refusal naming the id (Python's `gt.index` raises).
+pub fn orderings(
+    gt: &Entry,
+    pred: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    diags: &mut Diags,
+) -> Option<Scored> {
+    use crate::metrics::kaggle::ordering;
+    // Each cell's items, with where it is: its row (line) and column name.
+    let split = &mut |r: &Row, at: &At| {
+        let items: Vec<String> = (r.get(at.value).split_ascii_whitespace())
+            .map(str::to_string)
+            .collect();
+        let column = at.header.get(at.value).cloned().unwrap_or_default();
+        (items, r.line, column)
+    };
+    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, split)?;
+    let (mut inversions, mut two_max) = (0u64, 0u64);
+    let mut per = Vec::with_capacity(pairs.len());
+    for (id, ((t, _, _), (p, line, column))) in ids.iter().zip(&pairs) {
+        let t: Vec<&str> = t.iter().map(String::as_str).collect();
+        let p: Vec<&str> = p.iter().map(String::as_str).collect();
+        match ordering::ranks(&t, &p) {
+            Ok(r) => {
+                let inv = ordering::inversions(&r);
+                let n = t.len() as u64;
+                inversions += inv;
+                two_max += n * n.saturating_sub(1);
+                per.push(ordering::kendall_tau(inv, n * n.saturating_sub(1)).unwrap_or(f64::NAN));
+            }
+            Err(item) => {
+                diags.push(
+                    crate::diag::Diagnostic::error(
+                        "kaggle.unknown_item",
+                        format!(
+                            "row {} (id `{}`), column `{}`: `{}` is not in the solution's order",
+                            line.saturating_sub(1),
+                            crate::diag::excerpt(id),
+                            crate::diag::excerpt(column),
+                            crate::diag::excerpt(item)
+                        ),
+                    )
+                    .file(&pred.path)
+                    .line(*line)
+                    .found(crate::diag::excerpt(item))
+                    .hint("Order exactly the solution's items of each id."),
+                );
+                per.push(f64::NAN);
+            }
+        }
+    }
+    Some(Scored {
+        ids,
+        scores: vec![("kendall_tau", ordering::kendall_tau(inversions, two_max))],
+        columns: vec![("kendall_tau", per)],
     })
 }

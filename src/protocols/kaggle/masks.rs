@@ -88,18 +88,26 @@ pub fn read(
         for (i, s) in sides.iter().enumerate() {
             size[i] = match s {
                 Side::Fixed(v) => *v,
-                Side::Column(c) => {
+                Side::Column(_) => {
                     let col = at.extra[k];
                     k += 1;
                     let Some(v) = cells::side(r.get(col)) else {
-                        d.push(inputs::cell_error(&file, r, col, "bad_size", format!("column `{c}`: not an image side in pixels (a whole number from 1 to 65535)")));
+                        d.push(inputs::cell_error(
+                            &file,
+                            r,
+                            at,
+                            col,
+                            "bad_size",
+                            "not an image side in pixels (a whole number from 1 to 65535)"
+                                .to_string(),
+                        ));
                         return None;
                     };
                     v
                 }
             };
         }
-        let runs = cell(&file, r, at.value, size[0] as u64 * size[1] as u64, d)?;
+        let runs = cell(&file, r, at, size[0] as u64 * size[1] as u64, d)?;
         Some((runs, (size[0], size[1])))
     };
     let Some(gt) = inputs::read(gt_e, delim, &columns, diags, &mut parse_gt) else {
@@ -126,7 +134,7 @@ pub fn read(
         let pixels = size_of
             .get(r.get(at.id))
             .map_or(u64::MAX, |s| s.0 as u64 * s.1 as u64);
-        cell(&sub_file, r, at.value, pixels, d)
+        cell(&sub_file, r, at, pixels, d)
     };
     let Some(sub) = inputs::read(pred_e, delim, &sub_columns, diags, &mut parse_sub) else {
         return Ok(None);
@@ -160,12 +168,13 @@ fn limits(set: &MaskSet, gt: &GtTable, m: &Matched, hausdorff: bool, diags: &mut
 }
 
 /// The mask of one cell, or a located error.
-fn cell(file: &str, r: &Row, col: usize, pixels: u64, d: &mut Diags) -> Option<Runs> {
+fn cell(file: &str, r: &Row, at: &At, pixels: u64, d: &mut Diags) -> Option<Runs> {
+    let col = at.value;
     match rle::parse(r.get(col), pixels) {
         Ok(runs) => Some(runs),
         Err(e) => {
             d.push(
-                inputs::cell_error(file, r, col, e.what, e.message).hint(
+                inputs::cell_error(file, r, at, col, e.what, e.message).hint(
                     "Write the mask as Kaggle's run-length encoding: pairs `start length`, pixels numbered from 1 \
                      top to bottom then left to right, runs sorted; an empty cell for an empty mask.",
                 ),

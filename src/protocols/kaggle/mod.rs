@@ -33,7 +33,7 @@ crate::options! {
         metric: String = ("dice", "dice"),
             "the leaderboard metric: dice, mean_dice, iou_precision, fbeta, hausdorff (run-length-encoded masks), \
              map (MAP@k), f1_micro, f1_macro, f1_samples (label sets), levenshtein, sequence_levenshtein, \
-             word_jaccard (strings)";
+             word_jaccard (strings), kendall_tau (space-separated orderings)";
         id_column: String = ("", ""),
             "the id column (default: the first column named id, else the first column)";
         column: String = ("", ""),
@@ -93,6 +93,7 @@ pub enum Kind {
     Map,
     Tags,
     Strings,
+    Orderings,
 }
 
 impl Kind {
@@ -102,6 +103,7 @@ impl Kind {
             (Kind::Map, lists::MAP),
             (Kind::Tags, lists::TAGS),
             (Kind::Strings, lists::STRINGS),
+            (Kind::Orderings, lists::ORDERINGS),
         ];
         all.iter()
             .find(|(_, ids)| ids.contains(&metric))
@@ -123,6 +125,7 @@ impl Kind {
             Kind::Map => lists::MAP,
             Kind::Tags => lists::TAGS,
             Kind::Strings => lists::STRINGS,
+            Kind::Orderings => lists::ORDERINGS,
         }
     }
 }
@@ -148,7 +151,13 @@ impl Protocol for Kaggle {
         run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
     }
     fn score_ids(&self, _: &KaggleOptions) -> Option<Vec<String>> {
-        let all = [masks::METRICS, lists::MAP, lists::TAGS, lists::STRINGS];
+        let all = [
+            masks::METRICS,
+            lists::MAP,
+            lists::TAGS,
+            lists::STRINGS,
+            lists::ORDERINGS,
+        ];
         Some(
             all.iter()
                 .flat_map(|m| m.iter().map(|s| s.to_string()))
@@ -196,6 +205,7 @@ fn label(id: &str, opts: &KaggleOptions) -> String {
         "fbeta" => format!("F{} over pixels", opts.beta.unwrap_or(1.0)),
         "hausdorff" => "mean Hausdorff distance (pixels)".into(),
         "map" => format!("MAP@{}", opts.k.unwrap_or(12)),
+        "kendall_tau" => "Kendall's τ over orderings (AI4Code)".into(),
         other => other.replace('_', " "),
     }
 }
@@ -223,6 +233,7 @@ fn display(kind: Kind, opts: &KaggleOptions) -> Display {
             Column::score("sequence_levenshtein", "token Levenshtein", 0),
             Column::score("word_jaccard", "word Jaccard", 5),
         ],
+        Kind::Orderings => vec![Column::score("kendall_tau", "Kendall's τ", 5)],
     };
     Display {
         title: INFO.name.into(),
@@ -299,6 +310,7 @@ pub fn run_on(
         Kind::Map => lists::map(gt, pred, opts, delim, k, diags),
         Kind::Tags => lists::tags(gt, pred, opts, delim, diags),
         Kind::Strings => lists::strings(gt, pred, opts, delim, opts.empty_rule(), diags),
+        Kind::Orderings => lists::orderings(gt, pred, opts, delim, diags),
     };
     let Some(scored) = scored else {
         return Ok(report);

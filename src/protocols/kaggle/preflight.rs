@@ -118,7 +118,9 @@ pub fn check(run: &mut Run, opts: &KaggleOptions, expects: &Value) -> Found {
         match rle::parse(r.get(at.value), pixels) {
             Ok(_) => Some(()),
             Err(e) => {
-                d.push(inputs::cell_error(&path, r, at.value, e.what, e.message));
+                d.push(inputs::cell_error(
+                    &path, r, at, at.value, e.what, e.message,
+                ));
                 None
             }
         }

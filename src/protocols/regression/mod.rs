@@ -3,9 +3,10 @@
 //! Kaggle's SMAPE. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
 use super::classification::columns;
+use super::classification::headline;
 use super::classification::inputs::{self, plot};
 use super::classification::preflight;
-use super::options::{List, OptionSet, OptionSpec};
+use super::options::{Int, List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
 use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
@@ -74,6 +75,12 @@ crate::options! {
              mean (`mean_log_mean_absolute_error` is the mean per-group log MAE)";
         group_aggregate: GroupAggregate = ("mean", "mean"),
             "with group_column: how the groups' values are combined into `mean_<metric>`";
+        read_as: columns::ReadAsOption = ("pandas", "pandas"), columns::READ_AS_HELP;
+        weight_column: String = ("", ""),
+            "a GT column of row weights (scikit-learn's sample_weight) for the metrics that take one (MAE, MSE, \
+             RMSE, MSLE, RMSLE, MAPE, r2, explained variance); the others are null";
+        one_minus: bool = ("false", "false"), headline::ONE_MINUS_HELP;
+        round: Int = ("-1", "-1"), headline::ROUND_HELP;
     }
 }
 
@@ -121,14 +128,18 @@ impl Protocol for Regression {
             return by_part;
         }
         let budget = run.opts.budget();
-        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+        let h = headline::Headline::of(opts.one_minus, &opts.round)?;
+        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
+        h.apply(&mut report);
+        Ok(report)
     }
     fn score_ids(&self, opts: &RegressionOptions) -> Option<Vec<String>> {
         let targets = opts.target_columns.items();
+        let h = headline::Headline::of(opts.one_minus, &opts.round).unwrap_or_default();
         if !targets.is_empty() || !opts.group_column.is_empty() {
-            return Some(columns::score_ids(&COLUMNS, &targets));
+            return Some(h.ids(columns::score_ids(&COLUMNS, &targets)));
         }
-        Some(METRICS.iter().map(|m| m.to_string()).collect())
+        Some(h.ids(METRICS.iter().map(|m| m.to_string()).collect()))
     }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
         if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
@@ -141,13 +152,13 @@ impl Protocol for Regression {
             (&opts.delimiter, &opts.id_column),
             |e, delim, diags| {
                 inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt(
+                    csvin::read_gt_as(
                         &e.path,
                         r,
                         e.size,
                         delim,
-                        &opts.id_column,
-                        &opts.label_column,
+                        (&opts.id_column, &opts.label_column, ""),
+                        opts.read_as.mode(),
                         budget,
                         diags,
                     )
@@ -366,6 +377,7 @@ pub fn run_on(
             id_column: &opts.id_column,
             group_column: &opts.group_column,
             delim: inputs::delimiter(&opts.delimiter)?,
+            read_as: opts.read_as.mode(),
         };
         return columns::run(&COLUMNS, &s, files, budget, mode, diags);
     }
@@ -389,8 +401,10 @@ pub fn run_on(
     let columns = (opts.id_column.as_str(), opts.label_column.as_str());
     progress.update(0.05, "reading the ground truth");
     let gt = inputs::read_entry(gt_e, diags, |r, diags| {
-        csvin::read_gt(
-            &gt_e.path, r, gt_e.size, delim, columns.0, columns.1, budget, diags,
+        let read_as = opts.read_as.mode();
+        let cols = (columns.0, columns.1, opts.weight_column.as_str());
+        csvin::read_gt_as(
+            &gt_e.path, r, gt_e.size, delim, cols, read_as, budget, diags,
         )
     });
     let Some(mut gt) = gt else {
@@ -413,6 +427,30 @@ pub fn run_on(
     fill(&mut report, gt, sub, diags);
     progress.update(0.85, "per-item rows");
     Ok(report)
+}
+
+/// The metrics with the GT's weights (`weight_column`) as scikit-learn's `sample_weight`: the metrics that take
+/// none null, said once.
+fn weighted(
+    values: Vec<(&'static str, Option<f64>)>,
+    t: &[f64],
+    p: &[f64],
+    w: &[f64],
+    diags: &mut Diags,
+) -> Vec<(&'static str, Option<f64>)> {
+    use crate::metrics::regression_weighted as mw;
+    diags.push(
+        Diagnostic::info(
+            &format!("{ID}.weighted"),
+            format!(
+                "weighted by the GT's weight column; {} take no sample_weight in scikit-learn or SciPy: null",
+                METRICS.iter().filter(|m| !mw::WEIGHTED.contains(m)).copied().collect::<Vec<_>>().join(", ")
+            ),
+        ),
+    );
+    (values.into_iter())
+        .map(|(id, _)| (id, mw::by_id(id, t, p, w)))
+        .collect()
 }
 
 /// Every metric null.
@@ -442,6 +480,10 @@ fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut 
     match scores {
         None => blank(report),
         Some(values) => {
+            let values = match gt.weights.is_empty() {
+                true => values,
+                false => weighted(values, t, p, &gt.weights, diags),
+            };
             for &(id, v) in &values {
                 report.scores.set(id, v);
             }
