@@ -186,6 +186,45 @@ fn page_xml_lines_lowest_index_and_not_words() {
     assert_eq!(r.scores.get("cer"), Some(1.0 / 7.0));
 }
 
+/// A page whose `ReadingOrder` differs from the file's order: region r2 (index 0) first, then r1 (index 1),
+/// then the nested group (index 2) with r4; r3, which the order does not name, last.
+const READING_ORDER_PAGE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<PcGts xmlns="http://schema.primaresearch.org/PAGE/gts/pagecontent/2019-07-15">
+  <Page imageFilename="p.png" imageWidth="100" imageHeight="100">
+    <ReadingOrder>
+      <OrderedGroup id="g0" caption="Regions reading order">
+        <RegionRefIndexed index="1" regionRef="r1"/>
+        <OrderedGroupIndexed id="g1" index="2">
+          <RegionRefIndexed index="0" regionRef="r4"/>
+        </OrderedGroupIndexed>
+        <RegionRefIndexed index="0" regionRef="r2"/>
+      </OrderedGroup>
+    </ReadingOrder>
+    <TextRegion id="r4"><TextLine id="d1"><TextEquiv><Unicode>d</Unicode></TextEquiv></TextLine></TextRegion>
+    <TextRegion id="r1">
+      <TextLine id="a1"><TextEquiv><Unicode>a one</Unicode></TextEquiv></TextLine>
+      <TextLine id="a2"><TextEquiv><Unicode>a two</Unicode></TextEquiv></TextLine>
+    </TextRegion>
+    <TextRegion id="r3"><TextLine id="c1"><TextEquiv><Unicode>c</Unicode></TextEquiv></TextLine></TextRegion>
+    <TextRegion id="r2"><TextLine id="b1"><TextEquiv><Unicode>b</Unicode></TextEquiv></TextLine></TextRegion>
+  </Page>
+</PcGts>
+"#;
+
+#[test]
+fn page_lines_follow_the_reading_order() {
+    let pred = "id,text\np1/a1,a one\np1/a2,a two\np1/b1,b\np1/c1,c\np1/d1,d\n";
+    let r = pair(("p1.xml", READING_ORDER_PAGE), ("pred.csv", pred), &[]);
+    assert!(!r.has_errors(), "{:#?}", r.diagnostics);
+    let ids: Vec<String> = (0..5).map(|k| r.item(k).id.to_string()).collect();
+    assert_eq!(ids, ["p1/b1", "p1/a1", "p1/a2", "p1/d1", "p1/c1"]);
+    // Without a ReadingOrder: file order.
+    let plain = READING_ORDER_PAGE.replace("ReadingOrder", "Other");
+    let r = pair(("p1.xml", &plain), ("pred.csv", pred), &[]);
+    let ids: Vec<String> = (0..5).map(|k| r.item(k).id.to_string()).collect();
+    assert_eq!(ids, ["p1/d1", "p1/a1", "p1/a2", "p1/c1", "p1/b1"]);
+}
+
 #[test]
 fn unclosed_page_element_is_located() {
     let gt = page("<TextLine id=\"l1\"><TextEquiv><Unicode>a</Unicode></TextEquiv></TextLine>");

@@ -1,6 +1,7 @@
 //! The `page` layout: PAGE XML (PRImA's 2013 and 2019 schemas, `PcGts`), one file per page. Each `TextLine`
 //! is an item keyed `<page stem>/<line id>`; its text is the `Unicode` of its own `TextEquiv` with the lowest
 //! `@index` (else the first one), not its words' or glyphs'. A line without `TextEquiv` has the empty text.
+//! The lines come in the page's `ReadingOrder` when it has one (by region, see [`Order`]), else in file order.
 //! Malformed XML is located: an element never closed at the line and column where it opens, a mismatched end
 //! tag where it stands.
 
@@ -41,6 +42,7 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
     let mut stack: Vec<(String, usize)> = Vec::new();
     let mut line: Option<Line> = None;
     let mut out = Vec::new();
+    let mut order = Order::default();
     let mut seen_root = false;
     loop {
         let pos = reader.buffer_position() as usize;
@@ -60,6 +62,7 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
             Event::Start(e) => {
                 let name = e.local_name().as_ref().to_string();
                 seen_root |= name == "PcGts";
+                order.start(&e, &name, stack.len(), false);
                 open(
                     &e,
                     &name,
@@ -78,6 +81,7 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
             }
             Event::Empty(e) => {
                 let name = e.local_name().as_ref().to_string();
+                order.start(&e, &name, stack.len(), true);
                 open(
                     &e,
                     &name,
@@ -88,7 +92,7 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
                 );
                 if name == "TextLine" {
                     if let Some(l) = line.take() {
-                        out.push(finish(l));
+                        out.push((finish(l), order.region()));
                     }
                 }
             }
@@ -96,9 +100,10 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
                 stack.pop();
                 if line.as_ref().is_some_and(|l| l.depth == stack.len()) {
                     if let Some(l) = line.take() {
-                        out.push(finish(l));
+                        out.push((finish(l), order.region()));
                     }
                 }
+                order.end(stack.len());
             }
             Event::Text(t) => push_text(&mut line, stack.len(), &stack, &t.xml10_content()),
             Event::CData(t) => push_text(&mut line, stack.len(), &stack, &t.xml10_content()),
@@ -107,7 +112,95 @@ pub fn read(file: &str, stem: &str, body: &str, diags: &mut Diags) -> Option<Vec
             _ => {}
         }
     }
-    ended(file, body, &stack, seen_root, diags).then_some(out)
+    ended(file, body, &stack, seen_root, diags).then(|| order.sorted(out))
+}
+
+/// A page's reading order (PAGE's `ReadingOrder`: `OrderedGroup`s of `RegionRefIndexed` sorted by `@index`,
+/// `UnorderedGroup`s of `RegionRef` in file order, groups nested in groups) and the region of each line.
+/// Each reference to a region gets a key: the keys of the groups around it, then its own `@index`, or, without
+/// one, its place among its siblings; regions are ordered by their keys (the first reference of a region
+/// counts), their lines in file order within a region, and lines of regions the order does not name come last,
+/// in file order.
+#[derive(Default)]
+struct Order {
+    /// Inside `ReadingOrder`: the depth of its element.
+    depth: Option<usize>,
+    /// The keys of the groups open inside it.
+    path: Vec<i64>,
+    /// Per level inside it, the elements seen so far (the key of one without `@index`).
+    seen: Vec<i64>,
+    /// Every region reference: its key and the region's id.
+    refs: Vec<(Vec<i64>, String)>,
+    /// The `TextRegion`s open: id and depth.
+    regions: Vec<(String, usize)>,
+}
+
+impl Order {
+    /// An element at `depth` starts (`empty`: and ends).
+    fn start(&mut self, e: &BytesStart, name: &str, depth: usize, empty: bool) {
+        if name == "TextRegion" && !empty {
+            self.regions
+                .push((attr(e, "id").unwrap_or_default(), depth));
+        }
+        let Some(top) = self.depth else {
+            if name == "ReadingOrder" && !empty {
+                (self.depth, self.seen) = (Some(depth), vec![0]);
+            }
+            return;
+        };
+        let level = depth - top - 1;
+        if level >= self.seen.len() {
+            return;
+        }
+        let key = attr(e, "index")
+            .and_then(|i| i.trim().parse().ok())
+            .unwrap_or(self.seen[level]);
+        self.seen[level] += 1;
+        self.path.truncate(level);
+        if name.starts_with("RegionRef") {
+            if let Some(r) = attr(e, "regionRef") {
+                let mut k = self.path.clone();
+                k.push(key);
+                self.refs.push((k, r));
+            }
+        } else if !empty {
+            self.path.push(key);
+            self.seen.truncate(level + 1);
+            self.seen.push(0);
+        }
+    }
+
+    /// The element at `depth` ends.
+    fn end(&mut self, depth: usize) {
+        if self.depth == Some(depth) {
+            self.depth = None;
+        }
+        if self.regions.last().is_some_and(|r| r.1 == depth) {
+            self.regions.pop();
+        }
+    }
+
+    /// The id of the innermost region open.
+    fn region(&self) -> Option<String> {
+        self.regions.last().map(|r| r.0.clone())
+    }
+
+    /// The records in reading order.
+    fn sorted(mut self, mut lines: Vec<(Record, Option<String>)>) -> Vec<Record> {
+        if !self.refs.is_empty() {
+            self.refs.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut rank: rustc_hash::FxHashMap<&str, usize> = Default::default();
+            for (k, (_, r)) in self.refs.iter().enumerate() {
+                rank.entry(r.as_str()).or_insert(k);
+            }
+            lines.sort_by_key(|(_, r)| {
+                r.as_deref()
+                    .and_then(|r| rank.get(r).copied())
+                    .unwrap_or(usize::MAX)
+            });
+        }
+        lines.into_iter().map(|(l, _)| l).collect()
+    }
 }
 
 /// Whether the document ended well: every element closed, a `PcGts` root seen (else a located error).

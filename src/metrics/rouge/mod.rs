@@ -104,16 +104,38 @@ impl RougeScorer {
                 RougeType::N(n) => score_ngrams(&t, &p, n),
                 RougeType::L => score_lcs(&t, &p),
                 RougeType::Lsum => {
-                    let sents = |s: &str| -> Vec<Vec<String>> {
-                        s.split('\n')
-                            .filter(|x| !x.is_empty())
-                            .map(|x| tokenize(x, self.use_stemmer))
-                            .collect()
-                    };
-                    summary_level_lcs(&sents(target), &sents(prediction))
+                    let (mut own_t, mut own_p) = (Vec::new(), Vec::new());
+                    summary_level_lcs(
+                        &self.sentences(target, &t, &mut own_t),
+                        &self.sentences(prediction, &p, &mut own_p),
+                    )
                 }
             })
             .collect()
+    }
+
+    /// The tokens of each non-empty line of `text` (`text.split("\n")`, for rougeLsum); `whole` is the
+    /// tokenization of all of `text`, which is that of its one line when it has no `\n`. `own` holds the
+    /// tokens of the lines otherwise.
+    fn sentences<'a>(
+        &self,
+        text: &str,
+        whole: &'a [String],
+        own: &'a mut Vec<Vec<String>>,
+    ) -> Vec<&'a [String]> {
+        if !text.contains('\n') {
+            return if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![whole]
+            };
+        }
+        *own = text
+            .split('\n')
+            .filter(|x| !x.is_empty())
+            .map(|x| tokenize(x, self.use_stemmer))
+            .collect();
+        own.iter().map(Vec::as_slice).collect()
     }
 
     /// `score_multi(targets, prediction)`: per type, the score of the target with the highest F-measure (the
@@ -270,21 +292,21 @@ fn lcs_ind(r: &[String], c: &[String]) -> Vec<usize> {
 }
 
 /// `_summary_level_lcs(ref_sent, can_sent)`.
-fn summary_level_lcs(r: &[Vec<String>], c: &[Vec<String>]) -> RougeValue {
-    let m: usize = r.iter().map(Vec::len).sum();
-    let n: usize = c.iter().map(Vec::len).sum();
+fn summary_level_lcs(r: &[&[String]], c: &[&[String]]) -> RougeValue {
+    let m: usize = r.iter().map(|s| s.len()).sum();
+    let n: usize = c.iter().map(|s| s.len()).sum();
     if r.is_empty() || c.is_empty() || m == 0 || n == 0 {
         return RougeValue::default();
     }
     let mut cnt_r: FxHashMap<&str, i64> = FxHashMap::default();
     let mut cnt_c: FxHashMap<&str, i64> = FxHashMap::default();
     for s in r {
-        for t in s {
+        for t in s.iter() {
             *cnt_r.entry(t).or_insert(0) += 1;
         }
     }
     for s in c {
-        for t in s {
+        for t in s.iter() {
             *cnt_c.entry(t).or_insert(0) += 1;
         }
     }

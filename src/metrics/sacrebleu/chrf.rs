@@ -80,37 +80,95 @@ where
     R: AsRef<[T]>,
     T: AsRef<str>,
 {
-    prepare(hyps.len(), refs)?;
-    let order = opts.char_order + opts.word_order;
-    let mut sums = vec![0u64; 3 * order];
+    let mut all = corpus_chrf_all(hyps, refs, std::slice::from_ref(opts));
+    all.pop().unwrap_or(Err(SacreError::Empty))
+}
+
+/// [`corpus_chrf`] for each of `opts` (in order), each the same number. Options that differ only in their word
+/// order, β and smoothing (chrF and chrF++) share one pass: each segment's character n-grams are counted once
+/// and its word n-grams up to the highest word order; each option takes the orders it has from those counts.
+pub fn corpus_chrf_all<H, R, T>(
+    hyps: &[H],
+    refs: &[R],
+    opts: &[ChrfOptions],
+) -> Vec<Result<ChrfScore, SacreError>>
+where
+    H: AsRef<str>,
+    R: AsRef<[T]>,
+    T: AsRef<str>,
+{
+    let Some(first) = opts.first() else {
+        return Vec::new();
+    };
+    let same_chars = |o: &ChrfOptions| {
+        (o.char_order, o.lowercase, o.whitespace)
+            == (first.char_order, first.lowercase, first.whitespace)
+    };
+    if !opts.iter().all(same_chars) {
+        return opts.iter().map(|o| corpus_chrf(hyps, refs, o)).collect();
+    }
+    if let Err(e) = prepare(hyps.len(), refs) {
+        return opts.iter().map(|_| Err(e.clone())).collect();
+    }
+    let shared = ChrfOptions {
+        word_order: opts.iter().map(|o| o.word_order).max().unwrap_or(0),
+        ..first.clone()
+    };
+    let nc = shared.char_order;
+    let mut sums: Vec<Vec<u64>> = opts
+        .iter()
+        .map(|o| vec![0u64; 3 * (nc + o.word_order)])
+        .collect();
+    let mut stats = Vec::new();
+    let mut table = GramTable::default();
+    let mut best: Vec<(f64, Vec<u64>)> = opts.iter().map(|_| (0.0, Vec::new())).collect();
     for (hyp, seg_refs) in hyps.iter().zip(refs) {
-        let hyp = Side::new(hyp.as_ref(), opts);
-        let mut best: Option<(f64, Vec<u64>)> = None;
-        for r in seg_refs.as_ref() {
-            let stats = hyp.stats(&Side::new(r.as_ref(), opts), opts);
-            let f = f_score(&stats, opts);
-            if best.as_ref().is_none_or(|(b, _)| f > *b) {
-                best = Some((f, stats));
+        let hyp = Side::new(hyp.as_ref(), &shared);
+        for (k, r) in seg_refs.as_ref().iter().enumerate() {
+            hyp.stats(
+                &Side::new(r.as_ref(), &shared),
+                &shared,
+                &mut table,
+                &mut stats,
+            );
+            for ((o, b), sum) in opts.iter().zip(&mut best).zip(&sums) {
+                let mine = &stats[..sum.len()];
+                let f = f_score(mine, o);
+                if k == 0 || f > b.0 {
+                    b.0 = f;
+                    b.1.clear();
+                    b.1.extend_from_slice(mine);
+                }
             }
         }
-        if let Some((_, stats)) = best {
-            for (s, x) in sums.iter_mut().zip(stats) {
+        for ((_, b), sum) in best.iter().zip(&mut sums) {
+            for (s, x) in sum.iter_mut().zip(b) {
                 *s += x;
             }
         }
     }
-    let name = format!("chrF{}{}", opts.beta, "+".repeat(opts.word_order));
-    Ok(ChrfScore {
-        score: f_score(&sums, opts),
-        name,
-        signature: chrf_signature(opts, &nrefs_label(refs)),
-    })
+    opts.iter()
+        .zip(sums)
+        .map(|(o, sum)| {
+            Ok(ChrfScore {
+                score: f_score(&sum, o),
+                name: format!("chrF{}{}", o.beta, "+".repeat(o.word_order)),
+                signature: chrf_signature(o, &nrefs_label(refs)),
+            })
+        })
+        .collect()
 }
+
+/// The highest character order whose n-grams [`Side`] packs into one `u128` (21 bits per code point).
+const PACKED_ORDER: usize = 6;
 
 /// One side of a segment: its (lower-cased) text as characters and words, ready for n-gram counting.
 struct Side {
     chars: Vec<char>,
     words: Vec<String>,
+    /// With a character order up to [`PACKED_ORDER`]: the character n-grams of every order, packed
+    /// ([`packed_grams`]).
+    grams: Option<Vec<u128>>,
 }
 
 impl Side {
@@ -122,7 +180,7 @@ impl Side {
         } else {
             s
         };
-        let chars = if opts.whitespace {
+        let chars: Vec<char> = if opts.whitespace {
             s.chars().collect()
         } else {
             s.chars().filter(|&c| !pycompat::is_space(c)).collect()
@@ -132,21 +190,13 @@ impl Side {
         } else {
             Vec::new()
         };
-        Side { chars, words }
-    }
-
-    fn char_ngrams(&self, max: usize) -> FxHashMap<&[char], u32> {
-        // Sized for every n-gram at once: growing the map was a third of chrF's time on short segments.
-        let mut m = FxHashMap::with_capacity_and_hasher(
-            capacity(self.chars.len(), max),
-            Default::default(),
-        );
-        for n in 1..=max.min(self.chars.len()) {
-            for g in self.chars.windows(n) {
-                *m.entry(g).or_insert(0) += 1;
-            }
+        let grams =
+            (opts.char_order <= PACKED_ORDER).then(|| packed_grams(&chars, opts.char_order));
+        Side {
+            chars,
+            words,
+            grams,
         }
-        m
     }
 
     fn word_ngrams(&self, max: usize) -> FxHashMap<&[String], u32> {
@@ -162,22 +212,41 @@ impl Side {
         m
     }
 
-    /// `_compute_segment_statistics` for one reference: per order, `[hyp count (0 when the reference has no
-    /// n-gram of that order), ref count, clipped matches]`, character orders first.
-    fn stats(&self, r: &Side, opts: &ChrfOptions) -> Vec<u64> {
-        let (nc, nw) = (opts.char_order, opts.word_order);
-        let mut st = vec![0u64; 3 * (nc + nw)];
-        let count = |len: usize, n: usize| (len + 1).saturating_sub(n) as u64;
-        let (hc, rc) = (self.char_ngrams(nc), r.char_ngrams(nc));
-        for (g, &c) in &hc {
-            if let Some(&k) = rc.get(g) {
-                st[3 * (g.len() - 1) + 2] += u64::from(c.min(k));
+    /// The clipped character matches of orders 1..=`nc` into `st` (`st[3 * (n - 1) + 2]`): over the distinct
+    /// n-grams of `self`, the smaller of its counts on the two sides, summed.
+    fn char_matches(&self, r: &Side, nc: usize, table: &mut GramTable, st: &mut [u64]) {
+        let (Some(h), Some(g)) = (&self.grams, &r.grams) else {
+            for n in 1..=nc.min(self.chars.len()).min(r.chars.len()) {
+                let (a, b) = (sorted_windows(&self.chars, n), sorted_windows(&r.chars, n));
+                st[3 * (n - 1) + 2] = clipped(&a, &b);
             }
+            return;
+        };
+        table.reset(h.len());
+        for &x in h {
+            table.add(x);
         }
+        for &x in g {
+            table.add_ref(x);
+        }
+        for &k in &table.used {
+            let [a, b] = table.counts[k];
+            st[3 * (gram_order(table.keys[k]) - 1) + 2] += u64::from(a.min(b));
+        }
+    }
+
+    /// `_compute_segment_statistics` for one reference, into `st`: per order, `[hyp count (0 when the reference
+    /// has no n-gram of that order), ref count, clipped matches]`, character orders first.
+    fn stats(&self, r: &Side, opts: &ChrfOptions, table: &mut GramTable, st: &mut Vec<u64>) {
+        let (nc, nw) = (opts.char_order, opts.word_order);
+        st.clear();
+        st.resize(3 * (nc + nw), 0);
+        let count = |len: usize, n: usize| (len + 1).saturating_sub(n) as u64;
         for n in 1..=nc {
             st[3 * (n - 1)] = count(self.chars.len(), n);
             st[3 * (n - 1) + 1] = count(r.chars.len(), n);
         }
+        self.char_matches(r, nc, table, st);
         if nw > 0 {
             let (hw, rw) = (self.word_ngrams(nw), r.word_ngrams(nw));
             for (g, &c) in &hw {
@@ -195,8 +264,121 @@ impl Side {
                 st[3 * i] = 0;
             }
         }
-        st
     }
+}
+
+/// The character n-grams of orders 1..=`max` (`max` ≤ [`PACKED_ORDER`]) of `chars`, each packed into a `u128`:
+/// code point + 1 in each 21-bit group (so that no group is 0 and the order is the number of groups), the
+/// n-gram's last character in the lowest group.
+fn packed_grams(chars: &[char], max: usize) -> Vec<u128> {
+    let len = chars.len();
+    let mut grams: Vec<u128> = Vec::with_capacity(len.saturating_mul(max));
+    grams.extend(chars.iter().map(|&c| u128::from(u32::from(c) + 1)));
+    let mut prev = 0;
+    for n in 2..=max.min(len) {
+        // Order n from order n − 1: the n-gram at i is the (n − 1)-gram at i followed by character i + n − 1.
+        let start = grams.len();
+        for i in 0..=len - n {
+            let g = (grams[prev + i] << 21) | u128::from(u32::from(chars[i + n - 1]) + 1);
+            grams.push(g);
+        }
+        prev = start;
+    }
+    grams
+}
+
+/// The order of a gram of [`packed_grams`]: its number of 21-bit groups.
+fn gram_order(g: u128) -> usize {
+    (128 - g.leading_zeros() as usize).div_ceil(21)
+}
+
+/// An open-addressing table of packed n-grams with their counts on the two sides of a pair, reused from pair to
+/// pair (a hash map per segment was most of chrF's time on short lines).
+#[derive(Default)]
+struct GramTable {
+    /// 0: empty (no packed gram is 0).
+    keys: Vec<u128>,
+    counts: Vec<[u32; 2]>,
+    used: Vec<usize>,
+    shift: u32,
+}
+
+impl GramTable {
+    /// Empties the table, sized for `n` distinct grams.
+    fn reset(&mut self, n: usize) {
+        let size = (2 * n).next_power_of_two().max(16);
+        if self.keys.len() < size {
+            self.keys = vec![0; size];
+            self.counts = vec![[0; 2]; size];
+        } else {
+            for &k in &self.used {
+                self.keys[k] = 0;
+                self.counts[k] = [0; 2];
+            }
+        }
+        self.used.clear();
+        self.shift = 64 - self.keys.len().trailing_zeros();
+    }
+
+    fn slot(&self, g: u128) -> usize {
+        let h =
+            ((g as u64) ^ ((g >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> self.shift) as usize
+    }
+
+    /// Counts `g` on the hypothesis side.
+    fn add(&mut self, g: u128) {
+        let mask = self.keys.len() - 1;
+        let mut k = self.slot(g);
+        while self.keys[k] != 0 && self.keys[k] != g {
+            k = (k + 1) & mask;
+        }
+        if self.keys[k] == 0 {
+            self.keys[k] = g;
+            self.used.push(k);
+        }
+        self.counts[k][0] += 1;
+    }
+
+    /// Counts `g` on the reference side, if the hypothesis has it.
+    fn add_ref(&mut self, g: u128) {
+        let mask = self.keys.len() - 1;
+        let mut k = self.slot(g);
+        while self.keys[k] != 0 {
+            if self.keys[k] == g {
+                self.counts[k][1] += 1;
+                return;
+            }
+            k = (k + 1) & mask;
+        }
+    }
+}
+
+/// The n-grams of order `n` of `c`, sorted (character orders past [`PACKED_ORDER`]).
+fn sorted_windows(c: &[char], n: usize) -> Vec<&[char]> {
+    let mut g: Vec<&[char]> = c.windows(n).collect();
+    g.sort_unstable();
+    g
+}
+
+/// Over the distinct keys of sorted `a`, the smaller of its counts in `a` and in sorted `b`, summed
+/// (`min(hyp count, ref count)` per n-gram, as sacreBLEU's clipped matches).
+fn clipped<K: Ord>(a: &[K], b: &[K]) -> u64 {
+    let (mut i, mut j, mut n) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let ra = a[i..].iter().take_while(|x| **x == a[i]).count();
+                let rb = b[j..].iter().take_while(|x| **x == b[j]).count();
+                n += ra.min(rb) as u64;
+                i += ra;
+                j += rb;
+            }
+        }
+    }
+    n
 }
 
 /// The n-grams of orders 1..=`max` of `len` tokens at most, up to 65,536 entries (a long line's map grows).

@@ -71,18 +71,19 @@ fn token_f1(pred: &[&str], gold: &[&str], num_same: usize) -> f64 {
 /// v1.1 `f1_score(prediction, ground_truth)`.
 pub fn f1_v1(prediction: &str, gold: &str) -> f64 {
     let (p, g) = (normalize_answer(prediction), normalize_answer(gold));
-    let (p, g): (Vec<&str>, Vec<&str>) = (split(&p).collect(), split(&g).collect());
-    match common(&p, &g) {
-        0 => 0.0,
-        n => token_f1(&p, &g, n),
-    }
+    f1_tokens(&p, &g, Version::V1)
 }
 
 /// v2.0 `compute_f1(a_gold, a_pred)`: when either side has no token, 1 if both have none, else 0.
 pub fn f1_v2(prediction: &str, gold: &str) -> f64 {
     let (p, g) = (normalize_answer(prediction), normalize_answer(gold));
-    let (p, g): (Vec<&str>, Vec<&str>) = (split(&p).collect(), split(&g).collect());
-    if p.is_empty() || g.is_empty() {
+    f1_tokens(&p, &g, Version::V2)
+}
+
+/// The F1 of the two scripts on normalised answers `p`, `g` ([`f1_v1`], [`f1_v2`]).
+fn f1_tokens(p: &str, g: &str, v: Version) -> f64 {
+    let (p, g): (Vec<&str>, Vec<&str>) = (split(p).collect(), split(g).collect());
+    if v == Version::V2 && (p.is_empty() || g.is_empty()) {
         return f64::from(u8::from(p == g));
     }
     match common(&p, &g) {
@@ -109,19 +110,18 @@ pub enum Version {
 /// are none: the script's `max([])` raises); v2.0 (`get_raw_scores`): over the answers whose normalisation is not
 /// empty, or over `['']` when none is.
 pub fn score(prediction: &str, answers: &[String], v: Version) -> Option<(f64, f64)> {
-    let max = |f: &dyn Fn(&str) -> f64, golds: &[&str]| {
-        golds.iter().map(|g| f(g)).fold(None, |m: Option<f64>, s| {
-            Some(m.map_or(s, |m| if s > m { s } else { m }))
-        })
-    };
+    // Each answer normalised once: `exact_match` and `f1` both compare normalised answers.
+    let p = normalize_answer(prediction);
+    let normed: Vec<String> = answers.iter().map(|a| normalize_answer(a)).collect();
     let golds: Vec<&str> = match v {
-        Version::V1 => answers.iter().map(String::as_str).collect(),
+        Version::V1 => normed.iter().map(String::as_str).collect(),
         Version::V2 => {
-            let g: Vec<&str> = answers
+            let g: Vec<&str> = normed
                 .iter()
                 .map(String::as_str)
-                .filter(|a| !normalize_answer(a).is_empty())
+                .filter(|a| !a.is_empty())
                 .collect();
+            // `['']`: the empty string normalises to itself.
             if g.is_empty() {
                 vec![""]
             } else {
@@ -129,11 +129,13 @@ pub fn score(prediction: &str, answers: &[String], v: Version) -> Option<(f64, f
             }
         }
     };
-    let em = max(&|g| exact(prediction, g), &golds)?;
-    let f1 = match v {
-        Version::V1 => max(&|g| f1_v1(prediction, g), &golds)?,
-        Version::V2 => max(&|g| f1_v2(prediction, g), &golds)?,
+    let max = |f: &dyn Fn(&str) -> f64| {
+        golds.iter().map(|g| f(g)).fold(None, |m: Option<f64>, s| {
+            Some(m.map_or(s, |m| if s > m { s } else { m }))
+        })
     };
+    let em = max(&|g| f64::from(u8::from(p == g)))?;
+    let f1 = max(&|g| f1_tokens(&p, g, v))?;
     Some((em, f1))
 }
 

@@ -8,6 +8,7 @@ use crate::metrics::rouge::{self, RougeScorer, RougeType};
 use crate::metrics::sacrebleu::{self, BleuOptions, ChrfOptions, TerOptions};
 use crate::metrics::text::{jiwer, py_mean, similarity, squad};
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// The paired texts and what several metrics share, computed once.
 pub struct Corpus<'a> {
@@ -19,6 +20,17 @@ pub struct Corpus<'a> {
     pub anls_threshold: f64,
     /// The `squad` layout's script and each question's `has answer`.
     pub squad: Option<(squad::Version, &'a [bool])>,
+    /// What several metrics read, computed by the first of them that runs.
+    pub shared: Shared,
+}
+
+/// Results several metrics share (chrF and chrF++ the character n-gram counts, the four ROUGE types the
+/// tokenization, exact match and F1 the normalised answers), each computed once.
+#[derive(Default)]
+pub struct Shared {
+    chrf: OnceLock<Vec<Option<f64>>>,
+    rouge: OnceLock<Option<rouge::RougeCorpus>>,
+    squad: OnceLock<Vec<(f64, f64)>>,
 }
 
 /// A metric's result: its value (`None`: undefined) and its per-item values (`None`: it has none).
@@ -46,6 +58,8 @@ pub struct Metric {
     /// The per-item column's key, when the metric has per-item values.
     pub item_key: Option<&'static str>,
     pub compute: fn(&Corpus) -> Computed,
+    /// Reads what an earlier metric of the table computes for both ([`Shared`]): computed after the others.
+    pub reads_shared: bool,
     /// A line the report carries with the value (sacreBLEU's signature string).
     pub note: Option<fn(&Corpus) -> String>,
 }
@@ -58,6 +72,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("cer"),
         compute: |c| rate(&c.chars, true),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "wer",
@@ -65,6 +80,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("wer"),
         compute: |c| rate(&c.words, true),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "mer",
@@ -72,6 +88,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| words(c, |m| m.mer),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "wil",
@@ -79,6 +96,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| words(c, |m| m.wil),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "wip",
@@ -86,6 +104,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| words(c, |m| m.wip),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "cer_mean",
@@ -93,6 +112,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| rate(&c.chars, false),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "wer_mean",
@@ -100,6 +120,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| rate(&c.words, false),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "ned",
@@ -107,6 +128,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("ned"),
         compute: ned,
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "anls",
@@ -114,6 +136,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("anls"),
         compute: anls,
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "exact_match",
@@ -121,6 +144,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("exact_match"),
         compute: |c| squad_pairs(c, false),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "f1",
@@ -128,6 +152,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("f1"),
         compute: |c| squad_pairs(c, true),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "exact_match",
@@ -135,6 +160,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("exact_match"),
         compute: |c| squad_total(c, false, None),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "f1",
@@ -142,6 +168,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("f1"),
         compute: |c| squad_total(c, true, None),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "HasAns_exact",
@@ -149,6 +176,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| squad_total(c, false, Some(true)),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "HasAns_f1",
@@ -156,6 +184,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| squad_total(c, true, Some(true)),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "NoAns_exact",
@@ -163,6 +192,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| squad_total(c, false, Some(false)),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "NoAns_f1",
@@ -170,6 +200,7 @@ pub static METRICS: &[Metric] = &[
         item_key: None,
         compute: |c| squad_total(c, true, Some(false)),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "jaccard",
@@ -177,6 +208,7 @@ pub static METRICS: &[Metric] = &[
         item_key: Some("jaccard"),
         compute: jaccard,
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "bleu",
@@ -188,29 +220,23 @@ pub static METRICS: &[Metric] = &[
             )
         },
         note: Some(|c| sacrebleu::bleu_signature(&BleuOptions::default(), &nrefs(c))),
+        reads_shared: false,
     },
     Metric {
         id: "chrf",
         applies: Applies::NotSquad,
         item_key: None,
-        compute: |c| {
-            generation(
-                sacrebleu::corpus_chrf(c.hyps, c.refs, &ChrfOptions::chrf()).map(|s| s.score),
-            )
-        },
+        compute: |c| chrf(c, 0),
         note: Some(|c| sacrebleu::chrf_signature(&ChrfOptions::chrf(), &nrefs(c))),
+        reads_shared: false,
     },
     Metric {
         id: "chrf++",
         applies: Applies::NotSquad,
         item_key: None,
-        compute: |c| {
-            generation(
-                sacrebleu::corpus_chrf(c.hyps, c.refs, &ChrfOptions::chrf_plus_plus())
-                    .map(|s| s.score),
-            )
-        },
+        compute: |c| chrf(c, 1),
         note: Some(|c| sacrebleu::chrf_signature(&ChrfOptions::chrf_plus_plus(), &nrefs(c))),
+        reads_shared: true,
     },
     Metric {
         id: "ter",
@@ -222,34 +248,39 @@ pub static METRICS: &[Metric] = &[
             )
         },
         note: Some(|c| sacrebleu::ter_signature(&TerOptions::default(), &nrefs(c))),
+        reads_shared: false,
     },
     Metric {
         id: "rouge1",
         applies: Applies::NotSquad,
         item_key: Some("rouge1"),
-        compute: |c| rouge_f(c, "rouge1"),
+        compute: |c| rouge_f(c, 0),
         note: None,
+        reads_shared: false,
     },
     Metric {
         id: "rouge2",
         applies: Applies::NotSquad,
         item_key: Some("rouge2"),
-        compute: |c| rouge_f(c, "rouge2"),
+        compute: |c| rouge_f(c, 1),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "rougeL",
         applies: Applies::NotSquad,
         item_key: Some("rougeL"),
-        compute: |c| rouge_f(c, "rougeL"),
+        compute: |c| rouge_f(c, 2),
         note: None,
+        reads_shared: true,
     },
     Metric {
         id: "rougeLsum",
         applies: Applies::NotSquad,
         item_key: Some("rougeLsum"),
-        compute: |c| rouge_f(c, "rougeLsum"),
+        compute: |c| rouge_f(c, 3),
         note: None,
+        reads_shared: true,
     },
 ];
 
@@ -409,20 +440,22 @@ fn jaccard(c: &Corpus) -> Computed {
 }
 
 /// SQuAD v2.0's per-question (exact, f1), for every item.
-fn squad_scores(c: &Corpus) -> Vec<(f64, f64)> {
-    let v = c.squad.map_or(squad::Version::V2, |s| s.0);
-    c.refs
-        .iter()
-        .zip(c.hyps)
-        .map(|(r, h)| squad::score(h, r, v).unwrap_or((f64::NAN, f64::NAN)))
-        .collect()
+fn squad_scores<'c>(c: &'c Corpus) -> &'c [(f64, f64)] {
+    c.shared.squad.get_or_init(|| {
+        let v = c.squad.map_or(squad::Version::V2, |s| s.0);
+        c.refs
+            .iter()
+            .zip(c.hyps)
+            .map(|(r, h)| squad::score(h, r, v).unwrap_or((f64::NAN, f64::NAN)))
+            .collect()
+    })
 }
 
 /// Outside the `squad` layout: the mean over items of v2.0's per-question score, ×100 as the script prints.
 fn squad_pairs(c: &Corpus, f1: bool) -> Computed {
     let per: Vec<f64> = squad_scores(c)
-        .into_iter()
-        .map(|(e, f)| if f1 { f } else { e })
+        .iter()
+        .map(|&(e, f)| if f1 { f } else { e })
         .collect();
     let total = per.iter().fold(0.0, |s, v| s + v);
     let value = (!per.is_empty() && total.is_finite()).then(|| 100.0 * total / per.len() as f64);
@@ -473,23 +506,44 @@ fn nrefs(c: &Corpus) -> String {
     }
 }
 
-/// rouge-score's F-measure of `kind` (`RougeScorer([kind], use_stemmer=False)`): the mean over items of each
-/// item's score (its best reference), not the library's random bootstrap aggregate.
-fn rouge_f(c: &Corpus, kind: &str) -> Computed {
-    let Ok(t) = RougeType::from_name(kind) else {
-        return Computed {
-            value: None,
-            per_item: None,
-        };
-    };
-    let scorer = RougeScorer::new(vec![t], false);
-    match rouge::corpus_rouge(&scorer, c.refs, c.hyps) {
+/// sacreBLEU's chrF (`which` 0) or chrF++ (1), both from one count of each segment's character n-grams.
+fn chrf(c: &Corpus, which: usize) -> Computed {
+    let both = c.shared.chrf.get_or_init(|| {
+        let opts = [ChrfOptions::chrf(), ChrfOptions::chrf_plus_plus()];
+        sacrebleu::corpus_chrf_all(c.hyps, c.refs, &opts)
+            .into_iter()
+            .map(|r| r.ok().map(|s| s.score))
+            .collect()
+    });
+    Computed {
+        value: both.get(which).copied().flatten(),
+        per_item: None,
+    }
+}
+
+/// The ROUGE types of the table, in the order [`rouge_f`] indexes them.
+const ROUGE_TYPES: [RougeType; 4] = [
+    RougeType::N(1),
+    RougeType::N(2),
+    RougeType::L,
+    RougeType::Lsum,
+];
+
+/// rouge-score's F-measure of `ROUGE_TYPES[k]` (`RougeScorer([type], use_stemmer=False)`; the four types are
+/// scored together, each text tokenized once, each type's best reference its own): the mean over items of each
+/// item's score, not the library's random bootstrap aggregate.
+fn rouge_f(c: &Corpus, k: usize) -> Computed {
+    let all = c.shared.rouge.get_or_init(|| {
+        let scorer = RougeScorer::new(ROUGE_TYPES.to_vec(), false);
+        rouge::corpus_rouge(&scorer, c.refs, c.hyps)
+    });
+    match all {
         Some(r) => Computed {
-            value: r.means.first().map(|v| v.fmeasure),
+            value: r.means.get(k).map(|v| v.fmeasure),
             per_item: Some(
                 r.items
                     .iter()
-                    .map(|v| v.first().map_or(0.0, |x| x.fmeasure))
+                    .map(|v| v.get(k).map_or(0.0, |x| x.fmeasure))
                     .collect(),
             ),
         },

@@ -69,16 +69,29 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, 
         words,
         anls_threshold: opts.anls_threshold.unwrap_or(0.5),
         squad: p.squad.as_ref().map(|(v, h)| (*v, &h[..])),
+        shared: Default::default(),
     };
     let mut scores: Vec<(&str, Option<f64>)> = Vec::new();
     let mut columns: Vec<ScoreColumn> = Vec::new();
     let mut labels: Vec<Column> = Vec::new();
-    // The metrics are independent: shared among the cores, results in the table's order.
-    let computed = crate::par::map(
-        applicable.len(),
+    // The metrics are independent: shared among the cores, results in the table's order. Those that read what
+    // an earlier one computes for both (chrF++ chrF's n-gram counts) come after the others, so that no core
+    // waits for another.
+    let (first, after): (Vec<usize>, Vec<usize>) =
+        (0..applicable.len()).partition(|&k| !applicable[k].reads_shared);
+    let mut computed: Vec<Option<table::Computed>> = (0..applicable.len()).map(|_| None).collect();
+    let done = crate::par::map(
+        first.len(),
         || (),
-        |_, k| (applicable[k].compute)(&corpus),
+        |_, k| (applicable[first[k]].compute)(&corpus),
     );
+    for (k, c) in first.into_iter().zip(done) {
+        computed[k] = Some(c);
+    }
+    for k in after {
+        computed[k] = Some((applicable[k].compute)(&corpus));
+    }
+    let computed = computed.into_iter().flatten();
     for (m, c) in applicable.into_iter().zip(computed) {
         if let (Some(note), Some(_)) = (m.note, c.value) {
             diags.push(crate::diag::Diagnostic::new(
