@@ -75,3 +75,57 @@ fn error_rate_rounded_as_python() {
     );
     assert_eq!(r.scores.get("leaderboard"), Some(0.5));
 }
+
+/// Bootstrap replicates with a weight column keep each drawn row's weight (scikit-learn's `sample_weight` of
+/// the repeated set): equal weights give exactly the unweighted intervals of the weighted metrics, and unequal
+/// ones other intervals.
+#[test]
+fn bootstrap_replicates_keep_the_weights() {
+    let (mut gt, mut pred, mut gt1, mut gt3) = (
+        String::from("id,target,w\n"),
+        String::from("id,target\n"),
+        String::from("id,target,w\n"),
+        String::from("id,target,w\n"),
+    );
+    for i in 0..60 {
+        let t = (i * 7 % 13) as f64 * 0.5;
+        let p = t + ((i * 5 % 11) as f64 - 5.0) * 0.3;
+        gt += &format!("{i},{t},{}\n", 1 + i % 4);
+        gt1 += &format!("{i},{t},1\n");
+        gt3 += &format!("{i},{t},3\n");
+        pred += &format!("{i},{p}\n");
+    }
+    let set = [("bootstrap", "200"), ("seed", "5")];
+    let with = |gt: &str, w: bool| {
+        let mut s = set.to_vec();
+        if w {
+            s.push(("weight_column", "w"));
+        }
+        run("regression", gt, &pred, &s)
+    };
+    let plain = with(&gt1, false);
+    for id in ["mean_absolute_error", "mean_squared_error", "r2"] {
+        let p = plain.intervals.get(id).unwrap();
+        for g in [&gt1, &gt3] {
+            let r = with(g, true);
+            let q = r
+                .intervals
+                .get(id)
+                .unwrap_or_else(|| panic!("{id}: {:?}", r.intervals));
+            let close = |a: Option<f64>, b: Option<f64>| {
+                let (a, b) = (a.unwrap(), b.unwrap());
+                (a - b).abs() <= 1e-12 * a.abs().max(1.0)
+            };
+            assert!(
+                close(p.low, q.low) && close(p.high, q.high),
+                "{id}: {p:?} vs {q:?}"
+            );
+        }
+        let r = with(&gt, true);
+        assert_ne!(
+            r.intervals.get(id).unwrap().low,
+            p.low,
+            "{id}: unequal weights change the interval"
+        );
+    }
+}

@@ -498,7 +498,7 @@ fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut 
                 diags.push(d);
             }
             report.plots = plots.unwrap_or_default();
-            report.units = units::slot(t, p, &report.scores);
+            report.units = units::slot(t, p, &gt.weights, &report.scores);
         }
     }
     let column = |key: &str, values| ScoreColumn {

@@ -1,9 +1,12 @@
 //! The bootstrap's units of `regression` (docs/specs/statistics.md section 1): one unit per GT row. A
 //! replicate is every metric on the repeated rows (each drawn row as many times as drawn, copies adjacent, in
 //! row order): for the means this is scikit-learn's `sample_weight` = the draw counts; for the median, Pearson
-//! and Spearman (SciPy has no weights) it is the metric of the repeated set itself.
+//! and Spearman (SciPy has no weights) it is the metric of the repeated set itself. With the GT's weights
+//! (`weight_column`), a drawn row keeps its weight on each copy: scikit-learn's `sample_weight` = the weights
+//! of the repeated set.
 
 use super::metric_values;
+use crate::metrics::regression_weighted::by_id;
 use crate::report::Scores;
 use crate::stats::units::{Replicate, Slot, Units};
 use std::any::Any;
@@ -13,10 +16,12 @@ pub struct RegressionUnits {
     metrics: Vec<String>,
     targets: Vec<f64>,
     preds: Vec<f64>,
+    /// The GT's row weights (`weight_column`); empty without.
+    weights: Vec<f64>,
 }
 
 /// The report's units: every metric of `scores` with a value.
-pub fn slot(targets: &[f64], preds: &[f64], scores: &Scores) -> Slot {
+pub fn slot(targets: &[f64], preds: &[f64], weights: &[f64], scores: &Scores) -> Slot {
     let metrics: Vec<String> = scores
         .iter()
         .filter(|(_, v)| v.is_some())
@@ -29,6 +34,7 @@ pub fn slot(targets: &[f64], preds: &[f64], scores: &Scores) -> Slot {
         metrics,
         targets: targets.to_vec(),
         preds: preds.to_vec(),
+        weights: weights.to_vec(),
     };
     Slot::new(Units::plain("row", targets.len(), Box::new(units)))
 }
@@ -51,6 +57,12 @@ impl Replicate for RegressionUnits {
 
     fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
         let (t, p) = (repeated(&self.targets, w), repeated(&self.preds, w));
+        if !self.weights.is_empty() {
+            let rw = repeated(&self.weights, w);
+            return (self.metrics.iter())
+                .map(|m| by_id(m, &t, &p, &rw).filter(|v| v.is_finite()))
+                .collect();
+        }
         let values = metric_values(&t, &p, &mut || {});
         self.metrics
             .iter()
@@ -88,6 +100,7 @@ impl Replicate for RegressionUnits {
             metrics: self.metrics.clone(),
             targets: self.targets.clone(),
             preds,
+            weights: self.weights.clone(),
         };
         Some(mixed.values(w))
     }
