@@ -85,10 +85,10 @@ function compareBlock(/** @type {any} */ run, /** @type {string} */ mode) {
     cancel.hidden = false;
     out.replaceChildren();
     try {
-      const json = await run.session.request({ type: 'compare', files, options: { mode, set: run.set } }, {
+      const answer = /** @type {{json: string, deltas: string}} */ (await run.session.request({ type: 'compare', files, options: { mode, set: run.set } }, {
         signal: running.signal, onProgress: (/** @type {number} */ f) => { progress.value = f; },
-      });
-      out.replaceChildren(compareView(JSON.parse(json).compare));
+      }));
+      out.replaceChildren(compareView(JSON.parse(answer.json).compare, JSON.parse(answer.deltas)));
     } catch (e) {
       out.replaceChildren(h('p', { class: 'notice notice-error compare-refusal' }, String(/** @type {any} */ (e)?.message ?? e)));
     } finally {
@@ -104,8 +104,12 @@ function compareBlock(/** @type {any} */ run, /** @type {string} */ mode) {
     out);
 }
 
-/** Δ with its interval, the two p-values, wins/ties/losses and the verdict, as the engine gave them. */
-function compareView(/** @type {any} */ c) {
+/**
+ * Δ with its interval, the two p-values, wins/ties/losses and the verdict, as the engine gave them, and the
+ * histogram of the paired replicates' Δ.
+ * @param {any} c @param {{lo: number, hi: number, counts: number[]} | null} deltas
+ */
+function compareView(c, deltas) {
   const num = (/** @type {number | null} */ v) => (v == null ? '—' : String(v));
   const rows = [
     ['Metric', c.metric], ['A', num(c.a)], ['B', num(c.b)], ['Δ = A − B', num(c.delta)],
@@ -116,5 +120,6 @@ function compareView(/** @type {any} */ c) {
   return h('div', { class: 'compare-view' },
     h('p', { class: 'compare-verdict' }, c.verdict),
     h('table', { class: 'compare-table' }, h('tbody', {},
-      rows.map(([k, v]) => h('tr', { dataset: { key: k } }, h('th', { scope: 'row' }, k), h('td', { class: 'num' }, v))))));
+      rows.map(([k, v]) => h('tr', { dataset: { key: k } }, h('th', { scope: 'row' }, k), h('td', { class: 'num' }, v))))),
+    deltas ? histogramSvg(deltas, c.low, c.high, `Δ = A − B over the ${deltas.counts.reduce((a, b) => a + b, 0)} paired bootstrap replicates`) : null);
 }

@@ -62,14 +62,15 @@ impl Session {
 
     /// Scores the session's submission (A) and `files_b` (B's predictions, on the session's ground truth) with
     /// `options` (`{ mode, set }`, with the compare options `permutations` and `compare_all`), and compares them:
-    /// A's report with its `compare` object, as `dropscore compare --format json`. Throws the refusal as a
-    /// string (a protocol without units, an option error).
+    /// `{ json, deltas }`: A's report with its `compare` object, as `dropscore compare --format json`, and the
+    /// histogram of the compared metric's paired replicate Δ as JSON text (`null` without replicates). Throws the
+    /// refusal as a string (a protocol without units, an option error).
     pub fn compare(
         &mut self,
         files_b: JsValue,
         options: JsValue,
         on_progress: &Function,
-    ) -> Result<String, JsValue> {
+    ) -> Result<JsValue, JsValue> {
         let mut req = request(options)?;
         let own = own_options(&mut req.set).map_err(|e| JsValue::from_str(&e))?;
         self.budget_of(&req.set);
@@ -89,7 +90,19 @@ impl Session {
         let b = protocols::score(&self.protocol, &files_b, &req, &mut progress)
             .map_err(|e| JsValue::from_str(&e.0))?;
         match run(&self.protocol, req.mode, &a, &b, &req.set, &own) {
-            Ok(Ok(done)) => Ok(json_text(&a, &done, own.all)),
+            Ok(Ok(done)) => {
+                let deltas = done
+                    .first()
+                    .and_then(|c| histogram(&c.replicate_deltas, 30));
+                let obj = js_sys::Object::new();
+                js_sys::Reflect::set(&obj, &"json".into(), &json_text(&a, &done, own.all).into())?;
+                js_sys::Reflect::set(
+                    &obj,
+                    &"deltas".into(),
+                    &serde_json::to_string(&deltas).unwrap_or_default().into(),
+                )?;
+                Ok(obj.into())
+            }
             Ok(Err(e)) | Err(e) => Err(JsValue::from_str(&e)),
         }
     }

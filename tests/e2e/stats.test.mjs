@@ -79,6 +79,7 @@ for (const width of [1280, 390]) {
     const got = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.compare-table tr')]
       .map((tr) => [/** @type {HTMLElement} */ (tr).dataset.key, tr.querySelector('td')?.textContent])));
     const verdict = await page.textContent('.compare-verdict');
+    assert.ok(await page.locator('.compare-view .stats-hist .stats-bar').count() > 0, 'the distribution of Δ is drawn');
     const ref = cli(['compare', 'regression', '--gt', exampleFile('examples/regression/gt.csv'), '--pred', exampleFile('examples/regression/pred.csv'),
       '--vs', PRED_B, '--format', 'json', '--quiet']);
     if (ref) {
