@@ -206,7 +206,7 @@ fn own_or_generic(report: &Report) -> String {
 }
 
 /// The line that names the intervals: confidence, B, unit.
-fn intervals_heading(report: &Report) -> String {
+pub fn intervals_heading(report: &Report) -> String {
     match &report.statistics {
         Some(s) => format!(
             "{} % bootstrap intervals ({} replicates of the {}s, seed {}):\n",
@@ -235,6 +235,16 @@ pub fn interval_text(report: &Report, id: &str) -> String {
         (Some(l), Some(h)) => format!(" [{}, {}]", fmt_opt(Some(l), d), fmt_opt(Some(h), d)),
         _ => " [no interval]".to_string(),
     }
+}
+
+/// `0.5185 [0.4821, 0.5537]`: metric `id`'s value and interval as the text output writes them (the page's
+/// headline interval).
+pub fn value_with_interval(report: &Report, id: &str) -> String {
+    format!(
+        "{}{}",
+        fmt_opt(report.scores.get(id), decimals_of(report, id)),
+        interval_text(report, id)
+    )
 }
 
 /// A plain text layout for protocols without one of their own: headline, then one line per item.

@@ -7,6 +7,7 @@ import { h, formatValue, plural } from './util.js';
 import { MODES, renderDetails, countSeverities } from './report.js';
 import { renderHeadline, headlineParts } from './headline.js';
 import { renderLeaderboard } from './leaderboard.js';
+import { renderStats } from './stats.js';
 
 /** @typedef {import('./run.js').Run} Run */
 /** @typedef {import('./api').Mode} Mode */
@@ -98,7 +99,8 @@ export function renderRun(ctx, run, { scroll = false } = {}) {
   head.replaceChildren(
     ...(swapped ? [swapNotice(ctx, swapped)] : []),
     ...(config?.leaderboard?.columns?.length ? [renderLeaderboard(config, run)] : []),
-    renderHeadline(run));
+    renderHeadline(run),
+    ...(swapped ? [] : [renderStats(run)].filter((x) => x !== null)));
   if (headingFocused) /** @type {HTMLElement} */ (head.querySelector('#results-title'))?.focus({ preventScroll: true });
   else if (focusInHead) res.focus({ preventScroll: true });
 

@@ -187,6 +187,11 @@ const REPLIES = {
   // the plot specs of one row's detail.
   'page-view': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.page_view(String(msg.mode))),
   'item-plots': (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.item_plots(String(msg.mode), String(msg.item))),
+  // Statistics (www/stats.js, src/wasm/stats.rs): a kept report's replicate histogram; the comparison with a second
+  // submission's predictions on the session's ground truth ({ json: the JSON text of `dropscore compare --format json`,
+  // deltas: the histogram of the paired replicates' Δ }).
+  replicates: (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.replicates(String(msg.mode), String(msg.metric), Number(msg.bins ?? 30))),
+  compare: (/** @type {any} */ msg) => sessionOf(msg.session).session.compare(wasmFiles(msg.files), wasmOptions(msg.options), progressTo(msg.id)),
 };
 
 /**

@@ -6,7 +6,9 @@
 use super::{assets, inputs, parse_set, usage};
 use clap::Parser;
 use dropscore::input::{FileSet, Limits, Role};
-use dropscore::protocols::contract_compare::{compare, CompareSettings, Comparison};
+use dropscore::protocols::compare_run::{self, json_text};
+pub(super) use dropscore::protocols::compare_run::{headline_metric, options_of, own_options};
+use dropscore::protocols::contract_compare::Comparison;
 use dropscore::protocols::{self, Quiet, Request};
 use dropscore::{render, Mode, Report};
 use std::io::Write;
@@ -42,47 +44,6 @@ struct CompareArgs {
     /// Do not print diagnostics on standard error.
     #[arg(long, short)]
     quiet: bool,
-}
-
-/// The compare command's own options, taken out of `--set` before the protocol resolves the rest.
-pub(super) struct Own {
-    pub(super) permutations: usize,
-    pub(super) all: bool,
-}
-
-pub(super) fn own_options(set: &mut Vec<(String, String)>) -> Result<Own, String> {
-    let mut own = Own {
-        permutations: 10_000,
-        all: false,
-    };
-    let mut err = None;
-    set.retain(|(k, v)| match k.as_str() {
-        "permutations" => {
-            match v.trim().parse::<usize>() {
-                Ok(r) if r <= 10_000_000 => own.permutations = r,
-                _ => {
-                    err = Some(format!(
-                        "option `permutations`: expected an integer from 0 to 10000000, found `{v}`"
-                    ))
-                }
-            }
-            false
-        }
-        "compare_all" => {
-            match v.trim() {
-                "true" | "1" | "yes" => own.all = true,
-                "false" | "0" | "no" => own.all = false,
-                _ => {
-                    err = Some(format!(
-                        "option `compare_all`: expected true or false, found `{v}`"
-                    ))
-                }
-            }
-            false
-        }
-        _ => true,
-    });
-    err.map_or(Ok(own), Err)
 }
 
 pub fn compare_cmd(args: &[String]) -> i32 {
@@ -136,33 +97,13 @@ pub fn compare_cmd(args: &[String]) -> i32 {
             }
         }
     }
-    // A comparison needs replicates: B = 1000 unless set (a score's default is 0, statistics off).
-    if !set.iter().any(|(k, _)| k == "bootstrap") {
-        set.push(("bootstrap".to_string(), "1000".to_string()));
-    }
-    let settings = match options_of(&a.protocol, mode, &set) {
-        Ok(s) => CompareSettings {
-            bootstrap: s,
-            permutations: own.permutations,
-        },
-        Err(e) => return usage(&e),
-    };
-    let headline = headline_metric(&ra);
-    let mut metrics = vec![headline.clone()];
-    if own.all {
-        metrics.extend(
-            ra.scores
-                .iter()
-                .map(|(k, _)| k.to_string())
-                .filter(|k| *k != headline),
-        );
-    }
-    let done = match compare(&ra, &rb, &metrics, &settings) {
-        Ok(c) => c,
-        Err(e) => {
+    let done = match compare_run::run(&a.protocol, mode, &ra, &rb, &set, &own) {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => {
             eprintln!("dropscore compare: {e}");
             return 1;
         }
+        Err(e) => return usage(&e),
     };
     let out = if json {
         json_text(&ra, &done, own.all)
@@ -171,52 +112,6 @@ pub fn compare_cmd(args: &[String]) -> i32 {
     };
     print!("{out}");
     i32::from(ra.has_errors() || rb.has_errors())
-}
-
-/// The bootstrap's settings as the shell read them.
-pub(super) fn options_of(
-    protocol: &str,
-    mode: Mode,
-    set: &[(String, String)],
-) -> Result<dropscore::stats::units::Settings, String> {
-    let p = protocols::require(protocol).map_err(|e| e.0)?;
-    protocols::Options::resolve(p.info().options, mode, set)?.statistics()
-}
-
-/// The leaderboard metric: the report's first headline metric, else its first score.
-pub(super) fn headline_metric(r: &Report) -> String {
-    r.display
-        .headline
-        .first()
-        .map(|l| l.id.clone())
-        .or_else(|| r.scores.iter().next().map(|(k, _)| k.to_string()))
-        .unwrap_or_default()
-}
-
-/// A's JSON report with `"compare"` (and `"compare_all"`) appended as its last keys.
-fn json_text(a: &Report, done: &[Comparison], all: bool) -> String {
-    let mut s = a.to_json();
-    // The report's closing brace (its text ends "}\n"), then the new keys.
-    s.truncate(s.trim_end().len().saturating_sub(1));
-    let first = serde_json::to_string(&done[0]).unwrap_or_default();
-    s.push_str(&format!(",\"compare\":{first}"));
-    if all {
-        let mut m = String::from("{");
-        for (i, c) in done.iter().enumerate() {
-            if i > 0 {
-                m.push(',');
-            }
-            let key = serde_json::to_string(&c.metric).unwrap_or_default();
-            m.push_str(&format!(
-                "{key}:{}",
-                serde_json::to_string(c).unwrap_or_default()
-            ));
-        }
-        m.push('}');
-        s.push_str(&format!(",\"compare_all\":{m}"));
-    }
-    s.push_str("}\n");
-    s
 }
 
 fn cell(v: Option<f64>) -> String {

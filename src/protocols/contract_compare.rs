@@ -23,6 +23,9 @@ pub struct Comparison {
     pub ties: Option<u64>,
     pub losses: Option<u64>,
     pub verdict: String,
+    /// The defined paired replicates' Δ, in replicate order (the page draws their distribution; not in the JSON).
+    #[serde(skip)]
+    pub replicate_deltas: Vec<f64>,
 }
 
 /// What the comparison runs: the bootstrap's settings and the randomization test's rounds (`permutations`).
@@ -129,6 +132,7 @@ fn one_metric(
         ties: unit_counts.map(|u| u.1),
         losses: unit_counts.map(|u| u.2),
         verdict: String::new(),
+        replicate_deltas: deltas.iter().flatten().copied().collect(),
     };
     c.verdict = verdict(
         &c,

@@ -7,6 +7,7 @@ pub mod aij2022;
 pub mod chalearn_ce;
 pub mod classification;
 pub mod commands;
+pub mod compare_run;
 pub mod contract_compare;
 pub mod contract_parts;
 pub mod contract_parts_csv;

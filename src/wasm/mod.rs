@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 mod assets;
 mod page;
 mod read;
+mod stats;
 mod views;
 
 use read::{inputs, Reading};
