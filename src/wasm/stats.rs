@@ -72,6 +72,7 @@ impl Session {
         on_progress: &Function,
     ) -> Result<JsValue, JsValue> {
         let mut req = request(options)?;
+        req.keep_units = true;
         let own = own_options(&mut req.set).map_err(|e| JsValue::from_str(&e))?;
         self.budget_of(&req.set);
         let mut progress = JsProgress(on_progress);
