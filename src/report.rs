@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
+mod stats;
+pub use stats::{IntervalValues, Intervals, Parts, Statistics};
+
 pub use crate::items::ItemTable;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -242,108 +245,6 @@ pub struct Report {
     /// written) without a split.
     #[serde(default)]
     pub parts: Option<Parts>,
-}
-
-/// `"parts"`: part name (`public`, `private`) → its scores, in that order.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(from = "Map<String, Value>")]
-pub struct Parts(pub Vec<(String, Scores)>);
-
-impl Parts {
-    pub fn get(&self, part: &str) -> Option<&Scores> {
-        self.0.iter().find(|(k, _)| k == part).map(|(_, v)| v)
-    }
-}
-
-impl Serialize for Parts {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-
-impl From<Map<String, Value>> for Parts {
-    fn from(m: Map<String, Value>) -> Self {
-        Parts(
-            m.into_iter()
-                .filter_map(|(k, v)| match v {
-                    Value::Object(o) => Some((k, Scores::from(o))),
-                    _ => None,
-                })
-                .collect(),
-        )
-    }
-}
-
-/// `"statistics"`: what was resampled, how many times, with which seed and confidence.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Statistics {
-    pub unit: String,
-    pub strata: Option<String>,
-    pub bootstrap: u64,
-    pub seed: u64,
-    pub confidence: f64,
-}
-
-/// One metric's interval as the report writes it (null values where the interval is null).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct IntervalValues {
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-    pub se: Option<f64>,
-    pub left_out: u64,
-    /// Why there is no interval (a metric that is not a mean over units), when that is the case.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-impl From<&crate::stats::Interval> for IntervalValues {
-    fn from(i: &crate::stats::Interval) -> Self {
-        IntervalValues {
-            low: i.low,
-            high: i.high,
-            se: i.se,
-            left_out: i.left_out as u64,
-            reason: None,
-        }
-    }
-}
-
-/// Metric id → interval, in insertion order.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(from = "Map<String, Value>")]
-pub struct Intervals(pub Vec<(String, IntervalValues)>);
-
-impl Intervals {
-    pub fn get(&self, id: &str) -> Option<&IntervalValues> {
-        self.0.iter().find(|(k, _)| k == id).map(|(_, v)| v)
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl Serialize for Intervals {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            m.serialize_entry(k, v)?;
-        }
-        m.end()
-    }
-}
-
-impl From<Map<String, Value>> for Intervals {
-    fn from(m: Map<String, Value>) -> Self {
-        Intervals(
-            m.into_iter()
-                .filter_map(|(k, v)| Some((k, serde_json::from_value(v).ok()?)))
-                .collect(),
-        )
-    }
 }
 
 /// Field by field as the schema orders them; `items` from the table when there is one.
@@ -648,64 +549,4 @@ fn trim_zeros(d: &[u8]) -> &[u8] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prefix_skip_keeps_the_order() {
-        let alphabet = b"c/0019x";
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || crate::xorshift64(&mut seed);
-        for _ in 0..200_000 {
-            let (n, m) = (next(), next());
-            let mk = |r: u64| -> String {
-                (0..r % 23)
-                    .map(|k| alphabet[(r.rotate_left(7 * k as u32) % 7) as usize] as char)
-                    .collect()
-            };
-            let (a, b) = (mk(n), mk(m));
-            let b = match m % 4 {
-                0 => format!("{a}{b}"),
-                // `a` with one byte changed: a long common prefix, then one difference.
-                1 if !a.is_empty() => {
-                    let k = (m >> 20) as usize % a.len();
-                    let c = alphabet[(m >> 40) as usize % 7] as char;
-                    format!(
-                        "{}{c}{}{}",
-                        &a[..k],
-                        &a[k + 1..],
-                        &b[..(m >> 50) as usize % (b.len() + 1)]
-                    )
-                }
-                2 => format!("{}{b}", a.repeat(3)),
-                _ => b,
-            };
-            assert_eq!(
-                natural_cmp(&a, &b),
-                natural_cmp_from(&a, &b, 0), // from the first byte: no common-prefix skip
-                "{a:?} {b:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn natural_order() {
-        let mut v = vec!["q10", "q2", "q1", "a", "q02"];
-        v.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(v, vec!["a", "q1", "q02", "q2", "q10"]);
-        let mut w = vec![
-            "c/12346", "c/12345", "c/1234", "c/012345", "c/12345a", "c/9", "c/123x45",
-        ];
-        w.sort_by(|a, b| natural_cmp(a, b));
-        assert_eq!(
-            w,
-            vec!["c/9", "c/123x45", "c/1234", "c/012345", "c/12345", "c/12345a", "c/12346"]
-        );
-    }
-
-    #[test]
-    fn nan_becomes_null() {
-        let s = Scores::new().with("a", Some(f64::NAN)).with("b", Some(0.5));
-        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"a":null,"b":0.5}"#);
-    }
-}
+mod tests;

@@ -21,6 +21,7 @@ pub mod kinds;
 pub mod kws;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod option_files;
+pub mod option_values;
 pub mod options;
 pub mod preflight;
 pub mod registry;
