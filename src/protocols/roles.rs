@@ -90,7 +90,7 @@ const SWAPPED: &str =
 
 /// The error `input.swapped` for roles given explicitly: nothing is scored, and the hint is the command line
 /// with the two sides exchanged. `found` says what gave the swap away.
-pub fn swapped_error(id: &str, files: &FileSet, found: String) -> Diagnostic {
+fn swapped_error(id: &str, files: &FileSet, found: String) -> Diagnostic {
     Diagnostic::error("input.swapped", format!("{SWAPPED} Nothing was scored."))
         .expected("ground truth on the ground-truth side, predictions on the prediction side")
         .found(found)
@@ -101,21 +101,13 @@ pub fn swapped_error(id: &str, files: &FileSet, found: String) -> Diagnostic {
 }
 
 /// The info `input.swapped` for roles taken from folder names (`ref/`, `res/`), which are exchanged.
-pub fn swapped_info(found: String) -> Diagnostic {
+fn swapped_info(found: String) -> Diagnostic {
     Diagnostic::info(
         "input.swapped",
         format!("{SWAPPED} Their folders' roles were exchanged."),
     )
     .found(found)
     .hint("Put the ground truth under ref/ and the predictions under res/.")
-}
-
-/// Whether any entry's role was given explicitly (`--gt`/`--pred`, the page's drop zones).
-pub fn any_explicit(files: &FileSet) -> bool {
-    files
-        .entries
-        .iter()
-        .any(|e| e.role_from == Some(RoleFrom::Explicit))
 }
 
 /// `Some(explicit)` when the inputs look swapped: both sides hold entries, and either nothing on the
@@ -177,7 +169,7 @@ fn evidence(files: &FileSet, classes: &[Option<Class>]) -> String {
 }
 
 /// `dropscore <id> --gt <what was given as predictions> --pred <what was given as ground truth>`.
-fn corrected_command(id: &str, files: &FileSet) -> String {
+pub fn corrected_command(id: &str, files: &FileSet) -> String {
     let side = |role: Role| -> String {
         let mut roots: Vec<&str> = Vec::new();
         for e in files.entries.iter().filter(|e| e.role == Some(role)) {

@@ -8,7 +8,6 @@ import { setup, repoRoot, openPage, runOf, headline, score, dropFiles } from './
 
 const data = (...p) => path.join(repoRoot, 'tests', 'data', ...p);
 const example = (...p) => path.join(repoRoot, 'www', 'examples', ...p);
-const scenes = (dir) => [1, 2, 3, 4, 5, 6].map((n) => example('segmentation', dir, `scene_${n}.png`));
 
 const CASES = [
   {
@@ -35,13 +34,6 @@ const CASES = [
     protocol: 'detection',
     gt: [example('detection', 'gt', 'instances.json')],
     pred: [example('detection', 'pred', 'results.json')],
-  },
-  {
-    // Both sides are PNG label maps: the ignore_index pixels give the swap away.
-    protocol: 'segmentation',
-    gt: scenes('gt'),
-    pred: scenes('pred'),
-    options: { num_classes: '4' },
   },
 ];
 

@@ -246,15 +246,21 @@ impl Protocol for Segmentation {
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
-        let mut counted = count_pairs(&pairs, &st, progress);
+        let counted = count_pairs(&pairs, &st, progress);
         if let Some(found) = counted.looks.swapped(&pairs, st.ignore, st.reduce) {
-            if super::roles::any_explicit(run.files) {
-                let d = super::roles::swapped_error(INFO.id, run.files, found);
-                run.diags.push(d);
-                return Ok(report);
-            }
-            run.diags.push(super::roles::swapped_info(found));
-            counted = count_pairs(&swap::exchange(&pairs), &st, progress);
+            // Pixels only suggest a swap (a model may leave pixels unpredicted): scored as given, as
+            // mmsegmentation scores it, with a warning whose hint is the call with the sides exchanged.
+            run.diags.push(
+                crate::diag::Diagnostic::warning(
+                    "segmentation.maybe_swapped",
+                    "These label maps may be swapped: the predictions look like ground truth. Scored as given.",
+                )
+                .found(found)
+                .hint(format!(
+                    "If they are, swap the two inputs and score again: {}",
+                    super::roles::corrected_command(INFO.id, run.files)
+                )),
+            );
         }
         let Counted {
             total,

@@ -4,7 +4,8 @@
 //! void, ADE20K's "other"), and a model predicts a class for every pixel (leaving at most a few pixels
 //! unpredicted). So when every prediction holds `ignore_index` pixels, fewer than half of the ground-truth
 //! maps do, and the predictions hold at least ten times as many such pixels, the two sides were given the wrong
-//! way round: the role layer's rule (docs/specs/README.md, "Role detection") applied to pixels. Not decided with
+//! way round: the role layer's rule (docs/specs/README.md, "Role detection") applied to pixels. Only a warning:
+//! a model may leave pixels unpredicted, and mmsegmentation scores such maps; not decided with
 //! `reduce_zero_label`, where both sides hold class 0.
 
 use super::image::Loaded;
@@ -54,18 +55,4 @@ impl Looks {
             )
         })
     }
-}
-
-/// The same images with the two sides exchanged (every pair has a prediction: see [`Looks::swapped`]).
-pub fn exchange<'a>(pairs: &[Pair<'a>]) -> Vec<Pair<'a>> {
-    pairs
-        .iter()
-        .filter_map(|p| {
-            Some(Pair {
-                id: p.id.clone(),
-                gt: p.pred?,
-                pred: Some(p.gt),
-            })
-        })
-        .collect()
 }
