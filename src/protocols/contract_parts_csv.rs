@@ -336,3 +336,17 @@ pub fn without_usage(run: &Run, layout: &CsvLayout) -> Option<FileSet> {
     out.entries[at] = Entry::plain(e.path.clone(), e.role, e.role_from, gt);
     Some(out)
 }
+
+/// The manifest of a GT with a usage column: `manifest` run on the GT without it (every row kept), so that it
+/// never records a row's part; its diagnostics joined to `run`'s. `None` without a usage column.
+pub fn manifest_without_usage(
+    run: &mut Run,
+    layout: &CsvLayout,
+    manifest: impl FnOnce(&mut Run) -> serde_json::Value,
+) -> Option<serde_json::Value> {
+    let files = without_usage(run, layout)?;
+    let mut inner = Run::new(&files, run.mode, run.opts.clone());
+    let value = manifest(&mut inner);
+    run.diags.extend(inner.diags.finish());
+    Some(value)
+}

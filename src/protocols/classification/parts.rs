@@ -3,7 +3,7 @@
 //! ([`crate::protocols::contract_parts_csv`]).
 
 use super::{inputs, run_on, ClassificationOptions};
-use crate::protocols::contract_parts_csv::{score_by_part, without_usage, CsvLayout};
+use crate::protocols::contract_parts_csv::{manifest_without_usage, score_by_part, CsvLayout};
 use crate::protocols::{Progress, Run, UsageError};
 use crate::report::Report;
 
@@ -23,8 +23,8 @@ pub fn score(
     })
 }
 
-/// The manifest of a GT with a usage column: the manifest of the GT without it (every row kept), so that it
-/// never records a row's part; `None` without a usage column.
+/// The manifest of a GT with a usage column, which never records a row's part
+/// ([`manifest_without_usage`]); `None` without a usage column.
 pub fn manifest(
     run: &mut Run,
     opts: &ClassificationOptions,
@@ -34,9 +34,5 @@ pub fn manifest(
         delimiter: inputs::delimiter(&opts.delimiter).ok()?,
         id_column: &opts.id_column,
     };
-    let files = without_usage(run, &layout)?;
-    let mut inner = Run::new(&files, run.mode, run.opts.clone());
-    let value = manifest(&mut inner);
-    run.diags.extend(inner.diags.finish());
-    Some(value)
+    manifest_without_usage(run, &layout, manifest)
 }
