@@ -86,11 +86,11 @@ def run(cmd, env=None):
 
 
 def native_binary():
-    p = subprocess.run(["cargo", "test", "--release", "--test", "textgen", "--no-run", "--message-format=json"],
+    p = subprocess.run(["cargo", "test", "--release", "--test", "suite", "--no-run", "--message-format=json"],
                        cwd=ROOT, check=True, capture_output=True, text=True)
     for line in p.stdout.splitlines():
         m = json.loads(line)
-        if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "textgen" and m.get("executable"):
+        if m.get("reason") == "compiler-artifact" and m.get("target", {}).get("name") == "suite" and m.get("executable"):
             return m["executable"]
     sys.exit("bench textgen: no test binary")
 
@@ -129,7 +129,7 @@ NATIVE = r'''
 import json, resource, subprocess, sys
 out = []
 for _ in range(int(sys.argv[2])):
-    p = subprocess.run([sys.argv[1], "--exact", "bench_bleu", "--nocapture", "--test-threads=1"], check=True,
+    p = subprocess.run([sys.argv[1], "--exact", "textgen::bench_bleu", "--nocapture", "--test-threads=1"], check=True,
                        capture_output=True, text=True)
     line = [x[x.index("{"):] for x in p.stdout.splitlines() if "{" in x][-1]
     out.append([json.loads(line), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss])

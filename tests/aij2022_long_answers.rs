@@ -8,7 +8,7 @@
 //! token F1 is 2PR/(P+R). Each case is also scored at a small size (the same words, 20 filler tokens), where the
 //! same formula holds, so the long run is checked against a short one of the same shape.
 //!
-//! Run with `cargo test --release --test aij2022_long_answers` (a debug build takes a 16 MB answer instead).
+//! Run with `cargo test --release --test suite aij2022_long_answers::` (a debug build takes a 16 MB answer instead).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! located refusal (exit 1, the diagnostic code and the file named) with a bounded peak memory.
 //!
 //! Stated bound: every case below peaks under 400 MiB of resident memory (the default budget is 2 GiB;
-//! these refusals happen long before it is approached). Run with `cargo test --release --test hostile`.
+//! these refusals happen long before it is approached). Run with `cargo test --release --test suite hostile::`.
 
 mod common;
 mod hostile_common;

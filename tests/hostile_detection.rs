@@ -1,7 +1,7 @@
 //! detection under the memory budget: a GT with 200,000 categories, `max_dets` with 20,000 values and a
 //! results file of more boxes than the budget holds are refused before the evaluation allocates, naming the
 //! file or the option; 12,000 categories are scored within the budget; a `max_dets` value past 2⁶⁴ is a
-//! slice bound as in pycocotools. Run with `cargo test --release --test hostile_detection`.
+//! slice bound as in pycocotools. Run with `cargo test --release --test suite hostile_detection::`.
 
 mod common;
 mod hostile_common;

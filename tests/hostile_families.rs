@@ -1,6 +1,6 @@
 //! Hostile inputs of the metric families: CSVs whose tables would outgrow the memory budget are
 //! refused before the tables are allocated, located, naming the limit and how to raise it, under the peak
-//! bound of tests/hostile.rs. Run with `cargo test --release --test hostile_families`.
+//! bound of tests/hostile.rs. Run with `cargo test --release --test suite hostile_families::`.
 
 mod common;
 mod hostile_common;

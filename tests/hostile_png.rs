@@ -1,7 +1,7 @@
 //! Hostile PNG chunks: an 8×8 mask or label map whose `iCCP` colour profile or `zTXt` text inflates to
 //! gigabytes is read without inflating it (segmentation, fest, and the manifest of each), under the peak
 //! bound of tests/hostile.rs; a palette label map without `PLTE`, or with indices beyond it, gets a located
-//! warning. Run with `cargo test --release --test hostile_png`.
+//! warning. Run with `cargo test --release --test suite hostile_png::`.
 
 mod common;
 mod hostile_common;

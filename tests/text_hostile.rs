@@ -1,7 +1,7 @@
 //! Hostile inputs of the `text` family: items whose metric tables would outgrow the memory budget are
 //! refused before the tables are allocated (input.limit naming the item and the submission's file), under
 //! the peak bound of tests/hostile.rs, and inputs that fit (a million references for one item) are scored
-//! within the budget. Run with `cargo test --release --test text_hostile`.
+//! within the budget. Run with `cargo test --release --test suite text_hostile::`.
 
 mod common;
 mod hostile_common;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """dropscore's sacreBLEU and rouge-score functions (src/metrics/sacrebleu, src/metrics/rouge) against the pinned
 packages (tests/reference/requirements-textgen.txt: sacrebleu 2.6.0, rouge-score 0.1.2 with nltk 3.7), on random
-corpora, through the test entry point tests/textgen.rs (`cargo test --release --test textgen -- diff_cases` with
+corpora, through the test entry point tests/textgen.rs (`cargo test --release --test suite -- textgen::diff_cases` with
 TEXTGEN_CASES / TEXTGEN_OUT).
 
 Groups (N cases each, 1,000 by default; a case is a corpus of 1 to 8 segments):
@@ -240,7 +240,7 @@ def main():
         with open(cin, "w", encoding="utf-8") as f:
             json.dump([c for c, _ in cases], f)
         env = dict(os.environ, TEXTGEN_CASES=cin, TEXTGEN_OUT=cout)
-        subprocess.run(["cargo", "test", "--quiet", "--release", "--test", "textgen", "--", "diff_cases"],
+        subprocess.run(["cargo", "test", "--quiet", "--release", "--test", "suite", "--", "textgen::diff_cases"],
                        cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
         with open(cout, encoding="utf-8") as f:
             got = json.load(f)
