@@ -10,6 +10,7 @@ pub mod interval;
 pub mod numpy_rng;
 pub mod resample;
 pub mod summary;
+pub mod sums;
 pub mod units;
 
 pub use interval::{holm, interval, nearly_equal, p_bootstrap, p_randomization, Interval};

@@ -110,15 +110,50 @@ where
     if let Err(e) = prepare(hyps.len(), refs) {
         return opts.iter().map(|_| Err(e.clone())).collect();
     }
+    let widths: Vec<usize> = opts
+        .iter()
+        .map(|o| 3 * (first.char_order + o.word_order))
+        .collect();
+    let mut sums: Vec<Vec<u64>> = widths.iter().map(|&w| vec![0u64; w]).collect();
+    each_segment_best(hyps, refs, opts, |o, best| {
+        for (s, x) in sums[o].iter_mut().zip(best) {
+            *s += x;
+        }
+    });
+    opts.iter()
+        .zip(sums)
+        .map(|(o, sum)| {
+            Ok(ChrfScore {
+                score: f_score(&sum, o),
+                name: format!("chrF{}{}", o.beta, "+".repeat(o.word_order)),
+                signature: chrf_signature(o, &nrefs_label(refs)),
+            })
+        })
+        .collect()
+}
+
+/// For each segment in order and each of `opts` (sharing their character options), `f(option, stats)` with the
+/// statistics [`corpus_chrf_all`] adds for that segment: those of the reference whose segment F-score is the
+/// highest (the first on ties).
+fn each_segment_best<H, R, T>(
+    hyps: &[H],
+    refs: &[R],
+    opts: &[ChrfOptions],
+    mut f: impl FnMut(usize, &[u64]),
+) where
+    H: AsRef<str>,
+    R: AsRef<[T]>,
+    T: AsRef<str>,
+{
+    let Some(first) = opts.first() else {
+        return;
+    };
     let shared = ChrfOptions {
         word_order: opts.iter().map(|o| o.word_order).max().unwrap_or(0),
         ..first.clone()
     };
     let nc = shared.char_order;
-    let mut sums: Vec<Vec<u64>> = opts
-        .iter()
-        .map(|o| vec![0u64; 3 * (nc + o.word_order)])
-        .collect();
+    let widths: Vec<usize> = opts.iter().map(|o| 3 * (nc + o.word_order)).collect();
     let mut stats = Vec::new();
     let mut table = GramTable::default();
     let mut best: Vec<(f64, Vec<u64>)> = opts.iter().map(|_| (0.0, Vec::new())).collect();
@@ -131,8 +166,8 @@ where
                 &mut table,
                 &mut stats,
             );
-            for ((o, b), sum) in opts.iter().zip(&mut best).zip(&sums) {
-                let mine = &stats[..sum.len()];
+            for ((o, b), &width) in opts.iter().zip(&mut best).zip(&widths) {
+                let mine = &stats[..width];
                 let f = f_score(mine, o);
                 if k == 0 || f > b.0 {
                     b.0 = f;
@@ -141,22 +176,52 @@ where
                 }
             }
         }
-        for ((_, b), sum) in best.iter().zip(&mut sums) {
-            for (s, x) in sum.iter_mut().zip(b) {
-                *s += x;
-            }
+        for (o, (_, b)) in best.iter().enumerate() {
+            f(o, b);
         }
     }
-    opts.iter()
-        .zip(sums)
-        .map(|(o, sum)| {
-            Ok(ChrfScore {
-                score: f_score(&sum, o),
-                name: format!("chrF{}{}", o.beta, "+".repeat(o.word_order)),
-                signature: chrf_signature(o, &nrefs_label(refs)),
-            })
-        })
-        .collect()
+}
+
+/// Each segment's chrF statistics as [`corpus_chrf_all`] sums them (flattened `[hyp, ref, match]` triples per
+/// order, the best reference's), for each of `opts`: `out[option]` holds every segment's statistics one after
+/// the other (`3 · (char_order + word_order)` numbers each). The corpus score of any multiset of segments is
+/// [`chrf_of_stats`] of the sum of their statistics. Options sharing their character options are counted in
+/// one pass, as [`corpus_chrf_all`] counts them.
+pub fn segment_chrf_stats<H, R, T>(
+    hyps: &[H],
+    refs: &[R],
+    opts: &[ChrfOptions],
+) -> Result<Vec<Vec<u64>>, SacreError>
+where
+    H: AsRef<str>,
+    R: AsRef<[T]>,
+    T: AsRef<str>,
+{
+    prepare(hyps.len(), refs)?;
+    let mut out: Vec<Vec<u64>> = opts.iter().map(|_| Vec::new()).collect();
+    let Some(first) = opts.first() else {
+        return Ok(out);
+    };
+    let same_chars = |o: &ChrfOptions| {
+        (o.char_order, o.lowercase, o.whitespace)
+            == (first.char_order, first.lowercase, first.whitespace)
+    };
+    if opts.iter().all(same_chars) {
+        each_segment_best(hyps, refs, opts, |o, best| out[o].extend_from_slice(best));
+    } else {
+        for (o, opt) in opts.iter().enumerate() {
+            let into = &mut out[o];
+            each_segment_best(hyps, refs, std::slice::from_ref(opt), |_, best| {
+                into.extend_from_slice(best)
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The chrF score (0–100) of summed segment statistics ([`segment_chrf_stats`]).
+pub fn chrf_of_stats(stats: &[u64], opts: &ChrfOptions) -> f64 {
+    f_score(stats, opts)
 }
 
 /// The highest character order whose n-grams [`Side`] packs into one `u128` (21 bits per code point).

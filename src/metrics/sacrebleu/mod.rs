@@ -14,7 +14,10 @@ mod ter;
 mod tokenize;
 
 pub use bleu::{bleu_signature, compute_bleu, corpus_bleu, BleuOptions, BleuScore, Smooth};
-pub use chrf::{chrf_signature, corpus_chrf, corpus_chrf_all, ChrfOptions, ChrfScore};
+pub use chrf::{
+    chrf_of_stats, chrf_signature, corpus_chrf, corpus_chrf_all, segment_chrf_stats, ChrfOptions,
+    ChrfScore,
+};
 pub use ter::{corpus_ter, ter_signature, translation_edit_rate, TerOptions, TerScore};
 pub use tokenize::{join_split, regexp_rules, tokenize_13a, tokenize_intl, tokenize_zh, Tokenizer};
 

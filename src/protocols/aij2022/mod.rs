@@ -18,6 +18,7 @@ mod preflight;
 mod pyjson;
 mod render;
 mod text;
+pub mod units;
 
 pub use ctx::{text_bytes, Ctx, StemMemo, DETAIL_BYTES, DETAIL_LIMIT};
 pub use options::{AijOptions, OPTIONS};
@@ -283,6 +284,9 @@ fn score(
     run.diags.extend(diags);
     report.official_fails = any_official_fail;
     report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    if run.wants_units() {
+        report.units = units::slot(&report);
+    }
     run.set_deviations(deviations);
     Ok(report)
 }

@@ -32,7 +32,7 @@ type Pairs<T> = (Vec<String>, Vec<(T, T)>);
 
 /// Both files read with `parse` (of a row's value cell, `at.value`) and matched, one row per id: each id's
 /// solution and submission values.
-fn read_pairs<T>(
+pub(super) fn read_pairs<T>(
     gt_e: &Entry,
     pred_e: &Entry,
     opts: &KaggleOptions,

@@ -9,6 +9,7 @@ mod inputs;
 mod lists;
 mod masks;
 mod preflight;
+pub mod units;
 mod view;
 
 use super::options::OptionSet;
@@ -148,7 +149,11 @@ impl Protocol for Kaggle {
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
         let budget = run.opts.budget();
-        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
+        if run.wants_units() && !run.diags.has_errors() {
+            report.units = units::slot(run.files, opts, &report);
+        }
+        Ok(report)
     }
     fn score_ids(&self, _: &KaggleOptions) -> Option<Vec<String>> {
         let all = [

@@ -9,6 +9,7 @@ pub mod metrics;
 mod page_view;
 mod preflight;
 mod rows;
+pub mod units;
 mod view;
 mod warnings;
 
@@ -117,7 +118,16 @@ impl Protocol for Text {
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
         let budget = run.opts.budget();
-        run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)
+        let units = run.wants_units();
+        run_on(
+            run.files,
+            opts,
+            budget,
+            run.mode,
+            &mut run.diags,
+            progress,
+            units,
+        )
     }
     fn manifest(&self, run: &mut Run, opts: &TextOptions) -> serde_json::Value {
         preflight::manifest(run, opts)
@@ -165,7 +175,8 @@ pub fn read_pairs(
     })
 }
 
-/// Scores one set of files. Diagnostics go to `diags`; the caller sets options and deviations.
+/// Scores one set of files. Diagnostics go to `diags`; the caller sets options and deviations. With
+/// `want_units`, the report keeps its bootstrap units ([`units`]).
 pub fn run_on(
     files: &FileSet,
     opts: &TextOptions,
@@ -173,6 +184,7 @@ pub fn run_on(
     mode: Mode,
     diags: &mut Diags,
     progress: &mut dyn Progress,
+    want_units: bool,
 ) -> Result<Report, UsageError> {
     let known = metrics::ids();
     if !known.contains(&opts.metric.as_str()) {
@@ -197,12 +209,14 @@ pub fn run_on(
     progress.update(0.05, "reading the inputs");
     let pairs = read_pairs(files, opts, diags)?;
     progress.update(0.4, "computing the metrics");
-    match pairs {
-        Some(p) => rows::fill(&mut report, &p, opts, budget, diags),
+    match &pairs {
+        Some(p) => rows::fill(&mut report, p, opts, budget, diags),
         None => rows::blank(&mut report, &opts.metric),
     }
     if diags.has_errors() {
         rows::null_scores(&mut report);
+    } else if let (true, Some(p)) = (want_units, &pairs) {
+        report.units = units::slot(p, &report);
     }
     Ok(report)
 }
