@@ -122,10 +122,16 @@ mod score_program;
 mod segmentation;
 #[path = "stats.rs"]
 mod stats;
+#[path = "stats_aij2022.rs"]
+mod stats_aij2022;
 #[path = "stats_detection.rs"]
 mod stats_detection;
+#[path = "stats_kaggle.rs"]
+mod stats_kaggle;
 #[path = "stats_parts.rs"]
 mod stats_parts;
+#[path = "stats_text.rs"]
+mod stats_text;
 #[path = "swapped.rs"]
 mod swapped;
 #[path = "text.rs"]
