@@ -3,7 +3,9 @@
 scoring once and with `--set bootstrap=1000`, each as one process under /usr/bin/time (wall, peak RSS), and the
 ratio against the spec's target (5x one score for classification, regression, kws, segmentation; 20x for detection).
 
-Inputs: detection, the COCO-val-sized synthetic set of bench/detection_bench.py (DET_IMAGES, DET_PER_IMAGE).
+Inputs: detection, the COCO-val-sized synthetic set of bench/detection_bench.py (DET_IMAGES, DET_PER_IMAGE);
+segmentation, the label maps of bench/segmentation_bench.py at STATS_SEG_MAPS (500) maps of STATS_SEG_SIZE (512)
+pixels square, 19 classes.
 Env: BENCH_RUNS (1), STATS_PROTOCOLS (detection), DROPSCORE_BIN.
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
@@ -44,6 +46,17 @@ def inputs(protocol):
         if not (os.path.exists(gt) and os.path.exists(res)):
             detection_bench.generate(gt, res)
         return ["--gt", gt, "--pred", res]
+    if protocol == "segmentation":
+        import segmentation_bench
+
+        size = int(os.environ.get("STATS_SEG_SIZE", "512"))
+        segmentation_bench.OUT = os.path.join(OUT, "segmentation")
+        segmentation_bench.N = int(os.environ.get("STATS_SEG_MAPS", "500"))
+        segmentation_bench.W = segmentation_bench.H = size
+        gt, pred = os.path.join(segmentation_bench.OUT, "gt"), os.path.join(segmentation_bench.OUT, "pred")
+        if not os.path.isdir(pred) or len(os.listdir(pred)) != segmentation_bench.N:
+            segmentation_bench.generate()
+        return ["--gt", gt, "--pred", pred, "--set", "num_classes=19"]
     sys.exit(f"statistics bench: no input for {protocol}")
 
 

@@ -111,9 +111,46 @@ pub struct PerClass {
     pub fscore: Vec<f64>,
 }
 
+/// Per-class areas of mmseg's `intersect_and_union`: `area_intersect`, `area_pred_label`, `area_label` (the
+/// union is `pred + label − intersect`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Areas {
+    pub intersect: Vec<u64>,
+    pub pred: Vec<u64>,
+    pub label: Vec<u64>,
+}
+
+impl Areas {
+    /// `classes` classes, every area 0.
+    pub fn new(classes: usize) -> Areas {
+        Areas {
+            intersect: vec![0; classes],
+            pred: vec![0; classes],
+            label: vec![0; classes],
+        }
+    }
+}
+
+impl Counts {
+    /// The per-class areas of these counts.
+    pub fn areas(&self) -> Areas {
+        let c = self.classes;
+        Areas {
+            intersect: (0..c).map(|k| self.intersect(k)).collect(),
+            pred: (0..c).map(|k| self.pred(k)).collect(),
+            label: (0..c).map(|k| self.label(k)).collect(),
+        }
+    }
+}
+
 /// The metrics of `total_area_to_metrics`: `aAcc` and the per-class values.
 pub fn per_class(t: &Counts) -> (f64, PerClass) {
-    let c = t.classes;
+    per_class_of(&t.areas())
+}
+
+/// [`per_class`] from the summed areas.
+pub fn per_class_of(a: &Areas) -> (f64, PerClass) {
+    let c = a.intersect.len();
     let (mut si, mut sl) = (0u64, 0u64);
     let mut pc = PerClass {
         iou: Vec::with_capacity(c),
@@ -124,10 +161,11 @@ pub fn per_class(t: &Counts) -> (f64, PerClass) {
         fscore: Vec::with_capacity(c),
     };
     for k in 0..c {
-        let (i, p, l) = (t.intersect(k), t.pred(k), t.label(k));
+        let (i, p, l) = (a.intersect[k], a.pred[k], a.label[k]);
         si += i;
         sl += l;
-        let (i, p, l, u) = (i as f64, p as f64, l as f64, t.union(k) as f64);
+        let u = p + l - i;
+        let (i, p, l, u) = (i as f64, p as f64, l as f64, u as f64);
         let precision = i / p;
         let recall = i / l;
         pc.iou.push(i / u);
@@ -168,7 +206,12 @@ pub const METRIC_IDS: [&str; 7] = [
 
 /// The seven headline values (`None` where NaN).
 pub fn summary(t: &Counts) -> [Option<f64>; 7] {
-    let (aacc, pc) = per_class(t);
+    summary_of(&t.areas())
+}
+
+/// [`summary`] from the summed areas.
+pub fn summary_of(a: &Areas) -> [Option<f64>; 7] {
+    let (aacc, pc) = per_class_of(a);
     [
         Some(aacc).filter(|x| !x.is_nan()),
         nanmean(&pc.iou),

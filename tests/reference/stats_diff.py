@@ -330,11 +330,72 @@ def compare_case(binary, case_seed):
     return errors
 
 
+def want_interval(values, B, conf):
+    """The interval of `values` (None = undefined replicate) as docs/specs/statistics.md section 2 defines it."""
+    defined = np.array([v for v in values if v is not None and not math.isnan(v)])
+    left = B - len(defined)
+    if left > 0.05 * B or len(defined) == 0:
+        return (None, None, None), left
+    lo, hi = np.percentile(defined, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+    return (float(lo), float(hi), float(np.std(defined, ddof=1))), left
+
+
+def check_intervals(name, rep, values_of, B, conf):
+    """Each interval of the report against `values_of(metric id)` (one value per replicate)."""
+    errors = []
+    for mid, iv in rep.get("intervals", {}).items():
+        want, left = want_interval(values_of(mid), B, conf)
+        got = (iv["low"], iv["high"], iv["se"])
+        if iv["left_out"] != left or not all(close(a, b) for a, b in zip(got, want)):
+            errors.append(f"{name} {mid}: got {got} left {iv['left_out']}, want {want} left {left}")
+    return errors
+
+
+def segmentation_case(binary, case_seed):
+    """`segmentation` intervals against the NumPy transcription of mmsegmentation's IoUMetric
+    (tests/reference/segmentation_diff.py) on the repeated label maps of NumPy's draws: image u (files
+    img{u:03}.png, the report's order) appears counts[u] times."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import segmentation_diff as SD
+
+    r = random.Random(case_seed)
+    B, seed, conf = r.choice([30, 60]), r.randrange(2**32), r.choice([0.9, 0.95])
+    C, ignore, reduce, pairs, bad = SD.make_case(r)
+    if bad is not None:
+        return 0, []
+    n = len(pairs)
+    with tempfile.TemporaryDirectory() as d:
+        for sub in ("gt", "pred"):
+            os.mkdir(f"{d}/{sub}")
+        for u, (g, p) in enumerate(pairs):
+            SD.write(f"{d}/gt/img{u:03}.png", g, "L8")
+            SD.write(f"{d}/pred/img{u:03}.png", p, "L8")
+        opts = ["--set", f"num_classes={C}", "--set", f"ignore_index={ignore}",
+                "--set", f"reduce_zero_label={'true' if reduce else 'false'}"]
+        opts += ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
+        out = subprocess.run([binary, "segmentation", "--gt", f"{d}/gt", "--pred", f"{d}/pred", "--format", "json",
+                              "-q"] + opts, capture_output=True, text=True)
+        rep = json.loads(out.stdout)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    values = []
+    for row in draws:
+        counts = np.bincount(row, minlength=n)
+        repeated = [pairs[u] for u in range(n) for _ in range(counts[u])]
+        summary = SD.reference(repeated, C, ignore, reduce)[0]
+        values.append({k: (None if math.isnan(v) else float(v)) for k, v in summary.items()})
+    errors = []
+    if rep.get("statistics", {}).get("unit") != "image":
+        errors.append(f"segmentation case {case_seed}: statistics {rep.get('statistics')}")
+    errors += check_intervals(f"segmentation case {case_seed}", rep, lambda m: [v[m] for v in values], B, conf)
+    return len(rep.get("intervals", {})), errors
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--detection-cases", type=int, default=6)
+    ap.add_argument("--segmentation-cases", type=int, default=10)
     ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
     a = ap.parse_args()
     binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
@@ -351,13 +412,19 @@ def main():
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
+    for c in range(a.segmentation_cases):
+        k, errors = segmentation_case(binary, a.seed * 400009 + c)
+        intervals += k
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
     compared = max(1, a.cases // 4)
     for c in range(compared):
         errors = compare_case(binary, a.seed * 200003 + c)
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
-    print(f"stats_diff: {a.cases} cases and {a.detection_cases} detection cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
+    print(f"stats_diff: {a.cases} cases, {a.detection_cases} detection and {a.segmentation_cases} segmentation cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
     sys.exit(1 if bad else 0)
 
 

@@ -12,6 +12,7 @@ pub mod page_image;
 mod preflight;
 mod report;
 mod text;
+mod units;
 
 use options::{Aggregation, BothFail, Connectivity, EmptyMetric, PixelIu, PredEncoding, RaGuard};
 pub use options::{FestOptions, OPTIONS};
@@ -168,8 +169,11 @@ impl Protocol for Fest {
             &opts.manuscript_map,
             &mut diags,
         );
-        let report = report::build(&manuscripts, &st, run.mode, &mut diags, progress);
+        let mut report = report::build(&manuscripts, &st, run.mode, &mut diags, progress);
         run.diags.extend(diags);
+        if !run.wants_units() {
+            report.units = Default::default();
+        }
         Ok(report)
     }
     fn render_text(&self, report: &Report) -> Option<String> {

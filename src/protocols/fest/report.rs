@@ -34,6 +34,8 @@ struct Images {
     fives: Vec<(String, Five)>,
     pooled: Counts,
     bars: Vec<(String, Option<f64>)>,
+    /// Every image in pairing order with its counts and Line IU: the bootstrap's units.
+    units: Vec<super::units::Image>,
 }
 
 pub fn build(
@@ -52,6 +54,7 @@ pub fn build(
         ms_line_iu: Vec::new(),
         progress,
     };
+    let mut strata = Vec::new();
     for ms in manuscripts {
         let mut images = Images::default();
         for job in &ms.jobs {
@@ -74,6 +77,7 @@ pub fn build(
             values: images.bars.iter().map(|b| b.1).collect(),
             series: vec![],
         });
+        strata.push(images.units);
     }
     let fails = all.fails;
     let ms_line_iu = &all.ms_line_iu;
@@ -95,6 +99,9 @@ pub fn build(
         }
     }
     report.scores.set(LEADERBOARD, lead);
+    if !fails && lead.is_some() {
+        report.units = super::units::slot(&st.params, st.pooled, strata);
+    }
     report
         .items
         .sort_by(|a, b| crate::report::natural_cmp(&a.id, &b.id));
@@ -141,6 +148,7 @@ fn image_item(
         }
         all.fails |= mode == Mode::Official;
         images.bars.push((job.id.clone(), None));
+        images.units.push((job.id.clone(), None));
         return item;
     };
     let f = five(&s.matched.counts, &st.params);
@@ -165,6 +173,9 @@ fn image_item(
         }
     }
     images.pooled.add(&s.matched.counts);
+    images
+        .units
+        .push((job.id.clone(), Some((s.matched.counts, f.line_iu))));
     images.bars.push((job.id.clone(), f.line_iu.value()));
     detail(&mut item.detail, &s, &f);
     images.fives.push((job.id.clone(), f));

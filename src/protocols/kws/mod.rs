@@ -12,6 +12,7 @@ mod options;
 mod plots;
 mod preflight;
 pub mod trec;
+mod units;
 
 pub use detect::Family;
 use options::Preset;
@@ -171,6 +172,9 @@ fn score(
     // The presets return their diagnostics with the report (their own tests read them there); the run's one
     // sink takes them over, in the order the shell merged them before.
     run.diags.extend(std::mem::take(&mut report.diagnostics));
+    if !run.wants_units() {
+        report.units = Default::default();
+    }
     Ok(report)
 }
 

@@ -8,6 +8,7 @@ mod image;
 mod pairing;
 mod preflight;
 mod swap;
+pub mod units;
 mod view;
 
 use super::options::{List, OptionSet, OptionSpec};
@@ -246,7 +247,7 @@ impl Protocol for Segmentation {
         let mut report = Report::new(INFO.id, run.mode);
         report.display = display(&st, run.mode);
         let pairs = pairing::pair(run.files, st.missing_worst, &mut run.diags);
-        let counted = count_pairs(&pairs, &st, progress);
+        let counted = count_pairs(&pairs, &st, run.wants_units(), progress);
         if let Some(found) = counted.looks.swapped(&pairs, st.ignore, st.reduce) {
             // Pixels only suggest a swap (a model may leave pixels unpredicted): scored as given, as
             // mmsegmentation scores it, with a warning whose hint is the call with the sides exchanged.
@@ -265,6 +266,7 @@ impl Protocol for Segmentation {
         let Counted {
             total,
             mut rows,
+            mut units,
             diags,
             ..
         } = counted;
@@ -279,6 +281,10 @@ impl Protocol for Segmentation {
         report.items.sort_by(|a, b| natural_cmp(&a.id, &b.id));
         rows.sort_by(|a, b| natural_cmp(&a.id, &b.id));
         report.items.extend(rows);
+        if run.wants_units() {
+            units.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+            report.units = units::slot(st.classes, units);
+        }
         report.plots = plots(&total, &st);
         Ok(report)
     }
@@ -297,14 +303,22 @@ struct Counted {
     total: Counts,
     rows: Vec<Item>,
     looks: swap::Looks,
+    /// Each image's id and areas, when the bootstrap's units are kept.
+    units: Vec<(String, units::ImageAreas)>,
     diags: crate::diag::Diags,
 }
 
-fn count_pairs(pairs: &[pairing::Pair], st: &Settings, progress: &mut dyn Progress) -> Counted {
+fn count_pairs(
+    pairs: &[pairing::Pair],
+    st: &Settings,
+    keep_units: bool,
+    progress: &mut dyn Progress,
+) -> Counted {
     let mut out = Counted {
         total: Counts::new(st.classes),
         rows: Vec::with_capacity(pairs.len()),
         looks: swap::Looks::default(),
+        units: Vec::new(),
         diags: crate::diag::Diags::new(),
     };
     for (i, p) in pairs.iter().enumerate() {
@@ -315,6 +329,9 @@ fn count_pairs(pairs: &[pairing::Pair], st: &Settings, progress: &mut dyn Progre
         out.looks.add(&l, st.ignore);
         let c = image::count(&l, st);
         out.total.add(&c);
+        if keep_units {
+            out.units.push((p.id.clone(), units::ImageAreas::of(&c)));
+        }
         out.rows.push(image_item(&p.id, &l, &c));
     }
     out

@@ -6,6 +6,7 @@ mod report;
 mod score;
 mod settings;
 mod text;
+mod units;
 
 pub use text::render_text;
 
@@ -112,12 +113,13 @@ pub fn score(
             let d = no_results(run, &diags);
             diags.push(d);
         }
-        let (scores, items, plots, trec) =
+        let (scores, items, plots, trec, slot) =
             report::assemble(&index, &scored, &s, &run.path, &mut diags, ri == 0);
         if ri == 0 {
             report.scores = scores;
             report.items = items;
             report.plots = plots;
+            report.units = slot;
             report
                 .readings
                 .extend(trec.into_iter().filter(|r| !r.scores.is_empty()));
@@ -136,6 +138,7 @@ pub fn score(
         for (_, v) in report.scores.0.iter_mut() {
             *v = None;
         }
+        report.units = Default::default();
     }
     report.diagnostics = list;
     report

@@ -1,12 +1,13 @@
 //! The `icfhr14` report's parts for one run: items per query, the headline means (rusteval's binary32 mean in
 //! official mode), the plots, the trec_eval-equivalent and results-only readings, and the display.
 
-use super::{EmptyGt, Scored, Settings};
+use super::{units, EmptyGt, Scored, Settings};
 use crate::diag::{Diagnostic, Diags};
 use crate::metrics::rusteval;
 use crate::protocols::kws::gtindex::GtIndex;
 use crate::protocols::kws::plots;
 use crate::report::{natural_cmp, Column, Display, Item, Label, Mode, Plot, Reading, Scores};
+use crate::stats::units::Slot;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
@@ -21,6 +22,8 @@ struct Sums<'a> {
     trec_rows: Vec<&'a Vec<(String, f64)>>,
     pr_sum: [f64; 11],
     pr_n: usize,
+    /// Each GT query with its row of the mean (none when it is not in the mean): the bootstrap's units.
+    units: Vec<(String, Option<units::Row>)>,
 }
 
 /// Items, headline means and plots for one run.
@@ -31,7 +34,7 @@ pub(super) fn assemble(
     file: &str,
     diags: &mut Diags,
     warn: bool,
-) -> (Scores, Vec<Item>, Vec<Plot>, Vec<Reading>) {
+) -> (Scores, Vec<Item>, Vec<Plot>, Vec<Reading>, Slot) {
     let nv = s.ks.len() + 1;
     // Queries in the mean, in rusteval's summing order (ascending byte order of query id).
     let mut all: BTreeMap<&str, (Option<&Scored>, bool)> = BTreeMap::new();
@@ -46,6 +49,7 @@ pub(super) fn assemble(
     for (q, (sc, in_gt)) in &all {
         let r = index.get(q).map_or(0, |g| g.relevant);
         let excluded = r == 0 && s.empty == EmptyGt::Exclude && *in_gt;
+        let before = sums.rows.len();
         let (values, detail) = match sc {
             Some(sc) => with_results(sc, *in_gt, excluded, nv, &mut sums),
             None => {
@@ -60,6 +64,13 @@ pub(super) fn assemble(
                 without_results(r, s.complete && !excluded, nv, &mut sums)
             }
         };
+        if *in_gt {
+            let row = (sums.rows.len() > before).then(|| units::Row {
+                values: sums.rows[before].clone(),
+                values_f32: sums.rows_f32[before].clone(),
+            });
+            sums.units.push((q.to_string(), row));
+        }
         let mut sc = Scores::new();
         for (i, k) in s.ks.iter().enumerate() {
             sc.set(&format!("precAt{k}"), values[i]);
@@ -92,7 +103,13 @@ pub(super) fn assemble(
             scores: results_only_scores,
         });
     }
-    (scores, items, plots, readings)
+    let ids = score_ids(s);
+    let slot = units::slot(
+        ids,
+        s.mode == Mode::Official,
+        std::mem::take(&mut sums.units),
+    );
+    (scores, items, plots, readings, slot)
 }
 
 /// A query with a results block: its values (none when its empty GT is excluded) and its detail; counted in

@@ -9,6 +9,7 @@ mod report;
 mod score;
 mod settings;
 mod text;
+mod units;
 
 pub use text::render_text;
 
@@ -148,6 +149,9 @@ pub fn score(
         report.plots = plots;
         report.items = report::items(&s, &f);
         report.display = report::display(&s, &f.runid);
+        if !f.blocked {
+            report.units = units::slot(&s, &f.queries);
+        }
     } else {
         report.display = report::display(&s, "");
     }
