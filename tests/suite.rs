@@ -126,10 +126,16 @@ mod stats;
 mod stats_aij2022;
 #[path = "stats_detection.rs"]
 mod stats_detection;
+#[path = "stats_fest.rs"]
+mod stats_fest;
 #[path = "stats_kaggle.rs"]
 mod stats_kaggle;
+#[path = "stats_kws.rs"]
+mod stats_kws;
 #[path = "stats_parts.rs"]
 mod stats_parts;
+#[path = "stats_segmentation.rs"]
+mod stats_segmentation;
 #[path = "stats_text.rs"]
 mod stats_text;
 #[path = "swapped.rs"]
