@@ -11,6 +11,7 @@ mod preflight;
 mod rows;
 mod view;
 mod warnings;
+mod work;
 
 use super::options::OptionSet;
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
