@@ -69,3 +69,86 @@ fn a_million_references_for_one_item_are_scored() {
         eprintln!("peak resident memory: {} MiB", kb / 1024);
     }
 }
+
+/// `len` pseudo-random lowercase letters (no spaces), from `seed`.
+fn letters(seed: &mut u64, len: usize) -> String {
+    (0..len)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            char::from(b'a' + (*seed % 26) as u8)
+        })
+        .collect()
+}
+
+/// 1,000 pairs of unrelated 10,000-character lines without spaces (10¹¹ cells of character edit distance,
+/// every alignment split by Hirschberg's method): scored with every metric, exit 0, in bounded time and
+/// memory (the bit-parallel runs: 64 cells an operation).
+#[test]
+fn a_thousand_pairs_of_ten_thousand_characters_without_spaces_are_scored() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    let mut gt = String::from("id,text\n");
+    let mut pred = String::from("id,text\n");
+    for i in 0..1000 {
+        gt.push_str(&format!("l{i},{}\n", letters(&mut seed, 10_000)));
+        pred.push_str(&format!("l{i},{}\n", letters(&mut seed, 10_000)));
+    }
+    let g = write("nospace_gt.csv", gt.as_bytes());
+    let p = write("nospace_pred.csv", pred.as_bytes());
+    let t = std::time::Instant::now();
+    let o = run(&["text", "--gt", &g, "--pred", &p, "--format", "json"]);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(
+        o.code,
+        0,
+        "{}\n{}",
+        &o.stdout[..o.stdout.len().min(2000)],
+        o.stderr
+    );
+    let report: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    let cer = report["scores"]["cer"].as_f64().unwrap();
+    assert!(cer > 0.5 && cer < 1.0, "{cer}");
+    // CPU seconds (user + system, from /usr/bin/time -v) where known: the wall time depends on the machine's
+    // load. Measured: 37 s of CPU (325 s with the scalar distance rows of Hirschberg's method before).
+    let cpu: Option<f64> = ["User time (seconds):", "System time (seconds):"]
+        .iter()
+        .map(|k| {
+            o.stderr
+                .lines()
+                .find_map(|l| l.trim().strip_prefix(k))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+        })
+        .sum();
+    match cpu {
+        Some(c) => assert!(c < 240.0, "{c} s of CPU"),
+        None => assert!(secs < 900.0, "{secs} s"),
+    }
+    if let Some(kb) = o.peak_kb {
+        assert!(kb < 512 * 1024, "peak {kb} KiB");
+        eprintln!(
+            "{secs:.1} s, CPU {cpu:?} s, peak resident memory: {} MiB",
+            kb / 1024
+        );
+    }
+}
+
+/// One pair of 2,000,000-character lines without spaces: 4 × 10¹² cells of character edit distance (hours),
+/// over the work limit of the default budget (2.7 × 10¹¹): refused at once with input.limit naming the item
+/// and the submission's file, and how to raise the limit.
+#[test]
+fn a_pair_of_two_million_characters_without_spaces_is_refused() {
+    let mut seed = 7;
+    let g = write("huge_gt.txt", letters(&mut seed, 2_000_000).as_bytes());
+    let p = write("huge_pred.txt", letters(&mut seed, 2_000_000).as_bytes());
+    let t = std::time::Instant::now();
+    let o = run(&["text", "--gt", &g, "--pred", &p, "--format", "json"]);
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+    refused(&o, "input.limit", "huge_pred.txt");
+    assert!(o.stdout.contains("work limit"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("2000000-character hypothesis"),
+        "{}",
+        o.stdout
+    );
+}

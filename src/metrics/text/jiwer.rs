@@ -48,9 +48,15 @@ pub fn chars(s: &str) -> Vec<char> {
     strip(s).chars().collect()
 }
 
+/// [`chars`] into `out` (cleared first), for a loop that reuses one buffer.
+pub fn chars_into(s: &str, out: &mut Vec<char>) {
+    out.clear();
+    out.extend(strip(s).chars());
+}
+
 /// The counts of one pair's word alignment (`process_words(r, h)`).
 pub fn word_counts(reference: &str, hypothesis: &str) -> Counts {
-    edit::counts(&words(reference), &words(hypothesis))
+    edit::token_counts(&words(reference), &words(hypothesis))
 }
 
 /// The counts of one pair's character alignment (`process_characters(r, h)`).

@@ -13,6 +13,15 @@ pub fn normalized_distance(a: &str, b: &str) -> f64 {
     char_distance(a, b) as f64 / n as f64
 }
 
+/// [`normalized_distance`] from a distance already known and the two lengths in code points.
+pub fn normalized_of(distance: u64, len_a: u64, len_b: u64) -> f64 {
+    let n = len_a.max(len_b);
+    if n == 0 {
+        return 0.0;
+    }
+    distance as f64 / n as f64
+}
+
 /// `" ".join(s.strip().lower().split())`: the ANLS script's normalisation.
 pub fn anls_normalize(s: &str) -> String {
     split(&lower(strip(s))).collect::<Vec<_>>().join(" ")
@@ -20,6 +29,9 @@ pub fn anls_normalize(s: &str) -> String {
 
 /// The length of Python's `s.upper()` in code points (the full upper-case mapping: `ß` is `SS`).
 fn upper_len(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
     s.chars().map(|c| c.to_uppercase().count()).sum()
 }
 

@@ -7,6 +7,7 @@ use crate::metrics::edit::{self, Counts, Op};
 use crate::metrics::rouge::{self, RougeScorer, RougeType};
 use crate::metrics::sacrebleu::{self, BleuOptions, ChrfOptions, TerOptions};
 use crate::metrics::text::{jiwer, py_mean, similarity, squad};
+use crate::pycompat::strip;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
@@ -337,9 +338,11 @@ fn align_range(p: &Pairs, range: std::ops::Range<usize>) -> (Vec<Counts>, Vec<Co
     let mut confusions = FxHashMap::default();
     let mut chars = Vec::with_capacity(range.len());
     let mut words = Vec::with_capacity(range.len());
+    let (mut rc, mut hc) = (Vec::new(), Vec::new());
     for (r, h) in p.refs[range.clone()].iter().zip(&p.hyps[range]) {
         let r = &r[0];
-        let (rc, hc) = (jiwer::chars(r), jiwer::chars(h));
+        jiwer::chars_into(r, &mut rc);
+        jiwer::chars_into(h, &mut hc);
         let mut c = Counts::default();
         edit::align(&rc, &hc, &mut |op, i, j| match op {
             Op::Replace => {
@@ -389,12 +392,23 @@ fn words(c: &Corpus, f: fn(&jiwer::Measures) -> f64) -> Computed {
     }
 }
 
+/// 1 − NED; an item whose texts `str.strip()` leaves as they are reuses its character alignment's distance
+/// and lengths (jiwer's characters are the stripped ones).
 fn ned(c: &Corpus) -> Computed {
+    let unstripped = |s: &str| strip(s).len() == s.len();
     let nl: Vec<f64> = c
         .refs
         .iter()
         .zip(c.hyps)
-        .map(|(r, h)| similarity::normalized_distance(&r[0], h))
+        .enumerate()
+        .map(|(k, (r, h))| match c.chars.get(k) {
+            Some(n) if unstripped(&r[0]) && unstripped(h) => similarity::normalized_of(
+                n.errors(),
+                n.hits + n.substitutions + n.deletions,
+                jiwer::hyp_tokens(n),
+            ),
+            _ => similarity::normalized_distance(&r[0], h),
+        })
         .collect();
     let value = py_mean(nl.iter().copied()).map(|m| 1.0 - m);
     Computed {

@@ -12,6 +12,7 @@ mod rows;
 pub mod units;
 mod view;
 mod warnings;
+mod work;
 
 use super::options::OptionSet;
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};

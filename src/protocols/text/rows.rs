@@ -52,7 +52,9 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, 
         .iter()
         .filter(|m| table::applies(m, version, many))
         .collect();
-    if let Some(d) = super::budget::refusal(p, &applicable, budget) {
+    if let Some(d) = super::budget::refusal(p, &applicable, budget)
+        .or_else(|| super::work::refusal(p, &applicable, budget, single))
+    {
         diags.push(d);
         blank(report, &opts.metric);
         return;

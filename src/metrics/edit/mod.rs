@@ -15,6 +15,9 @@
 //!   vertical delta at (col, row) is +1, else step up a row and take an insertion when the vertical delta there
 //!   is −1, else a match or a substitution on the diagonal.
 
+mod bitpar;
+
+pub use bitpar::Key;
 use rustc_hash::FxHashMap;
 use std::hash::Hash;
 
@@ -73,155 +76,58 @@ pub fn distance<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     row[b.len()]
 }
 
-/// The Levenshtein distance between two strings, on Unicode scalar values (Python's `len`): [`Pattern`]'s
-/// bit-parallel columns, the shorter string as the pattern.
+/// The Levenshtein distance between two strings, on Unicode scalar values (Python's `len`): [`bitpar::run`]
+/// with the shorter string as the pattern.
 pub fn char_distance(a: &str, b: &str) -> usize {
     if a == b {
         return 0;
     }
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let (a, b) = trim_affix(&a, &b);
+    with_chars(a, |a| with_chars(b, |b| key_distance(a, b)))
+}
+
+/// The Levenshtein distance between two sequences of keys: [`bitpar::run`] with the shorter as the pattern.
+pub fn key_distance<K: Key>(a: &[K], b: &[K]) -> usize {
+    let (a, b) = trim_affix(a, b);
     let (a, b) = if a.len() < b.len() { (a, b) } else { (b, a) };
     if a.is_empty() {
         return b.len();
     }
-    let mut pattern = Pattern::new(a);
-    let mut columns = Columns::new(a.len());
-    let mut d = a.len();
-    for y in b {
-        d = d + columns.step(pattern.eq(y)) - 1;
-    }
-    d
+    bitpar::run(a, b, |_, _| {})
 }
 
-/// The match masks of a pattern for Myers' bit-parallel edit distance (Myers 1999, "A fast bit-vector
-/// algorithm for approximate string matching based on dynamic programming", in the block form of its section
-/// 4; as rapidfuzz's `PatternMatchVector` / `BlockPatternMatchVector`): for each distinct element of the
-/// pattern, one bit per pattern position where it occurs, in 64-bit words. Only the words with a bit set are
-/// kept (at most one per position), so that a long pattern of many distinct elements stays linear in size.
-struct Pattern<'a, T> {
-    ids: FxHashMap<&'a T, usize>,
-    /// The words of element `id`: `entries[starts[id]..starts[id + 1]]`, as (word index, bits).
-    starts: Vec<usize>,
-    entries: Vec<(usize, u64)>,
-    /// The masks of the element last asked for, every word.
-    eq: Vec<u64>,
-}
-
-impl<'a, T: Eq + Hash> Pattern<'a, T> {
-    fn new(s: &'a [T]) -> Self {
-        let mut ids: FxHashMap<&T, usize> = FxHashMap::default();
-        let id: Vec<usize> = s
-            .iter()
-            .map(|x| {
-                let next = ids.len();
-                *ids.entry(x).or_insert(next)
-            })
-            .collect();
-        // The positions grouped by element (a counting sort), in increasing order within an element.
-        let mut starts = vec![0usize; ids.len() + 1];
-        for &k in &id {
-            starts[k + 1] += 1;
+/// Calls `f` with the characters of `s`, on the stack when `s` is short (no allocation per line).
+pub fn with_chars<R>(s: &str, f: impl FnOnce(&[char]) -> R) -> R {
+    const STACK: usize = 256;
+    if s.len() <= STACK {
+        let mut buf = ['\0'; STACK];
+        let mut n = 0;
+        for c in s.chars() {
+            buf[n] = c;
+            n += 1;
         }
-        for k in 0..ids.len() {
-            starts[k + 1] += starts[k];
-        }
-        let mut fill = starts.clone();
-        let mut positions = vec![0usize; s.len()];
-        for (i, &k) in id.iter().enumerate() {
-            positions[fill[k]] = i;
-            fill[k] += 1;
-        }
-        let mut entries = Vec::with_capacity(s.len());
-        let mut word_starts = Vec::with_capacity(ids.len() + 1);
-        for k in 0..ids.len() {
-            word_starts.push(entries.len());
-            for &i in &positions[starts[k]..starts[k + 1]] {
-                let own = entries.len() > word_starts[k];
-                match entries.last_mut() {
-                    Some((w, bits)) if own && *w == i / 64 => *bits |= 1 << (i % 64),
-                    _ => entries.push((i / 64, 1 << (i % 64))),
-                }
-            }
-        }
-        word_starts.push(entries.len());
-        Pattern {
-            ids,
-            starts: word_starts,
-            entries,
-            eq: vec![0; s.len().div_ceil(64)],
-        }
-    }
-
-    /// The positions of the pattern equal to `y`, as bits.
-    fn eq(&mut self, y: &T) -> &[u64] {
-        self.eq.fill(0);
-        if let Some(&k) = self.ids.get(y) {
-            for &(w, bits) in &self.entries[self.starts[k]..self.starts[k + 1]] {
-                self.eq[w] = bits;
-            }
-        }
-        &self.eq
+        f(&buf[..n])
+    } else {
+        f(&s.chars().collect::<Vec<char>>())
     }
 }
 
-/// One column of the edit-distance matrix of a pattern of `len` elements against a text, as Myers' vertical
-/// delta bit vectors: bit `i` of `pv` (`mv`) is set when D[i + 1][j] − D[i][j] is +1 (−1), column `j` being the
-/// number of text elements consumed.
-struct Columns {
-    pv: Vec<u64>,
-    mv: Vec<u64>,
-    /// The bit of the last pattern position in the last word.
-    last: u32,
-}
-
-impl Columns {
-    /// Column 0: D[i][0] = i, every delta +1.
-    fn new(len: usize) -> Self {
-        let words = len.div_ceil(64);
-        Columns {
-            pv: vec![!0; words],
-            mv: vec![0; words],
-            last: ((len + 63) % 64) as u32,
-        }
-    }
-
-    /// Consumes one text element whose match masks are `eq`; returns D[len][j + 1] − D[len][j] + 1 (0, 1 or 2).
-    fn step(&mut self, eq: &[u64]) -> usize {
-        // Myers' Advance_Block on every word, the horizontal delta carried from word to word (+1 into the
-        // first: D[0][j] = j).
-        let mut hin: i32 = 1;
-        let n = self.pv.len();
-        let mut out = 1;
-        for (w, &word) in eq.iter().enumerate().take(n) {
-            let (pv, mv) = (self.pv[w], self.mv[w]);
-            let mut e = word;
-            let xv = e | mv;
-            if hin < 0 {
-                e |= 1;
-            }
-            let xh = (((e & pv).wrapping_add(pv)) ^ pv) | e;
-            let mut ph = mv | !(xh | pv);
-            let mut mh = pv & xh;
-            let bit = if w + 1 == n { self.last } else { 63 };
-            let hout = ((ph >> bit) & 1) as i32 - ((mh >> bit) & 1) as i32;
-            if w + 1 == n {
-                out = (1 + hout) as usize;
-            }
-            ph <<= 1;
-            mh <<= 1;
-            if hin < 0 {
-                mh |= 1;
-            } else if hin > 0 {
-                ph |= 1;
-            }
-            self.pv[w] = mh | !(xv | ph);
-            self.mv[w] = ph & xv;
-            hin = hout;
-        }
-        out
-    }
+/// `s1` and `s2` as keys: each distinct element of `s1` its index of first appearance, an element of `s2`
+/// the same key when `s1` holds it, else `u32::MAX` (only elements of `s1` are ever compared with elements
+/// of `s2`, so equality between the two is all the keys keep).
+pub fn intern<T: Eq + Hash>(s1: &[T], s2: &[T]) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: FxHashMap<&T, u32> = FxHashMap::default();
+    let a = s1
+        .iter()
+        .map(|x| {
+            let next = ids.len() as u32;
+            *ids.entry(x).or_insert(next)
+        })
+        .collect();
+    let b = s2
+        .iter()
+        .map(|x| ids.get(x).copied().unwrap_or(u32::MAX))
+        .collect();
+    (a, b)
 }
 
 /// `a` and `b` without their common prefix and suffix.
@@ -238,7 +144,7 @@ fn trim_affix<'a, T: PartialEq>(a: &'a [T], b: &'a [T]) -> (&'a [T], &'a [T]) {
 }
 
 /// The counts of rapidfuzz's alignment of `s1` (reference) with `s2` (hypothesis).
-pub fn counts<T: Eq + Hash>(s1: &[T], s2: &[T]) -> Counts {
+pub fn counts<K: Key>(s1: &[K], s2: &[K]) -> Counts {
     let mut c = Counts::default();
     align(s1, s2, &mut |op, _, _| match op {
         Op::Replace => c.substitutions += 1,
@@ -252,13 +158,19 @@ pub fn counts<T: Eq + Hash>(s1: &[T], s2: &[T]) -> Counts {
 
 /// Calls `op(kind, i, j)` for every edit operation of rapidfuzz's alignment of `s1` with `s2` in order (`i`,
 /// `j`: positions in `s1` and `s2` where the operation applies; matches are not reported).
-pub fn align<T: Eq + Hash>(s1: &[T], s2: &[T], op: &mut dyn FnMut(Op, usize, usize)) {
+pub fn align<K: Key>(s1: &[K], s2: &[K], op: &mut dyn FnMut(Op, usize, usize)) {
     let max = s1.len().max(s2.len());
     hirschberg(s1, s2, 0, 0, max, op);
 }
 
+/// [`counts`] of two token sequences (jiwer's words), the tokens interned to keys first ([`intern`]).
+pub fn token_counts<T: Eq + Hash>(s1: &[T], s2: &[T]) -> Counts {
+    let (a, b) = intern(s1, s2);
+    counts(&a, &b)
+}
+
 /// The full alignment as a sequence of operations, matches included (for display).
-pub fn alignment<T: Eq + Hash>(s1: &[T], s2: &[T]) -> Vec<(Op, usize, usize)> {
+pub fn alignment<K: Key>(s1: &[K], s2: &[K]) -> Vec<(Op, usize, usize)> {
     let mut edits = Vec::new();
     align(s1, s2, &mut |o, i, j| edits.push((o, i, j)));
     let mut out = Vec::with_capacity(s1.len().max(s2.len()));
@@ -287,9 +199,9 @@ pub fn alignment<T: Eq + Hash>(s1: &[T], s2: &[T]) -> Vec<(Op, usize, usize)> {
 
 /// `levenshtein_align_hirschberg`: `s1`, `s2` start at `p1`, `p2` of the whole strings; `max` bounds the
 /// distance of this part.
-fn hirschberg<T: Eq + Hash>(
-    s1: &[T],
-    s2: &[T],
+fn hirschberg<K: Key>(
+    s1: &[K],
+    s2: &[K],
     p1: usize,
     p2: usize,
     max: usize,
@@ -312,8 +224,9 @@ fn hirschberg<T: Eq + Hash>(
         return;
     }
     let mid2 = s2.len() / 2;
-    let left = last_row(s1.iter(), s2[..mid2].iter());
-    let right = last_row(s1.iter().rev(), s2[mid2..].iter().rev());
+    let left = bitpar::last_row(s1, &s2[..mid2]);
+    let rev = |s: &[K]| s.iter().rev().copied().collect::<Vec<K>>();
+    let right = bitpar::last_row(&rev(s1), &rev(&s2[mid2..]));
     let n = s1.len();
     let (mut best, mut mid1) = (usize::MAX, 0);
     for m in 0..=n {
@@ -327,38 +240,9 @@ fn hirschberg<T: Eq + Hash>(
     hirschberg(&s1[mid1..], &s2[mid2..], p1 + mid1, p2 + mid2, rs, op);
 }
 
-/// The distances of every prefix of `s1` to the whole of `s2`: entry `i` is lev(s1[..i], s2).
-fn last_row<'a, T: PartialEq + 'a>(
-    s1: impl Iterator<Item = &'a T> + Clone,
-    s2: impl Iterator<Item = &'a T>,
-) -> Vec<usize> {
-    let a: Vec<&T> = s1.collect();
-    let mut col: Vec<usize> = (0..=a.len()).collect();
-    for (r, y) in s2.enumerate() {
-        let mut diag = col[0];
-        col[0] = r + 1;
-        for (i, x) in a.iter().enumerate() {
-            let left = col[i + 1];
-            col[i + 1] = if *x == y {
-                diag
-            } else {
-                1 + diag.min(left).min(col[i])
-            };
-            diag = left;
-        }
-    }
-    col
-}
-
 /// `levenshtein_align` + `recover_alignment`: the vertical deltas of every column of the matrix kept as two bit
 /// sets (as rapidfuzz's `VP` / `VN`), read back from the end.
-fn leaf<T: Eq + Hash>(
-    s1: &[T],
-    s2: &[T],
-    p1: usize,
-    p2: usize,
-    op: &mut dyn FnMut(Op, usize, usize),
-) {
+fn leaf<K: Key>(s1: &[K], s2: &[K], p1: usize, p2: usize, op: &mut dyn FnMut(Op, usize, usize)) {
     let (n1, n2) = (s1.len(), s2.len());
     if n1 == 0 || n2 == 0 {
         (0..n1).for_each(|i| op(Op::Delete, p1 + i, p2));
@@ -370,13 +254,10 @@ fn leaf<T: Eq + Hash>(
     let words = n1.div_ceil(64);
     let mut vp = Vec::with_capacity(words * n2);
     let mut vn = Vec::with_capacity(words * n2);
-    let mut pattern = Pattern::new(s1);
-    let mut columns = Columns::new(n1);
-    for y in s2 {
-        columns.step(pattern.eq(y));
-        vp.extend_from_slice(&columns.pv);
-        vn.extend_from_slice(&columns.mv);
-    }
+    bitpar::run(s1, s2, |pv, mv| {
+        vp.extend_from_slice(pv);
+        vn.extend_from_slice(mv);
+    });
     let test = |m: &[u64], row: usize, c: usize| m[row * words + c / 64] >> (c % 64) & 1 == 1;
     let mut ops = Vec::new();
     let (mut c, mut r) = (n1, n2);
@@ -514,6 +395,22 @@ mod tests {
             assert_eq!(ops, leaf_scalar(a, b), "{a:?} {b:?}");
             let (sa, sb): (String, String) = (a.iter().collect(), b.iter().collect());
             assert_eq!(char_distance(&sa, &sb), distance(a, b), "{sa} {sb}");
+        }
+    }
+
+    /// Hirschberg's distance rows from the bit-parallel run equal the scalar rows, on one and on several
+    /// words; token keys give the counts of the tokens themselves.
+    #[test]
+    fn last_row_and_tokens() {
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        let s = random_strings(&mut seed, 200, 300);
+        for pair in s.chunks_exact(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            let scalar: Vec<usize> = (0..=a.len()).map(|i| distance(&a[..i], b)).collect();
+            assert_eq!(bitpar::last_row(a, b), scalar, "{a:?} {b:?}");
+            let words: Vec<String> = a.iter().map(|c| c.to_string()).collect();
+            let other: Vec<String> = b.iter().map(|c| c.to_string()).collect();
+            assert_eq!(token_counts(&words, &other), counts(a, b));
         }
     }
 
