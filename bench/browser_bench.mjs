@@ -165,7 +165,11 @@ try {
           await ask({ type: 'open', session: 1, protocol, files }, 'opened', 'open (read the files)');
           for (const m of modes) {
             const cut = limit > 0 ? { limit } : {};
-            reports.push(await ask({ type: 'score', session: 1, options: { mode: m, set }, keep: true, parseInPage: true, ...cut }, 'result', `score ${m}`));
+            const scored = await ask({ type: 'score', session: 1, options: { mode: m, set }, keep: true, parseInPage: true, ...cut }, 'result', `score ${m}`);
+            reports.push(scored);
+            // With `bootstrap` set, the page's intervals come after the headline (www/stats.js): timed here too.
+            const metric = Object.keys(scored.report.intervals ?? {})[0] ?? Object.keys(scored.report.scores ?? {})[0];
+            if (Number(set.bootstrap) > 0 && metric) await ask({ type: 'intervals', session: 1, mode: m, metric, bins: 30, job: 'bench' }, 'reply', `intervals ${m}`);
           }
           if (modes.length === 2) await ask({ type: 'explain', session: 1 }, 'explained', 'explain');
         } else {

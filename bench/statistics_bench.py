@@ -2,28 +2,43 @@
 """statistics bench (docs/specs/statistics.md section 6): for each protocol with bootstrap units, dropscore native
 scoring once and with `--set bootstrap=1000`, each as one process under /usr/bin/time (wall, peak RSS), and the
 ratio against the spec's target (5x one score for classification, regression, kws, segmentation; 20x for detection).
+For classification and regression, beside them: the same bootstrap written with NumPy + scikit-learn
+(bench/statistics_sklearn.py: the same draws, sample_weight = the draw counts; its replicate time measured on
+STATS_PY_REPLICATES replicates and scaled to B; with all B run, its headline interval is checked against
+dropscore's), and the page's bootstrap in headless Chromium (bench/browser_bench.mjs: the score, then the
+intervals it computes after the headline; BENCH_SKIP_BROWSER=1 skips it).
 
-Inputs: detection, the COCO-val-sized synthetic set of bench/detection_bench.py (DET_IMAGES, DET_PER_IMAGE);
+Inputs: classification, STATS_N rows (1,000,000) binary, two probability columns (labels from the argmax: every
+label metric, ROC AUC, average precision, log loss, Brier); regression, STATS_N rows (every regression metric);
+detection, the COCO-val-sized synthetic set of bench/detection_bench.py (DET_IMAGES, DET_PER_IMAGE);
 segmentation, the label maps of bench/segmentation_bench.py at STATS_SEG_MAPS (500) maps of STATS_SEG_SIZE (512)
 pixels square, 19 classes.
-Env: BENCH_RUNS (1), STATS_PROTOCOLS (detection), DROPSCORE_BIN.
+Env: BENCH_RUNS (1), STATS_PROTOCOLS (classification,regression,detection), STATS_N, STATS_PY_REPLICATES (1000),
+DROPSCORE_BIN.
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
 1,000 images / 100,000 results: 0.86 s, 41.9 s, 48.8x (fixed costs of one score weigh less there).
 """
+import json
 import os
 import statistics
 import subprocess
 import sys
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(__file__))
 import detection_bench  # noqa: E402
+from browser_row import browser_row  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "bench", "out", "statistics")
 BIN = os.environ.get("DROPSCORE_BIN", os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), "release", "dropscore"))
 RUNS = int(os.environ.get("BENCH_RUNS", "1"))
+N = int(os.environ.get("STATS_N", "1000000"))
+PY_REPLICATES = int(os.environ.get("STATS_PY_REPLICATES", "1000"))
+B = 1000
 TARGETS = {"classification": 5, "regression": 5, "kws": 5, "segmentation": 5, "detection": 20}
 
 
@@ -57,16 +72,81 @@ def inputs(protocol):
         if not os.path.isdir(pred) or len(os.listdir(pred)) != segmentation_bench.N:
             segmentation_bench.generate()
         return ["--gt", gt, "--pred", pred, "--set", "num_classes=19"]
+    if protocol in ("classification", "regression"):
+        d = os.path.join(OUT, f"{protocol}-{N}")
+        if not os.path.exists(os.path.join(d, "done")):
+            generate(protocol, d)
+        return ["--gt", os.path.join(d, "gt.csv"), "--pred", os.path.join(d, "pred.csv")]
     sys.exit(f"statistics bench: no input for {protocol}")
+
+
+def write(path, header, ids, cols, fmt):
+    with open(path, "w") as f:
+        f.write(header + "\n")
+        for a in range(0, len(ids), 200_000):
+            block = [ids[a:a + 200_000]] + [np.char.mod(fmt, c[a:a + 200_000]) for c in cols]
+            f.write("\n".join(",".join(r) for r in zip(*block)) + "\n")
+
+
+def generate(protocol, d):
+    """Seeded inputs: binary labels with a score that separates them partly; gamma targets with 15 % noise."""
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(7)
+    ids = np.char.mod("id%08d", np.arange(N))
+    if protocol == "classification":
+        y = rng.integers(0, 2, N)
+        s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0.001, 0.999)
+        write(os.path.join(d, "gt.csv"), "id,label", ids, [y], "%d")
+        write(os.path.join(d, "pred.csv"), "id,0,1", ids, [1 - s, s], "%.6f")
+    else:
+        t = rng.gamma(2.0, 50.0, N)
+        p = np.maximum(t * rng.normal(1.0, 0.15, N), 0.0)
+        write(os.path.join(d, "gt.csv"), "id,target", ids, [t], "%.3f")
+        write(os.path.join(d, "pred.csv"), "id,prediction", ids, [p], "%.3f")
+    open(os.path.join(d, "done"), "w").write("ok\n")
+
+
+def sklearn_row(protocol, gt, pred):
+    """(one score s, B replicates s scaled from those run, peak MiB, interval or None) of statistics_sklearn.py."""
+    run = min(PY_REPLICATES, B)
+    cmd = [sys.executable, os.path.join(ROOT, "bench", "statistics_sklearn.py"), protocol, gt, pred, str(B), str(run)]
+    p = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M"] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    peak = int([x for x in p.stderr.splitlines() if x.startswith("TIME ")][-1].split()[2]) / 1024
+    return out, peak
 
 
 def main():
     print(f"{'protocol':<16}{'one score s':>12}{'B=1000 s':>10}{'ratio':>8}{'target':>8}{'peak MiB (one / B)':>22}")
-    for protocol in os.environ.get("STATS_PROTOCOLS", "detection").split(","):
-        args = [BIN, protocol] + inputs(protocol) + ["--format", "json", "-q"]
+    for protocol in os.environ.get("STATS_PROTOCOLS", "classification,regression,detection").split(","):
+        files = inputs(protocol)
+        args = [BIN, protocol] + files + ["--format", "json", "-q"]
         w1, m1 = timed(args + ["--out", os.path.join(OUT, protocol + ".json")])
-        wb, mb = timed(args + ["--set", "bootstrap=1000", "--out", os.path.join(OUT, protocol + "_b.json")])
+        wb, mb = timed(args + ["--set", f"bootstrap={B}", "--out", os.path.join(OUT, protocol + "_b.json")])
         print(f"{protocol:<16}{w1:>12.2f}{wb:>10.2f}{wb / w1:>7.1f}x{TARGETS.get(protocol, 0):>7}x{m1:>12.0f} / {mb:.0f}")
+        if protocol not in ("classification", "regression"):
+            continue
+        gt, pred = files[1], files[3]
+        py = sklearn_row(protocol, gt, pred)
+        if py:
+            out, peak = py
+            scaled = out["read_s"] + out["one_s"] + out["replicate_s"] * B
+            print(f"{'  scikit-learn':<16}{out['read_s'] + out['one_s']:>12.2f}{scaled:>10.1f}{scaled / (out['read_s'] + out['one_s']):>7.1f}x"
+                  f"{'':>8}{peak:>12.0f}   ({out['replicates_run']} of {B} replicates run, {out['replicate_s'] * 1000:.0f} ms each;"
+                  f" dropscore B=1000 is {scaled / wb:.0f}x faster)")
+            if out["low"] is not None:
+                ours = json.load(open(os.path.join(OUT, protocol + "_b.json")))["intervals"][out["metric"]]
+                same = abs(ours["low"] - out["low"]) <= 1e-9 * abs(out["low"]) and abs(ours["high"] - out["high"]) <= 1e-9 * abs(out["high"])
+                print(f"  {out['metric']} interval: dropscore [{ours['low']}, {ours['high']}], NumPy + scikit-learn [{out['low']}, {out['high']}]: {'equal' if same else 'DIFFERENT'}")
+        else:
+            print("  scikit-learn: failed")
+        secs, peak, scores = browser_row(protocol, gt, pred, set_opts=f"max_memory=4GiB,bootstrap={B}")
+        if secs is None:
+            print(f"  Chromium: {scores}")
+        else:
+            print(f"{'  Chromium':<16}{'':>12}{secs:>10.2f}{secs / w1:>7.1f}x{'':>8}{peak:>12.0f}   (score, then the page's intervals, in the page's worker)")
 
 
 if __name__ == "__main__":

@@ -22,26 +22,44 @@ export function renderStats(run) {
   if (run.statsEl && run.statsEl.dataset.mode === mode) return run.statsEl;
   const box = h('section', { class: 'stats-box', 'aria-label': 'How sure is this score', dataset: { mode } });
   const metric = headlineParts(entry).primary;
-  const interval = metric && entry.report.intervals?.[metric.id];
-  if (interval) box.append(intervalBlock(run, mode, metric));
+  // With `bootstrap` set, the page's report comes with its `statistics` and the intervals follow (src/wasm/stats.rs).
+  const wanted = metric && (entry.report.intervals?.[metric.id] || entry.report.statistics);
+  if (wanted) box.append(intervalBlock(run, mode, metric));
   box.append(compareBlock(run, mode));
   run.statsEl = box;
   return box;
 }
 
-/** The headline metric's interval and replicate histogram, filled in when the engine answers. */
+let nextJob = 1;
+
+/**
+ * The headline metric's interval and replicate histogram: computed after the headline is drawn, with a progress bar
+ * and a Cancel button (the worker yields between steps: a cancel keeps the session and the headline).
+ */
 function intervalBlock(/** @type {any} */ run, /** @type {string} */ mode, /** @type {any} */ metric) {
-  const block = h('div', { class: 'stats-interval' }, h('p', { class: 'stats-pending' }, 'Computing the interval…'));
-  run.session.request({ type: 'replicates', mode, metric: metric.id, bins: BINS })
+  const job = `${Date.now()}-${nextJob++}`;
+  let cancelled = false;
+  const progress = /** @type {HTMLProgressElement} */ (h('progress', { class: 'stats-progress', max: 1, value: 0, 'aria-label': 'Bootstrap progress' }));
+  const cancel = h('button', { type: 'button', class: 'btn stats-cancel', onclick: () => {
+    cancelled = true;
+    cancel.setAttribute('disabled', '');
+    run.session.request({ type: 'intervals-cancel', job }).catch(() => {});
+  } }, 'Cancel');
+  const block = h('div', { class: 'stats-interval' },
+    h('p', { class: 'stats-pending' }, 'Computing the interval… ', progress, ' ', cancel));
+  const label = metric.label ?? metric.id;
+  run.session.request({ type: 'intervals', mode, metric: metric.id, bins: BINS, job }, { onProgress: (/** @type {number} */ f) => { progress.value = f; } })
     .then((/** @type {any} */ r) => {
       block.replaceChildren(
         h('p', { class: 'stats-line' },
-          h('span', { class: 'stats-metric' }, metric.label ?? metric.id), ' ',
+          h('span', { class: 'stats-metric' }, label), ' ',
           h('span', { class: 'stats-value num', dataset: { low: String(r.low), high: String(r.high) } }, r.text)),
         h('p', { class: 'stats-heading' }, r.heading),
-        r.histogram ? histogramSvg(r.histogram, r.low, r.high, `Histogram of the ${r.bootstrap} bootstrap replicates of ${metric.label ?? metric.id}`) : null);
+        r.histogram ? histogramSvg(r.histogram, r.low, r.high, `Histogram of the ${r.bootstrap} bootstrap replicates of ${label}`) : null);
     })
-    .catch((/** @type {any} */ e) => block.replaceChildren(h('p', { class: 'notice notice-error' }, String(e?.message ?? e))));
+    .catch((/** @type {any} */ e) => block.replaceChildren(cancelled
+      ? h('p', { class: 'notice notice-info stats-cancelled' }, 'Interval cancelled: the score above stands; score again to compute it.')
+      : h('p', { class: 'notice notice-error' }, String(e?.message ?? e))));
   return block;
 }
 

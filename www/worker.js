@@ -191,8 +191,36 @@ const REPLIES = {
   // submission's predictions on the session's ground truth ({ json: the JSON text of `dropscore compare --format json`,
   // deltas: the histogram of the paired replicates' Δ }).
   replicates: (/** @type {any} */ msg) => JSON.parse(sessionOf(msg.session).session.replicates(String(msg.mode), String(msg.metric), Number(msg.bins ?? 30))),
+  intervals: (/** @type {any} */ msg) => intervals(msg),
+  'intervals-cancel': (/** @type {any} */ msg) => void cancelledJobs.add(String(msg.job)),
   compare: (/** @type {any} */ msg) => sessionOf(msg.session).session.compare(wasmFiles(msg.files), wasmOptions(msg.options), progressTo(msg.id)),
 };
+
+/** The page's bootstrap jobs it cancelled (www/stats.js), by the page's token. @type {Set<string>} */
+const cancelledJobs = new Set();
+
+/**
+ * The kept report's intervals, scored after its headline (src/wasm/stats.rs): replicates in steps of about 50 ms,
+ * the worker yielding between steps so that 'intervals-cancel' arrives; then the answer of `replicates`.
+ * @param {any} msg
+ */
+async function intervals(msg) {
+  const { session } = sessionOf(msg.session);
+  const onProgress = progressTo(msg.id);
+  let step = 1;
+  for (let done = session.intervals_start(String(msg.mode)) > 0 ? 0 : 1; done < 1;) {
+    const t0 = performance.now();
+    done = session.intervals_step(step);
+    onProgress(done, 'bootstrap intervals');
+    step = Math.max(1, Math.min(step * 4, Math.round((step * 50) / Math.max(1, performance.now() - t0))));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (cancelledJobs.delete(String(msg.job))) {
+      session.intervals_cancel();
+      throw new RequestError('cancelled');
+    }
+  }
+  return JSON.parse(session.intervals_finish(String(msg.mode), String(msg.metric), Number(msg.bins ?? 30)));
+}
 
 /**
  * A view's answer (src/wasm/views.rs Session::view): its JSON, with its typed arrays set on it and transferred.
@@ -335,7 +363,7 @@ async function handle(msg) {
       if (!handler) throw new RequestError(`unknown message type ${JSON.stringify(/** @type {{type: string}} */ (msg).type)}`);
       /** @type {Transferable[]} */
       const transfer = [];
-      const value = handler(msg, transfer);
+      const value = await handler(msg, transfer);
       post({ type: 'reply', id: /** @type {{id: number}} */ (msg).id, value }, transfer);
     }
   }

@@ -184,6 +184,47 @@ impl Generator {
         (m >> 64) as u64
     }
 
+    /// `count` draws of `integers(0, n)` (the same draws as [`Generator::below`] one after the other), each
+    /// counted in `counts` (`counts[i]` += the times i was drawn; `counts.len()` ≥ n). The bootstrap's hot
+    /// loop: for ranges below 2^32 the generator's state, its spare half and Lemire's rejection threshold stay
+    /// in registers.
+    pub fn count_below(&mut self, n: u64, count: usize, counts: &mut [u32]) {
+        if n == 0 || n > u32::MAX as u64 {
+            for _ in 0..count {
+                counts[self.below(n) as usize] += 1;
+            }
+            return;
+        }
+        if n == 1 {
+            counts[0] += count as u32;
+            return;
+        }
+        let excl = n as u32;
+        // Lemire: a draw is rejected when the low half of u·n is below 2^32 mod n (checked only when it is below
+        // n, which `threshold < n` makes the same test).
+        let threshold = excl.wrapping_neg() % excl;
+        let (mut state, inc) = (self.state, self.inc);
+        let mut spare = self.spare.take();
+        let mut next32 = || -> u32 {
+            if let Some(high) = spare.take() {
+                return high;
+            }
+            state = state.wrapping_mul(PCG_MULT).wrapping_add(inc);
+            let out = ((state >> 64) as u64 ^ state as u64).rotate_right((state >> 122) as u32);
+            spare = Some((out >> 32) as u32);
+            (out & MASK32) as u32
+        };
+        for _ in 0..count {
+            let mut m = next32() as u64 * excl as u64;
+            while (m as u32) < threshold {
+                m = next32() as u64 * excl as u64;
+            }
+            counts[(m >> 32) as usize] += 1;
+        }
+        self.state = state;
+        self.spare = spare;
+    }
+
     /// `integers(0, n, size=count)` (row-major: `size=(B, n)` is `count = B * n`, row r = replicate r).
     pub fn fill_below(&mut self, n: u64, out: &mut [u64]) {
         for slot in out {

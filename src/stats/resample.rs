@@ -10,6 +10,7 @@
 use super::numpy_rng::Generator;
 
 /// Yields the weights of replicates 0, 1, …, B − 1.
+#[derive(Clone)]
 pub struct Resampler {
     sizes: Vec<usize>,
     generators: Vec<Generator>,
@@ -22,11 +23,16 @@ impl Resampler {
     pub fn new(seed: u128, sizes: &[usize], replicates: usize) -> Resampler {
         let mut generator = Generator::new(seed);
         let mut generators = Vec::with_capacity(sizes.len());
-        for &n in sizes {
+        let mut scratch = Vec::new();
+        for (s, &n) in sizes.iter().enumerate() {
             generators.push(generator.clone());
+            if s + 1 == sizes.len() {
+                break;
+            }
             // Advance past this stratum's B × n draws (a stratum of 0 or 1 unit draws nothing: NumPy's range 0).
-            for _ in 0..replicates.saturating_mul(n) {
-                generator.below(n as u64);
+            scratch.resize(n.max(1), 0);
+            for _ in 0..replicates {
+                generator.count_below(n as u64, n, &mut scratch);
             }
         }
         Resampler {
@@ -51,10 +57,7 @@ impl Resampler {
         weights.fill(0);
         let mut start = 0;
         for (generator, &n) in self.generators.iter_mut().zip(&self.sizes) {
-            let stratum = &mut weights[start..start + n];
-            for _ in 0..n {
-                stratum[generator.below(n as u64) as usize] += 1;
-            }
+            generator.count_below(n as u64, n, &mut weights[start..start + n]);
             start += n;
         }
         self.done += 1;

@@ -126,47 +126,128 @@ impl Default for Settings {
     }
 }
 
-/// How many replicates' weights are drawn ahead and computed side by side: a few, bounded so that the weights
-/// held at once stay under 16 MiB.
-fn chunk(units: usize) -> usize {
-    (4 << 20) / units.max(1)
-}
-
-/// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r. The weights are drawn
-/// in order from one generator (NumPy's draws); the replicates of a chunk are computed side by side.
+/// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r (see [`each_replicate`]).
 pub fn replicate_values(units: &Units, settings: &Settings) -> Vec<Vec<Option<f64>>> {
     each_replicate(units, settings, |w| units.replicate.values(w))
 }
 
-/// `f(weights)` for each replicate in order (see [`replicate_values`]).
+/// `f(weights)` for each replicate in order. The weights are drawn in order from one generator (NumPy's
+/// draws); natively this thread draws them while the other cores compute (`f` on each replicate as its
+/// weights arrive), in wasm one replicate after the other. Memory: a few weight vectors, never B of them.
 pub fn each_replicate<R: Send>(
     units: &Units,
     settings: &Settings,
     f: impl Fn(&[u32]) -> R + Sync,
 ) -> Vec<R> {
-    let n = units.count();
-    let mut resampler = Resampler::new(settings.seed as u128, &units.sizes, settings.replicates);
-    let per_chunk = chunk(n).clamp(2, 64);
+    let resampler = Resampler::new(settings.seed as u128, &units.sizes, settings.replicates);
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(out) = pipelined(resampler.clone(), units.count(), settings.replicates, &f) {
+        return out;
+    }
+    let mut stepper = Stepper {
+        resampler,
+        weights: vec![0u32; units.count()],
+    };
     let mut out = Vec::with_capacity(settings.replicates);
-    let mut weights: Vec<Vec<u32>> = Vec::new();
-    loop {
-        weights.clear();
-        let mut w = vec![0u32; n];
-        while weights.len() < per_chunk && resampler.next_weights(&mut w) {
-            weights.push(w.clone());
-        }
-        if weights.is_empty() {
-            break;
-        }
-        out.extend(crate::par::map(weights.len(), || (), |_, r| f(&weights[r])));
+    while let Some(w) = stepper.next() {
+        out.push(f(w));
     }
     out
 }
 
+/// The replicates' weights one at a time, in a reused vector.
+struct Stepper {
+    resampler: Resampler,
+    weights: Vec<u32>,
+}
+
+impl Stepper {
+    fn next(&mut self) -> Option<&[u32]> {
+        self.resampler
+            .next_weights(&mut self.weights)
+            .then_some(self.weights.as_slice())
+    }
+}
+
+/// [`each_replicate`] natively: this thread draws each replicate's weights into a free vector and queues it;
+/// the workers (one per core) compute `f` and hand the vector back. `None` when no worker could be started or
+/// one failed (a bug: a panic), so that the caller computes every replicate itself.
+#[cfg(not(target_arch = "wasm32"))]
+fn pipelined<R: Send>(
+    mut resampler: Resampler,
+    n: usize,
+    replicates: usize,
+    f: &(dyn Fn(&[u32]) -> R + Sync),
+) -> Option<Vec<R>> {
+    use std::sync::mpsc::{channel, sync_channel};
+    use std::sync::{Arc, Mutex};
+    let workers = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if workers < 2 || replicates < 2 {
+        return None;
+    }
+    let (queue, jobs) = sync_channel::<(usize, Vec<u32>)>(workers);
+    let (give_back, free) = channel::<Vec<u32>>();
+    // Only the workers hold the receiving end: when they are all gone, queueing fails and the drawing stops.
+    let jobs = Arc::new(Mutex::new(jobs));
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(replicates));
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for _ in 0..workers {
+            let (jobs, give_back, done) = (Arc::clone(&jobs), give_back.clone(), &done);
+            let work = move || loop {
+                let job = jobs
+                    .lock()
+                    .map_err(|_| ())
+                    .and_then(|j| j.recv().map_err(|_| ()));
+                let Ok((r, w)) = job else { break };
+                let value = f(&w);
+                if let Ok(mut d) = done.lock() {
+                    d.push((r, value));
+                }
+                let _ = give_back.send(w);
+            };
+            if let Ok(h) = std::thread::Builder::new().spawn_scoped(scope, work) {
+                handles.push(h);
+            }
+        }
+        drop(jobs);
+        let mut r = 0;
+        while !handles.is_empty() {
+            let mut w = free.try_recv().unwrap_or_else(|_| vec![0u32; n]);
+            if !resampler.next_weights(&mut w) || queue.send((r, w)).is_err() {
+                break;
+            }
+            r += 1;
+        }
+        drop(queue);
+        for h in handles {
+            let _ = h.join();
+        }
+    });
+    let mut done = done.into_inner().ok()?;
+    if done.len() != replicates {
+        return None;
+    }
+    done.sort_unstable_by_key(|(r, _)| *r);
+    Some(done.into_iter().map(|(_, v)| v).collect())
+}
+
 /// The interval of each recomputed metric: metric id and its [`Interval`] over the replicates.
 pub fn bootstrap(units: &Units, settings: &Settings) -> Vec<(String, Interval)> {
+    summarise(
+        units,
+        &replicate_values(units, settings),
+        settings.confidence,
+    )
+}
+
+/// Each metric's [`Interval`] over replicate values `values[r][m]` (as [`replicate_values`] gives them).
+pub fn summarise(
+    units: &Units,
+    values: &[Vec<Option<f64>>],
+    confidence: f64,
+) -> Vec<(String, Interval)> {
     let metrics = units.replicate.metrics();
-    let values = replicate_values(units, settings);
     metrics
         .into_iter()
         .enumerate()
@@ -175,9 +256,19 @@ pub fn bootstrap(units: &Units, settings: &Settings) -> Vec<(String, Interval)> 
                 .iter()
                 .map(|r| r.get(m).copied().flatten().filter(|v| v.is_finite()))
                 .collect();
-            (id, interval(&column, settings.confidence))
+            (id, interval(&column, confidence))
         })
         .collect()
+}
+
+/// A replicate's weights as bytes, into `out`, when every one fits (false otherwise: a unit drawn more than 255
+/// times, possible only in theory for large sets). A replicate that reads the weights in another order than the
+/// units' (a ranking metric's sorted order) reads a quarter of the memory: at a million units the bytes stay in
+/// a core's cache where the 32-bit weights would not.
+pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
+    out.clear();
+    out.extend(w.iter().map(|&k| k.min(255) as u8));
+    w.iter().all(|&k| k <= 255)
 }
 
 /// Σ w·x / Σ w, the weighted mean of per-unit terms (`numpy.average(x, weights=w)`; the order of the sums
@@ -185,10 +276,9 @@ pub fn bootstrap(units: &Units, settings: &Settings) -> Vec<(String, Interval)> 
 pub fn weighted_mean(x: &[f64], w: &[u32]) -> Option<f64> {
     let (mut s, mut t) = (0.0f64, 0u64);
     for (&v, &k) in x.iter().zip(w) {
-        if k != 0 {
-            s += v * k as f64;
-            t += k as u64;
-        }
+        // A select, not a branch (the draws would mispredict it); adding 0.0 leaves the sum as it was.
+        s += if k != 0 { v * k as f64 } else { 0.0 };
+        t += k as u64;
     }
     (t > 0).then(|| s / t as f64)
 }

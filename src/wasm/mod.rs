@@ -224,8 +224,12 @@ impl Session {
         let req = request(options)?;
         let mut progress = JsProgress(on_progress);
         self.budget_of(&req.set);
-        let report = protocols::score(&self.protocol, &self.files, &req, &mut progress)
-            .map_err(|e| JsValue::from_str(&e.0))?;
+        // A kept report's intervals come after its headline, in steps the page can cancel (src/wasm/stats.rs).
+        let defer = keep.unwrap_or(false);
+        let report = crate::protocols::contract_stats::deferring(defer, || {
+            protocols::score(&self.protocol, &self.files, &req, &mut progress)
+        })
+        .map_err(|e| JsValue::from_str(&e.0))?;
         let out = text(&report);
         if keep.unwrap_or(false) {
             self.keep(report);

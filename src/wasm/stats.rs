@@ -7,25 +7,147 @@ use super::{copies, mode_slot, request, JsProgress, Session};
 use crate::input::{FileSet, Input, Limits, Role};
 use crate::protocols::compare_run::{json_text, own_options, run};
 use crate::protocols::{self, Quiet};
-use crate::report::Mode;
+use crate::report::{Mode, Report};
 use crate::stats::histogram::histogram;
-use crate::stats::units::{replicate_values, Settings};
+use crate::stats::resample::Resampler;
+use crate::stats::units::{replicate_values, summarise, Settings, Units};
 use js_sys::Function;
+use std::cell::RefCell;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
+
+/// The page's bootstrap under way (one at a time): the kept report's units, the draws so far and each
+/// replicate's values. The worker runs it in steps and yields between them, so that a cancel arrives
+/// (www/worker.js).
+struct Job {
+    slot: usize,
+    units: Arc<Units>,
+    settings: Settings,
+    resampler: Resampler,
+    weights: Vec<u32>,
+    values: Vec<Vec<Option<f64>>>,
+}
+
+thread_local! {
+    static JOB: RefCell<Option<Job>> = const { RefCell::new(None) };
+}
+
+/// The kept report of `mode`, or the sentence why there is none.
+fn kept_slot(mode: &str) -> Result<usize, JsValue> {
+    Mode::parse(mode).map(mode_slot).ok_or_else(|| {
+        JsValue::from_str(&format!("mode must be official or corrected, not `{mode}`"))
+    })
+}
 
 #[wasm_bindgen]
 impl Session {
+    /// Starts the bootstrap of the kept `mode` report, scored with its intervals left for later (the page's
+    /// score: src/protocols/contract_stats.rs `deferring`): the number of replicates to compute, 0 when the
+    /// report has its intervals already or has no statistics.
+    pub fn intervals_start(&self, mode: &str) -> Result<u32, JsValue> {
+        let slot = kept_slot(mode)?;
+        let report = self.kept[slot].as_ref().ok_or_else(|| {
+            JsValue::from_str(&format!("no {mode} report is kept: score it first"))
+        })?;
+        let (Some(st), Some(units)) = (report.statistics.as_ref(), report.units.0.clone()) else {
+            return Ok(0);
+        };
+        if !report.intervals.0.is_empty() {
+            return Ok(0);
+        }
+        let settings = Settings {
+            replicates: st.bootstrap as usize,
+            seed: st.seed,
+            confidence: st.confidence,
+        };
+        let job = Job {
+            slot,
+            resampler: Resampler::new(settings.seed as u128, &units.sizes, settings.replicates),
+            weights: vec![0; units.count()],
+            values: Vec::with_capacity(settings.replicates),
+            units,
+            settings,
+        };
+        JOB.with(|j| *j.borrow_mut() = Some(job));
+        Ok(st.bootstrap as u32)
+    }
+
+    /// Computes up to `count` more replicates of the bootstrap under way: the fraction done (1 when all are).
+    pub fn intervals_step(&self, count: u32) -> f64 {
+        JOB.with(|j| {
+            let mut j = j.borrow_mut();
+            let Some(job) = j.as_mut() else {
+                return 1.0;
+            };
+            for _ in 0..count {
+                if !job.resampler.next_weights(&mut job.weights) {
+                    break;
+                }
+                job.values.push(job.units.replicate.values(&job.weights));
+            }
+            job.values.len() as f64 / job.settings.replicates.max(1) as f64
+        })
+    }
+
+    /// Drops the bootstrap under way (the page's Cancel): the report stays as it was, without intervals.
+    pub fn intervals_cancel(&self) {
+        JOB.with(|j| *j.borrow_mut() = None);
+    }
+
+    /// Ends the bootstrap under way: fills the kept report's intervals (and their diagnostics) from the
+    /// replicates, as the command line computes them, and answers as [`Session::replicates`] does for `metric`.
+    pub fn intervals_finish(
+        &mut self,
+        mode: &str,
+        metric: &str,
+        bins: u32,
+    ) -> Result<String, JsValue> {
+        let job = JOB.with(|j| j.borrow_mut().take());
+        if let Some(job) = job {
+            let report = self.kept[job.slot].as_mut();
+            let same = report
+                .as_ref()
+                .and_then(|r| r.units.0.as_ref())
+                .is_some_and(|u| Arc::ptr_eq(u, &job.units));
+            if let (Some(report), true) = (report, same) {
+                let computed = summarise(&job.units, &job.values, job.settings.confidence);
+                let mut diags = crate::diag::Diags::new();
+                crate::protocols::contract_stats::fill(
+                    report,
+                    &job.units,
+                    &job.settings,
+                    &computed,
+                    &mut diags,
+                );
+                report.diagnostics.extend(diags.finish());
+                report.sort_diagnostics();
+                let column = job
+                    .units
+                    .replicate
+                    .metrics()
+                    .iter()
+                    .position(|m| m == metric);
+                let values: Vec<f64> = column.map_or_else(Vec::new, |m| {
+                    job.values
+                        .iter()
+                        .filter_map(|r| r.get(m).copied().flatten())
+                        .collect()
+                });
+                return answer(report, metric, &values, bins);
+            }
+        }
+        self.replicates(mode, metric, bins)
+    }
+
     /// The kept `mode` report's bootstrap replicates of `metric` (its settings from the report's `statistics`):
     /// `{ metric, text, heading, value, low, high, confidence, bootstrap, left_out, histogram: { lo, hi, counts } }` as JSON
     /// text. Throws a string when the report is not kept or has no interval for `metric`.
     pub fn replicates(&self, mode: &str, metric: &str, bins: u32) -> Result<String, JsValue> {
-        let slot = Mode::parse(mode).map(mode_slot).ok_or_else(|| {
-            JsValue::from_str(&format!("mode must be official or corrected, not `{mode}`"))
-        })?;
+        let slot = kept_slot(mode)?;
         let report = self.kept[slot].as_ref().ok_or_else(|| {
             JsValue::from_str(&format!("no {mode} report is kept: score it first"))
         })?;
-        let (Some(st), Some(units), Some(iv)) = (
+        let (Some(st), Some(units), Some(_)) = (
             report.statistics.as_ref(),
             report.units.0.as_deref(),
             report.intervals.get(metric),
@@ -45,19 +167,7 @@ impl Session {
                 .collect(),
             None => Vec::new(),
         };
-        let out = serde_json::json!({
-            "metric": metric,
-            "text": crate::render::value_with_interval(report, metric),
-            "heading": crate::render::intervals_heading(report).trim_end().trim_end_matches(':'),
-            "value": report.scores.get(metric),
-            "low": iv.low,
-            "high": iv.high,
-            "confidence": st.confidence,
-            "bootstrap": st.bootstrap,
-            "left_out": iv.left_out,
-            "histogram": histogram(&values, bins as usize),
-        });
-        Ok(out.to_string())
+        answer(report, metric, &values, bins)
     }
 
     /// Scores the session's submission (A) and `files_b` (B's predictions, on the session's ground truth) with
@@ -107,4 +217,25 @@ impl Session {
             Ok(Err(e)) | Err(e) => Err(JsValue::from_str(&e)),
         }
     }
+}
+
+/// The page's answer for `metric` of `report` given its replicate values: `{ metric, text, heading, value, low,
+/// high, confidence, bootstrap, left_out, histogram: { lo, hi, counts } }` as JSON text.
+fn answer(report: &Report, metric: &str, values: &[f64], bins: u32) -> Result<String, JsValue> {
+    let (Some(st), Some(iv)) = (report.statistics.as_ref(), report.intervals.get(metric)) else {
+        return Err(JsValue::from_str(&format!("no interval for {metric}")));
+    };
+    let out = serde_json::json!({
+        "metric": metric,
+        "text": crate::render::value_with_interval(report, metric),
+        "heading": crate::render::intervals_heading(report).trim_end().trim_end_matches(':'),
+        "value": report.scores.get(metric),
+        "low": iv.low,
+        "high": iv.high,
+        "confidence": st.confidence,
+        "bootstrap": st.bootstrap,
+        "left_out": iv.left_out,
+        "histogram": histogram(values, bins as usize),
+    });
+    Ok(out.to_string())
 }

@@ -7,15 +7,16 @@
 
 use super::compute::{label_metrics, single_class_binary, Data, Outcome};
 use crate::formats::classification_csv::{Layout, NONE};
-use crate::metrics::classification::curves::{average_precision_of, roc_auc_of, ThresholdCurve};
 use crate::metrics::classification::labels::Confusion;
 use crate::metrics::classification::scores::{
     brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from,
     top_k_accuracy, weighted_mean as class_weighted_mean,
 };
+use crate::metrics::mean::numpy_sum;
 use crate::report::Scores;
-use crate::stats::units::{weighted_mean, Replicate, Units};
+use crate::stats::units::{weighted_mean, weights_as_bytes, Replicate, Units};
 use std::any::Any;
+use std::cell::RefCell;
 
 /// The hard labels' part: each row's true and predicted positions in the confusion matrix.
 struct Labels {
@@ -28,63 +29,153 @@ struct Labels {
     single_binary: Option<Vec<String>>,
 }
 
-/// One score column sorted once: each row's run of equal scores (`group`, 0 for the highest score) and each
-/// run's score. A replicate adds the rows' weights into their runs in row order (sequential reads), then sweeps
-/// the runs.
+/// One score column sorted once (decreasing score): the rows in that order, each one's class, and where each
+/// run of equal scores ends. A replicate reads the rows' weights in that order (independent reads, no
+/// read-modify-write into a run table) and emits a curve point at the end of each run that holds weight.
 struct Column {
-    group: Vec<u32>,
-    thresholds: Vec<f64>,
+    order: Vec<u32>,
+    class: Vec<u32>,
+    /// 1 at the last row of a run of equal scores.
+    ends: Vec<u8>,
 }
 
 impl Column {
-    fn new(values: impl Iterator<Item = f64>) -> Column {
+    /// `values`: the rows' scores; `class`: each row's class (the positive flag of a binary problem).
+    fn new(values: impl Iterator<Item = f64>, class: &[u32]) -> Column {
         let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
         v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut group = vec![0u32; v.len()];
-        let mut thresholds = Vec::new();
-        for (j, &(s, i)) in v.iter().enumerate() {
-            // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
-            if j == 0 || v[j - 1].0 != s {
-                thresholds.push(s);
-            }
-            group[i as usize] = thresholds.len() as u32 - 1;
+        // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
+        let ends = (0..v.len())
+            .map(|j| (j + 1 == v.len() || v[j + 1].0 != v[j].0) as u8)
+            .collect();
+        Column {
+            class: v.iter().map(|&(_, i)| class[i as usize]).collect(),
+            order: v.into_iter().map(|(_, i)| i).collect(),
+            ends,
         }
-        Column { group, thresholds }
     }
 
-    /// The weighted threshold curve of rows whose class is `pos` against those of class `other` (every row when
-    /// `None`): one point per run of equal scores holding weight (`confusion_matrix_at_thresholds` with
-    /// `sample_weight`, zero weights removed first).
-    fn curve(&self, class: &[u32], w: &[u32], pos: u32, other: Option<u32>) -> ThresholdCurve {
-        let m = self.thresholds.len();
-        let (mut tp, mut fp) = (vec![0u64; m], vec![0u64; m]);
-        for ((&g, &l), &k) in self.group.iter().zip(class).zip(w) {
-            if k == 0 {
-                continue;
+    /// ROC AUC and average precision of the weighted threshold curve of rows whose class is `pos` against
+    /// those of class `other` (every row when `None`): one point per run of equal scores holding weight
+    /// (`confusion_matrix_at_thresholds` with `sample_weight`, zero weights removed first), then
+    /// `roc_auc_score` and `average_precision_score` of that curve. The curve lives in the thread's reused
+    /// buffers; the loop is branch-free (a branch on the draws would mispredict).
+    fn auc_ap<W: Copy + Into<u64>>(
+        &self,
+        w: &[W],
+        pos: u32,
+        other: Option<u32>,
+    ) -> (Option<f64>, Option<f64>) {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch { tps, fps, terms } = &mut *scratch;
+            let m = self.order.len();
+            tps.clear();
+            tps.resize(m + 1, 0.0);
+            fps.clear();
+            fps.resize(m + 1, 0.0);
+            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
+            for ((&i, &l), &end) in self.order.iter().zip(&self.class).zip(&self.ends) {
+                let k: u64 = w[i as usize].into();
+                let is_pos = (l == pos) as u64;
+                let is_other = other.map_or(1 - is_pos, |o| (l == o) as u64);
+                t += k * is_pos;
+                f += k * is_other;
+                run += k * (is_pos | is_other);
+                tps[len] = t as f64;
+                fps[len] = f as f64;
+                let emit = (end != 0) & (run != 0);
+                len += emit as usize;
+                run *= (end == 0) as u64;
             }
-            if l == pos {
-                tp[g as usize] += k as u64;
-            } else if other.is_none_or(|o| l == o) {
-                fp[g as usize] += k as u64;
-            }
-        }
-        let mut c = ThresholdCurve {
-            fps: Vec::new(),
-            tps: Vec::new(),
-            thresholds: Vec::new(),
-        };
-        let (mut t, mut f) = (0u64, 0u64);
-        for g in 0..m {
-            if tp[g] + fp[g] != 0 {
-                t += tp[g];
-                f += fp[g];
-                c.tps.push(t as f64);
-                c.fps.push(f as f64);
-                c.thresholds.push(self.thresholds[g]);
-            }
-        }
-        c
+            tps.truncate(len);
+            fps.truncate(len);
+            (roc_auc(tps, fps, terms), average_precision(tps, fps, terms))
+        })
     }
+}
+
+/// A replicate's buffers, one set per thread, kept from one replicate to the next (a replicate of a million
+/// rows would otherwise allocate and fault in tens of megabytes).
+#[derive(Default)]
+struct Scratch {
+    tps: Vec<f64>,
+    fps: Vec<f64>,
+    terms: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+    /// The replicate's weights as bytes (`weights_as_bytes`), for the sorted columns' reads.
+    static BYTES: RefCell<Vec<u8>> = RefCell::default();
+}
+
+/// `f` on the weights as bytes when they fit, else on the weights themselves.
+fn with_compact<R>(w: &[u32], f: impl FnOnce(Curve) -> R) -> R {
+    BYTES.with(|cell| {
+        let mut bytes = cell.borrow_mut();
+        if weights_as_bytes(w, &mut bytes) {
+            let b: &[u8] = &bytes;
+            f(&|c: &Column, pos, other| c.auc_ap(b, pos, other))
+        } else {
+            f(&|c: &Column, pos, other| c.auc_ap(w, pos, other))
+        }
+    })
+}
+
+/// `roc_auc_score` of a threshold curve: the library's `roc_auc_of`
+/// (src/metrics/classification/curves.rs) operation for operation (the same kept points of `roc_curve`, the
+/// same trapezoids, NumPy's pairwise sum), on borrowed slices with a reused buffer for the trapezoids.
+fn roc_auc(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
+    let pos = t.last().copied().unwrap_or(0.0);
+    let neg = f.last().copied().unwrap_or(0.0);
+    if pos == 0.0 || neg == 0.0 {
+        return None;
+    }
+    let m = f.len();
+    let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
+    terms.clear();
+    for i in 0..m {
+        let keep = m <= 2
+            || i == 0
+            || i == m - 1
+            || (f[i + 1] - f[i]) - (f[i] - f[i - 1]) != 0.0
+            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0;
+        if keep {
+            let (x, y) = (f[i] / neg, t[i] / pos);
+            terms.push((x - x0) * (y + y0) / 2.0);
+            (x0, y0) = (x, y);
+        }
+    }
+    Some(numpy_sum(terms)).filter(|v| v.is_finite())
+}
+
+/// `average_precision_score` of a threshold curve: the library's `average_precision_of` operation for
+/// operation (−Σ (recall[j+1] − recall[j]) · precision[j] over the reversed curve with (1, 0) appended,
+/// NumPy's pairwise sum, clipped at 0), without building the reversed curve.
+fn average_precision(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
+    let m = t.len();
+    if m == 0 {
+        return None;
+    }
+    let tl = t[m - 1];
+    let precision = |i: usize| {
+        let ps = t[i] + f[i];
+        if ps != 0.0 {
+            t[i] / ps
+        } else {
+            0.0
+        }
+    };
+    let recall = |i: usize| if tl == 0.0 { 1.0 } else { t[i] / tl };
+    terms.clear();
+    for j in 0..m {
+        let i = m - 1 - j;
+        let next = if i == 0 { 0.0 } else { recall(i - 1) };
+        terms.push((next - recall(i)) * precision(i));
+    }
+    let s = -numpy_sum(terms);
+    Some(if s > 0.0 { s } else { 0.0 })
 }
 
 /// The score metrics' part.
@@ -92,7 +183,6 @@ enum ScoresPart {
     /// Two classes: the positive class's column; per-row log loss and Brier terms.
     Binary {
         column: Column,
-        positive: Vec<u32>,
         log_loss: Option<Vec<f64>>,
         brier: Option<Vec<f64>>,
     },
@@ -232,9 +322,9 @@ fn binary_part(r: &Rows, one_column: bool) -> ScoresPart {
             log_loss(&[r.truth[i] as usize], &r.scores[2 * i..2 * i + 2], 2)
         })
     };
+    let positive: Vec<u32> = y.iter().map(|&b| b as u32).collect();
     ScoresPart::Binary {
-        column: Column::new(sp.iter().copied()),
-        positive: y.iter().map(|&b| b as u32).collect(),
+        column: Column::new(sp.iter().copied(), &positive),
         brier: terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i])),
         log_loss,
     }
@@ -251,7 +341,7 @@ fn multi_part(r: &Rows) -> ScoresPart {
     let t = |i: usize| r.truth[i] as usize;
     ScoresPart::Multi {
         columns: (0..k)
-            .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c])))
+            .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c]), &r.truth))
             .collect(),
         truth: r.truth.clone(),
         probabilities,
@@ -263,9 +353,18 @@ fn multi_part(r: &Rows) -> ScoresPart {
 
 impl Labels {
     fn scores(&self, w: &[u32], s: &mut Scores) {
-        let mut conf = Confusion::new(self.size);
+        // The weighted counts of each (truth, prediction) cell first, then the matrix from them: the same
+        // integer sums as adding row by row.
+        let size = self.size;
+        let mut cells = vec![0u64; size * size];
         for ((&t, &p), &k) in self.truth.iter().zip(&self.pred).zip(w) {
-            conf.add_n(t as usize, p as usize, k as u64);
+            cells[t as usize * size + p as usize] += k as u64;
+        }
+        let mut conf = Confusion::new(size);
+        for (cell, &count) in cells.iter().enumerate() {
+            if count != 0 {
+                conf.add_n(cell / size, cell % size, count);
+            }
         }
         label_metrics(&conf, true, self.two_classes, self.binary_positive, s);
         if let Some(union) = &self.single_binary {
@@ -280,13 +379,12 @@ impl ScoresPart {
         match self {
             ScoresPart::Binary {
                 column,
-                positive,
                 log_loss,
                 brier,
             } => {
-                let c = column.curve(positive, w, 1, None);
-                s.set("roc_auc", roc_auc_of(&c));
-                s.set("average_precision", average_precision_of(&c));
+                let (auc, ap) = with_compact(w, |curve| curve(column, 1, None));
+                s.set("roc_auc", auc);
+                s.set("average_precision", ap);
                 s.set("log_loss", mean(log_loss));
                 s.set("brier_score", mean(brier));
             }
@@ -298,7 +396,9 @@ impl ScoresPart {
                 brier,
                 top_k,
             } => {
-                multi_curves(columns, truth, *probabilities, w, s);
+                with_compact(w, |curve| {
+                    multi_curves(columns, truth, *probabilities, w, s, curve)
+                });
                 s.set("log_loss", mean(log_loss));
                 s.set("brier_score", mean(brier));
                 s.set("top_k_accuracy", mean(top_k));
@@ -309,7 +409,17 @@ impl ScoresPart {
 
 /// One-vs-rest ROC AUC (macro, weighted by the weighted class counts), macro average precision, and one-vs-one
 /// ROC AUC on the repeated rows (undefined when a class is not drawn: scikit-learn raises then).
-fn multi_curves(columns: &[Column], truth: &[u32], probabilities: bool, w: &[u32], s: &mut Scores) {
+/// `curve(column, pos, other)`: [`Column::auc_ap`] on the replicate's weights.
+type Curve<'a> = &'a dyn Fn(&Column, u32, Option<u32>) -> (Option<f64>, Option<f64>);
+
+fn multi_curves(
+    columns: &[Column],
+    truth: &[u32],
+    probabilities: bool,
+    w: &[u32],
+    s: &mut Scores,
+    curve: Curve,
+) {
     let k = columns.len();
     let mut counts = vec![0.0f64; k];
     for (&t, &x) in truth.iter().zip(w) {
@@ -318,9 +428,9 @@ fn multi_curves(columns: &[Column], truth: &[u32], probabilities: bool, w: &[u32
     let mut auc = Vec::with_capacity(k);
     let mut ap = Vec::with_capacity(k);
     for (c, column) in columns.iter().enumerate() {
-        let curve = column.curve(truth, w, c as u32, None);
-        auc.push(roc_auc_of(&curve));
-        ap.push(average_precision_of(&curve));
+        let (a, p) = curve(column, c as u32, None);
+        auc.push(a);
+        ap.push(p);
     }
     s.set("average_precision", macro_mean(&ap));
     if !probabilities {
@@ -333,11 +443,7 @@ fn multi_curves(columns: &[Column], truth: &[u32], probabilities: bool, w: &[u32
         let directed: Vec<Vec<Option<f64>>> = (0..k)
             .map(|a| {
                 (0..k)
-                    .map(|b| {
-                        (a != b).then(|| {
-                            roc_auc_of(&columns[a].curve(truth, w, a as u32, Some(b as u32)))
-                        })?
-                    })
+                    .map(|b| (a != b).then(|| curve(&columns[a], a as u32, Some(b as u32)).0)?)
                     .collect()
             })
             .collect();
@@ -404,5 +510,45 @@ impl Replicate for ClassificationUnits {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::classification::curves::{
+        average_precision_of, roc_auc_of, threshold_curve,
+    };
+
+    /// A column's ROC AUC and average precision on weights equal, bit for bit, the library's on the repeated
+    /// rows (ties, zero weights, one class missing), on 32-bit weights and on the bytes.
+    #[test]
+    fn weighted_sweep_equals_the_repeated_rows() {
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [1usize, 2, 5, 40, 700] {
+            let scores: Vec<f64> = (0..n).map(|_| (next() % 23) as f64 / 7.0).collect();
+            let class: Vec<u32> = (0..n).map(|_| (next() % 3 == 0) as u32).collect();
+            let column = Column::new(scores.iter().copied(), &class);
+            for _ in 0..20 {
+                let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+                let mut pairs: Vec<(f64, bool)> = Vec::new();
+                for i in 0..n {
+                    for _ in 0..w[i] {
+                        pairs.push((scores[i], class[i] == 1));
+                    }
+                }
+                let curve = threshold_curve(&mut pairs);
+                let expected = (roc_auc_of(&curve), average_precision_of(&curve));
+                let bytes: Vec<u8> = w.iter().map(|&k| k as u8).collect();
+                assert_eq!(column.auc_ap(&w, 1, None), expected, "n {n}");
+                assert_eq!(column.auc_ap(&bytes, 1, None), expected, "n {n}");
+            }
+        }
     }
 }
