@@ -393,7 +393,7 @@ fn read_both(
         check: plan.sub,
     };
     let (mut sub, _) = read_side(pred_e, delim, opts, sub_side, diags)?;
-    let m = inputs::matched(&gt, &sub, false, diags);
+    let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
     let mut sub_of = vec![inputs::NONE; m.len()];
     for (r, &g) in m.sub_group.iter().enumerate() {
         if g != inputs::NONE && sub_of[g as usize] == inputs::NONE {

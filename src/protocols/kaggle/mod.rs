@@ -28,6 +28,22 @@ crate::choice! {
     pub enum EmptyScore { One = "one", Zero = "zero", Skip = "skip" }
 }
 
+crate::choice! {
+    /// Option `read_as`: ids as `pandas.read_csv` reads them (Kaggle's metrics merge the DataFrames it read),
+    /// or as written.
+    pub enum ReadAsOption { Pandas = "pandas", Text = "text" }
+}
+
+impl ReadAsOption {
+    /// The readers' mode.
+    pub fn mode(self) -> crate::formats::pandas_cells::ReadAs {
+        match self {
+            ReadAsOption::Pandas => crate::formats::pandas_cells::ReadAs::Pandas,
+            ReadAsOption::Text => crate::formats::pandas_cells::ReadAs::Text,
+        }
+    }
+}
+
 crate::options! {
     /// The options of `kaggle`.
     pub struct KaggleOptions {
@@ -66,6 +82,9 @@ crate::options! {
         epsilon: Option<f64> = ("1e-15", "1e-15"),
             "kl_divergence, weighted_log_loss: predictions clipped to [ε, 1 − ε]";
         delimiter: String = (",", ","), "the CSV field delimiter (one character, or tab)";
+        read_as: ReadAsOption = ("pandas", "pandas"),
+            "how ids are compared: pandas (as Kaggle's metrics merge the DataFrames pandas.read_csv read: `00012`, \
+             `+12` and `12.0` are the integer id 12, in scoring and in the pre-flight check) or text (as written)";
     }
 }
 
