@@ -185,23 +185,7 @@ pub fn matched_as<T, U>(
     }
     for (g, s) in seen.iter().enumerate() {
         if *s == NONE {
-            let r = first[g] as usize;
-            diags.push(
-                Diagnostic::error(
-                    &format!("{ID}.missing_id"),
-                    format!(
-                        "id `{}` (solution row {}) is not in the submission",
-                        excerpt(gt.ids.get(r)),
-                        gt.lines[r].saturating_sub(1)
-                    ),
-                )
-                .file(&gt.file)
-                .line(gt.lines[r])
-                .hint(format!(
-                    "Give every id of the sample submission a row in `{}` (an empty value where there is nothing to predict).",
-                    sub.file
-                )),
-            );
+            diags.push(missing(gt, first[g] as usize, &sub.file));
         }
     }
     Matched {
@@ -209,6 +193,23 @@ pub fn matched_as<T, U>(
         gt_group,
         sub_group,
     }
+}
+
+/// The solution's row `r` has an id the submission lacks.
+fn missing<T>(gt: &Table<T>, r: usize, sub_file: &str) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{ID}.missing_id"),
+        format!(
+            "id `{}` (solution row {}) is not in the submission",
+            excerpt(gt.ids.get(r)),
+            gt.lines[r].saturating_sub(1)
+        ),
+    )
+    .file(&gt.file)
+    .line(gt.lines[r])
+    .hint(format!(
+        "Give every id of the sample submission a row in `{sub_file}` (an empty value where there is nothing to predict)."
+    ))
 }
 
 fn repeated(file: &str, id: &str, line: u64, before: u64) -> Diagnostic {
