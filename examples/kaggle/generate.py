@@ -95,6 +95,23 @@ def strings():
     return ("textID,selected_text", sol, sub, sample)
 
 
+def kl_votes():
+    """HMS-style expert votes: six classes, each row's votes normalized to probabilities (its own Random)."""
+    r = random.Random(2024)
+    classes = ["seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote"]
+    sol, sub, sample = [], [], []
+    for i in range(20):
+        votes = [r.choice([0, 0, 0, 1, 2, 5]) for _ in classes]
+        if sum(votes) == 0:
+            votes[r.randrange(6)] = 3
+        guess = [v + r.random() for v in votes]
+        sol.append([str(568657 + 1000 * i)] + [repr(v / sum(votes)) for v in votes])
+        sub.append([str(568657 + 1000 * i)] + [f"{g / sum(guess):.6f}" for g in guess[:-1]]
+                   + [repr(1 - sum(round(g / sum(guess), 6) for g in guess[:-1]))])
+        sample.append([str(568657 + 1000 * i)] + ["0.166667"] * 5 + ["0.166665"])
+    return ("eeg_id," + ",".join(classes), sol, sub, sample)
+
+
 def tags():
     labels = "clear cloudy haze partly_cloudy water road primary agriculture".split()
     sol, sub, sample = [], [], []
@@ -112,6 +129,7 @@ for name, page, make in [
     ("map5", "map", lists),
     ("levenshtein", None, strings),
     ("tags_f1", None, tags),
+    ("kl_divergence", None, kl_votes),
 ]:
     header, sol, sub, sample = make()
     write(f"examples/kaggle/{name}/solution.csv", header, sol)

@@ -8,8 +8,10 @@ use crate::budget::Budget;
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::csv_records::{CsvIn, Row};
 use crate::formats::kaggle_csv::{self as kcsv, Columns, Table};
+use crate::formats::pandas_cells::{self, ReadAs};
 use crate::input::{Entry, FileSet, Role};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 /// No group (an id the solution lacks).
 pub const NONE: u32 = u32::MAX;
@@ -113,16 +115,31 @@ impl Matched {
     }
 }
 
-/// Matches the rows by id. `several`: an id may have several rows on either side (one mask per row, the
-/// union or the objects of an image); otherwise a repeated id is an error.
-pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut Diags) -> Matched {
-    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+/// The key under which an id matches: with `ReadAs::Pandas`, as pandas' merge compares the ids it read
+/// (`00012`, `+12` and `12.0` are the integer 12; `pandas_cells::id_key`, docs/kaggle.md), else as written.
+fn key(id: &str, read_as: ReadAs) -> Cow<'_, str> {
+    match read_as {
+        ReadAs::Pandas => pandas_cells::id_key(id).map_or(Cow::Borrowed(id), Cow::Owned),
+        ReadAs::Text => Cow::Borrowed(id),
+    }
+}
+
+/// Matches the rows by id, the ids compared as `read_as` says. `several`: an id may have several rows on either
+/// side (one mask per row, the union or the objects of an image); otherwise a repeated id is an error.
+pub fn matched_as<T, U>(
+    gt: &Table<T>,
+    sub: &Table<U>,
+    several: bool,
+    read_as: ReadAs,
+    diags: &mut Diags,
+) -> Matched {
+    let mut index: FxHashMap<Cow<str>, u32> = FxHashMap::default();
     index.reserve(gt.ids.len());
     let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(gt.ids.len()));
     for r in 0..gt.ids.len() {
         let id = gt.ids.get(r);
         let next = first.len() as u32;
-        let g = *index.entry(id).or_insert(next);
+        let g = *index.entry(key(id, read_as)).or_insert(next);
         if g == next {
             first.push(r as u32);
         } else if !several {
@@ -139,7 +156,7 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
     let mut sub_group = Vec::with_capacity(sub.ids.len());
     for r in 0..sub.ids.len() {
         let id = sub.ids.get(r);
-        let g = index.get(id).copied().unwrap_or(NONE);
+        let g = index.get(&key(id, read_as)).copied().unwrap_or(NONE);
         if g == NONE {
             diags.push(
                 Diagnostic::error(
@@ -168,23 +185,7 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
     }
     for (g, s) in seen.iter().enumerate() {
         if *s == NONE {
-            let r = first[g] as usize;
-            diags.push(
-                Diagnostic::error(
-                    &format!("{ID}.missing_id"),
-                    format!(
-                        "id `{}` (solution row {}) is not in the submission",
-                        excerpt(gt.ids.get(r)),
-                        gt.lines[r].saturating_sub(1)
-                    ),
-                )
-                .file(&gt.file)
-                .line(gt.lines[r])
-                .hint(format!(
-                    "Give every id of the sample submission a row in `{}` (an empty value where there is nothing to predict).",
-                    sub.file
-                )),
-            );
+            diags.push(missing(gt, first[g] as usize, &sub.file));
         }
     }
     Matched {
@@ -192,6 +193,23 @@ pub fn matched<T, U>(gt: &Table<T>, sub: &Table<U>, several: bool, diags: &mut D
         gt_group,
         sub_group,
     }
+}
+
+/// The solution's row `r` has an id the submission lacks.
+fn missing<T>(gt: &Table<T>, r: usize, sub_file: &str) -> Diagnostic {
+    Diagnostic::error(
+        &format!("{ID}.missing_id"),
+        format!(
+            "id `{}` (solution row {}) is not in the submission",
+            excerpt(gt.ids.get(r)),
+            gt.lines[r].saturating_sub(1)
+        ),
+    )
+    .file(&gt.file)
+    .line(gt.lines[r])
+    .hint(format!(
+        "Give every id of the sample submission a row in `{sub_file}` (an empty value where there is nothing to predict)."
+    ))
 }
 
 fn repeated(file: &str, id: &str, line: u64, before: u64) -> Diagnostic {

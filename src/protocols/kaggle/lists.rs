@@ -54,7 +54,7 @@ pub(super) fn read_pairs<T>(
     }
     let mut sub: Table<T> = inputs::read(pred_e, delim, &columns, diags, &mut cell)?;
     let mut gt = gt;
-    let m = inputs::matched(&gt, &sub, false, diags);
+    let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
     let mut sub_of = vec![inputs::NONE; m.len()];
     for (r, &g) in m.sub_group.iter().enumerate() {
         if g != inputs::NONE && sub_of[g as usize] == inputs::NONE {

@@ -139,7 +139,7 @@ pub fn read(
     let Some(sub) = inputs::read(pred_e, delim, &sub_columns, diags, &mut parse_sub) else {
         return Ok(None);
     };
-    let matched = inputs::matched(&gt, &sub, true, diags);
+    let matched = inputs::matched_as(&gt, &sub, true, opts.read_as.mode(), diags);
     let set = assemble(&gt, &sub, &matched);
     limits(&set, &gt, &matched, opts.metric == "hausdorff", diags);
     Ok(Some(set))

@@ -5,6 +5,7 @@
 //! strings. Each metric follows the competitions' published metric code, named where it is computed
 //! (`metrics::kaggle`). The scores are the published code's in both modes.
 
+mod formulas;
 mod inputs;
 mod lists;
 mod masks;
@@ -12,7 +13,7 @@ mod preflight;
 pub mod units;
 mod view;
 
-use super::options::OptionSet;
+use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diags;
 use crate::input::FileSet;
@@ -28,13 +29,31 @@ crate::choice! {
     pub enum EmptyScore { One = "one", Zero = "zero", Skip = "skip" }
 }
 
+crate::choice! {
+    /// Option `read_as`: ids as `pandas.read_csv` reads them (Kaggle's metrics merge the DataFrames it read),
+    /// or as written.
+    pub enum ReadAsOption { Pandas = "pandas", Text = "text" }
+}
+
+impl ReadAsOption {
+    /// The readers' mode.
+    pub fn mode(self) -> crate::formats::pandas_cells::ReadAs {
+        match self {
+            ReadAsOption::Pandas => crate::formats::pandas_cells::ReadAs::Pandas,
+            ReadAsOption::Text => crate::formats::pandas_cells::ReadAs::Text,
+        }
+    }
+}
+
 crate::options! {
     /// The options of `kaggle`.
     pub struct KaggleOptions {
         metric: String = ("dice", "dice"),
             "the leaderboard metric: dice, mean_dice, iou_precision, fbeta, hausdorff (run-length-encoded masks), \
              map (MAP@k), f1_micro, f1_macro, f1_samples (label sets), levenshtein, sequence_levenshtein, \
-             word_jaccard (strings), kendall_tau (space-separated orderings)";
+             word_jaccard (strings), kendall_tau (space-separated orderings), kl_divergence, weighted_log_loss, \
+             lwlrap, pfbeta, weighted_auc, haversine, angular_error, laplace_log_likelihood (single competitions' \
+             formulas over number columns)";
         id_column: String = ("", ""),
             "the id column (default: the first column named id, else the first column)";
         column: String = ("", ""),
@@ -49,7 +68,24 @@ crate::options! {
              word_jaccard): one, zero, or skip (left out of the mean), as the competition defines it";
         beta: Option<f64> = ("1", "1"), "fbeta: the β of F-beta over pixels";
         k: Option<u64> = ("12", "12"), "map: the k of MAP@k";
+        columns: List = ("", ""),
+            "formulas: the solution's number columns the metric reads (default: kl_divergence, weighted_log_loss \
+             and lwlrap every column besides the id and `Usage`; haversine `latDeg,lngDeg`; angular_error \
+             `azimuth,zenith`; laplace_log_likelihood `FVC,Confidence`, the confidence in the submission only)";
+        group_column: String = ("", ""),
+            "haversine: the solution's column of the phone (default `phone`): per phone the mean of the 50th and \
+             95th percentile errors, then the mean over phones";
+        weights: List = ("", ""),
+            "weighted_log_loss: one weight per column (default all 1; RSNA 2019: 2 for `any`); weighted_auc: one \
+             weight per true-positive-rate range (default ALASKA2's `2,1`)";
+        tpr_thresholds: List = ("", ""),
+            "weighted_auc: the true-positive-rate ranges' bounds (default ALASKA2's `0,0.4,1`)";
+        epsilon: Option<f64> = ("1e-15", "1e-15"),
+            "kl_divergence, weighted_log_loss: predictions clipped to [ε, 1 − ε]";
         delimiter: String = (",", ","), "the CSV field delimiter (one character, or tab)";
+        read_as: ReadAsOption = ("pandas", "pandas"),
+            "how ids are compared: pandas (as Kaggle's metrics merge the DataFrames pandas.read_csv read: `00012`, \
+             `+12` and `12.0` are the integer id 12, in scoring and in the pre-flight check) or text (as written)";
     }
 }
 
@@ -95,6 +131,7 @@ pub enum Kind {
     Tags,
     Strings,
     Orderings,
+    Formulas,
 }
 
 impl Kind {
@@ -105,6 +142,7 @@ impl Kind {
             (Kind::Tags, lists::TAGS),
             (Kind::Strings, lists::STRINGS),
             (Kind::Orderings, lists::ORDERINGS),
+            (Kind::Formulas, formulas::FORMULAS),
         ];
         all.iter()
             .find(|(_, ids)| ids.contains(&metric))
@@ -127,6 +165,7 @@ impl Kind {
             Kind::Tags => lists::TAGS,
             Kind::Strings => lists::STRINGS,
             Kind::Orderings => lists::ORDERINGS,
+            Kind::Formulas => formulas::FORMULAS,
         }
     }
 }
@@ -162,6 +201,7 @@ impl Protocol for Kaggle {
             lists::TAGS,
             lists::STRINGS,
             lists::ORDERINGS,
+            formulas::FORMULAS,
         ];
         Some(
             all.iter()
@@ -211,6 +251,14 @@ fn label(id: &str, opts: &KaggleOptions) -> String {
         "hausdorff" => "mean Hausdorff distance (pixels)".into(),
         "map" => format!("MAP@{}", opts.k.unwrap_or(12)),
         "kendall_tau" => "Kendall's τ over orderings (AI4Code)".into(),
+        "kl_divergence" => "KL divergence (HMS)".into(),
+        "weighted_log_loss" => "weighted multi-label log loss (RSNA 2019)".into(),
+        "lwlrap" => "lwlrap (Freesound 2019)".into(),
+        "pfbeta" => format!("probabilistic F{} (RSNA 2023)", opts.beta.unwrap_or(1.0)),
+        "weighted_auc" => "weighted ROC AUC (ALASKA2)".into(),
+        "haversine" => "mean of the 50th and 95th percentile distance errors (m)".into(),
+        "angular_error" => "mean angular error (rad, IceCube)".into(),
+        "laplace_log_likelihood" => "Laplace log likelihood (OSIC)".into(),
         other => other.replace('_', " "),
     }
 }
@@ -218,11 +266,13 @@ fn label(id: &str, opts: &KaggleOptions) -> String {
 fn display(kind: Kind, opts: &KaggleOptions) -> Display {
     let metric = opts.metric.as_str();
     let mut ids: Vec<&str> = vec![metric];
-    ids.extend(
-        kind.metrics()
-            .iter()
-            .filter(|m| **m != metric && **m != "hausdorff"),
-    );
+    if kind != Kind::Formulas {
+        ids.extend(
+            kind.metrics()
+                .iter()
+                .filter(|m| **m != metric && **m != "hausdorff"),
+        );
+    }
     let columns = match kind {
         Kind::Masks => vec![
             Column::score("dice", "Dice", 5),
@@ -239,6 +289,10 @@ fn display(kind: Kind, opts: &KaggleOptions) -> Display {
             Column::score("word_jaccard", "word Jaccard", 5),
         ],
         Kind::Orderings => vec![Column::score("kendall_tau", "Kendall's τ", 5)],
+        Kind::Formulas => formulas::row_column(metric)
+            .map(|(key, label)| Column::score(key, label, 5))
+            .into_iter()
+            .collect(),
     };
     Display {
         title: INFO.name.into(),
@@ -276,6 +330,10 @@ pub fn run_on(
         .filter(|k| (1..=1_000_000).contains(k))
         .ok_or_else(|| UsageError("option `k`: expected a whole number from 1 to 1000000".into()))?
         as usize;
+    let formula = match kind {
+        Kind::Formulas => Some(formulas::settings(opts, beta)?),
+        _ => None,
+    };
     let mut report = Report::new(ID, mode);
     report.display = display(kind, opts);
     let shown = report
@@ -316,6 +374,9 @@ pub fn run_on(
         Kind::Tags => lists::tags(gt, pred, opts, delim, diags),
         Kind::Strings => lists::strings(gt, pred, opts, delim, opts.empty_rule(), diags),
         Kind::Orderings => lists::orderings(gt, pred, opts, delim, diags),
+        Kind::Formulas => formula
+            .as_ref()
+            .and_then(|s| formulas::score(gt, pred, opts, delim, s, diags)),
     };
     let Some(scored) = scored else {
         return Ok(report);

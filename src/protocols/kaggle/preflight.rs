@@ -140,7 +140,13 @@ pub fn check(run: &mut Run, opts: &KaggleOptions, expects: &Value) -> Found {
         lines: (0..ids.len() as u64).map(|i| i + 2).collect(),
         values: vec![Some(()); ids.len()],
     };
-    let m: Matched = inputs::matched(&gt, &sub, kind == Kind::Masks, &mut run.diags);
+    let m: Matched = inputs::matched_as(
+        &gt,
+        &sub,
+        kind == Kind::Masks,
+        opts.read_as.mode(),
+        &mut run.diags,
+    );
     Found::from(format!(
         "{}, {}",
         counted(sub.ids.len() as u64, "submission row", "submission rows"),
