@@ -72,6 +72,10 @@ mod input;
 mod kaggle;
 #[path = "kaggle_cols.rs"]
 mod kaggle_cols;
+#[path = "kaggle_formulas.rs"]
+mod kaggle_formulas;
+#[path = "kaggle_formulas_ids.rs"]
+mod kaggle_formulas_ids;
 #[path = "kaggle_pandas.rs"]
 mod kaggle_pandas;
 #[path = "kaggle_weights.rs"]
