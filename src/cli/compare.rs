@@ -6,8 +6,8 @@
 use super::{assets, inputs, parse_set, usage};
 use clap::Parser;
 use dropscore::input::{FileSet, Limits, Role};
-use dropscore::protocols::compare_run::{self, json_text};
-pub(super) use dropscore::protocols::compare_run::{headline_metric, options_of, own_options};
+use dropscore::protocols::compare_run::{self, json_text, own_options, Own};
+pub(super) use dropscore::protocols::compare_run::{headline_metric, options_of};
 use dropscore::protocols::contract_compare::Comparison;
 use dropscore::protocols::{self, Quiet, Request};
 use dropscore::{render, Mode, Report};
@@ -52,66 +52,88 @@ pub fn compare_cmd(args: &[String]) -> i32 {
         Ok(a) => a,
         Err(e) => return super::exit_clap(e),
     };
-    let mut set = match parse_set(&a.set) {
-        Ok(s) => s,
+    let c = match Shared::parse(&a.mode, &a.format, &a.set) {
+        Ok(c) => c,
         Err(e) => return usage(&e),
     };
-    let own = match own_options(&mut set) {
-        Ok(o) => o,
-        Err(e) => return usage(&e),
-    };
-    let Some(mode) = Mode::parse(&a.mode) else {
-        return usage(&format!(
-            "--mode must be official or corrected, not `{}`",
-            a.mode
-        ));
-    };
-    let json = match a.format.as_str() {
-        "json" => true,
-        "text" => false,
-        f => return usage(&format!("--format must be text or json, not `{f}`")),
-    };
-    let score = |pred: &[String]| -> Result<Report, String> {
-        let mut inputs = Vec::new();
-        let mut walked = Vec::new();
-        inputs::load(&a.gt, Role::Gt, &mut inputs, &mut walked)?;
-        inputs::load(pred, Role::Pred, &mut inputs, &mut walked)?;
-        protocols::option_files::add(&a.protocol, &set, &mut inputs);
-        let mut files = FileSet::build(inputs, &Limits::from_set(&set));
-        files.diagnostics.splice(0..0, walked);
-        let mut req = Request::new(mode);
-        req.set = set.clone();
-        req.keep_units = true;
-        assets::load(&a.protocol, &[("lemmas", None)], &mut req)?;
-        protocols::score(&a.protocol, &files, &req, &mut Quiet).map_err(|e| e.0)
-    };
+    let score = |pred: &[String]| c.score(&a.protocol, &a.gt, pred);
     let (ra, rb) = match score(&a.pred).and_then(|ra| Ok((ra, score(&a.vs)?))) {
         Ok(r) => r,
         Err(e) => return usage(&e),
     };
     if !a.quiet {
-        let mut err = std::io::stderr().lock();
-        for (who, r) in [("A", &ra), ("B", &rb)] {
-            for d in &r.diagnostics {
-                let _ = write!(err, "{who}: {}", render::diagnostic(d));
-            }
-        }
+        print_diagnostics(&[("A", &ra), ("B", &rb)]);
     }
-    let done = match compare_run::run(&a.protocol, mode, &ra, &rb, &set, &own) {
-        Ok(Ok(c)) => c,
+    let done = match compare_run::run(&a.protocol, c.mode, &ra, &rb, &c.set, &c.own) {
+        Ok(Ok(done)) => done,
         Ok(Err(e)) => {
             eprintln!("dropscore compare: {e}");
             return 1;
         }
         Err(e) => return usage(&e),
     };
-    let out = if json {
-        json_text(&ra, &done, own.all)
+    let out = if c.json {
+        json_text(&ra, &done, c.own.all)
     } else {
-        text(&ra, &rb, &done)
+        text(&ra, &done)
     };
     print!("{out}");
     i32::from(ra.has_errors() || rb.has_errors())
+}
+
+/// What `compare` and `rank` read alike from their arguments: the mode, the output format, the options for the
+/// protocol and the comparison's own options (taken out of `--set`).
+pub(super) struct Shared {
+    pub mode: Mode,
+    pub json: bool,
+    pub set: Vec<(String, String)>,
+    pub own: Own,
+}
+
+impl Shared {
+    pub fn parse(mode: &str, format: &str, set: &[String]) -> Result<Shared, String> {
+        let mut set = parse_set(set)?;
+        let own = own_options(&mut set)?;
+        let mode = Mode::parse(mode)
+            .ok_or_else(|| format!("--mode must be official or corrected, not `{mode}`"))?;
+        let json = match format {
+            "json" => true,
+            "text" => false,
+            f => return Err(format!("--format must be text or json, not `{f}`")),
+        };
+        Ok(Shared {
+            mode,
+            json,
+            set,
+            own,
+        })
+    }
+
+    /// One submission scored on the ground truth, its units kept for the paired statistics.
+    pub fn score(&self, protocol: &str, gt: &[String], pred: &[String]) -> Result<Report, String> {
+        let mut inputs = Vec::new();
+        let mut walked = Vec::new();
+        inputs::load(gt, Role::Gt, &mut inputs, &mut walked)?;
+        inputs::load(pred, Role::Pred, &mut inputs, &mut walked)?;
+        protocols::option_files::add(protocol, &self.set, &mut inputs);
+        let mut files = FileSet::build(inputs, &Limits::from_set(&self.set));
+        files.diagnostics.splice(0..0, walked);
+        let mut req = Request::new(self.mode);
+        req.set = self.set.clone();
+        req.keep_units = true;
+        assets::load(protocol, &[("lemmas", None)], &mut req)?;
+        protocols::score(protocol, &files, &req, &mut Quiet).map_err(|e| e.0)
+    }
+}
+
+/// Each report's diagnostics on standard error, prefixed with the name of its submission.
+pub(super) fn print_diagnostics(named: &[(&str, &Report)]) {
+    let mut err = std::io::stderr().lock();
+    for (who, r) in named {
+        for d in &r.diagnostics {
+            let _ = write!(err, "{who}: {}", render::diagnostic(d));
+        }
+    }
 }
 
 fn cell(v: Option<f64>) -> String {
@@ -123,7 +145,7 @@ fn count(v: Option<u64>) -> String {
 }
 
 /// The text output: one block per metric compared, the verdict last.
-fn text(a: &Report, b: &Report, done: &[Comparison]) -> String {
+fn text(a: &Report, done: &[Comparison]) -> String {
     let mut s = String::new();
     if let Some(st) = &a.statistics {
         s.push_str(&format!(
@@ -131,7 +153,6 @@ fn text(a: &Report, b: &Report, done: &[Comparison]) -> String {
             st.bootstrap, st.unit, st.seed, st.confidence
         ));
     }
-    let _ = b;
     for c in done {
         s.push_str(&format!(
             "{}\tA {}\tB {}\tΔ {} [{}, {}]\tp_bootstrap {}\tp_randomization {}\twins {} ties {} losses {}\n{}\n",

@@ -3,15 +3,12 @@
 //! groups the Holm-corrected paired randomization test does not separate
 //! ([`dropscore::protocols::contract_rank`]). `--format json` gives the leaderboard as one JSON object.
 
-use super::compare::{headline_metric, options_of, own_options};
-use super::{assets, inputs, parse_set, usage};
+use super::compare::{headline_metric, options_of, print_diagnostics, Shared};
+use super::usage;
 use clap::Parser;
-use dropscore::input::{FileSet, Limits, Role};
 use dropscore::protocols::contract_compare::CompareSettings;
 use dropscore::protocols::contract_rank::{rank, Leaderboard};
-use dropscore::protocols::{self, Quiet, Request};
-use dropscore::{render, Mode, Report};
-use std::io::Write;
+use dropscore::{render, Report};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -49,66 +46,35 @@ pub fn rank_cmd(args: &[String]) -> i32 {
         Ok(a) => a,
         Err(e) => return super::exit_clap(e),
     };
-    let mut set = match parse_set(&a.set) {
-        Ok(s) => s,
+    let mut shared = match Shared::parse(&a.mode, &a.format, &a.set) {
+        Ok(c) if c.own.all => return usage("option `compare_all` is for dropscore compare"),
+        Ok(c) => c,
         Err(e) => return usage(&e),
-    };
-    let own = match own_options(&mut set) {
-        Ok(o) if !o.all => o,
-        Ok(_) => return usage("option `compare_all` is for dropscore compare"),
-        Err(e) => return usage(&e),
-    };
-    let Some(mode) = Mode::parse(&a.mode) else {
-        return usage(&format!(
-            "--mode must be official or corrected, not `{}`",
-            a.mode
-        ));
-    };
-    let json = match a.format.as_str() {
-        "json" => true,
-        "text" => false,
-        f => return usage(&format!("--format must be text or json, not `{f}`")),
     };
     if a.pred.len() < 2 {
         return usage("rank needs at least two submissions (--pred A B …)");
     }
     // Replicates are the point: B = 1000 unless set.
-    if !set.iter().any(|(k, _)| k == "bootstrap") {
-        set.push(("bootstrap".to_string(), "1000".to_string()));
+    if !shared.set.iter().any(|(k, _)| k == "bootstrap") {
+        shared
+            .set
+            .push(("bootstrap".to_string(), "1000".to_string()));
     }
-    let score = |pred: &str| -> Result<Report, String> {
-        let mut inputs = Vec::new();
-        let mut walked = Vec::new();
-        inputs::load(&a.gt, Role::Gt, &mut inputs, &mut walked)?;
-        inputs::load(&[pred.to_string()], Role::Pred, &mut inputs, &mut walked)?;
-        protocols::option_files::add(&a.protocol, &set, &mut inputs);
-        let mut files = FileSet::build(inputs, &Limits::from_set(&set));
-        files.diagnostics.splice(0..0, walked);
-        let mut req = Request::new(mode);
-        req.set = set.clone();
-        req.keep_units = true;
-        assets::load(&a.protocol, &[("lemmas", None)], &mut req)?;
-        protocols::score(&a.protocol, &files, &req, &mut Quiet).map_err(|e| e.0)
-    };
     let mut reports = Vec::with_capacity(a.pred.len());
     for p in &a.pred {
-        match score(p) {
+        match shared.score(&a.protocol, &a.gt, std::slice::from_ref(p)) {
             Ok(r) => reports.push(r),
             Err(e) => return usage(&e),
         }
     }
     if !a.quiet {
-        let mut err = std::io::stderr().lock();
-        for (p, r) in a.pred.iter().zip(&reports) {
-            for d in &r.diagnostics {
-                let _ = write!(err, "{p}: {}", render::diagnostic(d));
-            }
-        }
+        let named: Vec<(&str, &Report)> = a.pred.iter().map(String::as_str).zip(&reports).collect();
+        print_diagnostics(&named);
     }
-    let settings = match options_of(&a.protocol, mode, &set) {
+    let settings = match options_of(&a.protocol, shared.mode, &shared.set) {
         Ok(s) => CompareSettings {
             bootstrap: s,
-            permutations: own.permutations,
+            permutations: shared.own.permutations,
         },
         Err(e) => return usage(&e),
     };
@@ -120,7 +86,7 @@ pub fn rank_cmd(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let out = if json {
+    let out = if shared.json {
         json_text(&a.protocol, &reports[0], &board)
     } else {
         text(&reports[0], &board, settings.bootstrap.confidence)
