@@ -1,4 +1,4 @@
-// A report with more rows than the page is handed: a generated 60,000-row regression GT and submission
+// A report with more rows than the page is handed: a generated 25,000-row regression GT and submission
 // are dropped and scored; the report comes with its first 20,000 rows and `items_total`, and the per-item table
 // asks the worker for its rows (src/items_query.rs). The table is filtered (by id and by the shown score texts),
 // sorted and paged, each checked against the CLI's report of the same files; Download CSV and Download JSON
@@ -13,7 +13,7 @@ import { setup, openPage, score, headline, dropFiles, findCli, assertSameText, s
 
 const { formatValue, naturalCompare } = await import(path.join(repoRoot, 'www', 'util.js'));
 
-const N = 60000;
+const N = 25000;
 setup();
 
 /** gt.csv and pred.csv (rows shuffled) with N ids, seeded; a few predictions equal their target. */
@@ -100,7 +100,7 @@ test(`regression, ${N} rows: the table is paged from the worker and the download
   // Paging: the next 1,000 rows, and back.
   await page.click('section.items button[data-page="next"]');
   await waitTable(page, `${N} ids`, desc.slice(1000, 1005));
-  assert.match(await page.textContent('section.items .page-range'), /rows 1001–2000 of 60000/);
+  assert.match(await page.textContent('section.items .page-range'), /rows 1001–2000 of 25000/);
   await page.click('section.items button[data-page="previous"]');
   await waitTable(page, `${N} ids`, desc.slice(0, 5));
   await page.click('section.items button.sort-btn[data-col="error"]');
