@@ -1,14 +1,16 @@
 //! Protocol `kaggle`: the Kaggle conventions the CSV families cannot express, from a `solution.csv` and a
 //! `submission.csv` keyed by an id column, with `metric` choosing among run-length-encoded masks (Dice, mean
 //! Dice, the 2018 Data Science Bowl's precision over IoU thresholds, F-beta over pixels, the Hausdorff
-//! distance), MAP@k over predicted lists, F1 over label sets, and Levenshtein distances and word Jaccard over
-//! strings. Each metric follows the competitions' published metric code, named where it is computed
+//! distance), MAP@k over predicted lists, F1 over label sets, Levenshtein distances and word Jaccard over
+//! strings, and PredictionString boxes (COCO, VOC and Global Wheat Detection's metrics). Each metric follows
+//! the competitions' published metric code, named where it is computed
 //! (`metrics::kaggle`). The scores are the published code's in both modes.
 
 mod inputs;
 mod lists;
 mod masks;
 mod preflight;
+mod pstring;
 mod view;
 
 use super::options::OptionSet;
@@ -27,13 +29,19 @@ crate::choice! {
     pub enum EmptyScore { One = "one", Zero = "zero", Skip = "skip" }
 }
 
+crate::choice! {
+    /// Option `box_format`: how a PredictionString writes a box's four numbers.
+    pub enum BoxFormat { Xywh = "xywh", Xyxy = "xyxy" }
+}
+
 crate::options! {
     /// The options of `kaggle`.
     pub struct KaggleOptions {
         metric: String = ("dice", "dice"),
             "the leaderboard metric: dice, mean_dice, iou_precision, fbeta, hausdorff (run-length-encoded masks), \
              map (MAP@k), f1_micro, f1_macro, f1_samples (label sets), levenshtein, sequence_levenshtein, \
-             word_jaccard (strings), kendall_tau (space-separated orderings)";
+             word_jaccard (strings), kendall_tau (space-separated orderings), box_ap, box_ap50, box_ap75, \
+             box_ar100, voc_ap, wheat_precision (PredictionString boxes)";
         id_column: String = ("", ""),
             "the id column (default: the first column named id, else the first column)";
         column: String = ("", ""),
@@ -49,6 +57,12 @@ crate::options! {
         beta: Option<f64> = ("1", "1"), "fbeta: the β of F-beta over pixels";
         k: Option<u64> = ("12", "12"), "map: the k of MAP@k";
         delimiter: String = (",", ","), "the CSV field delimiter (one character, or tab)";
+        box_format: BoxFormat = ("xywh", "xywh"),
+            "PredictionString: a box's four numbers are `x y w h` (xywh) or `xmin ymin xmax ymax` (xyxy)";
+        classes: bool = ("true", "true"),
+            "PredictionString: each box begins with a class token (the submission's `class conf x y w h`, the \
+             solution's `class x y w h`); false for one class (`conf x y w h`, Global Wheat)";
+        iou: Option<f64> = ("0.5", "0.5"), "voc_ap: the IoU a detection must exceed to match";
     }
 }
 
@@ -59,7 +73,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     summary: "Kaggle competitions' published metrics over a solution.csv and a submission.csv keyed by an id: \
               run-length-encoded masks (Dice, mean Dice, the 2018 Data Science Bowl's IoU-threshold precision, \
               F-beta over pixels, Hausdorff), MAP@k over space-separated lists, micro/macro/samples F1 over label \
-              sets, Levenshtein and word Jaccard over strings.",
+              sets, Levenshtein and word Jaccard over strings, PredictionString boxes (COCO AP as pycocotools, \
+              VOC AP, Global Wheat's precision).",
     gt_files: "The solution CSV: an id column and a value column (e.g. `ImageId,EncodedPixels`), optionally `Usage`.",
     pred_files: "The submission CSV, as the sample submission: the id column and the value column.",
     options: KaggleOptions::SPECS,
@@ -94,6 +109,7 @@ pub enum Kind {
     Tags,
     Strings,
     Orderings,
+    Boxes,
 }
 
 impl Kind {
@@ -104,6 +120,7 @@ impl Kind {
             (Kind::Tags, lists::TAGS),
             (Kind::Strings, lists::STRINGS),
             (Kind::Orderings, lists::ORDERINGS),
+            (Kind::Boxes, pstring::METRICS),
         ];
         all.iter()
             .find(|(_, ids)| ids.contains(&metric))
@@ -126,6 +143,7 @@ impl Kind {
             Kind::Tags => lists::TAGS,
             Kind::Strings => lists::STRINGS,
             Kind::Orderings => lists::ORDERINGS,
+            Kind::Boxes => pstring::METRICS,
         }
     }
 }
@@ -157,6 +175,7 @@ impl Protocol for Kaggle {
             lists::TAGS,
             lists::STRINGS,
             lists::ORDERINGS,
+            pstring::METRICS,
         ];
         Some(
             all.iter()
@@ -206,6 +225,12 @@ fn label(id: &str, opts: &KaggleOptions) -> String {
         "hausdorff" => "mean Hausdorff distance (pixels)".into(),
         "map" => format!("MAP@{}", opts.k.unwrap_or(12)),
         "kendall_tau" => "Kendall's τ over orderings (AI4Code)".into(),
+        "box_ap" => "COCO AP (IoU .50:.95)".into(),
+        "box_ap50" => "COCO AP50".into(),
+        "box_ap75" => "COCO AP75".into(),
+        "box_ar100" => "COCO AR (100 detections)".into(),
+        "voc_ap" => format!("VOC AP at IoU {}", opts.iou.unwrap_or(0.5)),
+        "wheat_precision" => "precision over IoU 0.5:0.75 (Global Wheat)".into(),
         other => other.replace('_', " "),
     }
 }
@@ -234,6 +259,14 @@ fn display(kind: Kind, opts: &KaggleOptions) -> Display {
             Column::score("word_jaccard", "word Jaccard", 5),
         ],
         Kind::Orderings => vec![Column::score("kendall_tau", "Kendall's τ", 5)],
+        Kind::Boxes => vec![
+            Column::score("gt_boxes", "solution boxes", 0),
+            Column::score("detections", "detections", 0),
+            Column::score("tp50", "TP at IoU .5", 0),
+            Column::score("fp50", "FP at IoU .5", 0),
+            Column::score("fn50", "FN at IoU .5", 0),
+            Column::score("wheat_precision", "Global Wheat precision", 5),
+        ],
     };
     Display {
         title: INFO.name.into(),
@@ -311,6 +344,15 @@ pub fn run_on(
         Kind::Tags => lists::tags(gt, pred, opts, delim, diags),
         Kind::Strings => lists::strings(gt, pred, opts, delim, opts.empty_rule(), diags),
         Kind::Orderings => lists::orderings(gt, pred, opts, delim, diags),
+        Kind::Boxes => {
+            let iou = opts.iou.filter(|t| (0.0..1.0).contains(t));
+            if iou.is_none() {
+                return Err(UsageError(
+                    "option `iou`: expected a number from 0 to 1 (below 1)".into(),
+                ));
+            }
+            pstring::score(gt, pred, opts, delim, budget, diags)
+        }
     };
     let Some(scored) = scored else {
         return Ok(report);
