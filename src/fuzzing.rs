@@ -12,6 +12,7 @@ mod families;
 mod files;
 mod kaggle;
 mod kws;
+mod pstring;
 mod text;
 
 use crate::input::{Entry, FileSet, Input, Limits, Role};
@@ -54,6 +55,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("manifest", budget::manifest),
     ("png_chunks", budget::png_chunks),
     ("kaggle_csv", kaggle::kaggle_csv),
+    ("kaggle_pstring", pstring::kaggle_pstring),
 ];
 
 /// The body of target `name`.

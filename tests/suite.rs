@@ -78,6 +78,8 @@ mod kaggle_formulas;
 mod kaggle_formulas_ids;
 #[path = "kaggle_pandas.rs"]
 mod kaggle_pandas;
+#[path = "kaggle_pstring.rs"]
+mod kaggle_pstring;
 #[path = "kaggle_weights.rs"]
 mod kaggle_weights;
 #[path = "kaggle_wording.rs"]

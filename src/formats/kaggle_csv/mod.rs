@@ -4,6 +4,7 @@
 //! [`rle`] and [`cells`].
 
 pub mod cells;
+pub mod pstring;
 pub mod rle;
 
 use super::csv_records::{self, CsvIn, Event, Row};

@@ -20,6 +20,7 @@ pub mod accumulate;
 pub mod cost;
 pub mod evaluate_img;
 pub mod summarize;
+pub mod voc;
 pub mod weighted;
 
 pub use summarize::{stats, summary_text, STAT_IDS};

@@ -1,8 +1,9 @@
 //! Protocol `kaggle`: the Kaggle conventions the CSV families cannot express, from a `solution.csv` and a
 //! `submission.csv` keyed by an id column, with `metric` choosing among run-length-encoded masks (Dice, mean
 //! Dice, the 2018 Data Science Bowl's precision over IoU thresholds, F-beta over pixels, the Hausdorff
-//! distance), MAP@k over predicted lists, F1 over label sets, and Levenshtein distances and word Jaccard over
-//! strings. Each metric follows the competitions' published metric code, named where it is computed
+//! distance), MAP@k over predicted lists, F1 over label sets, Levenshtein distances and word Jaccard over
+//! strings, and PredictionString boxes (COCO, VOC and Global Wheat Detection's metrics). Each metric follows
+//! the competitions' published metric code, named where it is computed
 //! (`metrics::kaggle`). The scores are the published code's in both modes.
 
 mod formulas;
@@ -11,6 +12,7 @@ mod lists;
 mod masks;
 mod preflight;
 pub mod units;
+mod pstring;
 mod view;
 
 use super::options::{List, OptionSet};
@@ -27,6 +29,11 @@ pub const ID: &str = "kaggle";
 crate::choice! {
     /// Option `empty`: what an image (or a row) with nothing on either side scores.
     pub enum EmptyScore { One = "one", Zero = "zero", Skip = "skip" }
+}
+
+crate::choice! {
+    /// Option `box_format`: how a PredictionString writes a box's four numbers.
+    pub enum BoxFormat { Xywh = "xywh", Xyxy = "xyxy" }
 }
 
 crate::choice! {
@@ -53,7 +60,8 @@ crate::options! {
              map (MAP@k), f1_micro, f1_macro, f1_samples (label sets), levenshtein, sequence_levenshtein, \
              word_jaccard (strings), kendall_tau (space-separated orderings), kl_divergence, weighted_log_loss, \
              lwlrap, pfbeta, weighted_auc, haversine, angular_error, laplace_log_likelihood (single competitions' \
-             formulas over number columns)";
+             formulas over number columns), box_ap, box_ap50, box_ap75, box_ar100, voc_ap, wheat_precision \
+             (PredictionString boxes)";
         id_column: String = ("", ""),
             "the id column (default: the first column named id, else the first column)";
         column: String = ("", ""),
@@ -86,6 +94,12 @@ crate::options! {
         read_as: ReadAsOption = ("pandas", "pandas"),
             "how ids are compared: pandas (as Kaggle's metrics merge the DataFrames pandas.read_csv read: `00012`, \
              `+12` and `12.0` are the integer id 12, in scoring and in the pre-flight check) or text (as written)";
+        box_format: BoxFormat = ("xywh", "xywh"),
+            "PredictionString: a box's four numbers are `x y w h` (xywh) or `xmin ymin xmax ymax` (xyxy)";
+        classes: bool = ("true", "true"),
+            "PredictionString: each box begins with a class token (the submission's `class conf x y w h`, the \
+             solution's `class x y w h`); false for one class (`conf x y w h`, Global Wheat)";
+        iou: Option<f64> = ("0.5", "0.5"), "voc_ap: the IoU a detection must exceed to match";
     }
 }
 
@@ -96,7 +110,8 @@ pub const INFO: ProtocolInfo = ProtocolInfo {
     summary: "Kaggle competitions' published metrics over a solution.csv and a submission.csv keyed by an id: \
               run-length-encoded masks (Dice, mean Dice, the 2018 Data Science Bowl's IoU-threshold precision, \
               F-beta over pixels, Hausdorff), MAP@k over space-separated lists, micro/macro/samples F1 over label \
-              sets, Levenshtein and word Jaccard over strings.",
+              sets, Levenshtein and word Jaccard over strings, PredictionString boxes (COCO AP as pycocotools, \
+              VOC AP, Global Wheat's precision).",
     gt_files: "The solution CSV: an id column and a value column (e.g. `ImageId,EncodedPixels`), optionally `Usage`.",
     pred_files: "The submission CSV, as the sample submission: the id column and the value column.",
     options: KaggleOptions::SPECS,
@@ -132,6 +147,7 @@ pub enum Kind {
     Strings,
     Orderings,
     Formulas,
+    Boxes,
 }
 
 impl Kind {
@@ -143,6 +159,7 @@ impl Kind {
             (Kind::Strings, lists::STRINGS),
             (Kind::Orderings, lists::ORDERINGS),
             (Kind::Formulas, formulas::FORMULAS),
+            (Kind::Boxes, pstring::METRICS),
         ];
         all.iter()
             .find(|(_, ids)| ids.contains(&metric))
@@ -166,6 +183,7 @@ impl Kind {
             Kind::Strings => lists::STRINGS,
             Kind::Orderings => lists::ORDERINGS,
             Kind::Formulas => formulas::FORMULAS,
+            Kind::Boxes => pstring::METRICS,
         }
     }
 }
@@ -202,6 +220,7 @@ impl Protocol for Kaggle {
             lists::STRINGS,
             lists::ORDERINGS,
             formulas::FORMULAS,
+            pstring::METRICS,
         ];
         Some(
             all.iter()
@@ -259,6 +278,12 @@ fn label(id: &str, opts: &KaggleOptions) -> String {
         "haversine" => "mean of the 50th and 95th percentile distance errors (m)".into(),
         "angular_error" => "mean angular error (rad, IceCube)".into(),
         "laplace_log_likelihood" => "Laplace log likelihood (OSIC)".into(),
+        "box_ap" => "COCO AP (IoU .50:.95)".into(),
+        "box_ap50" => "COCO AP50".into(),
+        "box_ap75" => "COCO AP75".into(),
+        "box_ar100" => "COCO AR (100 detections)".into(),
+        "voc_ap" => format!("VOC AP at IoU {}", opts.iou.unwrap_or(0.5)),
+        "wheat_precision" => "precision over IoU 0.5:0.75 (Global Wheat)".into(),
         other => other.replace('_', " "),
     }
 }
@@ -293,6 +318,14 @@ fn display(kind: Kind, opts: &KaggleOptions) -> Display {
             .map(|(key, label)| Column::score(key, label, 5))
             .into_iter()
             .collect(),
+        Kind::Boxes => vec![
+            Column::score("gt_boxes", "solution boxes", 0),
+            Column::score("detections", "detections", 0),
+            Column::score("tp50", "TP at IoU .5", 0),
+            Column::score("fp50", "FP at IoU .5", 0),
+            Column::score("fn50", "FN at IoU .5", 0),
+            Column::score("wheat_precision", "Global Wheat precision", 5),
+        ],
     };
     Display {
         title: INFO.name.into(),
@@ -377,6 +410,15 @@ pub fn run_on(
         Kind::Formulas => formula
             .as_ref()
             .and_then(|s| formulas::score(gt, pred, opts, delim, s, diags)),
+        Kind::Boxes => {
+            let iou = opts.iou.filter(|t| (0.0..1.0).contains(t));
+            if iou.is_none() {
+                return Err(UsageError(
+                    "option `iou`: expected a number from 0 to 1 (below 1)".into(),
+                ));
+            }
+            pstring::score(gt, pred, opts, delim, budget, diags)
+        }
     };
     let Some(scored) = scored else {
         return Ok(report);

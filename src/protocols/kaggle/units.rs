@@ -85,6 +85,8 @@ pub fn slot(files: &FileSet, opts: &KaggleOptions, report: &Report) -> Slot {
                 b.sums("kendall_tau", 2, rows.concat(), finish);
             }
         }
+        // Not recomputed from weighted ids yet: no units, so no interval (never a wrong one).
+        Kind::Formulas | Kind::Boxes => {}
     }
     let replicate = b.build(
         column(first_column(kind)),
@@ -144,6 +146,8 @@ fn first_column(kind: Kind) -> &'static str {
         Kind::Tags => "f1",
         Kind::Strings => "levenshtein",
         Kind::Orderings => "kendall_tau",
+        Kind::Formulas => "",
+        Kind::Boxes => "wheat_precision",
     }
 }
 
