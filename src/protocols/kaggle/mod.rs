@@ -11,8 +11,8 @@ mod inputs;
 mod lists;
 mod masks;
 mod preflight;
-pub mod units;
 mod pstring;
+pub mod units;
 mod view;
 
 use super::options::{List, OptionSet};
