@@ -258,16 +258,30 @@ fn leaf<K: Key>(s1: &[K], s2: &[K], p1: usize, p2: usize, op: &mut dyn FnMut(Op,
         vp.extend_from_slice(pv);
         vn.extend_from_slice(mv);
     });
+    for (o, i, j) in read_back(s1, s2, words, &vp, &vn) {
+        op(o, p1 + i, p2 + j);
+    }
+}
+
+/// `recover_alignment`: the edit operations (in order, positions within `s1` and `s2`) read back from the end of
+/// the matrix whose vertical deltas are the bit sets `vp` / `vn` (`words` 64-bit words a row of `s2`).
+fn read_back<K: Key>(
+    s1: &[K],
+    s2: &[K],
+    words: usize,
+    vp: &[u64],
+    vn: &[u64],
+) -> Vec<(Op, usize, usize)> {
     let test = |m: &[u64], row: usize, c: usize| m[row * words + c / 64] >> (c % 64) & 1 == 1;
     let mut ops = Vec::new();
-    let (mut c, mut r) = (n1, n2);
+    let (mut c, mut r) = (s1.len(), s2.len());
     while r > 0 && c > 0 {
-        if test(&vp, r - 1, c - 1) {
+        if test(vp, r - 1, c - 1) {
             c -= 1;
             ops.push((Op::Delete, c, r));
         } else {
             r -= 1;
-            if r > 0 && test(&vn, r - 1, c - 1) {
+            if r > 0 && test(vn, r - 1, c - 1) {
                 ops.push((Op::Insert, c, r));
             } else {
                 c -= 1;
@@ -285,9 +299,8 @@ fn leaf<K: Key>(s1: &[K], s2: &[K], p1: usize, p2: usize, op: &mut dyn FnMut(Op,
         r -= 1;
         ops.push((Op::Insert, c, r));
     }
-    for &(o, i, j) in ops.iter().rev() {
-        op(o, p1 + i, p2 + j);
-    }
+    ops.reverse();
+    ops
 }
 
 #[cfg(test)]
@@ -332,35 +345,7 @@ mod tests {
                 }
             }
         }
-        let test = |m: &[u64], row: usize, c: usize| m[row * words + c / 64] >> (c % 64) & 1 == 1;
-        let mut ops = Vec::new();
-        let (mut c, mut r) = (n1, n2);
-        while r > 0 && c > 0 {
-            if test(&vp, r - 1, c - 1) {
-                c -= 1;
-                ops.push((Op::Delete, c, r));
-            } else {
-                r -= 1;
-                if r > 0 && test(&vn, r - 1, c - 1) {
-                    ops.push((Op::Insert, c, r));
-                } else {
-                    c -= 1;
-                    if s1[c] != s2[r] {
-                        ops.push((Op::Replace, c, r));
-                    }
-                }
-            }
-        }
-        while c > 0 {
-            c -= 1;
-            ops.push((Op::Delete, c, r));
-        }
-        while r > 0 {
-            r -= 1;
-            ops.push((Op::Insert, c, r));
-        }
-        ops.reverse();
-        ops
+        read_back(s1, s2, words, &vp, &vn)
     }
 
     /// A seeded generator of strings over a small alphabet (many matches and ties).
