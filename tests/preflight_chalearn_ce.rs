@@ -2,7 +2,7 @@
 //! with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, manifest_hides_labels, Case, File, Rng};
 
 const NAMES: &[&str] = &[
     "La_Tomatina",
@@ -176,50 +176,24 @@ const SETTINGS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(20);
-    let (mut ready, mut not_ready) = (0, 0);
-    for case in 0..300 {
-        let gt = gen_gt(&mut rng);
-        let gt_files = gt_files(&gt, &mut rng);
-        let mut sub = submission(&gt, &mut rng);
-        let kind = if case % 4 == 0 { 0 } else { rng.below(15) };
-        let what = corrupt(&mut sub, kind, &mut rng);
-        let pred = to_files(&sub, kind, &mut rng);
-        let set = SETTINGS[rng.below(SETTINGS.len())];
-        if agree(
-            "chalearn-ce",
-            &gt_files,
-            &pred,
-            set,
-            &format!("case {case} ({what}, {set:?})"),
-        ) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("chalearn-ce agreement: {ready} ready, {not_ready} not ready, 300 cases");
     // Both verdicts occur often enough for the agreement to mean something.
-    assert!(
-        ready >= 60 && not_ready >= 40,
-        "ready {ready}, not ready {not_ready}"
-    );
+    agreement("chalearn-ce", 20, 300, (60, 40), |case, rng| {
+        let gt = gen_gt(rng);
+        let gt_files = gt_files(&gt, rng);
+        let mut sub = submission(&gt, rng);
+        let kind = if case % 4 == 0 { 0 } else { rng.below(15) };
+        let what = corrupt(&mut sub, kind, rng);
+        let pred = to_files(&sub, kind, rng);
+        Case::new(gt_files, pred, SETTINGS[rng.below(SETTINGS.len())], what)
+    });
 }
 
 #[test]
 fn manifest_reveals_no_label() {
-    let mut rng = Rng::new(7);
-    for _ in 0..50 {
-        let gt = gen_gt(&mut rng);
-        let a = gt_files(&gt, &mut rng);
-        let b = gt_files(&gt, &mut rng);
-        for set in SETTINGS {
-            assert_eq!(
-                manifest("chalearn-ce", &a, set),
-                manifest("chalearn-ce", &b, set)
-            );
-        }
-    }
+    manifest_hides_labels("chalearn-ce", 7, SETTINGS, |rng| {
+        let gt = gen_gt(rng);
+        (gt_files(&gt, rng), gt_files(&gt, rng))
+    });
 }
 
 #[test]

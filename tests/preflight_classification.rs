@@ -2,7 +2,7 @@
 //! with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, manifest_hides_labels, Case, File, Rng};
 
 /// A ground truth: ids (GT order, maybe with blank lines and quoted ids) and the class labels.
 struct Gt {
@@ -168,55 +168,28 @@ const SETTINGS: &[&[(&str, &str)]] = &[&[], &[("metric", "f1_macro")], &[("missi
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(21);
-    let (mut ready, mut not_ready) = (0, 0);
-    let cases = 300;
-    for case in 0..cases {
-        let gt = gen_gt(&mut rng);
-        let gt_files = gt_files(&gt, &mut rng);
+    agreement("classification", 21, 300, (60, 60), |case, rng| {
+        let gt = gen_gt(rng);
+        let gt_files = gt_files(&gt, rng);
         let scores = rng.chance(50);
-        let mut rows = submission(&gt, &mut rng, scores);
+        let mut rows = submission(&gt, rng, scores);
         let kind = if case % 3 == 0 { 0 } else { rng.below(12) };
-        let what = corrupt(&mut rows, &gt, kind, &mut rng);
+        let what = corrupt(&mut rows, &gt, kind, rng);
         let mut text = rows.join("\n");
         if !text.is_empty() {
             text.push('\n');
         }
         let pred: Vec<File> = vec![("pred.csv".into(), text.into_bytes())];
-        let set = SETTINGS[rng.below(SETTINGS.len())];
-        if agree(
-            "classification",
-            &gt_files,
-            &pred,
-            set,
-            &format!("case {case} ({what}, {set:?})"),
-        ) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("classification agreement: {ready} ready, {not_ready} not ready, {cases} cases");
-    assert!(
-        ready >= 60 && not_ready >= 60,
-        "ready {ready}, not ready {not_ready}"
-    );
+        Case::new(gt_files, pred, SETTINGS[rng.below(SETTINGS.len())], what)
+    });
 }
 
 #[test]
 fn manifest_reveals_no_label() {
-    let mut rng = Rng::new(7);
-    for _ in 0..50 {
-        let gt = gen_gt(&mut rng);
-        let a = gt_files(&gt, &mut rng);
-        let b = gt_files(&gt, &mut rng);
-        for set in SETTINGS {
-            assert_eq!(
-                manifest("classification", &a, set),
-                manifest("classification", &b, set)
-            );
-        }
-    }
+    manifest_hides_labels("classification", 7, SETTINGS, |rng| {
+        let gt = gen_gt(rng);
+        (gt_files(&gt, rng), gt_files(&gt, rng))
+    });
 }
 
 #[test]

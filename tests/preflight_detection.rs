@@ -2,7 +2,7 @@
 //! official scoring on generated COCO results files, valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, Case, File, Rng};
 use serde_json::{json, Value};
 
 /// A ground truth's shape: image ids and category ids (names `c<id>`).
@@ -149,32 +149,14 @@ const SETTINGS: &[&[(&str, &str)]] = &[&[], &[("use_cats", "false")], &[("max_de
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(22);
-    let (mut ready, mut not_ready) = (0, 0);
-    for case in 0..240 {
-        let gt = gen_gt(&mut rng);
-        let gt_files = gt_file(&gt, &mut rng);
-        let res = results(&gt, &mut rng);
+    agreement("detection", 22, 240, (60, 60), |case, rng| {
+        let gt = gen_gt(rng);
+        let gt_files = gt_file(&gt, rng);
+        let res = results(&gt, rng);
         let kind = if case % 4 == 0 { 0 } else { rng.below(15) };
-        let (sub, what) = corrupt(&gt, res, kind, &mut rng);
-        let set = SETTINGS[rng.below(SETTINGS.len())];
-        if agree(
-            "detection",
-            &gt_files,
-            &sub,
-            set,
-            &format!("case {case} ({what}, {set:?})"),
-        ) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("detection agreement: {ready} ready, {not_ready} not ready, 240 cases");
-    assert!(
-        ready >= 60 && not_ready >= 60,
-        "ready {ready}, not ready {not_ready}"
-    );
+        let (sub, what) = corrupt(&gt, res, kind, rng);
+        Case::new(gt_files, sub, SETTINGS[rng.below(SETTINGS.len())], what)
+    });
 }
 
 #[test]

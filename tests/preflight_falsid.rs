@@ -2,7 +2,7 @@
 //! official scoring on generated submissions (label files and distance matrices), valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, manifest_hides_labels, Case, File, Rng};
 
 const SUBSETS: &[&str] = &["Pizan", "Tasso", "Yaqut"];
 
@@ -214,43 +214,27 @@ const SETTINGS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(2023);
-    let (mut ready, mut not_ready) = (0, 0);
-    for case in 0..300 {
-        let ids = gen_ids(&mut rng);
+    agreement("falsid", 2023, 300, (60, 60), |case, rng| {
+        let ids = gen_ids(rng);
         let writer = rng.chance(50);
-        let gt = gt_files(&ids, writer, rng.chance(50), &mut rng);
-        let mut sub = submission(&ids, &mut rng);
+        let gt = gt_files(&ids, writer, rng.chance(50), rng);
+        let mut sub = submission(&ids, rng);
         let kind = if case % 4 == 0 { 0 } else { rng.below(15) };
-        let what = corrupt(&mut sub, kind, &mut rng);
-        let pred = to_files(&sub, kind, &mut rng);
-        let set = SETTINGS[rng.below(SETTINGS.len())];
-        let case = format!("case {case} ({what}, kind {kind}, writer {writer}, {set:?})");
-        if agree("falsid", &gt, &pred, set, &case) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("falsid agreement: {ready} ready, {not_ready} not ready, 300 cases");
-    assert!(
-        ready >= 60 && not_ready >= 60,
-        "ready {ready}, not ready {not_ready}"
-    );
+        let what = corrupt(&mut sub, kind, rng);
+        let pred = to_files(&sub, kind, rng);
+        let what = format!("{what}, kind {kind}, writer {writer}");
+        Case::new(gt, pred, SETTINGS[rng.below(SETTINGS.len())], what)
+    });
 }
 
 #[test]
 fn manifest_reveals_no_label() {
-    let mut rng = Rng::new(5);
-    for _ in 0..50 {
-        let ids = gen_ids(&mut rng);
+    manifest_hides_labels("falsid", 5, SETTINGS, |rng| {
+        let ids = gen_ids(rng);
         let (writer, merged) = (rng.chance(50), rng.chance(50));
-        let a = gt_files(&ids, writer, merged, &mut rng);
-        let b = gt_files(&ids, writer, merged, &mut rng);
-        for set in SETTINGS {
-            assert_eq!(manifest("falsid", &a, set), manifest("falsid", &b, set));
-        }
-    }
+        let a = gt_files(&ids, writer, merged, rng);
+        (a, gt_files(&ids, writer, merged, rng))
+    });
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! box or grade, and `check` agrees with official scoring on generated submissions, valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, Case, File, Rng};
 
 fn qids(rng: &mut Rng) -> Vec<String> {
     let n = 1 + rng.below(5);
@@ -257,23 +257,21 @@ const XML_SETTINGS: &[&[(&str, &str)]] = &[
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(14);
-    let (mut ready, mut not_ready) = (0, 0);
-    for case in 0..400 {
-        let q = qids(&mut rng);
+    agreement("kws", 14, 400, (80, 80), |case, rng| {
+        let q = qids(rng);
         let kind = if case % 4 == 0 { 0 } else { rng.below(24) };
         let trec = case % 2 == 0;
         let (gt, mut bytes, what, set) = if trec {
-            let gt = qrels(&q, &mut rng);
-            let mut lines = run_lines(&q, &mut rng);
-            let what = corrupt_trec(&mut lines, kind, &mut rng);
+            let gt = qrels(&q, rng);
+            let mut lines = run_lines(&q, rng);
+            let what = corrupt_trec(&mut lines, kind, rng);
             let mut s = lines.join("\n");
             s.push('\n');
             (gt, s.into_bytes(), what, TREC_SETTINGS[rng.below(4)])
         } else {
-            let gt = xml_gt(&q, &mut rng);
-            let mut blocks = xml_blocks(&q, &mut rng);
-            let what = corrupt_xml(&mut blocks, kind, &mut rng);
+            let gt = xml_gt(&q, rng);
+            let mut blocks = xml_blocks(&q, rng);
+            let what = corrupt_xml(&mut blocks, kind, rng);
             (
                 gt,
                 xml_results(&blocks, kind == 11),
@@ -281,7 +279,7 @@ fn check_agrees_with_official_scoring() {
                 XML_SETTINGS[rng.below(4)],
             )
         };
-        let what = corrupt_bytes(&mut bytes, kind, &mut rng).unwrap_or(if kind == 11 && !trec {
+        let what = corrupt_bytes(&mut bytes, kind, rng).unwrap_or(if kind == 11 && !trec {
             "one-line XML"
         } else {
             what
@@ -295,27 +293,15 @@ fn check_agrees_with_official_scoring() {
             pred.push(if trec {
                 (
                     "res/other.xml".into(),
-                    xml_results(&xml_blocks(&q, &mut rng), false),
+                    xml_results(&xml_blocks(&q, rng), false),
                 )
             } else {
                 ("res/other.run".into(), b"q0 Q0 d1 1 1.0 sys\n".to_vec())
             });
         }
-        let case = format!(
-            "case {case} ({}, {what}, {set:?})",
-            if trec { "trec" } else { "xml" }
-        );
-        if agree("kws", &[gt], &pred, set, &case) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("kws agreement: {ready} ready, {not_ready} not ready, 400 cases");
-    assert!(
-        ready >= 80 && not_ready >= 80,
-        "ready {ready}, not ready {not_ready}"
-    );
+        let what = format!("{}, {what}", if trec { "trec" } else { "xml" });
+        Case::new(vec![gt], pred, set, what)
+    });
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! with official scoring on generated label-map submissions, valid and broken.
 
 mod preflight_common;
-use preflight_common::{agree, manifest, File, Rng};
+use preflight_common::{agreement, manifest, Case, File, Rng};
 
 fn png(w: u32, h: u32, colour: png::ColorType, depth: png::BitDepth, data: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -133,14 +133,12 @@ fn corrupt(gt: &Gt, sub: &mut Vec<File>, kind: usize, rng: &mut Rng) -> &'static
 
 #[test]
 fn check_agrees_with_official_scoring() {
-    let mut rng = Rng::new(23);
-    let (mut ready, mut not_ready) = (0, 0);
-    for case in 0..240 {
-        let gt = gen_gt(&mut rng);
-        let gt_files = maps(&gt, &mut rng, "ref", true);
-        let mut sub = maps(&gt, &mut rng, "res", false);
+    agreement("segmentation", 23, 240, (60, 60), |case, rng| {
+        let gt = gen_gt(rng);
+        let gt_files = maps(&gt, rng, "ref", true);
+        let mut sub = maps(&gt, rng, "res", false);
         let kind = if case % 4 == 0 { 0 } else { rng.below(14) };
-        let what = corrupt(&gt, &mut sub, kind, &mut rng);
+        let what = corrupt(&gt, &mut sub, kind, rng);
         let c = gt.classes.to_string();
         let names: Vec<String> = (0..gt.classes).map(|k| format!("class{k}")).collect();
         let names = names.join(",");
@@ -150,23 +148,8 @@ fn check_agrees_with_official_scoring() {
             2 => vec![("num_classes", &c), ("reduce_zero_label", "true")],
             _ => vec![("num_classes", &c), ("missing", "worst")],
         };
-        if agree(
-            "segmentation",
-            &gt_files,
-            &sub,
-            &set,
-            &format!("case {case} ({what}, {set:?})"),
-        ) {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    eprintln!("segmentation agreement: {ready} ready, {not_ready} not ready, 240 cases");
-    assert!(
-        ready >= 60 && not_ready >= 60,
-        "ready {ready}, not ready {not_ready}"
-    );
+        Case::new(gt_files, sub, &set, what)
+    });
 }
 
 #[test]

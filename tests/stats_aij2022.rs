@@ -47,14 +47,6 @@ fn repeat(doc: &Value, weight: &dyn Fn(&str) -> u32) -> Value {
     Value::Object(out)
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 const TASKS: [(&str, &str); 4] = [
     ("mathqa", "mathqa"),
     ("textqa", "textqa"),

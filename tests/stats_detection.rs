@@ -77,14 +77,6 @@ fn repeated(gt: &Value, res: &Value, w: &[u32]) -> (Value, Value) {
     (g, json!(dets))
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 /// Replicates of `seeds` against the repeated sets scored from their files.
 fn check(gt: &Value, res: &Value, seeds: &[u128], set: &[(&str, &str)]) {
     let n = gt["images"].as_array().unwrap().len();
@@ -256,17 +248,6 @@ fn intervals_in_the_report() {
     assert!(score(&gt, &res, &[]).units.0.is_none());
 }
 
-fn cli_json(dir: &std::path::Path, args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
-}
-
 /// A split file for detection (no bootstrap): each part's 12 stats equal, to 1e-12, the protocol's own on the
 /// images of that part alone (the units recompute with weights 1 and 0).
 #[test]
@@ -300,7 +281,8 @@ fn split_file_parts_equal_each_part_alone() {
             "--set",
             "split=split.tsv",
         ],
-    );
+    )
+    .0;
     for (part, keep) in [("public", true), ("private", false)] {
         let w: Vec<u32> = (0..ids.len())
             .map(|u| u32::from(public(u) == keep))
@@ -334,7 +316,7 @@ fn compare_detection_against_itself() {
     ];
     let mut all = args.to_vec();
     all.extend(["--vs", "pred/results.json", "--set", "bootstrap=50"]);
-    let c = &cli_json(&dir, &all)["compare"];
+    let c = &cli_json(&dir, &all).0["compare"];
     assert_eq!(c["metric"], "AP", "{c}");
     assert_eq!(c["delta"], 0.0, "{c}");
     assert_eq!(

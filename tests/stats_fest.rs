@@ -144,14 +144,6 @@ fn score(case: &Case, w: &[Vec<u32>], extra: &[(&str, &str)]) -> Report {
     score_inputs("fest", inputs(case, w), case.mode, &set)
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 fn split(case: &Case, flat: &[u32]) -> Vec<Vec<u32>> {
     let mut at = 0;
     case.manuscripts

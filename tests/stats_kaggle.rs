@@ -54,14 +54,6 @@ fn repeat_csv(csv: &str, weight: &dyn Fn(&str) -> u32) -> String {
     out
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 /// Every metric of `scores` with a value has a replicate; those of `seeds` and of hand-made weights equal the
 /// repeated files' scores. Returns the metric ids checked.
 fn check(sol: &str, sub: &str, seeds: &[u128], set: &[(&str, &str)]) -> Vec<String> {

@@ -10,7 +10,6 @@ use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
 use dropscore::{Mode, Report};
-use serde_json::Value;
 
 fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -210,14 +209,6 @@ fn score(case: &Case, ids: &[String], w: &[u32], extra: &[(&str, &str)]) -> Repo
     score_inputs("kws", inputs(case, ids, w), case.mode, &set)
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 fn weights(seed: u128, n: usize) -> Vec<u32> {
     let mut draws = Resampler::new(seed, &[n], 1);
     let mut w = vec![0u32; n];
@@ -326,18 +317,6 @@ fn replicates_equal_repeated_random_trec_sets() {
         ) as u32;
     }
     assert!(checked >= 20, "{checked}");
-}
-
-fn cli_json(dir: &std::path::Path, args: &[&str]) -> (Value, Vec<u8>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, out.stdout)
 }
 
 /// The ICFHR'14 example and the TREC example through the CLI, B = 50, seed 3, confidence 0.9: every interval is

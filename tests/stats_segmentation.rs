@@ -9,7 +9,6 @@ use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
 use dropscore::{Mode, Report};
-use serde_json::Value;
 
 const IDS: [&str; 7] = [
     "aAcc",
@@ -132,14 +131,6 @@ fn score(case: &Case, w: &[u32], extra: &[(&str, &str)]) -> Report {
     r
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 fn weights(seed: u128, n: usize) -> Vec<u32> {
     let mut draws = Resampler::new(seed, &[n], 1);
     let mut w = vec![0u32; n];
@@ -217,18 +208,6 @@ fn example() -> Case {
 #[test]
 fn replicates_equal_the_repeated_example() {
     check(&example(), &[0, 1, 2, 42]);
-}
-
-fn cli_json(dir: &std::path::Path, args: &[&str]) -> (Value, Vec<u8>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, out.stdout)
 }
 
 /// The example's report with B = 60, seed 11, confidence 0.9: each interval is the percentile interval of the

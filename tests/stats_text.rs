@@ -71,14 +71,6 @@ fn repeated(gt: &Value, pred: &Value, weight: &dyn Fn(&str) -> u32) -> (Value, V
     (g, Value::Object(p))
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 fn weights(n: usize, seed: u128) -> Vec<u32> {
     let mut draws = Resampler::new(seed, &[n], 1);
     let mut w = vec![0u32; n];

@@ -82,3 +82,26 @@ pub fn gunzip(rel: &str) -> Vec<u8> {
         .unwrap();
     out
 }
+
+/// Equal to 1e-12 relative (or both absent): how a replicate's value is compared with the metric recomputed on
+/// the repeated set (docs/specs/statistics.md).
+pub fn close(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+        _ => false,
+    }
+}
+
+/// The CLI's JSON report of `args` run in `dir` (`--format json -q`), parsed, with its bytes.
+pub fn cli_json(dir: &std::path::Path, args: &[&str]) -> (serde_json::Value, Vec<u8>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .args(["--format", "json", "-q"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, out.stdout)
+}

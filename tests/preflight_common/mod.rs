@@ -121,3 +121,83 @@ pub fn agree(protocol: &str, gt: &[File], pred: &[File], set: &[(&str, &str)], c
     );
     checked.ready
 }
+
+/// One generated case of an agreement test: the ground truth, the submission, the settings and what was done
+/// to the submission (for the failure message).
+pub struct Case {
+    pub gt: Vec<File>,
+    pub pred: Vec<File>,
+    pub set: Vec<(String, String)>,
+    pub what: String,
+}
+
+impl Case {
+    pub fn new(
+        gt: Vec<File>,
+        pred: Vec<File>,
+        set: &[(&str, &str)],
+        what: impl Into<String>,
+    ) -> Case {
+        Case {
+            gt,
+            pred,
+            set: owned(set),
+            what: what.into(),
+        }
+    }
+}
+
+/// `cases` cases made by `case_of` (from one seeded generator) through `agree`; prints how many were ready and
+/// asserts that each verdict occurred at least `min.0` (ready) and `min.1` (not ready) times, so that the
+/// agreement means something.
+pub fn agreement(
+    protocol: &str,
+    seed: u64,
+    cases: usize,
+    min: (usize, usize),
+    mut case_of: impl FnMut(usize, &mut Rng) -> Case,
+) {
+    let mut rng = Rng::new(seed);
+    let (mut ready, mut not_ready) = (0, 0);
+    for i in 0..cases {
+        let c = case_of(i, &mut rng);
+        let set: Vec<(&str, &str)> = c
+            .set
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        if agree(
+            protocol,
+            &c.gt,
+            &c.pred,
+            &set,
+            &format!("case {i} ({}, {set:?})", c.what),
+        ) {
+            ready += 1;
+        } else {
+            not_ready += 1;
+        }
+    }
+    eprintln!("{protocol} agreement: {ready} ready, {not_ready} not ready, {cases} cases");
+    assert!(
+        ready >= min.0 && not_ready >= min.1,
+        "ready {ready}, not ready {not_ready}"
+    );
+}
+
+/// The manifest reveals no label: 50 pairs of ground truths that differ only in what a participant must not
+/// see (`pair` makes them from one seeded generator) have the same manifest under every setting.
+pub fn manifest_hides_labels(
+    protocol: &str,
+    seed: u64,
+    settings: &[&[(&str, &str)]],
+    mut pair: impl FnMut(&mut Rng) -> (Vec<File>, Vec<File>),
+) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..50 {
+        let (a, b) = pair(&mut rng);
+        for set in settings {
+            assert_eq!(manifest(protocol, &a, set), manifest(protocol, &b, set));
+        }
+    }
+}
