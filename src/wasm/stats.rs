@@ -168,8 +168,9 @@ impl Session {
 
     /// Scores the session's submission (A) and `files_b` (B's predictions, on the session's ground truth) with
     /// `options` (`{ mode, set }`, with the compare options `permutations` and `compare_all`), and compares them:
-    /// `{ json, deltas }`: A's report with its `compare` object, as `dropscore compare --format json`, and the
-    /// histogram of the compared metric's paired replicate Δ as JSON text (`null` without replicates). Throws the
+    /// `{ json, deltas, scatter }`: A's report with its `compare` object, as `dropscore compare --format json`, the
+    /// histogram of the compared metric's paired replicate Δ as JSON text (`null` without replicates), and the
+    /// scatter of per-unit scores (src/render/compare_plot.rs) as JSON text (`null` without unit scores). Throws the
     /// refusal as a string (a protocol without units, an option error).
     pub fn compare(
         &mut self,
@@ -207,6 +208,12 @@ impl Session {
                     &obj,
                     &"deltas".into(),
                     &serde_json::to_string(&deltas).unwrap_or_default().into(),
+                )?;
+                let scatter = crate::render::compare_plot::unit_scatter(&a, &b);
+                js_sys::Reflect::set(
+                    &obj,
+                    &"scatter".into(),
+                    &serde_json::to_string(&scatter).unwrap_or_default().into(),
                 )?;
                 Ok(obj.into())
             }
