@@ -71,12 +71,14 @@ export async function render(entry, ctx) {
 /** The per-image table of the listed images: each id a button that shows that image's boxes. */
 function imageTable(list, show) {
   const head = ['Image', 'GT boxes', 'Detections', 'TP', 'FP', 'FN'];
-  return h('div', { class: 'table-scroll table-tall pstring-images' }, h('table', { class: 'data' },
-    h('caption', {}, `${list.images.length} of ${list.of} images, most FP + FN first (at IoU 0.5). Choose an image to draw its boxes.`),
+  const about = `${list.images.length} of ${list.of} images, most FP + FN first (at IoU 0.5). Choose an image to draw its boxes.`;
+  // The sentence above the table wraps at the page's width; the table, scrolled sideways on a phone, keeps it as its caption.
+  return h('div', { class: 'pstring-images' }, h('p', { class: 'muted small', 'aria-hidden': 'true' }, about),
+    h('div', { class: 'table-scroll table-tall' }, h('table', { class: 'data' }, h('caption', { class: 'visually-hidden' }, about),
     h('thead', {}, h('tr', {}, head.map((c, i) => h('th', { scope: 'col', class: i ? 'num' : '' }, c)))),
     h('tbody', {}, list.images.map(([id, ...n]) => h('tr', { dataset: { image: id } },
       h('th', { scope: 'row' }, h('button', { type: 'button', class: 'btn btn-small pstring-pick', 'aria-pressed': 'false', onclick: () => show(id) }, id)),
-      n.map((v) => h('td', { class: 'num' }, String(v))))))));
+      n.map((v) => h('td', { class: 'num' }, String(v)))))))));
 }
 
 /** PredictionString boxes: the image table, an image picker and the chosen image's boxes (www/boxes.js). */
