@@ -8,6 +8,7 @@
 //! JSON is data and stays as it is.
 
 pub mod axis;
+pub mod compare_plot;
 pub mod page;
 pub mod plot;
 pub mod svg;

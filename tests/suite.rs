@@ -80,6 +80,8 @@ mod kaggle_formulas_ids;
 mod kaggle_pandas;
 #[path = "kaggle_pstring.rs"]
 mod kaggle_pstring;
+#[path = "kaggle_pstring_view.rs"]
+mod kaggle_pstring_view;
 #[path = "kaggle_weights.rs"]
 mod kaggle_weights;
 #[path = "kaggle_wording.rs"]

@@ -50,12 +50,13 @@ export function renderDetails(entry, ctx) {
   const out = [];
   const base = `dropscore-${report.protocol}-${report.mode}`;
   // The worker holds the whole report and writes it as the CLI does (`--format json` / `--format csv`); a report
-  // that came whole is saved as it came.
+  // that came whole is saved as it came, unless its intervals came after it (the worker's report has them).
   const save = (/** @type {'json' | 'csv'} */ format) => async (/** @type {MouseEvent} */ e) => {
     const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
     button.disabled = true;
     try {
-      const whole = format === 'json' && report.items_total == null ? reportJson : await ctx.session.export(report.mode, format);
+      const asCame = format === 'json' && report.items_total == null && (!report.statistics || !ctx.session);
+      const whole = asCame ? reportJson : await ctx.session.export(report.mode, format);
       download(`${base}.${format}`, whole, format === 'csv' ? 'text/csv' : 'application/json');
     } catch (err) {
       button.after(h('span', { class: 'notice notice-error' }, `The download failed: ${err?.message ?? err}`));

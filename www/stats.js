@@ -6,6 +6,7 @@
 
 import { h, s } from './util.js';
 import { headlineParts } from './headline.js';
+import { renderPlot } from './plots.js';
 
 /** Bins of the replicate histogram. */
 const BINS = 30;
@@ -103,10 +104,10 @@ function compareBlock(/** @type {any} */ run, /** @type {string} */ mode) {
     cancel.hidden = false;
     out.replaceChildren();
     try {
-      const answer = /** @type {{json: string, deltas: string}} */ (await run.session.request({ type: 'compare', files, options: { mode, set: run.set } }, {
+      const answer = /** @type {{json: string, deltas: string, scatter: string}} */ (await run.session.request({ type: 'compare', files, options: { mode, set: run.set } }, {
         signal: running.signal, onProgress: (/** @type {number} */ f) => { progress.value = f; },
       }));
-      out.replaceChildren(compareView(JSON.parse(answer.json).compare, JSON.parse(answer.deltas)));
+      out.replaceChildren(compareView(JSON.parse(answer.json).compare, JSON.parse(answer.deltas), JSON.parse(answer.scatter ?? 'null')));
     } catch (e) {
       out.replaceChildren(h('p', { class: 'notice notice-error compare-refusal' }, String(/** @type {any} */ (e)?.message ?? e)));
     } finally {
@@ -123,11 +124,13 @@ function compareBlock(/** @type {any} */ run, /** @type {string} */ mode) {
 }
 
 /**
- * Δ with its interval, the two p-values, wins/ties/losses and the verdict, as the engine gave them, and the
- * histogram of the paired replicates' Δ.
+ * Δ with its interval, the two p-values, wins/ties/losses and the verdict, as the engine gave them, the
+ * histogram of the paired replicates' Δ, and the scatter of per-unit scores (a plot spec of
+ * src/render/compare_plot.rs: equal pairs drawn once, at most 2,000 points, its note says what is drawn).
  * @param {any} c @param {{lo: number, hi: number, counts: number[]} | null} deltas
+ * @param {{spec: any, note: string, points: number} | null} scatter
  */
-function compareView(c, deltas) {
+function compareView(c, deltas, scatter) {
   const num = (/** @type {number | null} */ v) => (v == null ? '—' : String(v));
   const rows = [
     ['Metric', c.metric], ['A', num(c.a)], ['B', num(c.b)], ['Δ = A − B', num(c.delta)],
@@ -139,5 +142,7 @@ function compareView(c, deltas) {
     h('p', { class: 'compare-verdict' }, c.verdict),
     h('table', { class: 'compare-table' }, h('tbody', {},
       rows.map(([k, v]) => h('tr', { dataset: { key: k } }, h('th', { scope: 'row' }, k), h('td', { class: 'num' }, v))))),
-    deltas ? histogramSvg(deltas, c.low, c.high, `Δ = A − B over the ${deltas.counts.reduce((a, b) => a + b, 0)} paired bootstrap replicates`) : null);
+    deltas ? histogramSvg(deltas, c.low, c.high, `Δ = A − B over the ${deltas.counts.reduce((a, b) => a + b, 0)} paired bootstrap replicates`) : null,
+    scatter ? h('div', { class: 'compare-scatter', dataset: { points: String(scatter.points) } },
+      renderPlot(scatter.spec), h('p', { class: 'muted small compare-scatter-note' }, scatter.note)) : null);
 }

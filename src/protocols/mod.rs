@@ -4,6 +4,7 @@
 //! (the [`Request`], a [`Progress`] sink) and the calls they make by protocol id.
 
 pub mod aij2022;
+pub mod box_view;
 pub mod chalearn_ce;
 pub mod classification;
 pub mod commands;

@@ -124,6 +124,9 @@ pub struct Session {
     budget: Budget,
     /// The last kept report of each mode (official, corrected).
     kept: [Option<Report>; 2],
+    /// Whether each kept report's intervals are still to be computed (it was scored with them left for later:
+    /// src/wasm/stats.rs fills them, for the page's headline or for an export).
+    pending: [bool; 2],
     /// The per-item table's last filter and sort over each kept report (src/items_query.rs).
     pages: [crate::items_query::Cache; 2],
     bytes_in_memory: u64,
@@ -175,6 +178,7 @@ impl Session {
             inputs,
             budget,
             kept: [None, None],
+            pending: [false, false],
             pages: Default::default(),
             bytes_in_memory,
             views: Default::default(),
@@ -239,6 +243,7 @@ impl Session {
 
     fn keep(&mut self, report: Report) {
         let slot = mode_slot(report.mode);
+        self.pending[slot] = report.statistics.is_some() && report.intervals.0.is_empty();
         self.kept[slot] = Some(report);
         self.pages[slot] = Default::default();
     }
@@ -250,6 +255,7 @@ impl Session {
             self.files = FileSet::build(copies(&self.inputs), &Limits::from_budget(budget));
             self.budget = budget;
             self.kept = [None, None];
+            self.pending = [false, false];
             self.pages = Default::default();
         }
     }

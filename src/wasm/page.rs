@@ -38,11 +38,17 @@ impl Session {
     }
 
     /// The kept `mode` report as the CLI writes it with `--format json` or `--format csv` (`format`), handed to
-    /// `on_chunk(Uint8Array)` in chunks of at most 16 MiB; returns the byte count.
-    pub fn export(&self, mode: &str, format: &str, on_chunk: &Function) -> Result<f64, JsValue> {
-        let report: &Report = self.kept[self.slot_of(mode)?]
-            .as_ref()
-            .ok_or_else(|| not_kept(mode))?;
+    /// `on_chunk(Uint8Array)` in chunks of at most 16 MiB; returns the byte count. A report scored with its
+    /// intervals left for later gets them first (src/wasm/stats.rs).
+    pub fn export(
+        &mut self,
+        mode: &str,
+        format: &str,
+        on_chunk: &Function,
+    ) -> Result<f64, JsValue> {
+        let slot = self.slot_of(mode)?;
+        self.complete(slot);
+        let report: &Report = self.kept[slot].as_ref().ok_or_else(|| not_kept(mode))?;
         let mut out = Chunks {
             buf: Vec::new(),
             to: on_chunk,

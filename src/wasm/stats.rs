@@ -9,6 +9,7 @@ use crate::protocols::compare_run::{json_text, own_options, run};
 use crate::protocols::{self, Quiet};
 use crate::report::{Mode, Report};
 use crate::stats::histogram::histogram;
+use crate::stats::interval::Interval;
 use crate::stats::resample::Resampler;
 use crate::stats::units::{replicate_values, summarise, Settings, Units};
 use js_sys::Function;
@@ -52,7 +53,7 @@ impl Session {
         let (Some(st), Some(units)) = (report.statistics.as_ref(), report.units.0.clone()) else {
             return Ok(0);
         };
-        if !report.intervals.0.is_empty() {
+        if !self.pending[slot] {
             return Ok(0);
         }
         let settings = Settings {
@@ -104,23 +105,18 @@ impl Session {
     ) -> Result<String, JsValue> {
         let job = JOB.with(|j| j.borrow_mut().take());
         if let Some(job) = job {
+            let pending = &mut self.pending[job.slot];
             let report = self.kept[job.slot].as_mut();
             let same = report
                 .as_ref()
                 .and_then(|r| r.units.0.as_ref())
                 .is_some_and(|u| Arc::ptr_eq(u, &job.units));
             if let (Some(report), true) = (report, same) {
-                let computed = summarise(&job.units, &job.values, job.settings.confidence);
-                let mut diags = crate::diag::Diags::new();
-                crate::protocols::contract_stats::fill(
-                    report,
-                    &job.units,
-                    &job.settings,
-                    &computed,
-                    &mut diags,
-                );
-                report.diagnostics.extend(diags.finish());
-                report.sort_diagnostics();
+                // An export may have filled them meanwhile (see `complete`).
+                if std::mem::take(pending) {
+                    let computed = summarise(&job.units, &job.values, job.settings.confidence);
+                    fill(report, &job.units, &job.settings, &computed);
+                }
                 let column = job
                     .units
                     .replicate
@@ -172,8 +168,9 @@ impl Session {
 
     /// Scores the session's submission (A) and `files_b` (B's predictions, on the session's ground truth) with
     /// `options` (`{ mode, set }`, with the compare options `permutations` and `compare_all`), and compares them:
-    /// `{ json, deltas }`: A's report with its `compare` object, as `dropscore compare --format json`, and the
-    /// histogram of the compared metric's paired replicate Δ as JSON text (`null` without replicates). Throws the
+    /// `{ json, deltas, scatter }`: A's report with its `compare` object, as `dropscore compare --format json`, the
+    /// histogram of the compared metric's paired replicate Δ as JSON text (`null` without replicates), and the
+    /// scatter of per-unit scores (src/render/compare_plot.rs) as JSON text (`null` without unit scores). Throws the
     /// refusal as a string (a protocol without units, an option error).
     pub fn compare(
         &mut self,
@@ -212,10 +209,50 @@ impl Session {
                     &"deltas".into(),
                     &serde_json::to_string(&deltas).unwrap_or_default().into(),
                 )?;
+                let scatter = crate::render::compare_plot::unit_scatter(&a, &b);
+                js_sys::Reflect::set(
+                    &obj,
+                    &"scatter".into(),
+                    &serde_json::to_string(&scatter).unwrap_or_default().into(),
+                )?;
                 Ok(obj.into())
             }
             Ok(Err(e)) | Err(e) => Err(JsValue::from_str(&e)),
         }
+    }
+}
+
+/// Fills `report`'s intervals from the replicates `computed` as the command line does, with their diagnostics.
+fn fill(report: &mut Report, units: &Units, settings: &Settings, computed: &[(String, Interval)]) {
+    let mut diags = crate::diag::Diags::new();
+    crate::protocols::contract_stats::fill(report, units, settings, computed, &mut diags);
+    report.diagnostics.extend(diags.finish());
+    report.sort_diagnostics();
+}
+
+impl Session {
+    /// Computes the intervals of the kept report in `slot` when they were left for later and are still missing
+    /// (the mode the page does not show, or an export before the page's bootstrap ended), so that its export
+    /// carries them as the command line's report does. The same draws as the page's own bootstrap: the page
+    /// then shows equal intervals.
+    pub(super) fn complete(&mut self, slot: usize) {
+        let Some(report) = self.kept[slot].as_mut() else {
+            return;
+        };
+        if !std::mem::take(&mut self.pending[slot]) {
+            return;
+        }
+        let (Some(st), Some(units)) = (report.statistics.as_ref(), report.units.0.clone()) else {
+            return;
+        };
+        let settings = Settings {
+            replicates: st.bootstrap as usize,
+            seed: st.seed,
+            confidence: st.confidence,
+        };
+        let values = replicate_values(&units, &settings);
+        let computed = summarise(&units, &values, settings.confidence);
+        fill(report, &units, &settings, &computed);
     }
 }
 

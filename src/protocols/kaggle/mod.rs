@@ -12,6 +12,7 @@ mod lists;
 mod masks;
 mod preflight;
 mod pstring;
+mod pstring_view;
 pub mod units;
 mod view;
 

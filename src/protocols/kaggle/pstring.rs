@@ -87,8 +87,8 @@ fn read_side(
 }
 
 /// The solution's classes as COCO category indices (sorted: by value when every name is a number, else as
-/// Python sorts strings); `u32::MAX` for a class only the submission has.
-fn categories(classes: &Classes, in_gt: &[bool]) -> (Vec<u32>, usize) {
+/// Python sorts strings), `u32::MAX` for a class only the submission has; and the categories' names.
+fn categories(classes: &Classes, in_gt: &[bool]) -> (Vec<u32>, Vec<String>) {
     let mut names: Vec<(u32, &str)> = (0..classes.names.len())
         .filter(|&c| in_gt[c])
         .map(|c| (c as u32, classes.names[c].as_str()))
@@ -110,7 +110,7 @@ fn categories(classes: &Classes, in_gt: &[bool]) -> (Vec<u32>, usize) {
     for (i, (c, _)) in names.iter().enumerate() {
         index[*c as usize] = i as u32;
     }
-    (index, names.len())
+    (index, names.iter().map(|(_, n)| n.to_string()).collect())
 }
 
 /// Reads, matches and scores the boxes; `None` when a file could not be read.
@@ -122,6 +122,32 @@ pub fn score(
     budget: crate::budget::Budget,
     diags: &mut Diags,
 ) -> Option<Scored> {
+    let iou = opts.iou.unwrap_or(0.5);
+    let b = read(gt_e, pred_e, opts, delim, budget, diags)?;
+    Some(evaluate(b.ids, &b.input, &b.others, iou, opts.empty_rule()))
+}
+
+/// Both files' boxes as the evaluation takes them (see [`read`]).
+pub struct Read {
+    /// The images' ids, in the solution's order (the COCO input's image indices).
+    pub ids: Vec<String>,
+    pub input: Input,
+    /// The detections of classes the solution lacks.
+    pub others: Vec<Det>,
+    /// The COCO categories' names (the solution's classes, sorted).
+    pub categories: Vec<String>,
+}
+
+/// Reads and matches the boxes within the memory budget; `None` when a file could not be read or the
+/// evaluation would not fit (the reason in `diags`).
+pub fn read(
+    gt_e: &Entry,
+    pred_e: &Entry,
+    opts: &KaggleOptions,
+    delim: u8,
+    budget: crate::budget::Budget,
+    diags: &mut Diags,
+) -> Option<Read> {
     let need = BYTES_PER_BYTE * (gt_e.size + pred_e.size) + (1 << 20);
     if budget.check("the parsed boxes", need).is_err() {
         let what = "the parsed boxes of the solution and the submission";
@@ -134,7 +160,6 @@ pub fn score(
         ));
         return None;
     }
-    let iou = opts.iou.unwrap_or(0.5);
     let xyxy = opts.box_format == super::BoxFormat::Xyxy;
     let layout = |conf| Layout {
         class: opts.classes,
@@ -155,7 +180,7 @@ pub fn score(
     }
     let sub = read_side(pred_e, delim, &columns, layout(true), &mut classes, diags)?;
     let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
-    let (input, others) = build(&gt, &sub, &m, &classes);
+    let (input, others, names) = build(&gt, &sub, &m, &classes);
     let over = coco::cost::over(&input, &coco::Params::default(), budget.max_memory)
         .map(|(_, need)| need)
         .or_else(|| {
@@ -181,7 +206,12 @@ pub fn score(
         .iter()
         .map(|&r| gt.ids.get(r as usize).to_string())
         .collect();
-    Some(evaluate(ids, &input, &others, iou, opts.empty_rule()))
+    Some(Read {
+        ids,
+        input,
+        others,
+        categories: names,
+    })
 }
 
 /// The bytes of the IoU matrices of Global Wheat's metric: 8 per detection × GT pair of each image.
@@ -200,13 +230,13 @@ fn pair_bytes(input: &Input, others: &[Det]) -> u64 {
 
 /// The COCO input: images in the solution's order, GT in file order, detections in the submission's order;
 /// and the detections of classes the solution lacks (COCO and VOC leave them out, Global Wheat's metric does
-/// not look at classes).
+/// not look at classes); and the categories' names.
 fn build(
     gt: &Table<Vec<Parsed>>,
     sub: &Table<Vec<Parsed>>,
     m: &inputs::Matched,
     classes: &Classes,
-) -> (Input, Vec<Det>) {
+) -> (Input, Vec<Det>, Vec<String>) {
     let mut others = Vec::new();
     let mut in_gt = vec![false; classes.names.len()];
     for v in gt.values.iter().flatten() {
@@ -214,10 +244,10 @@ fn build(
             in_gt[b.0 as usize] = true;
         }
     }
-    let (cat, n_categories) = categories(classes, &in_gt);
+    let (cat, names) = categories(classes, &in_gt);
     let mut input = Input {
         n_images: m.len(),
-        n_categories,
+        n_categories: names.len(),
         ..Input::default()
     };
     for (g, &r) in m.first.iter().enumerate() {
@@ -250,7 +280,7 @@ fn build(
             }
         }
     }
-    (input, others)
+    (input, others, names)
 }
 
 /// Every metric of [`METRICS`] and the per-image columns.

@@ -1,6 +1,6 @@
 //! The page view of `kaggle` (`www/views/kaggle.js`): for masks, the list of images worst Dice first and one
-//! image's overlay (the solution against the submission, one class per pixel); the other metrics show the
-//! report's per-item table.
+//! image's overlay (the solution against the submission, one class per pixel); for PredictionString boxes, the
+//! views of `pstring_view.rs`; the other metrics show the report's per-item table.
 
 use super::{inputs, masks, KaggleOptions, Kind};
 use crate::diag::Diags;
@@ -19,6 +19,14 @@ pub static EXTRAS: Extras = Extras {
         View {
             name: "overlay",
             run: overlay,
+        },
+        View {
+            name: "box_images",
+            run: super::pstring_view::box_images,
+        },
+        View {
+            name: "boxes",
+            run: super::pstring_view::boxes,
         },
     ],
     ..Extras::NONE
