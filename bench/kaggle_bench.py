@@ -9,7 +9,9 @@ under /usr/bin/time -v (wall, peak RSS; interpreter start and imports included o
          dropscore native (`kaggle`, metric=map, k=12) against pandas.read_csv + Kaggle's published `apk`
          (ml_metrics) per customer + np.mean
 
-and prints both with the ratios, checking that the headline values agree to 1e-9.
+and prints both with the ratios, checking that the headline values agree to 1e-9. The ids are read as text on both
+sides (`read_as = text`; pandas with dtype=str): as pandas reads numbers by default, hexadecimal ids such as
+`00000000000001e5` would be numbers and repeat.
 Env: KAGGLE_MASKS (default 5000), KAGGLE_CUSTOMERS (default 1000000), BENCH_RUNS (default 1).
 """
 import os, re, subprocess, sys, time
@@ -160,14 +162,14 @@ def main():
     dm, dp = generate_masks(), generate_map()
     print(f"bench: inputs ready ({time.time() - t0:.0f} s)", file=sys.stderr)
     ours = best([BIN, "kaggle", "--gt", f"{dm}/solution.csv", "--pred", f"{dm}/submission.csv", "--set", "metric=mean_dice",
-                 "--set", "width=768", "--set", "height=768", "--format", "json"])
+                 "--set", "width=768", "--set", "height=768", "--set", "read_as=text", "--format", "json"])
     import json
     s = json.loads(ours[2])["scores"]
     theirs = best([sys.executable, "-c", PY_MASKS, f"{dm}/solution.csv", f"{dm}/submission.csv"])
     md, gd = (float(x) for x in theirs[2].split())
     row("masks", ours, theirs, abs(s["mean_dice"] - md) < 1e-9 and abs(s["dice"] - gd) < 1e-9)
     ours = best([BIN, "kaggle", "--gt", f"{dp}/solution.csv", "--pred", f"{dp}/submission.csv", "--set", "metric=map",
-                 "--set", "k=12", "--format", "json"])
+                 "--set", "k=12", "--set", "read_as=text", "--format", "json"])
     s = json.loads(ours[2])["scores"]
     theirs = best([sys.executable, "-c", PY_MAP, f"{dp}/solution.csv", f"{dp}/submission.csv"])
     row("map12", ours, theirs, abs(s["map"] - float(theirs[2])) < 1e-9)

@@ -11,7 +11,9 @@ RSS), best of BENCH_RUNS:
                Python: pandas.read_csv, alignment, `np.mean([roc_auc_score(y[c], p[c]) for c in columns])`, the
                competition's published metric.
 
-and prints both side by side with the ratio, checking the headline agrees to 1e-9.
+and prints both side by side with the ratio, checking the headline agrees to 1e-9. Ids are read as text on both sides
+(`read_as = text`; pandas with dtype=str): read as pandas reads numbers, hexadecimal ids like `000000e014172677`
+would be numbers and repeat.
 """
 import json, os, re, subprocess, sys, time
 
@@ -89,9 +91,9 @@ def bench(case):
     d = generate(case)
     gt, pred, rep = os.path.join(d, "gt.csv"), os.path.join(d, "pred.csv"), os.path.join(d, "report.json")
     if case == "macro_f1":
-        metric, sets = "f1_macro", ["metric=f1_macro"]
+        metric, sets = "f1_macro", ["metric=f1_macro", "read_as=text"]
     else:
-        metric, sets = "mean_roc_auc", ["target_columns=*", "metric=mean_roc_auc"]
+        metric, sets = "mean_roc_auc", ["target_columns=*", "metric=mean_roc_auc", "read_as=text"]
     sets = [a for s in sets for a in ("--set", s)]
     ours_cmd = [BIN, "classification", "--gt", gt, "--pred", pred, "--format", "text", "--out", os.path.join(d, "report.txt")] + sets
     best = {}

@@ -26,6 +26,8 @@ mod aij2022_tokenize;
 mod chalearn_ce;
 #[path = "classification.rs"]
 mod classification;
+#[path = "classification_weights.rs"]
+mod classification_weights;
 #[path = "cli.rs"]
 mod cli;
 #[path = "closed_pipe.rs"]

@@ -55,6 +55,17 @@ fn records(bytes: &[u8], delimiter: u8) -> Vec<Record> {
     out
 }
 
+/// The first record of a CSV input (its header), read without the rest.
+fn first_record(r: impl std::io::Read, delimiter: u8) -> Option<csv::ByteRecord> {
+    let mut r = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(r);
+    let mut rec = csv::ByteRecord::new();
+    r.read_byte_record(&mut rec).ok()?.then_some(rec)
+}
+
 fn field(rec: &csv::ByteRecord, i: usize) -> &str {
     let b = rec.get(i).unwrap_or_default();
     std::str::from_utf8(b)
@@ -156,15 +167,20 @@ fn read_gt(
     split: Option<&(String, Vec<u8>)>,
 ) -> Option<Gt> {
     let e = &run.files.entries[at];
+    let want = run.opts.parts().usage_column;
+    let has_usage = |header: &csv::ByteRecord| {
+        (0..header.len())
+            .find(|&i| !want.is_empty() && field(header, i).eq_ignore_ascii_case(&want))
+    };
+    // Without a split file, the header alone says whether there are parts: the rows are read only then.
+    if split.is_none() && has_usage(&first_record(e.buffered().ok()?, layout.delimiter)?).is_none()
+    {
+        return None;
+    }
     let bytes = e.read_all().ok()?;
     let recs = records(&bytes, layout.delimiter);
     let header = &recs.first()?.fields;
-    let want = run.opts.parts().usage_column;
-    let usage = (0..header.len())
-        .find(|&i| !want.is_empty() && field(header, i).eq_ignore_ascii_case(&want));
-    if usage.is_none() && split.is_none() {
-        return None;
-    }
+    let usage = has_usage(header);
     let parts = match split {
         Some((file, text)) => {
             let ic = id_at(header, layout.id_column);

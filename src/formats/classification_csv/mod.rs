@@ -101,6 +101,8 @@ pub struct Gt {
     pub classes: Classes,
     /// The ids' pandas keys (`read_as = pandas`).
     pub keys: IdKeys,
+    /// Each row's weight (scikit-learn's `sample_weight`), when a weight column is read; else empty.
+    pub weights: Vec<f64>,
 }
 
 /// Reads the GT table (`size`: the input's size in bytes, 0 when unknown; it sizes the id table ahead). `None`
@@ -132,6 +134,23 @@ pub fn read_gt_as<'i>(
     budget: Budget,
     diags: &mut Diags,
 ) -> Option<Gt> {
+    let cols = (id_opt, label_opt, "");
+    read_gt_weighted(file, r, size, delimiter, cols, read_as, budget, diags)
+}
+
+/// [`read_gt_as`] with a weight column named `weight_opt` (empty: none): each row's weight a finite number
+/// ≥ 0 in [`Gt::weights`] (a negative one is refused, `classification.negative_weight`).
+#[allow(clippy::too_many_arguments)] // the file, its reader and size, then the options it reads under
+pub fn read_gt_weighted<'i>(
+    file: &str,
+    r: impl Into<CsvIn<'i>>,
+    size: u64,
+    delimiter: u8,
+    (id_opt, label_opt, weight_opt): (&str, &str, &str),
+    read_as: ReadAs,
+    budget: Budget,
+    diags: &mut Diags,
+) -> Option<Gt> {
     let mut held = 0u64;
     let mut over = false;
     let mut g = GtRows::of(read_as);
@@ -158,6 +177,15 @@ pub fn read_gt_as<'i>(
                 }));
                 if let Some((ic, _)) = cols {
                     let _ = shared.set((ic, None));
+                }
+                if !weight_opt.is_empty() && cols.is_some() {
+                    g.weight_col = h.iter().position(|c| c == weight_opt);
+                    if g.weight_col.is_none() {
+                        let d =
+                            id_csv::missing_column(FAMILY, file, h, weight_opt, "weight_column");
+                        diags.push(d);
+                        return false;
+                    }
                 }
                 cols.is_some()
             }
@@ -192,6 +220,7 @@ pub fn read_gt_as<'i>(
         lines,
         names,
         keys,
+        weights,
         ..
     } = g;
     if raw.is_empty() {
@@ -206,6 +235,7 @@ pub fn read_gt_as<'i>(
         lines,
         classes,
         keys,
+        weights,
     })
 }
 
@@ -219,6 +249,9 @@ struct GtRows {
     names: Vec<String>,
     read_as: ReadAs,
     keys: IdKeys,
+    /// The weight column, and each row's weight.
+    weight_col: Option<usize>,
+    weights: Vec<f64>,
 }
 
 impl GtRows {
@@ -269,6 +302,30 @@ impl GtRows {
         };
         self.raw.push(k);
         self.lines.push(row.line);
+        if let Some(wc) = self.weight_col {
+            self.weights
+                .push(weight(self.read_as, file, row, wc, diags));
+        }
+    }
+}
+
+/// A row's weight (column `wc`): a number as `read_as` reads it, refused when negative; NaN when refused.
+fn weight(read_as: ReadAs, file: &str, row: &id_csv::Row, wc: usize, diags: &mut Diags) -> f64 {
+    match pandas::read_number(read_as, FAMILY, file, row, wc, diags) {
+        Some(w) if w < 0.0 => {
+            diags.push(
+                Diagnostic::error(
+                    &format!("{FAMILY}.negative_weight"),
+                    format!("negative weight `{}`", row.get(wc)),
+                )
+                .file(file)
+                .at(row.line, row.column(wc))
+                .hint("Give every GT row a weight ≥ 0 (scikit-learn's sample_weight)."),
+            );
+            f64::NAN
+        }
+        Some(w) => w,
+        None => f64::NAN,
     }
 }
 

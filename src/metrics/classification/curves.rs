@@ -179,8 +179,25 @@ pub fn average_precision_of(c: &ThresholdCurve) -> Option<f64> {
     if c.tps.is_empty() {
         return None;
     }
-    let (p, r) = precision_recall_curve(c);
-    let terms: Vec<f64> = (0..r.len() - 1).map(|i| (r[i + 1] - r[i]) * p[i]).collect();
+    // The terms of the reversed curve with its final (precision 1, recall 0) point ([`precision_recall_curve`]),
+    // computed as they are summed: one vector instead of three.
+    let (m, tl) = (c.tps.len(), c.tps[c.tps.len() - 1]);
+    let precision = |j: usize| {
+        let ps = c.tps[j] + c.fps[j];
+        if ps != 0.0 {
+            c.tps[j] / ps
+        } else {
+            0.0
+        }
+    };
+    let recall = |j: usize| if tl == 0.0 { 1.0 } else { c.tps[j] / tl };
+    let terms: Vec<f64> = (0..m)
+        .map(|i| {
+            let j = m - 1 - i;
+            let next = if j > 0 { recall(j - 1) } else { 0.0 };
+            (next - recall(j)) * precision(j)
+        })
+        .collect();
     let s = -numpy_sum(&terms);
     Some(if s > 0.0 { s } else { 0.0 })
 }
@@ -228,6 +245,32 @@ mod tests {
             assert_eq!(
                 roc_auc_of(&c).map(f64::to_bits),
                 want.map(f64::to_bits),
+                "n = {n}"
+            );
+        }
+    }
+
+    /// `average_precision_of` is the step sum over `precision_recall_curve`, bit for bit.
+    #[test]
+    fn average_precision_is_the_step_sum_of_the_pr_curve() {
+        let mut x: u64 = 0x0fed_cba9_8765_4321;
+        for n in 1..300 {
+            let mut pairs: Vec<(f64, bool)> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    ((x % 41) as f64 / 9.0, (x >> 50) % 4 == 0)
+                })
+                .collect();
+            let c = threshold_curve(&mut pairs);
+            let (p, r) = precision_recall_curve(&c);
+            let terms: Vec<f64> = (0..r.len() - 1).map(|i| (r[i + 1] - r[i]) * p[i]).collect();
+            let s = -numpy_sum(&terms);
+            let want = if s > 0.0 { s } else { 0.0 };
+            assert_eq!(
+                average_precision_of(&c).map(f64::to_bits),
+                Some(want.to_bits()),
                 "n = {n}"
             );
         }

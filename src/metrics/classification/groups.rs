@@ -200,8 +200,15 @@ pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
     keyed: &mut Vec<(u64, u32)>,
     scratch: &mut Vec<(u64, u32)>,
 ) -> ThresholdCurve {
-    if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
-        return g.curve(1, None);
+    // A first block of mostly distinct scores says the column will not group within `cap`: sorted at once
+    // (either way gives the same curve), without filling the table up to `cap` first.
+    const PROBE: usize = 8192;
+    let probe = samples.clone().take(PROBE).map(|(v, y)| (v, y as u32));
+    let many = cap >= PROBE && group(probe, 2, PROBE / 2).is_none();
+    if !many {
+        if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
+            return g.curve(1, None);
+        }
     }
     if samples.clone().any(|(v, _)| v.is_nan()) {
         return super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());

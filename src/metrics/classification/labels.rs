@@ -77,19 +77,65 @@ impl Confusion {
     }
 }
 
+/// What the metrics of this module read from a confusion matrix: integer counts ([`Confusion`]) or sums of
+/// scikit-learn's float `sample_weight` ([`super::weighted::WeightedConfusion`]).
+pub trait Counts {
+    /// The number of labels.
+    fn k(&self) -> usize;
+    /// `C[i,i]`, the row sum and the column sum of label `i`.
+    fn diag(&self, i: usize) -> f64;
+    fn row(&self, i: usize) -> f64;
+    fn col(&self, j: usize) -> f64;
+    /// The trace and the sum of every entry.
+    fn trace_f64(&self) -> f64;
+    fn n(&self) -> f64;
+    /// The full k×k matrix (row-major) as floats, when kept.
+    fn dense(&self) -> Option<Vec<f64>>;
+    /// Without the full matrix: Σ w·C and n·Σ w·expected of Cohen's kappa with weights `w`.
+    fn kappa_sums(&self, w: KappaWeights) -> (f64, f64);
+}
+
+impl Counts for Confusion {
+    fn k(&self) -> usize {
+        self.k
+    }
+    fn diag(&self, i: usize) -> f64 {
+        self.tp[i] as f64
+    }
+    fn row(&self, i: usize) -> f64 {
+        self.truth[i] as f64
+    }
+    fn col(&self, j: usize) -> f64 {
+        self.pred[j] as f64
+    }
+    fn trace_f64(&self) -> f64 {
+        self.trace() as f64
+    }
+    fn n(&self) -> f64 {
+        self.total() as f64
+    }
+    fn dense(&self) -> Option<Vec<f64>> {
+        (self.m.as_ref()).map(|m| m.iter().map(|&c| c as f64).collect())
+    }
+    fn kappa_sums(&self, w: KappaWeights) -> (f64, f64) {
+        let (num, den) = kappa_sums(self, w);
+        (num as f64, den as f64)
+    }
+}
+
 /// `accuracy_score`: correct / n. `None` for no samples.
-pub fn accuracy(c: &Confusion) -> Option<f64> {
-    let n = c.total();
-    (n > 0).then(|| c.trace() as f64 / n as f64)
+pub fn accuracy(c: &impl Counts) -> Option<f64> {
+    let n = c.n();
+    (n > 0.0).then(|| c.trace_f64() / n)
 }
 
 /// `balanced_accuracy_score(adjusted=False)`: per label `C[i,i] / Σ_j C[i,j]`, labels with no true sample
 /// (NaN, "y_pred contains classes not in y_true") dropped, then `np.mean` of the rest in label order.
-pub fn balanced_accuracy(c: &Confusion) -> Option<f64> {
-    let per: Vec<f64> = (0..c.k)
+pub fn balanced_accuracy(c: &impl Counts) -> Option<f64> {
+    let per: Vec<f64> = (0..c.k())
         .filter_map(|i| {
-            let r = c.row_sum(i);
-            (r > 0).then(|| c.at_diag(i) as f64 / r as f64)
+            let r = c.row(i);
+            (r > 0.0).then(|| c.diag(i) / r)
         })
         .collect();
     numpy_mean(&per)
@@ -110,15 +156,9 @@ pub enum Average {
 /// F = 2·tp / (true + pred) (scikit-learn's form in confusion-matrix entries), 0 where a denominator is 0.
 /// `micro` sums tp, pred and true first; `macro` is `np.mean` over the labels (sorted union of true and predicted
 /// labels); `weighted` is `np.average(…, weights=true)` = Σ(x·w) / Σw, both sums pairwise.
-pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
+pub fn precision_recall_f1(c: &impl Counts, avg: Average) -> (f64, f64, f64) {
     let div = |a: f64, b: f64| if b == 0.0 { 0.0 } else { a / b };
-    let stats = |i: usize| {
-        (
-            c.at_diag(i) as f64,
-            c.col_sum(i) as f64,
-            c.row_sum(i) as f64,
-        )
-    };
+    let stats = |i: usize| (c.diag(i), c.col(i), c.row(i));
     let one = |(tp, pred, tru): (f64, f64, f64)| {
         (div(tp, pred), div(tp, tru), div(2.0 * tp, 1.0 * tru + pred))
     };
@@ -126,7 +166,7 @@ pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
         Average::Binary(p) => one(stats(p)),
         Average::Micro => {
             let (mut tp, mut pred, mut tru) = (0.0, 0.0, 0.0);
-            for i in 0..c.k {
+            for i in 0..c.k() {
                 let s = stats(i);
                 tp += s.0;
                 pred += s.1;
@@ -135,13 +175,13 @@ pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
             one((tp, pred, tru))
         }
         Average::Macro | Average::Weighted => {
-            let all: Vec<(f64, f64, f64)> = (0..c.k).map(|i| one(stats(i))).collect();
+            let all: Vec<(f64, f64, f64)> = (0..c.k()).map(|i| one(stats(i))).collect();
             let pick = |f: &dyn Fn(&(f64, f64, f64)) -> f64| -> f64 {
                 let xs: Vec<f64> = all.iter().map(f).collect();
                 if avg == Average::Macro {
                     numpy_mean(&xs).unwrap_or(f64::NAN)
                 } else {
-                    let w: Vec<f64> = (0..c.k).map(|i| c.row_sum(i) as f64).collect();
+                    let w: Vec<f64> = (0..c.k()).map(|i| c.row(i)).collect();
                     let xw: Vec<f64> = xs.iter().zip(&w).map(|(x, w)| x * w).collect();
                     numpy_sum(&xw) / numpy_sum(&w)
                 }
@@ -154,10 +194,10 @@ pub fn precision_recall_f1(c: &Confusion, avg: Average) -> (f64, f64, f64) {
 /// `matthews_corrcoef` (multi-class form): with t = row sums, p = column sums, c = trace, s = n,
 /// cov_ytyp = c·s − t·p, cov_ypyp = s² − p·p, cov_ytyt = s² − t·t; 0 when cov_ypyp·cov_ytyt = 0, else
 /// cov_ytyp / √(cov_ypyp·cov_ytyt). The dot products are of integer-valued floats, exact below 2⁵³.
-pub fn matthews(c: &Confusion) -> f64 {
-    let t: Vec<f64> = (0..c.k).map(|i| c.row_sum(i) as f64).collect();
-    let p: Vec<f64> = (0..c.k).map(|j| c.col_sum(j) as f64).collect();
-    let correct = c.trace() as f64;
+pub fn matthews(c: &impl Counts) -> f64 {
+    let t: Vec<f64> = (0..c.k()).map(|i| c.row(i)).collect();
+    let p: Vec<f64> = (0..c.k()).map(|j| c.col(j)).collect();
+    let correct = c.trace_f64();
     let s = numpy_sum(&p);
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).fold(0.0, |acc, (x, y)| acc + x * y);
     let cov_ytyp = correct * s - dot(&t, &p);
@@ -185,18 +225,18 @@ pub enum KappaWeights {
 /// the same sums in closed form from the per-label counts, in exact integers up to the one division by n
 /// ([`kappa_sums`]): equal to scikit-learn's to a few ulps. `None` (scikit-learn's
 /// `replace_undefined_by=np.nan`) when n = 0 or Σ(w·expected) = 0.
-pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
-    let k = c.k;
-    let sum0: Vec<f64> = (0..k).map(|j| c.col_sum(j) as f64).collect();
-    let sum1: Vec<f64> = (0..k).map(|i| c.row_sum(i) as f64).collect();
+pub fn cohen_kappa(c: &impl Counts, w: KappaWeights) -> Option<f64> {
+    let k = c.k();
+    let sum0: Vec<f64> = (0..k).map(|j| c.col(j)).collect();
+    let sum1: Vec<f64> = (0..k).map(|i| c.row(i)).collect();
     let n = numpy_sum(&sum0);
     if n == 0.0 {
         return None;
     }
-    let Some(m) = &c.m else {
-        let (num, den) = kappa_sums(c, w);
-        let d = den as f64 / n;
-        return (d != 0.0).then(|| 1.0 - num as f64 / d);
+    let Some(m) = c.dense() else {
+        let (num, den) = c.kappa_sums(w);
+        let d = den / n;
+        return (d != 0.0).then(|| 1.0 - num / d);
     };
     let weight = |i: usize, j: usize| -> f64 {
         let d = i as f64 - j as f64;
@@ -217,7 +257,7 @@ pub fn cohen_kappa(c: &Confusion, w: KappaWeights) -> Option<f64> {
     for (i, s0) in sum0.iter().enumerate() {
         for (j, s1) in sum1.iter().enumerate() {
             let wij = weight(i, j);
-            num.push(wij * m[i * k + j] as f64);
+            num.push(wij * m[i * k + j]);
             den.push(wij * (s0 * s1 / n));
         }
     }

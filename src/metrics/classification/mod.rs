@@ -5,3 +5,4 @@ pub mod curves;
 pub mod groups;
 pub mod labels;
 pub mod scores;
+pub mod weighted;

@@ -208,6 +208,9 @@ fn score_columns(
         || (),
         |_, j| {
             let (t, p) = (gt.column(j), sub.column(j, m));
+            if skip.is_none_or(|v| !t.contains(&v)) {
+                return (f.score)(&t, &p);
+            }
             let keep: Vec<usize> = (0..t.len()).filter(|&i| Some(t[i]) != skip).collect();
             let t: Vec<f64> = keep.iter().map(|&i| t[i]).collect();
             let p: Vec<f64> = keep.iter().map(|&i| p[i]).collect();

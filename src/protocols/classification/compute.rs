@@ -9,7 +9,7 @@ use crate::metrics::classification::curves::{
 use crate::metrics::classification::groups::{binary_curve, group, sorted_curves};
 use crate::metrics::classification::labels::{
     accuracy, balanced_accuracy, cohen_kappa, matthews, precision_recall_f1, Average, Confusion,
-    KappaWeights,
+    Counts, KappaWeights,
 };
 use crate::metrics::classification::scores::{
     argmax, brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean,
@@ -206,7 +206,7 @@ pub fn compute(d: &Data) -> Outcome {
 /// precision and recall of `binary_positive` (its position in the confusion matrix), their macro, micro and
 /// weighted averages, MCC and Cohen's kappa (unweighted, linear, quadratic).
 pub(crate) fn label_metrics(
-    conf: &Confusion,
+    conf: &impl Counts,
     labels_ok: bool,
     two_classes: bool,
     binary_positive: Option<usize>,
@@ -248,7 +248,7 @@ pub(crate) fn label_metrics(
 /// default after its warning); without it, one label gives 0.0 for the three, two labels raise ("pos_label=1
 /// is not a valid label"), more raise (multiclass): null.
 pub(crate) fn single_class_binary(
-    conf: &Confusion,
+    conf: &impl Counts,
     union: &[String],
     labels_ok: bool,
     s: &mut Scores,

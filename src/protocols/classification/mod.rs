@@ -11,6 +11,7 @@ mod notes;
 pub mod parts;
 pub mod preflight;
 pub mod units;
+pub mod weighted;
 
 use super::options::{Int, List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
@@ -57,6 +58,9 @@ crate::options! {
         read_as: columns::ReadAsOption = ("pandas", "pandas"), columns::READ_AS_HELP;
         one_minus: bool = ("false", "false"), headline::ONE_MINUS_HELP;
         round: Int = ("-1", "-1"), headline::ROUND_HELP;
+        weight_column: String = ("", ""),
+            "a GT column of row weights (finite, ≥ 0): scikit-learn's sample_weight of every metric that takes \
+             one (roc_auc_ovo takes none: null)";
     }
 }
 
@@ -258,14 +262,23 @@ const COLUMNS: columns::Family = columns::Family {
     default_metric: ("accuracy", "mean_roc_auc"),
 };
 
+/// A sort's buffer of (key, payload) pairs.
+type Keyed = Vec<(u64, u32)>;
+
 /// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
 /// returns NaN: one class only, a probability outside [0, 1]).
 fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     use crate::metrics::classification::{curves, groups, scores};
+    thread_local! {
+        /// The sort's buffers, kept from column to column on each thread (a column of a million rows needs
+        /// 32 MB: fresh pages for every column cost more than the sort).
+        static BUFFERS: std::cell::RefCell<(Keyed, Keyed)> = Default::default();
+    }
     let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
     let samples = p.iter().copied().zip(y.iter().copied());
     let cap = (p.len() / 4).min(1 << 18);
-    let c = groups::binary_curve(samples, cap, &mut Vec::new(), &mut Vec::new());
+    let c = BUFFERS
+        .with_borrow_mut(|(keyed, scratch)| groups::binary_curve(samples, cap, keyed, scratch));
     let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
     vec![
         curves::roc_auc_of(&c),
@@ -284,6 +297,13 @@ pub fn run_on(
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
     if !opts.target_columns.items().is_empty() {
+        if !opts.weight_column.is_empty() {
+            return Err(UsageError(
+                "option `weight_column` does not apply with `target_columns` (the column-wise metrics take no \
+                 weights yet)"
+                    .into(),
+            ));
+        }
         let s = columns::Settings {
             targets: opts.target_columns.items(),
             skip: columns::skip_value(&opts.skip_target)?,
@@ -317,8 +337,9 @@ pub fn run_on(
     progress.update(0.05, "reading the ground truth");
     let gt = inputs::read_entry(gt_e, diags, |r, diags| {
         let read_as = opts.read_as.mode();
-        csvin::read_gt_as(
-            &gt_e.path, r, gt_e.size, delim, columns, read_as, budget, diags,
+        let cols = (columns.0, columns.1, opts.weight_column.as_str());
+        csvin::read_gt_weighted(
+            &gt_e.path, r, gt_e.size, delim, cols, read_as, budget, diags,
         )
     });
     let Some(mut gt) = gt else {
@@ -362,7 +383,12 @@ pub fn run_on(
         top_k,
     };
     let out = fill(&mut report, &data, &metric, blocked);
-    if !blocked {
+    let weighted = !data.gt.weights.is_empty();
+    if weighted && !blocked {
+        weighted::apply(&mut report, &data, &out, &data.gt.weights, diags);
+    }
+    // The bootstrap's replicates draw whole rows with integer counts: no interval with weights yet.
+    if !blocked && !weighted {
         report.units = units::slot(&data, &out, &report.scores);
     }
     if let Some((row, sum)) = out.not_probabilities.filter(|_| !blocked) {
