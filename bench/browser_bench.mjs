@@ -5,7 +5,8 @@
 //
 //   node bench/browser_bench.mjs --gt G --pred P[,P2,...] [--protocol kws] [--mode official|corrected|both]
 //                                [--runs 3] [--warm yes|no] [--api session|files] [--chromium /usr/bin/chromium]
-//                                [--set NAME=VALUE[,NAME=VALUE...]]   (the options' `set`, e.g. max_memory=4GiB)
+//                                [--set NAME=VALUE[,NAME=VALUE...]]   (the options' `set`, e.g.
+//                                max_memory=4GiB,metrics=cer,wer: a list value keeps its commas)
 //                                [--limit 20000] [--table yes|no] [--export json,csv]
 //
 // --limit: the report comes with at most that many rows, as the page asks for it (www/run.js ITEMS_LIMIT; the worker
@@ -42,7 +43,8 @@ if (!args.gt || !args.pred) {
   process.exit(2);
 }
 
-const setOpts = Object.fromEntries(args.set.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+// Pairs split at a comma that starts the next NAME=, so that a list value keeps its commas (metrics=cer,wer).
+const setOpts = Object.fromEntries(args.set.split(/,(?=[A-Za-z_]+=)/).filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 
 const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html' };
 // Serves the repository (for www/pkg and this folder) and the input files under /__input__/<i> (GT first).

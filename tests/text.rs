@@ -306,3 +306,65 @@ fn rouge_on_non_latin_references_is_explained() {
         .iter()
         .all(|d| d.code != "text.rouge_dropped_letters"));
 }
+
+/// Option `metrics`: the report holds (and the run computes) only the listed metrics, the leaderboard `metric`
+/// first and always among them, each with the value the whole table gives; the per-item counts and plots stay.
+/// Not a deviation; an unknown id is a usage error; a config's leaderboard column outside the list is refused.
+#[test]
+fn metrics_option_lists_what_the_report_holds() {
+    let gt = ("gt.csv", "id,text\n1,hello world\n2,the cat sat\n3,\n");
+    let pred = ("pred.csv", "id,text\n3,x\n1,helo world\n2,the bat sat on\n");
+    let all = pair(gt, pred, &[]);
+    let two = pair(gt, pred, &[("metrics", "cer,wer")]);
+    assert!(!two.has_errors(), "{:#?}", two.diagnostics);
+    let ids: Vec<&str> = two.scores.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, ["cer", "wer"]);
+    for id in ids {
+        assert_eq!(two.scores.get(id), all.scores.get(id));
+    }
+    assert!(two.deviations.is_empty(), "{:?}", two.deviations);
+    assert_eq!(item(&two, 0, "char_deletions"), Some(1.0));
+    assert_eq!(item(&two, 1, "wer"), item(&all, 1, "wer"));
+    assert_eq!(two.item(0).scores.get("bleu"), None);
+    assert!(two.plots.iter().any(|p| p.id == "cer_histogram"));
+    assert!(!two.diagnostics.iter().any(|d| d.code == "text.signature"));
+    // The leaderboard metric is added when the list leaves it out, and comes first.
+    let r = pair(gt, pred, &[("metric", "wer"), ("metrics", "bleu")]);
+    let ids: Vec<&str> = r.scores.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids, ["wer", "bleu"]);
+    assert_eq!(r.scores.get("bleu"), all.scores.get("bleu"));
+    // `all` is the default.
+    let r = pair(gt, pred, &[("metrics", "all")]);
+    assert_eq!(r.scores.0, all.scores.0);
+
+    let files = dropscore::input::FileSet::build(
+        vec![
+            common::bytes_input(gt.0, Some(Role::Gt), gt.1.as_bytes().to_vec()),
+            common::bytes_input(pred.0, Some(Role::Pred), pred.1.as_bytes().to_vec()),
+        ],
+        &dropscore::input::Limits::default(),
+    );
+    let req = dropscore::protocols::Request {
+        set: vec![("metrics".into(), "cer,bogus".into())],
+        ..dropscore::protocols::Request::new(Mode::Official)
+    };
+    let Err(err) =
+        dropscore::protocols::score("text", &files, &req, &mut dropscore::protocols::Quiet)
+    else {
+        panic!("no usage error");
+    };
+    assert!(err.0.contains("`bogus` is not a text metric"), "{}", err.0);
+
+    let cfg = "protocol = \"text\"\n[options]\nmetric = \"cer\"\nmetrics = \"cer,wer\"\n\
+               [[leaderboard.columns]]\nkey = \"cer\"\n[[leaderboard.columns]]\nkey = \"bleu\"\n";
+    let Err(errs) = dropscore::config::from_toml(cfg) else {
+        panic!("no config error");
+    };
+    assert!(
+        errs.iter().any(|e| e
+            .message
+            .contains("metric `bleu`: no text report has this score")),
+        "{:?}",
+        errs.iter().map(|e| &e.message).collect::<Vec<_>>()
+    );
+}

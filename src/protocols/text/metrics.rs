@@ -7,6 +7,7 @@ use crate::metrics::edit::{self, Counts, Op};
 use crate::metrics::rouge::{self, RougeScorer, RougeType};
 use crate::metrics::sacrebleu::{self, BleuOptions, ChrfOptions, TerOptions};
 use crate::metrics::text::{jiwer, py_mean, similarity, squad};
+use crate::protocols::options::List;
 use crate::pycompat::strip;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
@@ -304,6 +305,30 @@ pub fn ids() -> Vec<&'static str> {
         }
     }
     out
+}
+
+/// The metric ids option `metrics` asks for, the leaderboard `metric` among them (`None`: `all`, every metric
+/// that applies); an id that is no metric's is the error.
+pub fn requested(list: &List, metric: &str) -> Result<Option<Vec<String>>, String> {
+    let items = list.items();
+    if items.iter().any(|i| i == "all") {
+        return Ok(None);
+    }
+    if items.is_empty() {
+        return Err("option `metrics`: expected `all` or metric ids, comma-separated".into());
+    }
+    let known = ids();
+    if let Some(bad) = items.iter().find(|i| !known.contains(&i.as_str())) {
+        return Err(format!(
+            "option `metrics`: `{bad}` is not a text metric; known: all, {}",
+            known.join(", ")
+        ));
+    }
+    let mut out = items;
+    if !out.iter().any(|i| i == metric) {
+        out.insert(0, metric.to_string());
+    }
+    Ok(Some(out))
 }
 
 /// Reference → hypothesis character substitutions, counted.

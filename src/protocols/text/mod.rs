@@ -14,7 +14,7 @@ mod view;
 mod warnings;
 mod work;
 
-use super::options::OptionSet;
+use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
@@ -40,6 +40,9 @@ crate::options! {
         metric: String = ("cer", "cer"),
             "the leaderboard metric (cer, wer, mer, wil, wip, cer_mean, wer_mean, ned, anls, exact_match, f1, \
              HasAns_exact, HasAns_f1, NoAns_exact, NoAns_f1, jaccard), shown first";
+        metrics: List = ("all", "all"),
+            "the metrics the report holds, comma-separated ids (e.g. cer,wer), the leaderboard `metric` always \
+             among them; all = every metric that applies to the input. Only these are computed";
         layout: String = ("auto", "auto"),
             "the input layout: auto (detected from content), table, json, squad, files or page";
         id_column: String = ("id", "id"), "the id column of the table layout";
@@ -107,9 +110,18 @@ impl Protocol for Text {
     const INFO: &'static ProtocolInfo = &INFO;
     type Options = TextOptions;
 
-    /// Every entry of the metric table.
-    fn score_ids(&self, _: &TextOptions) -> Option<Vec<String>> {
-        Some(metrics::ids().into_iter().map(String::from).collect())
+    /// Every entry of the metric table, or those option `metrics` lists.
+    fn score_ids(&self, opts: &TextOptions) -> Option<Vec<String>> {
+        let wanted = metrics::requested(&opts.metrics, &opts.metric)
+            .ok()
+            .flatten();
+        Some(
+            metrics::ids()
+                .into_iter()
+                .filter(|id| wanted.as_ref().is_none_or(|w| w.iter().any(|m| m == id)))
+                .map(String::from)
+                .collect(),
+        )
     }
 
     fn score(
@@ -120,6 +132,13 @@ impl Protocol for Text {
     ) -> Result<Report, UsageError> {
         let budget = run.opts.budget();
         let units = run.wants_units();
+        // Which metrics the report holds changes none of their values: not a deviation.
+        let others: Vec<&str> = TextOptions::SPECS
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| *n != TextOptions::metrics)
+            .collect();
+        run.deviations_among(&others);
         run_on(
             run.files,
             opts,
@@ -195,6 +214,7 @@ pub fn run_on(
             known.join(", ")
         )));
     }
+    metrics::requested(&opts.metrics, &opts.metric).map_err(UsageError)?;
     if !opts
         .anls_threshold
         .is_some_and(|t| (0.0..=1.0).contains(&t))

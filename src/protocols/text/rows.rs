@@ -48,10 +48,17 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, 
     let many = p.refs.iter().any(|r| r.len() != 1);
     let version = p.squad.as_ref().map(|s| s.0);
     let single = !many && version.is_none();
+    let wanted = table::requested(&opts.metrics, &opts.metric).unwrap_or_default();
     let applicable: Vec<&table::Metric> = table::METRICS
         .iter()
         .filter(|m| table::applies(m, version, many))
+        .filter(|m| {
+            wanted
+                .as_ref()
+                .is_none_or(|w| w.iter().any(|id| id == m.id))
+        })
         .collect();
+    let rouge = applicable.iter().any(|m| m.id.starts_with("rouge"));
     if let Some(d) = super::budget::refusal(p, &applicable, budget)
         .or_else(|| super::work::refusal(p, &applicable, budget, single))
     {
@@ -129,7 +136,7 @@ pub fn fill(report: &mut Report, p: &Pairs, opts: &TextOptions, budget: Budget, 
             .official("the published jaccard function divides by zero"),
         );
     }
-    if version.is_none() {
+    if version.is_none() && rouge {
         let ranked = opts.metric.starts_with("rouge");
         diags.extend(super::warnings::rouge_dropped_letters(p, ranked));
     }
