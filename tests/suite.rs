@@ -132,6 +132,8 @@ mod stats;
 mod stats_aij2022;
 #[path = "stats_detection.rs"]
 mod stats_detection;
+#[path = "stats_falsid.rs"]
+mod stats_falsid;
 #[path = "stats_fest.rs"]
 mod stats_fest;
 #[path = "stats_kaggle.rs"]
