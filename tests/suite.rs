@@ -130,6 +130,8 @@ mod segmentation;
 mod stats;
 #[path = "stats_aij2022.rs"]
 mod stats_aij2022;
+#[path = "stats_chalearn_ce.rs"]
+mod stats_chalearn_ce;
 #[path = "stats_detection.rs"]
 mod stats_detection;
 #[path = "stats_falsid.rs"]
