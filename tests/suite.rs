@@ -140,6 +140,8 @@ mod stats_falsid;
 mod stats_fest;
 #[path = "stats_kaggle.rs"]
 mod stats_kaggle;
+#[path = "stats_kaggle_formulas.rs"]
+mod stats_kaggle_formulas;
 #[path = "stats_kws.rs"]
 mod stats_kws;
 #[path = "stats_parts.rs"]

@@ -463,6 +463,26 @@ pub fn settings(opts: &KaggleOptions, beta: f64) -> Result<Settings, UsageError>
     })
 }
 
+/// Each id's solution and submission numbers and its group, in the solution's order, as [`score`] reads them,
+/// and the options' β, weights and thresholds (the bootstrap's units read the files again).
+pub fn rows(gt: &Entry, pred: &Entry, opts: &KaggleOptions, delim: u8) -> Option<Reread> {
+    let s = settings(opts, opts.beta.unwrap_or(1.0)).ok()?;
+    let (ids, pairs) = read_both(gt, pred, opts, delim, &s.plan, &mut Diags::new())?;
+    let rows = pairs
+        .into_iter()
+        .map(|(t, p)| (t.v, p.v, t.group))
+        .collect();
+    Some((ids, rows, (s.beta, s.weights, s.thresholds)))
+}
+
+/// What [`rows`] gives: the ids, each id's (solution numbers, submission numbers, group), (β, weights,
+/// thresholds).
+pub type Reread = (
+    Vec<String>,
+    Vec<(Vec<f64>, Vec<f64>, String)>,
+    (f64, Vec<f64>, Vec<f64>),
+);
+
 /// Scores one solution and one submission with the formula metric `opts.metric`.
 pub fn score(
     gt: &Entry,
