@@ -3,7 +3,8 @@
 //! every drawn id's row appears as many times as drawn (copies `{id}~{c}`, adjacent), written out and scored
 //! from scratch: random cases of KL divergence, weighted log loss, lwlrap, pfbeta, weighted AUC, haversine
 //! (per-phone percentiles), angular error and the Laplace log likelihood, and the report's interval against the
-//! repeated files' percentile interval.
+//! repeated files' percentile interval; PredictionString boxes (pycocotools' AP, AP50, AP75, AR@100 and Global
+//! Wheat's precision; VOC AP without interval).
 
 mod common;
 use common::*;
@@ -254,4 +255,95 @@ fn intervals_in_the_report_are_those_of_the_repeated_files() {
         );
         assert_eq!(got.left_out, want.left_out as u64, "{metric}");
     }
+}
+
+/// Random PredictionString boxes: 0 to 3 GT boxes per image (classes 0 and 1), detections near them with tied
+/// confidences, spurious ones, now and then a wrong class.
+fn random_boxes(seed: u64) -> (String, String) {
+    let mut next = rng(seed);
+    let n = 4 + next(12) as usize;
+    let (mut sol, mut sub) = (
+        String::from("image_id,PredictionString\n"),
+        String::from("image_id,PredictionString\n"),
+    );
+    for i in 0..n {
+        let (mut g, mut d) = (Vec::new(), Vec::new());
+        for _ in 0..next(4) {
+            let (c, x, y, w, h) = (
+                next(2),
+                10 * next(8),
+                10 * next(8),
+                10 + 10 * next(3),
+                10 + 10 * next(3),
+            );
+            g.push(format!("{c} {x} {y} {w} {h}"));
+            if next(10) < 7 {
+                let c = if next(8) == 0 { 1 - c } else { c };
+                let conf = (1 + next(5)) as f64 / 5.0;
+                d.push(format!(
+                    "{c} {conf} {} {} {w} {h}",
+                    x + next(4),
+                    y + next(4)
+                ));
+            }
+        }
+        if next(3) == 0 {
+            d.push(format!(
+                "{} 0.4 {} {} 15 15",
+                next(2),
+                10 * next(8),
+                10 * next(8)
+            ));
+        }
+        sol += &format!("r{i},{}\n", g.join(" "));
+        sub += &format!("r{i},{}\n", d.join(" "));
+    }
+    (sol, sub)
+}
+
+#[test]
+fn box_replicates_equal_the_repeated_files() {
+    let mut checked = 0;
+    for seed in 1..=40u64 {
+        let (sol, sub) = random_boxes(seed);
+        let set = [("metric", "box_ap")];
+        let r = score(&sol, &sub, &[("metric", "box_ap"), ("bootstrap", "1")]);
+        assert!(!r.has_errors(), "{:?}", codes(&r));
+        let units = r.units.0.as_deref().expect("units");
+        let metrics = units.replicate.metrics();
+        for (m, v) in r.scores.iter().filter(|(_, v)| v.is_some()) {
+            let without = units.no_interval.iter().any(|(x, _)| x == m);
+            assert_eq!(
+                without,
+                m == "voc_ap",
+                "{m} ({v:?}): {:?}",
+                units.no_interval
+            );
+            assert_eq!(metrics.iter().any(|x| x == m), m != "voc_ap", "{m}");
+        }
+        let n = units.count();
+        let mut all: Vec<Vec<u32>> = [seed as u128, 300 + seed as u128]
+            .iter()
+            .map(|&s| {
+                let mut d = Resampler::new(s, &[n], 1);
+                let mut w = vec![0u32; n];
+                assert!(d.next_weights(&mut w));
+                w
+            })
+            .collect();
+        all.push((0..n).map(|i| (i % 3) as u32).collect());
+        for w in all {
+            let weight = |id: &str| w[units.ids.iter().position(|u| u == id).unwrap()];
+            let full = score(&repeat_csv(&sol, &weight), &repeat_csv(&sub, &weight), &set);
+            for (m, v) in metrics.iter().zip(units.replicate.values(&w)) {
+                assert!(
+                    close(v, full.scores.get(m)),
+                    "{m}: replicate {v:?}, repeated files {:?} (weights {w:?})\n{sol}\n{sub}",
+                    full.scores.get(m)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 500, "{checked}");
 }

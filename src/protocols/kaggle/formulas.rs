@@ -18,6 +18,10 @@ use crate::metrics::kaggle::{curves, geometry, probability};
 use crate::metrics::mean::numpy_mean;
 use crate::protocols::UsageError;
 
+/// The bootstrap's units of these metrics (a child module: it reads the files again as [`score`] does).
+#[path = "units_formulas.rs"]
+pub mod units;
+
 /// The metrics of this file.
 pub const FORMULAS: &[&str] = &[
     "kl_divergence",
@@ -462,26 +466,6 @@ pub fn settings(opts: &KaggleOptions, beta: f64) -> Result<Settings, UsageError>
         thresholds,
     })
 }
-
-/// Each id's solution and submission numbers and its group, in the solution's order, as [`score`] reads them,
-/// and the options' β, weights and thresholds (the bootstrap's units read the files again).
-pub fn rows(gt: &Entry, pred: &Entry, opts: &KaggleOptions, delim: u8) -> Option<Reread> {
-    let s = settings(opts, opts.beta.unwrap_or(1.0)).ok()?;
-    let (ids, pairs) = read_both(gt, pred, opts, delim, &s.plan, &mut Diags::new())?;
-    let rows = pairs
-        .into_iter()
-        .map(|(t, p)| (t.v, p.v, t.group))
-        .collect();
-    Some((ids, rows, (s.beta, s.weights, s.thresholds)))
-}
-
-/// What [`rows`] gives: the ids, each id's (solution numbers, submission numbers, group), (β, weights,
-/// thresholds).
-pub type Reread = (
-    Vec<String>,
-    Vec<(Vec<f64>, Vec<f64>, String)>,
-    (f64, Vec<f64>, Vec<f64>),
-);
 
 /// Scores one solution and one submission with the formula metric `opts.metric`.
 pub fn score(

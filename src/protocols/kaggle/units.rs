@@ -16,9 +16,6 @@
 //! A metric whose recomputation on every id once does not give the report's value (another rule applies to
 //! this input) has no interval, with the reason.
 
-#[path = "units_formulas.rs"]
-mod formulas_units;
-
 use super::{formulas, inputs, lists, KaggleOptions, Kind};
 use crate::diag::Diags;
 use crate::input::{Entry, FileSet};
@@ -87,13 +84,21 @@ pub fn slot(files: &FileSet, opts: &KaggleOptions, report: &Report) -> Slot {
         }
         Kind::Formulas => {
             let rows = || reread_formulas(files, opts, &order, table);
-            formulas_units::declare(&mut b, &opts.metric, &column, &rows);
+            formulas::units::declare(&mut b, &opts.metric, &column, &rows);
         }
-        // Not recomputed from weighted ids yet: no units, so no interval (never a wrong one).
-        Kind::Boxes => {}
+        Kind::Boxes => {
+            defined_mean(&mut b, "wheat_precision", column("wheat_precision"));
+            let read = |gt: &Entry, pred: &Entry, opts: &KaggleOptions, delim: u8| {
+                let (ids, input) = super::pstring::coco_input(gt, pred, opts, delim)?;
+                Some((ids, vec![input]))
+            };
+            if let Some(input) = reread_whole(files, opts, table, read) {
+                formulas::units::boxes(&mut b, &input, &order, &defined);
+            }
+        }
     }
     let mut lower = vec!["hausdorff", "levenshtein", "sequence_levenshtein"];
-    lower.extend(formulas_units::LOWER_IS_BETTER);
+    lower.extend(formulas::units::LOWER_IS_BETTER);
     let first = formulas::row_column(&opts.metric).map_or(first_column(kind), |c| c.0);
     let replicate = b.build(column(first), &lower);
     finish(replicate, report, &defined, n, order, table)
@@ -235,16 +240,34 @@ fn reread<T>(
     order.iter().map(|&r| rows[r].take()).collect()
 }
 
-/// The formula metrics' rows read again ([`formulas::rows`]), in unit order.
+/// Like [`reread`] for a value of the whole file set (one element), the ids checked against the report's.
+fn reread_whole<T>(
+    files: &FileSet,
+    opts: &KaggleOptions,
+    table: &ItemTable,
+    read: impl FnOnce(&Entry, &Entry, &KaggleOptions, u8) -> Read<T>,
+) -> Option<T> {
+    let mut diags = Diags::new();
+    let (gt, pred) = inputs::pick(files, &mut diags)?;
+    let delim = inputs::delimiter(&opts.delimiter).ok()?;
+    let (ids, mut one) = read(gt, pred, opts, delim)?;
+    if ids.len() != table.ids.len() || ids.iter().enumerate().any(|(i, id)| table.ids.get(i) != id)
+    {
+        return None;
+    }
+    one.pop()
+}
+
+/// The formula metrics' rows read again ([`formulas::units::rows`]), in unit order.
 fn reread_formulas(
     files: &FileSet,
     opts: &KaggleOptions,
     order: &[usize],
     table: &ItemTable,
-) -> Option<formulas::Reread> {
+) -> Option<formulas::units::Reread> {
     let mut options = None;
     let rows = reread(files, opts, order, table, |gt, pred, opts, delim| {
-        let (ids, rows, o) = formulas::rows(gt, pred, opts, delim)?;
+        let (ids, rows, o) = formulas::units::rows(gt, pred, opts, delim)?;
         options = Some(o);
         Some((ids, rows))
     })?;

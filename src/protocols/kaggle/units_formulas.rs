@@ -1,4 +1,4 @@
-//! The bootstrap's units of the single-competition formulas (`formulas.rs`): one unit per solution id (one row
+//! The bootstrap's units of the single-competition formulas (the parent module, `formulas.rs`): one unit per solution id (one row
 //! on each side), each metric recomputed as the published code computes it on the solution and submission in
 //! which every drawn id's row appears as many times as drawn:
 //!
@@ -13,12 +13,41 @@
 //! - `haversine` (Google Smartphone Decimeter): each phone's 50th and 95th percentile of its repeated errors
 //!   (`np.percentile`, linear), the mean over the phones that have a drawn row (pandas' `groupby` of the
 //!   repeated rows knows no other phone).
+//!
+//! PredictionString boxes (`pstring.rs`), unit = image id: `wheat_precision` is the mean of the per-image
+//! values; `box_ap`, `box_ap50`, `box_ap75`, `box_ar100` are pycocotools' stats with image weights
+//! ([`crate::metrics::coco::weighted`]: the repeated files' images are the solution's order with a drawn image's
+//! copies adjacent, as that module requires). `voc_ap` is not recomputed (no interval, with the reason).
 
-use super::formulas::Reread;
+use super::{read_both, settings};
+use crate::diag::Diags;
+use crate::input::Entry;
+use crate::metrics::coco::weighted::WeightedEval;
+use crate::metrics::coco::{Input, Params};
 use crate::metrics::kaggle::{curves, geometry, probability};
 use crate::metrics::mean::numpy_mean;
 use crate::stats::sums::{Custom, Finish, SumsBuilder};
 use std::sync::Arc;
+
+/// What [`rows`] gives: the ids, each id's (solution numbers, submission numbers, group), (β, weights,
+/// thresholds).
+pub type Reread = (
+    Vec<String>,
+    Vec<(Vec<f64>, Vec<f64>, String)>,
+    (f64, Vec<f64>, Vec<f64>),
+);
+
+/// Each id's solution and submission numbers and its group, in the solution's order, as `score` reads them,
+/// and the options' β, weights and thresholds.
+pub fn rows(gt: &Entry, pred: &Entry, opts: &super::KaggleOptions, delim: u8) -> Option<Reread> {
+    let s = settings(opts, opts.beta.unwrap_or(1.0)).ok()?;
+    let (ids, pairs) = read_both(gt, pred, opts, delim, &s.plan, &mut Diags::new())?;
+    let rows = pairs
+        .into_iter()
+        .map(|(t, p)| (t.v, p.v, t.group))
+        .collect();
+    Some((ids, rows, (s.beta, s.weights, s.thresholds)))
+}
 
 /// The formula metrics where a smaller value is better.
 pub const LOWER_IS_BETTER: &[&str] = &[
@@ -151,4 +180,30 @@ fn haversine(b: &mut SumsBuilder, distances: Vec<f64>, rows: &Rows) {
         numpy_mean(&scores)
     });
     b.custom("haversine", f);
+}
+
+/// pycocotools' AP, AP50, AP75 and AR@100 of the boxes with image weights: unit u is image `order[u]`; each
+/// metric is the stats' value, as `pstring.rs` takes it from the evaluation of the repeated files.
+pub fn boxes(b: &mut SumsBuilder, input: &Input, order: &[usize], defined: &[&str]) {
+    let eval = Arc::new(WeightedEval::new(input, &Params::default()));
+    let order: Arc<Vec<usize>> = Arc::new(order.to_vec());
+    for (id, at) in [
+        ("box_ap", 0),
+        ("box_ap50", 1),
+        ("box_ap75", 2),
+        ("box_ar100", 8),
+    ] {
+        if !defined.contains(&id) {
+            continue;
+        }
+        let (eval, order) = (Arc::clone(&eval), Arc::clone(&order));
+        let f: Custom = Arc::new(move |w| {
+            let mut by_image = vec![0u32; eval.images()];
+            for (&i, &k) in order.iter().zip(w) {
+                by_image[i] = k;
+            }
+            eval.stats(&by_image).get(at).copied().flatten()
+        });
+        b.custom(id, f);
+    }
 }
