@@ -134,12 +134,18 @@ mod segmentation;
 mod stats;
 #[path = "stats_aij2022.rs"]
 mod stats_aij2022;
+#[path = "stats_chalearn_ce.rs"]
+mod stats_chalearn_ce;
 #[path = "stats_detection.rs"]
 mod stats_detection;
+#[path = "stats_falsid.rs"]
+mod stats_falsid;
 #[path = "stats_fest.rs"]
 mod stats_fest;
 #[path = "stats_kaggle.rs"]
 mod stats_kaggle;
+#[path = "stats_kaggle_formulas.rs"]
+mod stats_kaggle_formulas;
 #[path = "stats_kws.rs"]
 mod stats_kws;
 #[path = "stats_parts.rs"]

@@ -9,6 +9,7 @@ mod pairing;
 mod plots;
 mod preflight;
 mod run;
+mod units;
 
 pub use category::{stem_of, steps, TieOrder};
 pub use options::{ChalearnOptions, OPTIONS};
@@ -69,6 +70,7 @@ fn read_settings(opts: &ChalearnOptions) -> ReadSettings {
         duplicates_error: opts.duplicates == Duplicates::Error,
         gt_zero_ignore: opts.gt_zero == GtZero::Ignore,
         stem: opts.id_match == IdMatch::Stem,
+        keep: false,
     }
 }
 
@@ -203,6 +205,7 @@ fn score(
     opts: &ChalearnOptions,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
+    let keep = run.wants_units();
     let (files, diags) = (run.files, &mut run.diags);
     let mode = run.mode;
     progress.update(0.0, "pairing files");
@@ -210,7 +213,10 @@ fn score(
     report.display = display();
     let active = reading_of(opts);
     let others = other_readings(active);
-    let set = read_settings(opts);
+    let set = ReadSettings {
+        keep,
+        ..read_settings(opts)
+    };
     let Some(paired) = pairing::pair(files, &opts.gt_suffix, diags) else {
         report.scores.set(MAP, None);
         report.official_fails = mode == Mode::Official;
@@ -222,9 +228,13 @@ fn score(
         active,
         others,
     };
-    let results = run::all(&paired, &ctx, progress);
+    let mut results = run::all(&paired, &ctx, progress);
+    let kept: Vec<_> = results.iter_mut().map(|r| r.kept.take()).collect();
     let collected = collect(results, ctx.others.len(), &mut report, diags);
     fill_map(&mut report, &paired, &ctx.others, &collected);
+    if keep && !collected.blocked {
+        report.units = units::slot(kept, active);
+    }
     let names: Vec<(&str, f64)> = report
         .items
         .iter()

@@ -31,6 +31,8 @@ pub struct CategoryResult {
     pub no_positives: bool,
     /// This category's diagnostics, in the order a single pass would push them.
     pub diags: Diags,
+    /// What the bootstrap's units need (with [`category::ReadSettings::keep`]).
+    pub kept: Option<category::Kept>,
 }
 
 /// Reads and scores one category.
@@ -43,7 +45,8 @@ pub fn one(
 ) -> CategoryResult {
     let mut diags = Diags::new();
     let active = ctx.active;
-    let o = category::read(&gt.entry, sub, ctx.set, ids, &mut diags, bufs);
+    let mut o = category::read(&gt.entry, sub, ctx.set, ids, &mut diags, bufs);
+    let kept = o.kept.take();
     let no_positives = o.npos == 0 && !o.blocked;
     notes(gt, sub, &o, no_positives, active.append_missing, &mut diags);
     let mut a = Aps::new(&o, &mut bufs.ap);
@@ -77,6 +80,7 @@ pub fn one(
         blocked,
         no_positives,
         diags,
+        kept,
     }
 }
 

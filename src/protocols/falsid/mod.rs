@@ -9,6 +9,7 @@ mod inputs;
 mod options;
 mod output;
 mod preflight;
+mod units;
 
 use options::{
     DuplicateIds, IdMatch, MissingPrediction, Nonfinite, TopkClass, TopkNoMatch, TopkTies,
@@ -177,6 +178,7 @@ fn score(
     opts: &FalsidOptions,
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
+    let wants_units = run.wants_units();
     let (files, diags) = (run.files, &mut run.diags);
     let req_mode = run.mode;
     let subsets = opts.subsets.items();
@@ -244,11 +246,15 @@ fn score(
         results.push(r);
     }
     progress.update(0.95, "report");
-    Ok(output::build(
-        req_mode,
-        opts,
-        &ks,
-        &results,
-        g.has_pred_labels,
-    ))
+    let mut report = output::build(req_mode, opts, &ks, &results, g.has_pred_labels);
+    if wants_units {
+        let setup = units::Setup {
+            ks: &ks,
+            has_pred: g.has_pred_labels,
+            exclude_missing: set.exclude_missing,
+            exclude_no_match: set.exclude_no_match,
+        };
+        report.units = units::slot(&results, &setup);
+    }
+    Ok(report)
 }

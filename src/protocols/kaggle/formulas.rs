@@ -18,6 +18,10 @@ use crate::metrics::kaggle::{curves, geometry, probability};
 use crate::metrics::mean::numpy_mean;
 use crate::protocols::UsageError;
 
+/// The bootstrap's units of these metrics (a child module: it reads the files again as [`score`] does).
+#[path = "units_formulas.rs"]
+pub mod units;
+
 /// The metrics of this file.
 pub const FORMULAS: &[&str] = &[
     "kl_divergence",

@@ -16,7 +16,7 @@
 //! A metric whose recomputation on every id once does not give the report's value (another rule applies to
 //! this input) has no interval, with the reason.
 
-use super::{inputs, lists, KaggleOptions, Kind};
+use super::{formulas, inputs, lists, KaggleOptions, Kind};
 use crate::diag::Diags;
 use crate::input::{Entry, FileSet};
 use crate::items::ItemTable;
@@ -30,9 +30,6 @@ use std::sync::Arc;
 
 /// The solution's ids and one row per id, from a second read of both files.
 type Read<T> = Option<(Vec<String>, Vec<T>)>;
-
-/// A reader of [`reread`].
-type Reader<T> = fn(&Entry, &Entry, &KaggleOptions, u8) -> Read<T>;
 
 /// An id's solution and submission label sets.
 type Sets = (Vec<u32>, Vec<u32>);
@@ -85,13 +82,25 @@ pub fn slot(files: &FileSet, opts: &KaggleOptions, report: &Report) -> Slot {
                 b.sums("kendall_tau", 2, rows.concat(), finish);
             }
         }
-        // Not recomputed from weighted ids yet: no units, so no interval (never a wrong one).
-        Kind::Formulas | Kind::Boxes => {}
+        Kind::Formulas => {
+            let rows = || reread_formulas(files, opts, &order, table);
+            formulas::units::declare(&mut b, &opts.metric, &column, &rows);
+        }
+        Kind::Boxes => {
+            defined_mean(&mut b, "wheat_precision", column("wheat_precision"));
+            let read = |gt: &Entry, pred: &Entry, opts: &KaggleOptions, delim: u8| {
+                let (ids, input) = super::pstring::coco_input(gt, pred, opts, delim)?;
+                Some((ids, vec![input]))
+            };
+            if let Some(input) = reread_whole(files, opts, table, read) {
+                formulas::units::boxes(&mut b, &input, &order, &defined);
+            }
+        }
     }
-    let replicate = b.build(
-        column(first_column(kind)),
-        &["hausdorff", "levenshtein", "sequence_levenshtein"],
-    );
+    let mut lower = vec!["hausdorff", "levenshtein", "sequence_levenshtein"];
+    lower.extend(formulas::units::LOWER_IS_BETTER);
+    let first = formulas::row_column(&opts.metric).map_or(first_column(kind), |c| c.0);
+    let replicate = b.build(column(first), &lower);
     finish(replicate, report, &defined, n, order, table)
 }
 
@@ -217,7 +226,7 @@ fn reread<T>(
     opts: &KaggleOptions,
     order: &[usize],
     table: &ItemTable,
-    read: Reader<T>,
+    read: impl FnOnce(&Entry, &Entry, &KaggleOptions, u8) -> Read<T>,
 ) -> Option<Vec<T>> {
     let mut diags = Diags::new();
     let (gt, pred) = inputs::pick(files, &mut diags)?;
@@ -229,6 +238,40 @@ fn reread<T>(
     }
     let mut rows: Vec<Option<T>> = rows.into_iter().map(Some).collect();
     order.iter().map(|&r| rows[r].take()).collect()
+}
+
+/// Like [`reread`] for a value of the whole file set (one element), the ids checked against the report's.
+fn reread_whole<T>(
+    files: &FileSet,
+    opts: &KaggleOptions,
+    table: &ItemTable,
+    read: impl FnOnce(&Entry, &Entry, &KaggleOptions, u8) -> Read<T>,
+) -> Option<T> {
+    let mut diags = Diags::new();
+    let (gt, pred) = inputs::pick(files, &mut diags)?;
+    let delim = inputs::delimiter(&opts.delimiter).ok()?;
+    let (ids, mut one) = read(gt, pred, opts, delim)?;
+    if ids.len() != table.ids.len() || ids.iter().enumerate().any(|(i, id)| table.ids.get(i) != id)
+    {
+        return None;
+    }
+    one.pop()
+}
+
+/// The formula metrics' rows read again ([`formulas::units::rows`]), in unit order.
+fn reread_formulas(
+    files: &FileSet,
+    opts: &KaggleOptions,
+    order: &[usize],
+    table: &ItemTable,
+) -> Option<formulas::units::Reread> {
+    let mut options = None;
+    let rows = reread(files, opts, order, table, |gt, pred, opts, delim| {
+        let (ids, rows, o) = formulas::units::rows(gt, pred, opts, delim)?;
+        options = Some(o);
+        Some((ids, rows))
+    })?;
+    Some((Vec::new(), rows, options?))
 }
 
 /// Each id's solution and submission label sets (labels numbered in order of appearance).

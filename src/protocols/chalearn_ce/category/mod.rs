@@ -48,6 +48,8 @@ pub struct ReadSettings {
     pub duplicates_error: bool,
     pub gt_zero_ignore: bool,
     pub stem: bool,
+    /// Keep what the bootstrap's units need ([`Outcome::kept`]).
+    pub keep: bool,
 }
 
 /// Image ids of all GT files, interned once; `slot[gid]` is the id's position in the current category's GT.
@@ -163,6 +165,19 @@ pub struct Outcome {
     pub any_ties: bool,
     /// Some equal confidences hold both a positive and a negative (the tie order changes AP).
     pub mixed_ties: bool,
+    /// With [`ReadSettings::keep`]: what the bootstrap's units need.
+    pub kept: Option<Kept>,
+}
+
+/// One category as the bootstrap's units read it: its GT images in GT order (the id as matched, and
+/// `Some(positive)`, `None` for an ignored image), and its matched lines in file order (the confidence as
+/// ranked, the image's GT position).
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    pub gt: Vec<(Box<str>, Option<bool>)>,
+    pub lines: Vec<(f64, u32)>,
+    /// The category has a submission file (without one its AP is 0).
+    pub has_file: bool,
 }
 
 /// Buffers reused from one category to the next (100 categories of 30,000 images would otherwise map and fault
@@ -206,7 +221,10 @@ pub fn read(
     diags: &mut Diags,
     bufs: &mut Buffers,
 ) -> Outcome {
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        kept: set.keep.then(Kept::default),
+        ..Outcome::default()
+    };
     read_gt_file(gt, set, ids, bufs, diags, &mut out);
     bufs.seen.clear();
     bufs.seen.resize(bufs.kinds.len(), false);
@@ -228,6 +246,9 @@ pub fn read(
     }
     for &g in bufs.gids.iter() {
         ids.slot[g as usize] = NONE;
+    }
+    if let Some(k) = out.kept.as_mut() {
+        k.has_file = out.has_file;
     }
     if out.missing.len() > 1 {
         out.any_ties = true;
@@ -264,11 +285,16 @@ fn read_gt_file(
         }
         *slot = kinds.len() as u32;
         gids.push(g);
-        kinds.push(match label {
+        let kind = match label {
             Label::Positive => Kind::Pos,
             Label::Zero if set.gt_zero_ignore => Kind::Ignore,
             _ => Kind::Neg,
-        });
+        };
+        kinds.push(kind);
+        if let Some(k) = out.kept.as_mut() {
+            let id = String::from_utf8_lossy(key).into();
+            k.gt.push((id, (kind != Kind::Ignore).then_some(kind == Kind::Pos)));
+        }
     });
     if st.bad > 0 {
         out.blocked = true;
@@ -349,6 +375,9 @@ fn read_submission_file(
                 out.matched += 1;
                 // + 0.0 turns -0.0 into 0.0: equal confidences compare equal bit for bit below.
                 matched.push((conf + 0.0, k == Kind::Pos));
+                if let Some(kept) = out.kept.as_mut() {
+                    kept.lines.push((conf + 0.0, pos));
+                }
             }
         }
     });
