@@ -293,15 +293,21 @@ pub fn times(v: f64, k: u32) -> f64 {
 
 /// [`weighted_mean`] of K columns (of `w`'s length) in one pass over the weights: each column's sum is added in the same order
 /// as [`weighted_mean`] adds it (so each result is the same to the bit), and the K sums' chains of additions run
-/// side by side instead of one after the other.
-pub fn weighted_means<const K: usize>(x: [&[f64]; K], w: &[u32]) -> [Option<f64>; K] {
+/// side by side instead of one after the other. `finite`: every value of the columns is finite (the caller
+/// knows it from building them); then a term is the plain product v · k, without [`times`]'s mask: for k = 0
+/// it is ±0.0, which leaves a sum as it was, as 0.0 does (a sum that starts at 0.0 is never −0.0).
+pub fn weighted_means<const K: usize>(x: [&[f64]; K], w: &[u32], finite: bool) -> [Option<f64>; K] {
     let n = x.iter().map(|c| c.len()).fold(w.len(), usize::min);
     let (w, x) = (&w[..n], x.map(|c| &c[..n]));
     let mut s = [0.0f64; K];
     let mut t = 0u64;
     for (i, &k) in w.iter().enumerate() {
         for (sum, column) in s.iter_mut().zip(&x) {
-            *sum += times(column[i], k);
+            *sum += if finite {
+                column[i] * k as f64
+            } else {
+                times(column[i], k)
+            };
         }
         t += k as u64;
     }
@@ -325,15 +331,12 @@ mod tests {
             let a: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0).collect();
             let b: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 3.0).collect();
             let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-            let [ma, mb] = weighted_means([&a, &b], &w);
-            assert_eq!(
-                ma.map(f64::to_bits),
-                weighted_mean(&a, &w).map(f64::to_bits)
-            );
-            assert_eq!(
-                mb.map(f64::to_bits),
-                weighted_mean(&b, &w).map(f64::to_bits)
-            );
+            for finite in [true, false] {
+                let [ma, mb] = weighted_means([&a, &b], &w, finite);
+                let bits = |m: Option<f64>| m.map(f64::to_bits);
+                assert_eq!(bits(ma), bits(weighted_mean(&a, &w)));
+                assert_eq!(bits(mb), bits(weighted_mean(&b, &w)));
+            }
         }
     }
 

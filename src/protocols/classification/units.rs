@@ -199,6 +199,8 @@ enum ScoresPart {
         column: Column,
         log_loss: Option<Vec<f64>>,
         brier: Option<Vec<f64>>,
+        /// Every per-row term finite (see `weighted_means`).
+        finite: bool,
     },
     /// More classes: one sorted column per class; per-row terms.
     Multi {
@@ -208,6 +210,7 @@ enum ScoresPart {
         log_loss: Option<Vec<f64>>,
         brier: Option<Vec<f64>>,
         top_k: Option<Vec<f64>>,
+        finite: bool,
     },
 }
 
@@ -337,11 +340,19 @@ fn binary_part(r: &Rows, one_column: bool) -> ScoresPart {
         })
     };
     let positive: Vec<u32> = y.iter().map(|&b| b as u32).collect();
+    let brier = terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i]));
     ScoresPart::Binary {
         column: Column::new(sp.iter().copied(), &positive),
-        brier: terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i])),
+        finite: all_finite(&[&log_loss, &brier]),
+        brier,
         log_loss,
     }
+}
+
+/// Whether every value of the present term columns is finite.
+fn all_finite(columns: &[&Option<Vec<f64>>]) -> bool {
+    let mut values = columns.iter().filter_map(|c| c.as_ref()).flatten();
+    values.all(|v| v.is_finite())
 }
 
 fn multi_part(r: &Rows) -> ScoresPart {
@@ -353,15 +364,19 @@ fn multi_part(r: &Rows) -> ScoresPart {
         .all(|row| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(row)));
     let row = |i: usize| &scores[i * k..(i + 1) * k];
     let t = |i: usize| r.truth[i] as usize;
+    let log_loss = terms(n, |i| log_loss(&[t(i)], row(i), k));
+    let brier = terms(n, |i| brier_multiclass(&[t(i)], row(i), k));
+    let top_k = terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k));
     ScoresPart::Multi {
         columns: (0..k)
             .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c]), &r.truth))
             .collect(),
         truth: r.truth.clone(),
         probabilities,
-        log_loss: terms(n, |i| log_loss(&[t(i)], row(i), k)),
-        brier: terms(n, |i| brier_multiclass(&[t(i)], row(i), k)),
-        top_k: terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k)),
+        finite: all_finite(&[&log_loss, &brier, &top_k]),
+        log_loss,
+        brier,
+        top_k,
     }
 }
 
@@ -407,12 +422,13 @@ impl ScoresPart {
                 column,
                 log_loss,
                 brier,
+                finite,
             } => {
                 let (auc, ap) = with_compact(w, |curve| curve(column, 1, None));
                 s.set("roc_auc", auc);
                 s.set("average_precision", ap);
                 let (ll, br) = match (log_loss, brier) {
-                    (Some(l), Some(b)) => weighted_means([l, b], w).into(),
+                    (Some(l), Some(b)) => weighted_means([l, b], w, *finite).into(),
                     _ => (mean(log_loss), mean(brier)),
                 };
                 s.set("log_loss", ll);
@@ -425,12 +441,13 @@ impl ScoresPart {
                 log_loss,
                 brier,
                 top_k,
+                finite,
             } => {
                 with_compact(w, |curve| {
                     multi_curves(columns, truth, *probabilities, w, s, curve)
                 });
                 let (ll, br, tk) = match (log_loss, brier, top_k) {
-                    (Some(l), Some(b), Some(t)) => weighted_means([l, b, t], w).into(),
+                    (Some(l), Some(b), Some(t)) => weighted_means([l, b, t], w, *finite).into(),
                     _ => (mean(log_loss), mean(brier), mean(top_k)),
                 };
                 s.set("log_loss", ll);

@@ -28,6 +28,8 @@ pub struct RegressionUnits {
     weights: Vec<f64>,
     /// What a replicate reads, computed once.
     fast: Fast,
+    /// Every GT weight at most 1e100 in size.
+    weights_small: bool,
 }
 
 /// The report's units: every metric of `scores` with a value.
@@ -56,6 +58,7 @@ impl RegressionUnits {
             metrics,
             targets,
             preds,
+            weights_small: small(&weights, 1e100),
             weights,
             fast,
         }
@@ -81,6 +84,14 @@ struct Fast {
     p_runs: Runs,
     /// For the rows in the targets' sorted order, each one's run of the predictions.
     p_run_by_t: Vec<u32>,
+    /// Every target and prediction at most 1e100 in size, the stored terms at most 1e200: every term of the
+    /// weighted sums is then finite (differences, squares and products with GT weights up to 1e100).
+    plain: bool,
+}
+
+/// Whether every value of `x` is at most `bound` in size (and so finite).
+fn small(x: &[f64], bound: f64) -> bool {
+    x.iter().all(|v| v.abs() <= bound)
 }
 
 /// The rows of `x` sorted once (`total_cmp`), and where each run of `==` values ends (as `rankdata` ties
@@ -199,8 +210,14 @@ fn gather<T: Copy>(out: &mut [T], x: &[T], at: &[u32]) {
 }
 
 /// Weighted sums over the rows in blocks of 256 (each block summed apart, then the blocks' sums added): the
-/// rounding error stays near a pairwise sum's.
-fn block_sums<const K: usize>(n: usize, w: &[u32], f: impl Fn(usize) -> [f64; K]) -> [f64; K] {
+/// rounding error stays near a pairwise sum's. `plain`: every term is finite, so that the plain product
+/// term · k adds nothing for k = 0 (±0.0), as [`times`] does (see `stats::units::weighted_means`).
+fn block_sums<const K: usize>(
+    n: usize,
+    w: &[u32],
+    plain: bool,
+    f: impl Fn(usize) -> [f64; K],
+) -> [f64; K] {
     let mut total = [0.0f64; K];
     let mut start = 0;
     while start < n {
@@ -209,7 +226,7 @@ fn block_sums<const K: usize>(n: usize, w: &[u32], f: impl Fn(usize) -> [f64; K]
         for (i, &k) in w.iter().enumerate().take(end).skip(start) {
             let terms = f(i);
             for (b, t) in block.iter_mut().zip(terms) {
-                *b += times(t, k);
+                *b += if plain { t * k as f64 } else { times(t, k) };
             }
         }
         for (s, b) in total.iter_mut().zip(block) {
@@ -248,7 +265,7 @@ impl Fast {
                 }
             })
             .collect();
-        Fast {
+        let mut fast = Fast {
             targets: t.to_vec(),
             preds: p.to_vec(),
             ape: (0..n)
@@ -259,6 +276,7 @@ impl Fast {
             sle,
             log_bad,
             by_abs,
+            plain: false,
             p_run_by_t: t_runs
                 .order
                 .iter()
@@ -266,7 +284,12 @@ impl Fast {
                 .collect(),
             t_runs,
             p_runs,
-        }
+        };
+        fast.plain = small(t, 1e100) && small(p, 1e100);
+        fast.plain &= [&fast.ape, &fast.smape, &fast.sle]
+            .iter()
+            .all(|x| small(x, 1e200));
+        fast
     }
 
     /// Every metric of `metric_values` on the rows repeated as `w` draws them.
@@ -278,8 +301,9 @@ impl Fast {
             return Vec::new();
         }
         let nf = count as f64;
+        let plain = self.plain;
         // |p − t| and (t − p)² computed here are the stored terms' values (the same operations).
-        let [s_abs, s_sq, s_ape, s_smape, s_sle, s_t, s_p, s_d] = block_sums(n, w, |i| {
+        let [s_abs, s_sq, s_ape, s_smape, s_sle, s_t, s_p, s_d] = block_sums(n, w, plain, |i| {
             let d = t[i] - p[i];
             [
                 (p[i] - t[i]).abs(),
@@ -294,7 +318,7 @@ impl Fast {
         });
         let bad = self.log_bad.iter().any(|&i| w[i as usize] != 0);
         let (mt, mp, md) = (s_t / nf, s_p / nf, s_d / nf);
-        let [ctt, cpp, ctp, cdd] = block_sums(n, w, |i| {
+        let [ctt, cpp, ctp, cdd] = block_sums(n, w, plain, |i| {
             let (a, b, d) = (t[i] - mt, p[i] - mp, t[i] - p[i] - md);
             [a * a, b * b, a * b, d * d]
         });
@@ -352,11 +376,18 @@ impl Fast {
     /// The metrics `regression_weighted::by_id` weights, on the rows repeated as `w` draws them with each copy
     /// keeping its GT weight `g` (scikit-learn's `sample_weight` of the repeated set): each `np.average` is
     /// Σ k·g·x / Σ k·g, summed in blocks as without GT weights; `None` where the weights sum to 0.
-    fn weighted_values(&self, g: &[f64], w: &[u32]) -> Vec<(&'static str, Option<f64>)> {
+    /// `g_small`: every GT weight at most 1e100 in size (see [`Fast::plain`]).
+    fn weighted_values(
+        &self,
+        g: &[f64],
+        g_small: bool,
+        w: &[u32],
+    ) -> Vec<(&'static str, Option<f64>)> {
+        let plain = self.plain && g_small;
         let (t, p) = (&self.targets, &self.preds);
         let count: u64 = w.iter().map(|&k| k as u64).sum();
         let n = t.len();
-        let [scale, s_abs, s_sq, s_ape, s_sle, s_t, s_d] = block_sums(n, w, |i| {
+        let [scale, s_abs, s_sq, s_ape, s_sle, s_t, s_d] = block_sums(n, w, plain, |i| {
             let d = t[i] - p[i];
             let abs = (p[i] - t[i]).abs();
             [1.0, abs, d * d, self.ape[i], self.sle[i], t[i], d].map(|x| x * g[i])
@@ -365,7 +396,7 @@ impl Fast {
             return Vec::new();
         }
         let (mt, md) = (s_t / scale, s_d / scale);
-        let [ctt, cdd] = block_sums(n, w, |i| {
+        let [ctt, cdd] = block_sums(n, w, plain, |i| {
             let (a, e) = (t[i] - mt, t[i] - p[i] - md);
             [a * a * g[i], e * e * g[i]]
         });
@@ -465,7 +496,7 @@ impl Replicate for RegressionUnits {
     fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
         let values = match self.weights.is_empty() {
             true => self.fast.values(w),
-            false => self.fast.weighted_values(&self.weights, w),
+            false => (self.fast).weighted_values(&self.weights, self.weights_small, w),
         };
         (self.metrics.iter())
             .map(|m| {
@@ -586,7 +617,7 @@ mod tests {
             let fast = Fast::new(&t, &p);
             for _ in 0..20 {
                 let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-                let got = fast.weighted_values(&g, &w);
+                let got = fast.weighted_values(&g, true, &w);
                 let (rt, rp, rg) = (repeated(&t, &w), repeated(&p, &w), repeated(&g, &w));
                 for id in WEIGHTED {
                     let g = got.iter().find(|(k, _)| k == id).and_then(|(_, v)| *v);
