@@ -53,7 +53,7 @@ impl RegressionUnits {
         preds: Vec<f64>,
         weights: Vec<f64>,
     ) -> RegressionUnits {
-        let fast = Fast::new(&targets, &preds);
+        let fast = Fast::new(&targets, &preds, weights.is_empty());
         RegressionUnits {
             metrics,
             targets,
@@ -238,11 +238,14 @@ fn block_sums<const K: usize>(
 }
 
 impl Fast {
-    fn new(t: &[f64], p: &[f64]) -> Fast {
+    /// `orders`: the sorted orders for the median and Spearman, which take no GT weights (without them the
+    /// orders stay empty: [`Fast::weighted_values`] reads none).
+    fn new(t: &[f64], p: &[f64], orders: bool) -> Fast {
         let n = t.len();
-        let (t_runs, p_runs) = (Runs::new(t), Runs::new(p));
+        let sorted = |x| if orders { x } else { &[][..] };
+        let (t_runs, p_runs) = (Runs::new(sorted(t)), Runs::new(sorted(p)));
         let abs: Vec<f64> = (0..n).map(|i| (p[i] - t[i]).abs()).collect();
-        let mut by_abs: Vec<u32> = (0..n as u32).collect();
+        let mut by_abs: Vec<u32> = (0..sorted(t).len() as u32).collect();
         by_abs.sort_unstable_by(|&a, &b| abs[a as usize].total_cmp(&abs[b as usize]));
         let bad = |i: usize| t[i] <= -1.0 || p[i] <= -1.0;
         let log_bad: Vec<u32> = (0..n as u32).filter(|&i| bad(i as usize)).collect();
@@ -575,7 +578,7 @@ mod tests {
         for n in [1usize, 2, 3, 10, 200, 1000] {
             let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
             let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
-            let fast = Fast::new(&t, &p);
+            let fast = Fast::new(&t, &p, true);
             for _ in 0..20 {
                 let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
                 if w.iter().all(|&k| k == 0) {
@@ -614,7 +617,7 @@ mod tests {
             let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
             let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
             let g: Vec<f64> = (0..n).map(|_| (next() % 5) as f64 * 0.75).collect();
-            let fast = Fast::new(&t, &p);
+            let fast = Fast::new(&t, &p, false);
             for _ in 0..20 {
                 let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
                 let got = fast.weighted_values(&g, true, &w);
