@@ -27,6 +27,9 @@ times are quoted too), 1,000,000 rows, STATS_PY_REPLICATES=20, BENCH_SKIP_BROWSE
   regression: one score 5.63 s wall (1.3 s CPU), B = 1000 114.2 s wall (37.8 s CPU: 36 ms per replicate, was 82),
   20.3x wall, 28x CPU; peak 316 / 316 MiB; NumPy + scikit-learn 289 ms per replicate (peak 382 MiB), 3x slower
   (its metrics are the 6 weighted means only; dropscore's replicate also has the median, Pearson and Spearman).
+The same at 07:10 UTC, load 1.2-1.7 (STATS_PY_REPLICATES=5): classification one score 2.06 s, B = 1000 17.78 s,
+8.6x, peak 287 / 287 MiB, scikit-learn 1.39 s per replicate (78x slower); regression 1.84 s, 22.47 s, 12.2x, peak
+316 / 316 MiB, scikit-learn 142 ms per replicate (6x slower).
 """
 import json
 import os
