@@ -19,6 +19,17 @@ DROPSCORE_BIN.
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
 1,000 images / 100,000 results: 0.86 s, 41.9 s, 48.8x (fixed costs of one score weigh less there).
+
+Measured 2026-11-27 06:48-06:56 UTC (2 shared cores, load 8-11: the walls are mostly waiting for a core, so the CPU
+times are quoted too), 1,000,000 rows, STATS_PY_REPLICATES=20, BENCH_SKIP_BROWSER=1:
+  classification: one score 6.72 s wall (1.8 s CPU), B = 1000 77.2 s wall (28.7 s CPU: 27 ms per replicate, was
+  46), 11.5x wall, 16x CPU; peak 287 / 285 MiB; NumPy + scikit-learn 3.0 s per replicate (peak 461 MiB), 39x slower.
+  regression: one score 5.63 s wall (1.3 s CPU), B = 1000 114.2 s wall (37.8 s CPU: 36 ms per replicate, was 82),
+  20.3x wall, 28x CPU; peak 316 / 316 MiB; NumPy + scikit-learn 289 ms per replicate (peak 382 MiB), 3x slower
+  (its metrics are the 6 weighted means only; dropscore's replicate also has the median, Pearson and Spearman).
+The same at 07:10 UTC, load 1.2-1.7 (STATS_PY_REPLICATES=5): classification one score 2.06 s, B = 1000 17.78 s,
+8.6x, peak 287 / 287 MiB, scikit-learn 1.39 s per replicate (78x slower); regression 1.84 s, 22.47 s, 12.2x, peak
+316 / 316 MiB, scikit-learn 142 ms per replicate (6x slower).
 """
 import json
 import os

@@ -187,16 +187,16 @@ impl Generator {
     /// `count` draws of `integers(0, n)` (the same draws as [`Generator::below`] one after the other), each
     /// counted in `counts` (`counts[i]` += the times i was drawn; `counts.len()` ≥ n). The bootstrap's hot
     /// loop: for ranges below 2^32 the generator's state, its spare half and Lemire's rejection threshold stay
-    /// in registers.
-    pub fn count_below(&mut self, n: u64, count: usize, counts: &mut [u32]) {
+    /// in registers. Counted in `u32`, or in `u8` modulo 256 (see [`Counter`]).
+    pub fn count_below<C: Counter>(&mut self, n: u64, count: usize, counts: &mut [C]) {
         if n == 0 || n > u32::MAX as u64 {
             for _ in 0..count {
-                counts[self.below(n) as usize] += 1;
+                counts[self.below(n) as usize].add(1);
             }
             return;
         }
         if n == 1 {
-            counts[0] += count as u32;
+            counts[0].add(count);
             return;
         }
         let excl = n as u32;
@@ -219,7 +219,7 @@ impl Generator {
             while (m as u32) < threshold {
                 m = next32() as u64 * excl as u64;
             }
-            counts[(m >> 32) as usize] += 1;
+            counts[(m >> 32) as usize].add(1);
         }
         self.state = state;
         self.spare = spare;
@@ -236,3 +236,21 @@ impl Generator {
 #[cfg(test)]
 #[path = "numpy_rng_tests.rs"]
 mod tests;
+
+/// A draw count of [`Generator::count_below`]: `u32`, or `u8` counting modulo 256 (a quarter of the memory for
+/// the draws' random increments; the caller checks that no count wrapped, e.g. that the counts sum to the draws).
+pub trait Counter: Copy {
+    fn add(&mut self, k: usize);
+}
+
+impl Counter for u32 {
+    fn add(&mut self, k: usize) {
+        *self += k as u32;
+    }
+}
+
+impl Counter for u8 {
+    fn add(&mut self, k: usize) {
+        *self = self.wrapping_add(k as u8);
+    }
+}

@@ -16,6 +16,8 @@ pub struct Resampler {
     generators: Vec<Generator>,
     replicates: usize,
     done: usize,
+    /// The draws counted in bytes first (see [`count_in_bytes`]).
+    bytes: Vec<u8>,
 }
 
 impl Resampler {
@@ -23,7 +25,7 @@ impl Resampler {
     pub fn new(seed: u128, sizes: &[usize], replicates: usize) -> Resampler {
         let mut generator = Generator::new(seed);
         let mut generators = Vec::with_capacity(sizes.len());
-        let mut scratch = Vec::new();
+        let mut scratch: Vec<u8> = Vec::new(); // the counts are not read: bytes suffice
         for (s, &n) in sizes.iter().enumerate() {
             generators.push(generator.clone());
             if s + 1 == sizes.len() {
@@ -40,6 +42,7 @@ impl Resampler {
             generators,
             replicates,
             done: 0,
+            bytes: Vec::new(),
         }
     }
 
@@ -54,15 +57,45 @@ impl Resampler {
         if self.done == self.replicates {
             return false;
         }
-        weights.fill(0);
         let mut start = 0;
         for (generator, &n) in self.generators.iter_mut().zip(&self.sizes) {
-            generator.count_below(n as u64, n, &mut weights[start..start + n]);
+            let out = &mut weights[start..start + n];
+            if !count_in_bytes(generator, n, &mut self.bytes, out) {
+                out.fill(0);
+                generator.count_below(n as u64, n, out);
+            }
             start += n;
         }
         self.done += 1;
         true
     }
+}
+
+/// A stratum's n draws counted in bytes (the random increments then stay in a core's cache at a million units,
+/// where 32-bit counts would not), widened into `out`. False, with `generator` as it was, when a count wrapped
+/// past 255 (the bytes then sum to less than n) or the range is not one of 2 to 2^32 units.
+fn count_in_bytes(
+    generator: &mut Generator,
+    n: usize,
+    bytes: &mut Vec<u8>,
+    out: &mut [u32],
+) -> bool {
+    if n < 2 || n as u64 > u32::MAX as u64 {
+        return false;
+    }
+    let before = generator.clone();
+    bytes.clear();
+    bytes.resize(n, 0);
+    generator.count_below(n as u64, n, bytes.as_mut_slice());
+    let total: u64 = bytes.iter().map(|&b| b as u64).sum();
+    if total != n as u64 {
+        *generator = before;
+        return false;
+    }
+    for (o, &b) in out.iter_mut().zip(bytes.iter()) {
+        *o = b as u32;
+    }
+    true
 }
 
 /// The exchanges of a paired approximate randomization test: round j exchanges unit i's two values when

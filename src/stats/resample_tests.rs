@@ -57,3 +57,31 @@ fn exchanges_equal_numpys() {
     }
     assert_eq!(got, expected);
 }
+
+/// The weights counted in bytes first equal the draws counted one by one (`Generator::below`), for sizes where
+/// a unit cannot be drawn 256 times and where it can (a count past 255 takes the 32-bit count instead).
+#[test]
+fn bytes_first_equal_the_draws_one_by_one() {
+    use crate::stats::numpy_rng::Generator;
+    for (seed, n) in [(3u128, 2usize), (4, 255), (5, 256), (6, 5000)] {
+        let mut r = Resampler::new(seed, &[n], 3);
+        let mut g = Generator::new(seed);
+        let mut w = vec![7u32; n];
+        while r.next_weights(&mut w) {
+            let mut expected = vec![0u32; n];
+            for _ in 0..n {
+                expected[g.below(n as u64) as usize] += 1;
+            }
+            assert_eq!(w, expected, "n {n}");
+        }
+    }
+    // 600 draws of a range of 2 wrap the bytes' counts: their sum falls short of the draws (what the check
+    // reads), and they are the 32-bit counts modulo 256.
+    let (mut a, mut b) = (Generator::new(1), Generator::new(1));
+    let (mut small, mut wide) = (vec![0u8; 2], vec![0u32; 2]);
+    a.count_below(2, 600, &mut small);
+    b.count_below(2, 600, &mut wide);
+    assert!(small.iter().map(|&x| x as u64).sum::<u64>() < 600);
+    assert_eq!(wide.iter().sum::<u32>(), 600);
+    assert!(small.iter().zip(&wide).all(|(&s, &w)| s as u32 == w % 256));
+}

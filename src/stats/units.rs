@@ -276,16 +276,69 @@ pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
 pub fn weighted_mean(x: &[f64], w: &[u32]) -> Option<f64> {
     let (mut s, mut t) = (0.0f64, 0u64);
     for (&v, &k) in x.iter().zip(w) {
-        // A select, not a branch (the draws would mispredict it); adding 0.0 leaves the sum as it was.
-        s += if k != 0 { v * k as f64 } else { 0.0 };
+        s += times(v, k);
         t += k as u64;
     }
     (t > 0).then(|| s / t as f64)
 }
 
+/// `v · k`, and 0.0 when `k` is 0 (also for an infinite `v`, where the product would be NaN): a unit's term
+/// in a weighted sum, where adding 0.0 leaves the sum as it was. Computed with a mask, not a branch or a
+/// select (which the compiler may turn into a branch): a branch on the draws would mispredict.
+#[inline(always)]
+pub fn times(v: f64, k: u32) -> f64 {
+    let keep = ((k != 0) as u64).wrapping_neg();
+    f64::from_bits((v * k as f64).to_bits() & keep)
+}
+
+/// [`weighted_mean`] of K columns (of `w`'s length) in one pass over the weights: each column's sum is added in the same order
+/// as [`weighted_mean`] adds it (so each result is the same to the bit), and the K sums' chains of additions run
+/// side by side instead of one after the other. `finite`: every value of the columns is finite (the caller
+/// knows it from building them); then a term is the plain product v · k, without [`times`]'s mask: for k = 0
+/// it is ±0.0, which leaves a sum as it was, as 0.0 does (a sum that starts at 0.0 is never −0.0).
+pub fn weighted_means<const K: usize>(x: [&[f64]; K], w: &[u32], finite: bool) -> [Option<f64>; K] {
+    let n = x.iter().map(|c| c.len()).fold(w.len(), usize::min);
+    let (w, x) = (&w[..n], x.map(|c| &c[..n]));
+    let mut s = [0.0f64; K];
+    let mut t = 0u64;
+    for (i, &k) in w.iter().enumerate() {
+        for (sum, column) in s.iter_mut().zip(&x) {
+            *sum += if finite {
+                column[i] * k as f64
+            } else {
+                times(column[i], k)
+            };
+        }
+        t += k as u64;
+    }
+    s.map(|sum| (t > 0).then(|| sum / t as f64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weighted_means_equal_weighted_mean_to_the_bit() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [0usize, 1, 7, 1000] {
+            let a: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0).collect();
+            let b: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 3.0).collect();
+            let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+            for finite in [true, false] {
+                let [ma, mb] = weighted_means([&a, &b], &w, finite);
+                let bits = |m: Option<f64>| m.map(f64::to_bits);
+                assert_eq!(bits(ma), bits(weighted_mean(&a, &w)));
+                assert_eq!(bits(mb), bits(weighted_mean(&b, &w)));
+            }
+        }
+    }
 
     struct Mean(Vec<f64>);
     impl Replicate for Mean {

@@ -14,7 +14,7 @@ use crate::metrics::classification::scores::{
 };
 use crate::metrics::mean::numpy_sum;
 use crate::report::Scores;
-use crate::stats::units::{weighted_mean, weights_as_bytes, Replicate, Units};
+use crate::stats::units::{weighted_mean, weighted_means, weights_as_bytes, Replicate, Units};
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -34,9 +34,9 @@ struct Labels {
 /// read-modify-write into a run table) and emits a curve point at the end of each run that holds weight.
 struct Column {
     order: Vec<u32>,
-    class: Vec<u32>,
-    /// 1 at the last row of a run of equal scores.
-    ends: Vec<u8>,
+    /// Each sorted row's class times 2, plus 1 at the last row of a run of equal scores (one stream for the
+    /// sweep to read instead of two).
+    class_end: Vec<u32>,
 }
 
 impl Column {
@@ -45,13 +45,12 @@ impl Column {
         let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
         v.sort_by(|a, b| b.0.total_cmp(&a.0));
         // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
-        let ends = (0..v.len())
-            .map(|j| (j + 1 == v.len() || v[j + 1].0 != v[j].0) as u8)
-            .collect();
+        let end = |j: usize| (j + 1 == v.len() || v[j + 1].0 != v[j].0) as u32;
         Column {
-            class: v.iter().map(|&(_, i)| class[i as usize]).collect(),
+            class_end: (0..v.len())
+                .map(|j| class[v[j].1 as usize] << 1 | end(j))
+                .collect(),
             order: v.into_iter().map(|(_, i)| i).collect(),
-            ends,
         }
     }
 
@@ -59,8 +58,9 @@ impl Column {
     /// those of class `other` (every row when `None`): one point per run of equal scores holding weight
     /// (`confusion_matrix_at_thresholds` with `sample_weight`, zero weights removed first), then
     /// `roc_auc_score` and `average_precision_score` of that curve. The curve lives in the thread's reused
-    /// buffers; the loop is branch-free (a branch on the draws would mispredict).
-    fn auc_ap<W: Copy + Into<u64>>(
+    /// buffers (written before read: never cleared); the loop is branch-free (a branch on the draws would
+    /// mispredict). The counts go to f64 through i64 (one instruction; the same value below 2^63).
+    fn auc_ap<W: Copy + Default + Into<u64>>(
         &self,
         w: &[W],
         pos: u32,
@@ -70,30 +70,41 @@ impl Column {
             let mut scratch = cell.borrow_mut();
             let Scratch { tps, fps, terms } = &mut *scratch;
             let m = self.order.len();
-            tps.clear();
-            tps.resize(m + 1, 0.0);
-            fps.clear();
-            fps.resize(m + 1, 0.0);
-            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
-            for ((&i, &l), &end) in self.order.iter().zip(&self.class).zip(&self.ends) {
-                let k: u64 = w[i as usize].into();
-                let is_pos = (l == pos) as u64;
-                let is_other = other.map_or(1 - is_pos, |o| (l == o) as u64);
-                t += k * is_pos;
-                f += k * is_other;
-                run += k * (is_pos | is_other);
-                tps[len] = t as f64;
-                fps[len] = f as f64;
-                let emit = (end != 0) & (run != 0);
-                len += emit as usize;
-                run *= (end == 0) as u64;
+            if tps.len() < m + 1 {
+                tps.resize(m + 1, 0.0);
+                fps.resize(m + 1, 0.0);
             }
-            tps.truncate(len);
-            fps.truncate(len);
+            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
+            // The weights in sorted order are gathered GATHER at a time first (independent loads, in flight
+            // together), then swept.
+            let mut gathered = [W::default(); GATHER];
+            for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
+                for (g, &i) in gathered.iter_mut().zip(order) {
+                    *g = w[i as usize];
+                }
+                for (&k, &ce) in gathered.iter().zip(class_end) {
+                    let k: u64 = k.into();
+                    let (l, end) = (ce >> 1, ce & 1);
+                    let is_pos = (l == pos) as u64;
+                    let is_other = other.map_or(1 - is_pos, |o| (l == o) as u64);
+                    t += k * is_pos;
+                    f += k * is_other;
+                    run += k * (is_pos | is_other);
+                    tps[len] = t as i64 as f64;
+                    fps[len] = f as i64 as f64;
+                    let emit = (end != 0) & (run != 0);
+                    len += emit as usize;
+                    run *= (end == 0) as u64;
+                }
+            }
+            let (tps, fps) = (&tps[..len], &fps[..len]);
             (roc_auc(tps, fps, terms), average_precision(tps, fps, terms))
         })
     }
 }
+
+/// The weights gathered at a time in a sorted sweep (a few kilobytes on the stack).
+const GATHER: usize = 512;
 
 /// A replicate's buffers, one set per thread, kept from one replicate to the next (a replicate of a million
 /// rows would otherwise allocate and fault in tens of megabytes).
@@ -169,10 +180,13 @@ fn average_precision(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> 
     };
     let recall = |i: usize| if tl == 0.0 { 1.0 } else { t[i] / tl };
     terms.clear();
+    // recall(i − 1) of one term is recall(i) of the next: computed once.
+    let mut here = recall(m - 1);
     for j in 0..m {
         let i = m - 1 - j;
         let next = if i == 0 { 0.0 } else { recall(i - 1) };
-        terms.push((next - recall(i)) * precision(i));
+        terms.push((next - here) * precision(i));
+        here = next;
     }
     let s = -numpy_sum(terms);
     Some(if s > 0.0 { s } else { 0.0 })
@@ -185,6 +199,8 @@ enum ScoresPart {
         column: Column,
         log_loss: Option<Vec<f64>>,
         brier: Option<Vec<f64>>,
+        /// Every per-row term finite (see `weighted_means`).
+        finite: bool,
     },
     /// More classes: one sorted column per class; per-row terms.
     Multi {
@@ -194,6 +210,7 @@ enum ScoresPart {
         log_loss: Option<Vec<f64>>,
         brier: Option<Vec<f64>>,
         top_k: Option<Vec<f64>>,
+        finite: bool,
     },
 }
 
@@ -323,11 +340,19 @@ fn binary_part(r: &Rows, one_column: bool) -> ScoresPart {
         })
     };
     let positive: Vec<u32> = y.iter().map(|&b| b as u32).collect();
+    let brier = terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i]));
     ScoresPart::Binary {
         column: Column::new(sp.iter().copied(), &positive),
-        brier: terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i])),
+        finite: all_finite(&[&log_loss, &brier]),
+        brier,
         log_loss,
     }
+}
+
+/// Whether every value of the present term columns is finite.
+fn all_finite(columns: &[&Option<Vec<f64>>]) -> bool {
+    let mut values = columns.iter().filter_map(|c| c.as_ref()).flatten();
+    values.all(|v| v.is_finite())
 }
 
 fn multi_part(r: &Rows) -> ScoresPart {
@@ -339,27 +364,43 @@ fn multi_part(r: &Rows) -> ScoresPart {
         .all(|row| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(row)));
     let row = |i: usize| &scores[i * k..(i + 1) * k];
     let t = |i: usize| r.truth[i] as usize;
+    let log_loss = terms(n, |i| log_loss(&[t(i)], row(i), k));
+    let brier = terms(n, |i| brier_multiclass(&[t(i)], row(i), k));
+    let top_k = terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k));
     ScoresPart::Multi {
         columns: (0..k)
             .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c]), &r.truth))
             .collect(),
         truth: r.truth.clone(),
         probabilities,
-        log_loss: terms(n, |i| log_loss(&[t(i)], row(i), k)),
-        brier: terms(n, |i| brier_multiclass(&[t(i)], row(i), k)),
-        top_k: terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k)),
+        finite: all_finite(&[&log_loss, &brier, &top_k]),
+        log_loss,
+        brier,
+        top_k,
     }
 }
 
 impl Labels {
     fn scores(&self, w: &[u32], s: &mut Scores) {
         // The weighted counts of each (truth, prediction) cell first, then the matrix from them: the same
-        // integer sums as adding row by row.
+        // integer sums as adding row by row. Four tables, row i into table i mod 4, added at the end: rows in
+        // one cell would otherwise wait on each other's addition through memory.
         let size = self.size;
-        let mut cells = vec![0u64; size * size];
-        for ((&t, &p), &k) in self.truth.iter().zip(&self.pred).zip(w) {
-            cells[t as usize * size + p as usize] += k as u64;
+        let cells = size * size;
+        let mut tables = vec![0u64; 4 * cells];
+        let rows = self
+            .truth
+            .chunks(4)
+            .zip(self.pred.chunks(4))
+            .zip(w.chunks(4));
+        for ((t, p), k) in rows {
+            for (j, ((&t, &p), &k)) in t.iter().zip(p).zip(k).enumerate() {
+                tables[j * cells + t as usize * size + p as usize] += k as u64;
+            }
         }
+        let cells: Vec<u64> = (0..cells)
+            .map(|c| (0..4).map(|j| tables[j * cells + c]).sum())
+            .collect();
         let mut conf = Confusion::new(size);
         for (cell, &count) in cells.iter().enumerate() {
             if count != 0 {
@@ -381,12 +422,17 @@ impl ScoresPart {
                 column,
                 log_loss,
                 brier,
+                finite,
             } => {
                 let (auc, ap) = with_compact(w, |curve| curve(column, 1, None));
                 s.set("roc_auc", auc);
                 s.set("average_precision", ap);
-                s.set("log_loss", mean(log_loss));
-                s.set("brier_score", mean(brier));
+                let (ll, br) = match (log_loss, brier) {
+                    (Some(l), Some(b)) => weighted_means([l, b], w, *finite).into(),
+                    _ => (mean(log_loss), mean(brier)),
+                };
+                s.set("log_loss", ll);
+                s.set("brier_score", br);
             }
             ScoresPart::Multi {
                 columns,
@@ -395,13 +441,18 @@ impl ScoresPart {
                 log_loss,
                 brier,
                 top_k,
+                finite,
             } => {
                 with_compact(w, |curve| {
                     multi_curves(columns, truth, *probabilities, w, s, curve)
                 });
-                s.set("log_loss", mean(log_loss));
-                s.set("brier_score", mean(brier));
-                s.set("top_k_accuracy", mean(top_k));
+                let (ll, br, tk) = match (log_loss, brier, top_k) {
+                    (Some(l), Some(b), Some(t)) => weighted_means([l, b, t], w, *finite).into(),
+                    _ => (mean(log_loss), mean(brier), mean(top_k)),
+                };
+                s.set("log_loss", ll);
+                s.set("brier_score", br);
+                s.set("top_k_accuracy", tk);
             }
         }
     }

@@ -5,17 +5,18 @@
 //! (`weight_column`), a drawn row keeps its weight on each copy: scikit-learn's `sample_weight` = the weights
 //! of the repeated set.
 //!
-//! Without GT weights a replicate never builds the repeated set: the means are weighted sums of per-row terms
-//! (summed in blocks, within 1e-12 of NumPy's pairwise sums of the repeated values), R², explained variance
+//! A replicate never builds the repeated set: the means are weighted sums of per-row terms (with GT weights,
+//! the draw count times the row's weight; summed in blocks, within 1e-12 of NumPy's pairwise sums of the
+//! repeated values), R², explained variance
 //! and Pearson take a second weighted pass around the weighted means, the median is read off the rows sorted
 //! once by absolute error, and Spearman's ranks of the repeated set come from the rows' groups of equal values
 //! (sorted once): a group of weight W after C repeated values has the doubled average rank 2C + W + 1, and
 //! the sums of the centred doubled ranks are exact integers, as in the metric on the repeated set.
 
+#[cfg(test)]
 use super::metric_values;
-use crate::metrics::regression_weighted::by_id;
 use crate::report::Scores;
-use crate::stats::units::{weights_as_bytes, Replicate, Slot, Units};
+use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};
 use std::any::Any;
 
 /// The targets and predictions, row by row.
@@ -25,8 +26,10 @@ pub struct RegressionUnits {
     preds: Vec<f64>,
     /// The GT's row weights (`weight_column`); empty without.
     weights: Vec<f64>,
-    /// What a replicate reads without GT weights, computed once.
-    fast: Option<Fast>,
+    /// What a replicate reads, computed once.
+    fast: Fast,
+    /// Every GT weight at most 1e100 in size.
+    weights_small: bool,
 }
 
 /// The report's units: every metric of `scores` with a value.
@@ -50,11 +53,12 @@ impl RegressionUnits {
         preds: Vec<f64>,
         weights: Vec<f64>,
     ) -> RegressionUnits {
-        let fast = weights.is_empty().then(|| Fast::new(&targets, &preds));
+        let fast = Fast::new(&targets, &preds, weights.is_empty());
         RegressionUnits {
             metrics,
             targets,
             preds,
+            weights_small: small(&weights, 1e100),
             weights,
             fast,
         }
@@ -65,19 +69,29 @@ impl RegressionUnits {
 struct Fast {
     targets: Vec<f64>,
     preds: Vec<f64>,
-    /// |p − t|, (t − p)², |p − t| / max(|t|, ε), Kaggle's SMAPE term, (log1p t − log1p p)² (0 where a side is
-    /// ≤ −1, which `log_bad` marks).
+    /// |p − t|, |p − t| / max(|t|, ε), Kaggle's SMAPE term, (log1p t − log1p p)² (0 where a side is ≤ −1,
+    /// which `log_bad` lists).
     abs: Vec<f64>,
-    sq: Vec<f64>,
     ape: Vec<f64>,
     smape: Vec<f64>,
     sle: Vec<f64>,
+    /// The rows where a side is ≤ −1 (MSLE undefined when one is drawn).
     log_bad: Vec<u32>,
     /// The rows in increasing |p − t| (`total_cmp`).
     by_abs: Vec<u32>,
     /// The targets' and the predictions' runs of equal values.
     t_runs: Runs,
     p_runs: Runs,
+    /// For the rows in the targets' sorted order, each one's run of the predictions.
+    p_run_by_t: Vec<u32>,
+    /// Every target and prediction at most 1e100 in size, the stored terms at most 1e200: every term of the
+    /// weighted sums is then finite (differences, squares and products with GT weights up to 1e100).
+    plain: bool,
+}
+
+/// Whether every value of `x` is at most `bound` in size (and so finite).
+fn small(x: &[f64], bound: f64) -> bool {
+    x.iter().all(|v| v.abs() <= bound)
 }
 
 /// The rows of `x` sorted once (`total_cmp`), and where each run of `==` values ends (as `rankdata` ties
@@ -112,32 +126,98 @@ impl Runs {
     }
 
     /// Each run's doubled average rank in the repeated rows (2C + W + 1 for a run of weight W after C repeated
-    /// values), into `out` (index: the run). The rows' weights are read in sorted order; branch-free.
-    fn doubled_ranks<W: Copy + Into<u64>>(&self, w: &[W], out: &mut Vec<u64>) {
-        out.clear();
-        out.resize(self.count + 1, 0);
-        let (mut before, mut run, mut idx) = (0u64, 0u64, 0usize);
-        for (&i, &e) in self.order.iter().zip(&self.ends) {
-            let e = e as u64;
-            run += w[i as usize].into();
-            out[idx] = 2 * before + run + 1;
-            before += run * e;
-            run *= 1 - e;
-            idx += e as usize;
+    /// values), into `out` (index: the run), and Σ over the repeated values of (rank − c)², that is
+    /// Σ_runs W · (2C + W + 1 − c)². The rows' weights are read in sorted order.
+    fn doubled_ranks<W: Copy + Default + Into<u64>>(
+        &self,
+        w: &[W],
+        out: &mut Vec<u64>,
+        c: i128,
+    ) -> i128 {
+        if out.len() < self.count + 1 {
+            out.resize(self.count + 1, 0);
         }
+        let (mut before, mut run, mut idx, mut squares) = (0u64, 0u64, 0usize, 0i128);
+        let mut gathered = [W::default(); GATHER];
+        for (order, ends) in self.order.chunks(GATHER).zip(self.ends.chunks(GATHER)) {
+            gather(&mut gathered, w, order);
+            for (&k, &e) in gathered.iter().zip(ends) {
+                run += k.into();
+                out[idx] = 2 * before + run + 1;
+                if e != 0 {
+                    let a = (2 * before + run + 1) as i128 - c;
+                    squares += run as i128 * a * a;
+                    before += run;
+                    run = 0;
+                    idx += 1;
+                }
+            }
+        }
+        squares
+    }
+
+    /// With `ranks` the other variable's doubled run ranks and `other_run` its run of each row in this
+    /// variable's sorted order: (Σ (rank − c)², Σ (rank − c)(other rank − c)) over the repeated values, the
+    /// cross sum gathered run by run (a run's rank times the sum of its rows' weighted other ranks).
+    fn cross<W: Copy + Default + Into<u64>>(
+        &self,
+        w: &[W],
+        ranks: &[u64],
+        other_run: &[u32],
+        c: i128,
+    ) -> (i128, i128) {
+        let (mut before, mut run, mut inner) = (0u64, 0u64, 0i128);
+        let (mut squares, mut cross) = (0i128, 0i128);
+        let (mut gathered, mut other) = ([W::default(); GATHER], [0u64; GATHER]);
+        let chunks = self.order.chunks(GATHER).zip(self.ends.chunks(GATHER));
+        for ((order, ends), other_run) in chunks.zip(other_run.chunks(GATHER)) {
+            gather(&mut gathered, w, order);
+            gather(&mut other, ranks, other_run);
+            for ((&k, &e), &b) in gathered.iter().zip(ends).zip(&other) {
+                let k: u64 = k.into();
+                run += k;
+                inner += k as i128 * (b as i128 - c);
+                if e != 0 {
+                    let a = (2 * before + run + 1) as i128 - c;
+                    squares += run as i128 * a * a;
+                    cross += a * inner;
+                    before += run;
+                    run = 0;
+                    inner = 0;
+                }
+            }
+        }
+        (squares, cross)
     }
 }
 
 thread_local! {
-    /// Spearman's run ranks of the targets and of the predictions, reused from one replicate to the next.
-    static RANKS: std::cell::RefCell<(Vec<u64>, Vec<u64>)> = Default::default();
+    /// Spearman's run ranks of the predictions, reused from one replicate to the next.
+    static RANKS: std::cell::RefCell<Vec<u64>> = Default::default();
     /// The replicate's weights as bytes (`weights_as_bytes`), for the reads in sorted order.
     static BYTES: std::cell::RefCell<Vec<u8>> = Default::default();
 }
 
+/// The values read at a time in a sweep in sorted order (a few kilobytes on the stack).
+const GATHER: usize = 512;
+
+/// `out[j] = x[at[j]]` for the j of `at` (independent loads, in flight together, before the sweep that adds
+/// them up in order).
+fn gather<T: Copy>(out: &mut [T], x: &[T], at: &[u32]) {
+    for (o, &i) in out.iter_mut().zip(at) {
+        *o = x[i as usize];
+    }
+}
+
 /// Weighted sums over the rows in blocks of 256 (each block summed apart, then the blocks' sums added): the
-/// rounding error stays near a pairwise sum's.
-fn block_sums<const K: usize>(n: usize, w: &[u32], f: impl Fn(usize) -> [f64; K]) -> [f64; K] {
+/// rounding error stays near a pairwise sum's. `plain`: every term is finite, so that the plain product
+/// term · k adds nothing for k = 0 (±0.0), as [`times`] does (see `stats::units::weighted_means`).
+fn block_sums<const K: usize>(
+    n: usize,
+    w: &[u32],
+    plain: bool,
+    f: impl Fn(usize) -> [f64; K],
+) -> [f64; K] {
     let mut total = [0.0f64; K];
     let mut start = 0;
     while start < n {
@@ -146,8 +226,7 @@ fn block_sums<const K: usize>(n: usize, w: &[u32], f: impl Fn(usize) -> [f64; K]
         for (i, &k) in w.iter().enumerate().take(end).skip(start) {
             let terms = f(i);
             for (b, t) in block.iter_mut().zip(terms) {
-                // A select, not a branch: 0 × an infinite term would be NaN.
-                *b += if k != 0 { t * k as f64 } else { 0.0 };
+                *b += if plain { t * k as f64 } else { times(t, k) };
             }
         }
         for (s, b) in total.iter_mut().zip(block) {
@@ -159,17 +238,20 @@ fn block_sums<const K: usize>(n: usize, w: &[u32], f: impl Fn(usize) -> [f64; K]
 }
 
 impl Fast {
-    fn new(t: &[f64], p: &[f64]) -> Fast {
+    /// `orders`: the sorted orders for the median and Spearman, which take no GT weights (without them the
+    /// orders stay empty: [`Fast::weighted_values`] reads none).
+    fn new(t: &[f64], p: &[f64], orders: bool) -> Fast {
         let n = t.len();
+        let sorted = |x| if orders { x } else { &[][..] };
+        let (t_runs, p_runs) = (Runs::new(sorted(t)), Runs::new(sorted(p)));
         let abs: Vec<f64> = (0..n).map(|i| (p[i] - t[i]).abs()).collect();
-        let mut by_abs: Vec<u32> = (0..n as u32).collect();
+        let mut by_abs: Vec<u32> = (0..sorted(t).len() as u32).collect();
         by_abs.sort_unstable_by(|&a, &b| abs[a as usize].total_cmp(&abs[b as usize]));
-        let log_bad: Vec<u32> = (0..n)
-            .map(|i| (t[i] <= -1.0 || p[i] <= -1.0) as u32)
-            .collect();
+        let bad = |i: usize| t[i] <= -1.0 || p[i] <= -1.0;
+        let log_bad: Vec<u32> = (0..n as u32).filter(|&i| bad(i as usize)).collect();
         let sle = (0..n)
             .map(|i| {
-                if log_bad[i] != 0 {
+                if bad(i) {
                     return 0.0;
                 }
                 let d = libm::log1p(t[i]) - libm::log1p(p[i]);
@@ -186,10 +268,9 @@ impl Fast {
                 }
             })
             .collect();
-        Fast {
+        let mut fast = Fast {
             targets: t.to_vec(),
             preds: p.to_vec(),
-            sq: (0..n).map(|i| (t[i] - p[i]) * (t[i] - p[i])).collect(),
             ape: (0..n)
                 .map(|i| (p[i] - t[i]).abs() / t[i].abs().max(f64::EPSILON))
                 .collect(),
@@ -198,9 +279,20 @@ impl Fast {
             sle,
             log_bad,
             by_abs,
-            t_runs: Runs::new(t),
-            p_runs: Runs::new(p),
-        }
+            plain: false,
+            p_run_by_t: t_runs
+                .order
+                .iter()
+                .map(|&i| p_runs.run[i as usize])
+                .collect(),
+            t_runs,
+            p_runs,
+        };
+        fast.plain = small(t, 1e100) && small(p, 1e100);
+        fast.plain &= [&fast.ape, &fast.smape, &fast.sle]
+            .iter()
+            .all(|x| small(x, 1e200));
+        fast
     }
 
     /// Every metric of `metric_values` on the rows repeated as `w` draws them.
@@ -212,22 +304,24 @@ impl Fast {
             return Vec::new();
         }
         let nf = count as f64;
-        let [s_abs, s_sq, s_ape, s_smape, s_sle, bad, s_t, s_p, s_d] = block_sums(n, w, |i| {
+        let plain = self.plain;
+        // |p − t| and (t − p)² computed here are the stored terms' values (the same operations).
+        let [s_abs, s_sq, s_ape, s_smape, s_sle, s_t, s_p, s_d] = block_sums(n, w, plain, |i| {
             let d = t[i] - p[i];
             [
-                self.abs[i],
-                self.sq[i],
+                (p[i] - t[i]).abs(),
+                d * d,
                 self.ape[i],
                 self.smape[i],
                 self.sle[i],
-                self.log_bad[i] as f64,
                 t[i],
                 p[i],
                 d,
             ]
         });
+        let bad = self.log_bad.iter().any(|&i| w[i as usize] != 0);
         let (mt, mp, md) = (s_t / nf, s_p / nf, s_d / nf);
-        let [ctt, cpp, ctp, cdd] = block_sums(n, w, |i| {
+        let [ctt, cpp, ctp, cdd] = block_sums(n, w, plain, |i| {
             let (a, b, d) = (t[i] - mt, p[i] - mp, t[i] - p[i] - md);
             [a * a, b * b, a * b, d * d]
         });
@@ -237,10 +331,15 @@ impl Fast {
             first.is_some_and(|f| it.any(|v| v != f))
         };
         let varies = count >= 2 && drawn(t) && drawn(p);
-        let max_error = (0..n)
-            .filter(|&i| w[i] != 0)
-            .map(|i| (t[i] - p[i]).abs())
-            .reduce(f64::max);
+        // The largest drawn |t − p|: an undrawn row's value masked to NaN, which `max` passes over (a mask, not
+        // a branch on the draws).
+        let mut largest = f64::NAN;
+        for (&e, &k) in self.abs.iter().zip(w) {
+            let undrawn = ((k == 0) as u64).wrapping_neg();
+            let v = f64::from_bits(e.to_bits() & !undrawn | f64::NAN.to_bits() & undrawn);
+            largest = largest.max(v);
+        }
+        let max_error = Some(largest);
         // The reads in sorted order on the weights as bytes when they fit (src/stats/units.rs).
         let (median, spearman) = BYTES.with(|cell| {
             let mut bytes = cell.borrow_mut();
@@ -257,7 +356,7 @@ impl Fast {
                 )
             }
         });
-        let msle = (bad == 0.0).then(|| s_sle / nf);
+        let msle = (!bad).then(|| s_sle / nf);
         let mse = s_sq / nf;
         let pearson = varies.then(|| (ctp / (ctt.sqrt() * cpp.sqrt())).clamp(-1.0, 1.0));
         vec![
@@ -277,42 +376,86 @@ impl Fast {
         ]
     }
 
-    /// `np.median` of the repeated |p − t|: the middle value, or the mean of the two middle values.
-    fn median<W: Copy + Into<u64>>(&self, w: &[W], count: u64) -> Option<f64> {
-        let at = |q: u64| {
-            let mut cum = 0u64;
-            for &i in &self.by_abs {
-                cum += w[i as usize].into();
-                if cum > q {
-                    return self.abs[i as usize];
+    /// The metrics `regression_weighted::by_id` weights, on the rows repeated as `w` draws them with each copy
+    /// keeping its GT weight `g` (scikit-learn's `sample_weight` of the repeated set): each `np.average` is
+    /// Σ k·g·x / Σ k·g, summed in blocks as without GT weights; `None` where the weights sum to 0.
+    /// `g_small`: every GT weight at most 1e100 in size (see [`Fast::plain`]).
+    fn weighted_values(
+        &self,
+        g: &[f64],
+        g_small: bool,
+        w: &[u32],
+    ) -> Vec<(&'static str, Option<f64>)> {
+        let plain = self.plain && g_small;
+        let (t, p) = (&self.targets, &self.preds);
+        let count: u64 = w.iter().map(|&k| k as u64).sum();
+        let n = t.len();
+        let [scale, s_abs, s_sq, s_ape, s_sle, s_t, s_d] = block_sums(n, w, plain, |i| {
+            let d = t[i] - p[i];
+            let abs = (p[i] - t[i]).abs();
+            [1.0, abs, d * d, self.ape[i], self.sle[i], t[i], d].map(|x| x * g[i])
+        });
+        if count == 0 || scale == 0.0 {
+            return Vec::new();
+        }
+        let (mt, md) = (s_t / scale, s_d / scale);
+        let [ctt, cdd] = block_sums(n, w, plain, |i| {
+            let (a, e) = (t[i] - mt, t[i] - p[i] - md);
+            [a * a * g[i], e * e * g[i]]
+        });
+        let bad = self.log_bad.iter().any(|&i| w[i as usize] != 0);
+        let msle = (!bad).then(|| s_sle / scale);
+        let mse = s_sq / scale;
+        vec![
+            ("mean_absolute_error", Some(s_abs / scale)),
+            ("mean_squared_error", Some(mse)),
+            ("root_mean_squared_error", Some(mse.sqrt())),
+            ("mean_squared_log_error", msle),
+            ("root_mean_squared_log_error", msle.map(f64::sqrt)),
+            ("mean_absolute_percentage_error", Some(s_ape / scale)),
+            ("r2", (count >= 2).then(|| assemble(s_sq, ctt))),
+            (
+                "explained_variance",
+                Some(assemble(cdd / scale, ctt / scale)),
+            ),
+        ]
+    }
+
+    /// `np.median` of the repeated |p − t|: the middle value, or the mean of the two middle values (value q of
+    /// the repeated values in increasing order: the row where the cumulated weight first exceeds q; both
+    /// middle values found in one walk).
+    fn median<W: Copy + Default + Into<u64>>(&self, w: &[W], count: u64) -> Option<f64> {
+        let (q_lo, q_hi) = (count.saturating_sub(1) / 2, count / 2);
+        let (mut lo, mut hi, mut cum) = (f64::NAN, f64::NAN, 0u64);
+        let mut found_lo = false;
+        let mut gathered = [W::default(); GATHER];
+        'walk: for order in self.by_abs.chunks(GATHER) {
+            gather(&mut gathered, w, order);
+            for (&i, &k) in order.iter().zip(&gathered) {
+                cum += k.into();
+                if !found_lo && cum > q_lo {
+                    lo = self.abs[i as usize];
+                    found_lo = true;
+                }
+                if cum > q_hi {
+                    hi = self.abs[i as usize];
+                    break 'walk;
                 }
             }
-            f64::NAN
-        };
-        let hi = at(count / 2);
-        Some(if count % 2 == 1 {
-            hi
-        } else {
-            (at(count / 2 - 1) + hi) / 2.0
-        })
+        }
+        Some(if count % 2 == 1 { hi } else { (lo + hi) / 2.0 })
     }
 
     /// `spearmanr` of the repeated rows, as `spearman_of_ranks` computes it (src/metrics/regression.rs).
-    fn spearman<W: Copy + Into<u64>>(&self, w: &[W], count: u64) -> Option<f64> {
+    fn spearman<W: Copy + Default + Into<u64>>(&self, w: &[W], count: u64) -> Option<f64> {
         let c = count as i128 + 1;
-        let (mut stt, mut spp, mut stp) = (0i128, 0i128, 0i128);
-        RANKS.with(|cell| {
-            let (rt, rp) = &mut *cell.borrow_mut();
-            self.t_runs.doubled_ranks(w, rt);
-            self.p_runs.doubled_ranks(w, rp);
-            let rows = self.t_runs.run.iter().zip(&self.p_runs.run).zip(w);
-            for ((&gt, &gp), &k) in rows {
-                let (a, b) = (rt[gt as usize] as i128 - c, rp[gp as usize] as i128 - c);
-                let k = k.into() as i128;
-                stt += k * a * a;
-                spp += k * b * b;
-                stp += k * a * b;
-            }
+        // Σ k·(a − c)², Σ k·(b − c)², Σ k·(a − c)(b − c) over the rows (a, b: the doubled ranks of the row's
+        // target and prediction), summed run by run: the same integers.
+        let (stt, spp, stp) = RANKS.with(|cell| {
+            let rp = &mut *cell.borrow_mut();
+            let spp = self.p_runs.doubled_ranks(w, rp, c);
+            let (stt, stp) = self.t_runs.cross(w, rp, &self.p_run_by_t, c);
+            (stt, spp, stp)
         });
         let f = 1.0 / (count - 1) as f64;
         let (ctt, cpp, ctp) = (
@@ -337,6 +480,7 @@ fn assemble(num: f64, den: f64) -> f64 {
 }
 
 /// `x` with element i repeated `w[i]` times.
+#[cfg(test)]
 fn repeated(x: &[f64], w: &[u32]) -> Vec<f64> {
     let mut out = Vec::with_capacity(x.len());
     for (&v, &k) in x.iter().zip(w) {
@@ -353,31 +497,14 @@ impl Replicate for RegressionUnits {
     }
 
     fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
-        if let Some(fast) = &self.fast {
-            let values = fast.values(w);
-            return (self.metrics.iter())
-                .map(|m| {
-                    let v = values.iter().find(|(k, _)| k == m).and_then(|(_, v)| *v);
-                    v.filter(|v| v.is_finite())
-                })
-                .collect();
-        }
-        let (t, p) = (repeated(&self.targets, w), repeated(&self.preds, w));
-        if !self.weights.is_empty() {
-            let rw = repeated(&self.weights, w);
-            return (self.metrics.iter())
-                .map(|m| by_id(m, &t, &p, &rw).filter(|v| v.is_finite()))
-                .collect();
-        }
-        let values = metric_values(&t, &p, &mut || {});
-        self.metrics
-            .iter()
+        let values = match self.weights.is_empty() {
+            true => self.fast.values(w),
+            false => (self.fast).weighted_values(&self.weights, self.weights_small, w),
+        };
+        (self.metrics.iter())
             .map(|m| {
-                values
-                    .iter()
-                    .find(|(k, _)| k == m)
-                    .and_then(|(_, v)| *v)
-                    .filter(|v| v.is_finite())
+                let v = values.iter().find(|(k, _)| k == m).and_then(|(_, v)| *v);
+                v.filter(|v| v.is_finite())
             })
             .collect()
     }
@@ -451,7 +578,7 @@ mod tests {
         for n in [1usize, 2, 3, 10, 200, 1000] {
             let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
             let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
-            let fast = Fast::new(&t, &p);
+            let fast = Fast::new(&t, &p, true);
             for _ in 0..20 {
                 let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
                 if w.iter().all(|&k| k == 0) {
@@ -461,6 +588,47 @@ mod tests {
                 let expected = metric_values(&repeated(&t, &w), &repeated(&p, &w), &mut || {});
                 for (id, e) in expected {
                     let g = got.iter().find(|(k, _)| *k == id).and_then(|(_, v)| *v);
+                    match (g.filter(|v| v.is_finite()), e.filter(|v| v.is_finite())) {
+                        (Some(a), Some(b)) => assert!(
+                            (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0),
+                            "n {n}, {id}: {a} != {b}"
+                        ),
+                        (None, None) => {}
+                        other => panic!("n {n}, {id}: {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// With GT weights, a replicate equals scikit-learn's weighted metrics (`regression_weighted::by_id`) on the
+    /// repeated rows, each copy keeping its row's weight, to 1e-12; zero GT weights included.
+    #[test]
+    fn gt_weights_replicate_equals_the_repeated_rows() {
+        use crate::metrics::regression_weighted::{by_id, WEIGHTED};
+        let mut x: u64 = 0x51_7cc1_b727_220a;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [1usize, 2, 3, 10, 200, 1000] {
+            let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
+            let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
+            let g: Vec<f64> = (0..n).map(|_| (next() % 5) as f64 * 0.75).collect();
+            let fast = Fast::new(&t, &p, false);
+            for _ in 0..20 {
+                let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
+                let got = fast.weighted_values(&g, true, &w);
+                let (rt, rp, rg) = (repeated(&t, &w), repeated(&p, &w), repeated(&g, &w));
+                for id in WEIGHTED {
+                    let g = got.iter().find(|(k, _)| k == id).and_then(|(_, v)| *v);
+                    let e = if rt.is_empty() {
+                        None
+                    } else {
+                        by_id(id, &rt, &rp, &rg)
+                    };
                     match (g.filter(|v| v.is_finite()), e.filter(|v| v.is_finite())) {
                         (Some(a), Some(b)) => assert!(
                             (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0),
