@@ -215,41 +215,18 @@ pub fn read(
 }
 
 /// The solution's ids and the COCO input exactly as [`score`] builds it (the bootstrap's units read the
-/// files again); `None` when a file cannot be read.
+/// files again, after scoring has read them within the budget); `None` when a file cannot be read.
 pub fn coco_input(
     gt_e: &Entry,
     pred_e: &Entry,
     opts: &KaggleOptions,
     delim: u8,
 ) -> Option<(Vec<String>, Input)> {
-    let diags = &mut Diags::new();
-    let xyxy = opts.box_format == super::BoxFormat::Xyxy;
-    let layout = |conf| Layout {
-        class: opts.classes,
-        conf,
-        xyxy,
+    let unchecked = crate::budget::Budget {
+        max_memory: u64::MAX,
     };
-    let mut columns = Columns {
-        id: &opts.id_column,
-        value: &opts.column,
-        value_option: "column",
-        extra: &[],
-    };
-    let mut classes = Classes::default();
-    let gt = read_side(gt_e, delim, &columns, layout(false), &mut classes, diags)?;
-    let name = gt.column.clone();
-    if opts.column.is_empty() {
-        columns.value = &name;
-    }
-    let sub = read_side(pred_e, delim, &columns, layout(true), &mut classes, diags)?;
-    let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
-    let (input, _) = build(&gt, &sub, &m, &classes);
-    let ids = m
-        .first
-        .iter()
-        .map(|&r| gt.ids.get(r as usize).to_string())
-        .collect();
-    Some((ids, input))
+    let r = read(gt_e, pred_e, opts, delim, unchecked, &mut Diags::new())?;
+    Some((r.ids, r.input))
 }
 
 /// The bytes of the IoU matrices of Global Wheat's metric: 8 per detection × GT pair of each image.
