@@ -12,7 +12,6 @@ use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
 use dropscore::{Mode, Report};
-use serde_json::Value;
 
 fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
@@ -371,17 +370,6 @@ fn intervals_in_the_report_equal_those_of_the_repeated_sets() {
     );
 }
 
-fn cli_json(dir: &std::path::Path, args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
-}
-
 /// Writes case `seed`'s files (labels and matrices, every sample once) into a fresh directory.
 fn staged(seed: u64, name: &str) -> (Case, std::path::PathBuf) {
     let case = random_case(seed);
@@ -421,7 +409,7 @@ fn split_file_parts_equal_each_part_alone() {
         args.extend(["--set", s]);
     }
     args.extend(["--set", "split=split.tsv"]);
-    let r = cli_json(&dir, &args);
+    let r = cli_json(&dir, &args).0;
     for (part, w) in ["public", "private"].iter().zip(&keep) {
         let alone = score(&case, w, false, &[]);
         for m in CLASS {
@@ -455,7 +443,8 @@ fn compare_and_rank() {
             "--set",
             "bootstrap=50",
         ],
-    )["compare"];
+    )
+    .0["compare"];
     assert_eq!(c["metric"], "accuracy", "{c}");
     assert_eq!(c["delta"], 0.0, "{c}");
     assert_eq!(
@@ -476,7 +465,8 @@ fn compare_and_rank() {
             "--set",
             "bootstrap=50",
         ],
-    );
+    )
+    .0;
     let rows = r["submissions"].as_array().expect("submissions");
     assert_eq!(rows.len(), 2, "{r}");
     assert!(

@@ -51,14 +51,6 @@ fn repeat_csv(csv: &str, weight: &dyn Fn(&str) -> u32) -> String {
     out
 }
 
-fn close(a: Option<f64>, b: Option<f64>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
-        _ => false,
-    }
-}
-
 /// A random solution and submission for `metric` (ids `r0…`, in order).
 fn random_case(metric: &str, seed: u64) -> (String, String) {
     let mut next = rng(seed);
