@@ -32,10 +32,25 @@ const require = createRequire(path.join(root, 'tools', 'bundle', 'package.json')
 const esbuild = require('esbuild');
 
 const outArg = process.argv.indexOf('--out');
-const out = path.resolve(root, outArg > 0 ? process.argv[outArg + 1] : 'dist');
+// A relative --out is the caller's (scripts/build-dist passes it absolute); the default is the repository's dist/.
+const out = outArg > 0 ? path.resolve(process.argv[outArg + 1] ?? '') : path.join(root, 'dist');
+refuseToReplace(out);
 const assets = path.join(out, 'assets');
 /** Single-file: data files larger than this are left out (with a message when used). */
 const INLINE_LIMIT = 2 * 1024 * 1024;
+
+/** The output folder is deleted and written anew: refuse a folder that holds the repository, and a non-empty
+ * folder that does not look like a page this script wrote (no index.html, embed.js or assets/). */
+function refuseToReplace(dir) {
+  const rel = path.relative(dir, root);
+  const holdsRoot = rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const ours = ['index.html', 'embed.js', 'assets'].some((f) => entries.includes(f));
+  if (holdsRoot || (entries.length > 0 && !ours)) {
+    console.error(`build-dist: refusing to replace ${dir}: ${holdsRoot ? 'it holds the repository' : 'it is not empty and holds no page built by this script'}; give --out a new or a previous output folder`);
+    process.exit(2);
+  }
+}
 
 const hash = (buf) => crypto.createHash('sha256').update(buf).digest('hex').slice(0, 10);
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
