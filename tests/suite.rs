@@ -116,6 +116,8 @@ mod preflight_fest;
 mod preflight_kws;
 #[path = "preflight_regression.rs"]
 mod preflight_regression;
+#[path = "preflight_sample.rs"]
+mod preflight_sample;
 #[path = "preflight_segmentation.rs"]
 mod preflight_segmentation;
 #[path = "rank.rs"]

@@ -10,6 +10,7 @@ pub mod looks;
 mod notes;
 pub mod parts;
 pub mod preflight;
+mod sample;
 pub mod units;
 pub mod weighted;
 
@@ -144,29 +145,32 @@ impl Protocol for Classification {
             return m;
         }
         let budget = run.opts.budget();
-        let shape = preflight::shape(
-            run,
-            ID,
-            (&opts.delimiter, &opts.id_column),
-            |e, delim, diags| {
-                inputs::read_entry(e, diags, |r, diags| {
-                    csvin::read_gt_as(
-                        &e.path,
-                        r,
-                        e.size,
-                        delim,
-                        (&opts.id_column, &opts.label_column),
-                        opts.read_as.mode(),
-                        budget,
-                        diags,
-                    )
-                })
-            },
-            |g| {
-                let ids = (0..g.ids.len()).map(|i| g.ids.get(i).to_string()).collect();
-                (ids, g.lines.clone(), Some(g.classes.names.clone()))
-            },
-        );
+        let as_gt = |run: &mut Run| {
+            preflight::shape(
+                run,
+                ID,
+                (&opts.delimiter, &opts.id_column),
+                |e, delim, diags| {
+                    inputs::read_entry(e, diags, |r, diags| {
+                        csvin::read_gt_as(
+                            &e.path,
+                            r,
+                            e.size,
+                            delim,
+                            (&opts.id_column, &opts.label_column),
+                            opts.read_as.mode(),
+                            budget,
+                            diags,
+                        )
+                    })
+                },
+                |g| {
+                    let ids = (0..g.ids.len()).map(|i| g.ids.get(i).to_string()).collect();
+                    (ids, g.lines.clone(), Some(g.classes.names.clone()))
+                },
+            )
+        };
+        let shape = sample::shape(run, opts, as_gt);
         shape.as_ref().map_or(Value::Null, preflight::expects)
     }
     fn check(

@@ -1,0 +1,186 @@
+//! A Kaggle `sample_submission.csv` as the ground truth of `dropscore manifest` (docs/kaggle.md). Kaggle
+//! organizers publish one: the solution's ids, the submission's columns and a placeholder value (`0.5`, `0`, or
+//! uniform class probabilities). Read as a ground truth it has one class, or no label column at all, so the
+//! classes of the manifest come from its shape instead (docs/specs/families.md section 1 for the layouts):
+//! - one value column holding one number: a binary score column; the classes are `0` and `1` (or `0` and the
+//!   option `positive_label`);
+//! - several value columns and no label column: one score column per class, named by the class; the classes are
+//!   the columns' names, and the stand-in ground truth of the check is `id,label`.
+//!
+//! Either way an info diagnostic says how the file was read. A ground truth with one class of labels that are
+//! not numbers (`cat` in every row: a sample submission of hard labels) keeps that class, as before: the check
+//! then counts other labels as wrong, with an info, and refuses nothing.
+
+use super::preflight::GtShape;
+use super::ClassificationOptions;
+use crate::diag::{Diagnostic, Diags};
+use crate::formats::id_csv::{self, Event};
+use crate::input::Role;
+use crate::protocols::Run;
+use std::collections::HashMap;
+
+/// How the manifest's GT reads: a ground truth, or one of the two sample-submission shapes.
+enum Reading {
+    Gt,
+    BinaryScore,
+    ClassColumns,
+}
+
+/// The manifest's shape of the GT of `run`: `as_gt` reads it as a ground truth; when that gives a sample
+/// submission's shape (see the module), the classes are taken as the module says.
+pub fn shape(
+    run: &mut Run,
+    opts: &ClassificationOptions,
+    as_gt: impl FnOnce(&mut Run) -> Option<GtShape>,
+) -> Option<GtShape> {
+    let outer = std::mem::take(&mut run.diags);
+    let read = as_gt(run);
+    let gt_diags = std::mem::replace(&mut run.diags, outer);
+    match reading(&read, &gt_diags) {
+        Reading::Gt => {
+            run.diags.absorb(gt_diags);
+            read
+        }
+        Reading::BinaryScore => {
+            run.diags.absorb(gt_diags);
+            let mut g = read?;
+            let value = g.classes.as_ref().and_then(|c| c.first()).cloned();
+            g.classes = Some(binary_classes(&opts.positive_label));
+            let what = format!(
+                "its one value column holds one number (`{}`)",
+                value.unwrap_or_default()
+            );
+            run.diags.push(note(&g, &what));
+            Some(g)
+        }
+        Reading::ClassColumns => match class_columns(run, opts) {
+            Some(g) => Some(g),
+            None if run.diags.has_errors() => None,
+            None => {
+                run.diags.absorb(gt_diags);
+                None
+            }
+        },
+    }
+}
+
+/// Which reading the GT's outcome calls for: one class that is a number, or no label column in a file whose
+/// only errors say so.
+fn reading(read: &Option<GtShape>, diags: &Diags) -> Reading {
+    if let Some(g) = read {
+        let one_number = match g.classes.as_deref() {
+            Some([c]) => id_csv::finite(c.trim().as_bytes()).is_some(),
+            _ => false,
+        };
+        if one_number && !diags.has_errors() {
+            return Reading::BinaryScore;
+        }
+        return Reading::Gt;
+    }
+    let mut errors = diags.list.iter().filter(|d| d.is_error()).peekable();
+    let some = errors.peek().is_some();
+    if some && errors.all(|d| d.code == "classification.missing_column") {
+        Reading::ClassColumns
+    } else {
+        Reading::Gt
+    }
+}
+
+/// The classes of a binary score column: `0` and `1`, or `0` and the positive label.
+fn binary_classes(positive: &str) -> Vec<String> {
+    match positive.trim() {
+        "" | "0" | "1" => vec!["0".into(), "1".into()],
+        p => vec!["0".into(), p.to_string()],
+    }
+}
+
+/// The shape of a sample submission with one score column per class: its ids (as written) and lines, the
+/// header `id,label` of the stand-in ground truth, the value columns as classes. `None` when it has errors (then
+/// in `run.diags`: CSV syntax, a repeated id, the budget) or fewer than two value columns.
+fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape> {
+    let delim = super::inputs::delimiter(&opts.delimiter).ok()?;
+    let entry = run.files.with_role(Role::Gt).next()?;
+    let path = entry.path.clone();
+    let budget = run.opts.budget();
+    let mut diags = Diags::new();
+    let mut ids: Vec<String> = Vec::new();
+    let mut lines: Vec<u64> = Vec::new();
+    let mut first: HashMap<String, u64> = HashMap::new();
+    let (mut id_index, mut held) = (None, 0u64);
+    let header = super::inputs::read_entry(entry, &mut diags, |r, diags| {
+        id_csv::read(super::ID, &path, r, delim, diags, |ev, diags| match ev {
+            Event::Header(h) => {
+                id_index = id_csv::id_column(super::ID, &path, h, &opts.id_column, diags);
+                id_index.is_some()
+            }
+            Event::Row(row) => {
+                let Some(id) = id_index.and_then(|c| row.fields.get(c)) else {
+                    return true;
+                };
+                // An id's bytes, its two Strings and its line, as the family's GT reader counts a row.
+                held += 2 * id.len() as u64 + crate::budget::FAMILY_ROW_BYTES;
+                if held > budget.max_memory {
+                    let what = format!("the sample submission's ids up to line {}", row.line);
+                    diags.push(crate::budget::refusal(
+                        &path,
+                        Some(row.line),
+                        &what,
+                        held,
+                        budget,
+                    ));
+                    return false;
+                }
+                let id = id_csv::trim(id).to_string();
+                if let Some(&line) = first.get(&id) {
+                    let c = id_index.unwrap_or_default();
+                    diags.push(id_csv::duplicate_gt_id(super::ID, &path, row, c, line));
+                    return true;
+                }
+                first.insert(id.clone(), row.line);
+                ids.push(id);
+                lines.push(row.line);
+                true
+            }
+        })
+    });
+    drop(first);
+    // The file's own errors (CSV syntax, repeated ids, the budget) are reported as they are.
+    let (Some(header), Some(id_index), false) = (header, id_index, diags.has_errors()) else {
+        run.diags.absorb(diags);
+        return None;
+    };
+    let classes: Vec<String> = (header.iter().enumerate())
+        .filter(|(i, _)| *i != id_index)
+        .map(|(_, h)| h.clone())
+        .collect();
+    if classes.len() < 2 || ids.is_empty() {
+        return None;
+    }
+    run.diags.absorb(diags);
+    let label = match opts.label_column.trim() {
+        "" => "label".to_string(),
+        l => l.to_string(),
+    };
+    let g = GtShape {
+        file: path,
+        header: vec![header[id_index].clone(), label],
+        id_index: 0,
+        ids,
+        lines,
+        classes: Some(classes),
+    };
+    run.diags
+        .push(note(&g, "it has no label column and one column per class"));
+    Some(g)
+}
+
+/// The info that the GT was read as a sample submission, and what the manifest took from it.
+fn note(g: &GtShape, what: &str) -> Diagnostic {
+    let classes = g.classes.as_deref().unwrap_or_default().join(", ");
+    Diagnostic::info(
+        "classification.sample_submission",
+        format!("read as a sample submission: {what}; the manifest records its ids and the classes {classes}"),
+    )
+    .file(&g.file)
+    .hint("Make the manifest from the solution instead to record its own classes (never a row's label).")
+}
