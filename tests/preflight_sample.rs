@@ -200,3 +200,83 @@ fn the_manifest_records_the_classes_and_says_how_it_read_the_sample() {
         .collect();
     assert_eq!(errors, [("classification.duplicate_id", Some(3))]);
 }
+
+/// `dropscore ARGS` run in `dir`: its exit status and standard error.
+fn run_cli(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code().unwrap_or(-1), err)
+}
+
+/// Every Kaggle example (examples/kaggle/*/) as its organizer would publish it: the manifest made from the
+/// sample submission with the example's config, and its submission checked against it, ready as scoring it
+/// against the solution is (per-group and column-wise metrics, RLE masks, MAP@k, PredictionString, …).
+#[test]
+fn every_kaggle_example_checks_against_its_sample_submission() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kaggle");
+    let mut seen = 0;
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.join("sample_submission.csv").exists() {
+            continue;
+        }
+        let manifest = std::env::temp_dir().join(format!(
+            "dropscore-sample-{}.json",
+            seen + 100 * std::process::id() as usize
+        ));
+        let m = manifest.to_str().unwrap();
+        let (code, err) = run_cli(
+            &dir,
+            &[
+                "manifest",
+                "--config",
+                "dropscore.toml",
+                "--gt",
+                "sample_submission.csv",
+                "--out",
+                m,
+            ],
+        );
+        assert_eq!(code, 0, "{}: {err}", dir.display());
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let protocol = v["protocol"].as_str().unwrap().to_string();
+        let (checked, err) = run_cli(
+            &dir,
+            &[
+                "check",
+                &protocol,
+                "--manifest",
+                m,
+                "--pred",
+                "submission.csv",
+            ],
+        );
+        let (scored, serr) = run_cli(
+            &dir,
+            &[
+                &protocol,
+                "--config",
+                "dropscore.toml",
+                "--gt",
+                "solution.csv",
+                "--pred",
+                "submission.csv",
+                "-q",
+            ],
+        );
+        assert_eq!(
+            (checked, scored),
+            (0, 0),
+            "{}: check: {err}\nscoring: {serr}",
+            dir.display()
+        );
+        let _ = std::fs::remove_file(&manifest);
+        seen += 1;
+    }
+    assert!(seen >= 8, "{seen} examples with a sample submission");
+}

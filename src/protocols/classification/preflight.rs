@@ -3,7 +3,7 @@
 //! The manifest holds the GT file's name, its header, its ids in the GT's order (with their lines when those
 //! are not simply 2, 3, …) and, for `classification`, the class labels (the column names a scores submission
 //! must use); never which id has which label or target. `check` writes a stand-in ground truth from it (the
-//! same name, header and ids; placeholder labels that use every class once at least, or target 0) and runs the
+//! same name, header and ids; placeholder labels that use every class once at least, or 1) and runs the
 //! family's own scoring on it, so every diagnostic about the submission (missing, unknown and duplicate ids,
 //! columns, cells, CSV syntax) has the code and location scoring gives it; a missing id is moved to its GT
 //! line, where scoring locates it.
@@ -82,6 +82,17 @@ pub fn shape<G>(
     })
 }
 
+/// Adds to the header the solution-only columns (`regression`'s `group_column` and `weight_column`) that the GT
+/// lacks: a Kaggle sample submission has the id and prediction columns only. The stand-in fills them with 1
+/// (one group, unit weights), which is all the check needs.
+pub fn add_columns(g: &mut GtShape, names: &[&str]) {
+    for name in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if crate::formats::id_csv::find_column(&g.header, name).is_none() {
+            g.header.push(name.to_string());
+        }
+    }
+}
+
 /// `expects` from the shape of the GT.
 pub fn expects(g: &GtShape) -> Value {
     let mut e =
@@ -137,7 +148,7 @@ fn parse(expects: &Value, classes: bool) -> Option<GtShape> {
 }
 
 /// The stand-in GT's bytes: the header, then each id with a placeholder value in every other column (the
-/// classes in turn, or `0`).
+/// classes in turn, or `1`: a target, a group and a weight every metric takes).
 fn stand_in(g: &GtShape, delimiter: u8) -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()
         .delimiter(delimiter)
@@ -145,7 +156,7 @@ fn stand_in(g: &GtShape, delimiter: u8) -> Vec<u8> {
         .from_writer(Vec::new());
     let _ = w.write_record(&g.header);
     for (i, id) in g.ids.iter().enumerate() {
-        let value = g.classes.as_ref().map_or("0", |c| c[i % c.len()].as_str());
+        let value = g.classes.as_ref().map_or("1", |c| c[i % c.len()].as_str());
         let rec = (0..g.header.len()).map(|c| if c == g.id_index { id.as_str() } else { value });
         let _ = w.write_record(rec);
     }
@@ -214,11 +225,14 @@ pub fn check(
             d.line = d.line.map(|l| map.get(&l).copied().unwrap_or(l));
         }
     }
+    let missing = diags.count(&format!("{family}.missing_id")) as u64;
     run.diags.absorb(diags);
     // Ids given: the items of the ids the submission lists (classification marks the others `missing`;
-    // regression leaves their prediction null).
-    let mut given = 0u64;
+    // regression leaves their prediction null). A report without items (per-group metrics) counts the ids
+    // that scoring did not call missing.
+    let (mut given, mut items) = (0u64, 0u64);
     report.each_item(|it| {
+        items += 1;
         given += u64::from(if classes {
             it.detail.get("missing").is_none()
         } else {
@@ -226,6 +240,9 @@ pub fn check(
         });
         true
     });
+    if items == 0 {
+        given = n.saturating_sub(missing);
+    }
     let mut summary = if given == n {
         counted(n, "id", "ids")
     } else {

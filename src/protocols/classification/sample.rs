@@ -7,7 +7,9 @@
 //! - several value columns and no label column: one score column per class, named by the class; the classes are
 //!   the columns' names, and the stand-in ground truth of the check is `id,label`.
 //!
-//! Either way an info diagnostic says how the file was read. A ground truth with one class of labels that are
+//! Either way an info diagnostic says how the file was read. With `target_columns` (column-wise metrics) the
+//! solution and the sample have the same columns: the manifest records the header and ids of either, and the
+//! stand-in takes 0 and 1 in turn in every column. A ground truth with one class of labels that are
 //! not numbers (`cat` in every row: a sample submission of hard labels) keeps that class, as before: the check
 //! then counts other labels as wrong, with an info, and refuses nothing.
 
@@ -33,6 +35,9 @@ pub fn shape(
     opts: &ClassificationOptions,
     as_gt: impl FnOnce(&mut Run) -> Option<GtShape>,
 ) -> Option<GtShape> {
+    if !opts.target_columns.items().is_empty() {
+        return target_columns(run, opts);
+    }
     let outer = std::mem::take(&mut run.diags);
     let read = as_gt(run);
     let gt_diags = std::mem::replace(&mut run.diags, outer);
@@ -98,6 +103,67 @@ fn binary_classes(positive: &str) -> Vec<String> {
 /// header `id,label` of the stand-in ground truth, the value columns as classes. `None` when it has errors (then
 /// in `run.diags`: CSV syntax, a repeated id, the budget) or fewer than two value columns.
 fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape> {
+    let read = read_ids(run, opts)?;
+    let classes: Vec<String> = (read.header.iter().enumerate())
+        .filter(|(i, _)| *i != read.id_index)
+        .map(|(_, h)| h.clone())
+        .collect();
+    if classes.len() < 2 || read.ids.is_empty() {
+        return None;
+    }
+    let label = match opts.label_column.trim() {
+        "" => "label".to_string(),
+        l => l.to_string(),
+    };
+    let g = GtShape {
+        file: read.file,
+        header: vec![read.header[read.id_index].clone(), label],
+        id_index: 0,
+        ids: read.ids,
+        lines: read.lines,
+        classes: Some(classes),
+    };
+    run.diags
+        .push(note(&g, "it has no label column and one column per class"));
+    Some(g)
+}
+
+/// The shape of a GT with `target_columns` (the solution or a sample submission: both have the id and the target
+/// columns): its header, ids and lines; the stand-in's cells take the classes `0` and `1` in turn, so that every
+/// column-wise metric is defined on it. A target column the file lacks is the located error scoring gives.
+fn target_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape> {
+    let read = read_ids(run, opts)?;
+    let mut ok = true;
+    for t in opts.target_columns.items() {
+        if id_csv::find_column(&read.header, &t).is_none() {
+            let d =
+                id_csv::missing_column(super::ID, &read.file, &read.header, &t, "target_columns");
+            run.diags.push(d);
+            ok = false;
+        }
+    }
+    (ok && !read.ids.is_empty()).then(|| GtShape {
+        file: read.file,
+        header: read.header,
+        id_index: read.id_index,
+        ids: read.ids,
+        lines: read.lines,
+        classes: Some(vec!["0".into(), "1".into()]),
+    })
+}
+
+/// A GT file read for its header and ids only.
+struct Ids {
+    file: String,
+    header: Vec<String>,
+    id_index: usize,
+    ids: Vec<String>,
+    lines: Vec<u64>,
+}
+
+/// The header, the id column and the ids (as written, with their lines) of the GT of `run`; `None` when the file
+/// has errors (then in `run.diags`: CSV syntax, a repeated id, the budget).
+fn read_ids(run: &mut Run, opts: &ClassificationOptions) -> Option<Ids> {
     let delim = super::inputs::delimiter(&opts.delimiter).ok()?;
     let entry = run.files.with_role(Role::Gt).next()?;
     let path = entry.path.clone();
@@ -120,7 +186,7 @@ fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape>
                 // An id's bytes, its two Strings and its line, as the family's GT reader counts a row.
                 held += 2 * id.len() as u64 + crate::budget::FAMILY_ROW_BYTES;
                 if held > budget.max_memory {
-                    let what = format!("the sample submission's ids up to line {}", row.line);
+                    let what = format!("the ids up to line {}", row.line);
                     diags.push(crate::budget::refusal(
                         &path,
                         Some(row.line),
@@ -144,34 +210,18 @@ fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape>
         })
     });
     drop(first);
-    // The file's own errors (CSV syntax, repeated ids, the budget) are reported as they are.
-    let (Some(header), Some(id_index), false) = (header, id_index, diags.has_errors()) else {
-        run.diags.absorb(diags);
-        return None;
-    };
-    let classes: Vec<String> = (header.iter().enumerate())
-        .filter(|(i, _)| *i != id_index)
-        .map(|(_, h)| h.clone())
-        .collect();
-    if classes.len() < 2 || ids.is_empty() {
-        return None;
-    }
+    let failed = diags.has_errors();
     run.diags.absorb(diags);
-    let label = match opts.label_column.trim() {
-        "" => "label".to_string(),
-        l => l.to_string(),
-    };
-    let g = GtShape {
-        file: path,
-        header: vec![header[id_index].clone(), label],
-        id_index: 0,
-        ids,
-        lines,
-        classes: Some(classes),
-    };
-    run.diags
-        .push(note(&g, "it has no label column and one column per class"));
-    Some(g)
+    match (header, id_index, failed) {
+        (Some(header), Some(id_index), false) => Some(Ids {
+            file: path,
+            header,
+            id_index,
+            ids,
+            lines,
+        }),
+        _ => None,
+    }
 }
 
 /// The info that the GT was read as a sample submission, and what the manifest took from it.

@@ -146,7 +146,7 @@ impl Protocol for Regression {
             return m;
         }
         let budget = run.opts.budget();
-        let shape = preflight::shape(
+        let mut shape = preflight::shape(
             run,
             ID,
             (&opts.delimiter, &opts.id_column),
@@ -169,6 +169,9 @@ impl Protocol for Regression {
                 (ids, g.lines.clone(), None)
             },
         );
+        if let Some(g) = &mut shape {
+            preflight::add_columns(g, &[&opts.group_column, &opts.weight_column]);
+        }
         shape
             .as_ref()
             .map_or(serde_json::Value::Null, preflight::expects)
