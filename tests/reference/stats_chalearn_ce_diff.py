@@ -14,7 +14,8 @@ Random cases (default 150): 1-5 categories over 3-40 images, later categories in
 then with an image of their own, tied and coarse confidences, missing, unknown and repeated ids, a missing
 submission file, and every option set the AP diff uses (tie order, missing images, integration, sentinels).
 
-Requirements: tests/reference/requirements-chalearn-ce.txt (NumPy, and scikit-learn for the imported module).
+Requirements: tests/reference/requirements-chalearn-ce.txt (NumPy; scikit-learn and SciPy for the imported
+chalearn_ce_diff.py and stats_diff.py, whose `want_interval` is the interval of the spec).
 
 Usage: python3 tests/reference/stats_chalearn_ce_diff.py [--cases N] [--seed S] [--bin target/release/dropscore]
 """
@@ -29,14 +30,16 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chalearn_ce_diff as ce  # noqa: E402  (the NumPy AP reference, its option sets and its runner)
+from stats_diff import want_interval  # noqa: E402  (docs/specs/statistics.md section 2's interval)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def close(a, b, rel=1e-12):
+    """Equal to `rel` relative, or absolute below 1 (both None: equal)."""
     if a is None or b is None:
         return a is None and b is None
-    return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-14
+    return abs(a - b) <= rel * max(1.0, abs(a), abs(b))
 
 
 def write_case(root, r):
@@ -105,14 +108,21 @@ def repeated(cats, weight):
     return out
 
 
-def interval(values, conf, B):
-    kept = [v for v in values if v is not None]
-    left_out = B - len(kept)
-    if not kept or left_out > 0.05 * B:
-        return None, None, None, left_out
-    lo, hi = np.percentile(kept, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
-    se = float(np.std(kept, ddof=1)) if len(kept) > 1 else None
-    return float(lo), float(hi), se, left_out
+def compare(name, rep, metric, values, B, seed, conf, unit, exact=False):
+    """The report's statistics and its interval of `metric` against the replicate values (None: undefined);
+    returns (intervals checked, errors). Bounds equal exactly with `exact`, else to 1e-12; se to 1e-12."""
+    st = rep.get("statistics")
+    if st != {"unit": unit, "strata": None, "bootstrap": B, "seed": seed, "confidence": conf}:
+        return 0, [f"{name}: statistics {st}"]
+    iv = rep.get("intervals", {}).get(metric)
+    (lo, hi, se), left_out = want_interval(values, B, conf)
+    if iv is None:
+        return 0, [f"{name} {metric}: no interval, want {(lo, hi, se)} ({left_out} left out)"]
+    got = (iv["low"], iv["high"], iv["se"])
+    bounds = got[:2] == (lo, hi) if exact else close(got[0], lo) and close(got[1], hi)
+    if iv["left_out"] != left_out or not bounds or not close(got[2], se):
+        return 1, [f"{name} {metric}: got {got} ({iv['left_out']} left out), want {(lo, hi, se)} ({left_out})"]
+    return 1, []
 
 
 def case(binary, case_seed):
@@ -132,23 +142,11 @@ def case(binary, case_seed):
     for row in draws:
         counts = np.bincount(row, minlength=n)
         values.append(ce.reference(repeated(cats, dict(zip(units, map(int, counts)))), opts)[1])
-    errors = []
-    st = rep.get("statistics")
-    if st != {"unit": "image", "strata": None, "bootstrap": B, "seed": seed, "confidence": conf}:
-        errors.append(f"chalearn-ce case {case_seed}: statistics {st}")
+    name = f"chalearn-ce case {case_seed} {opts}"
     if rep["scores"]["map"] is None:
-        if "map" in rep.get("intervals", {}) and rep["intervals"]["map"]["low"] is not None:
-            errors.append(f"chalearn-ce case {case_seed}: an interval for an undefined mAP")
-        return 0, errors
-    iv = rep.get("intervals", {}).get("map")
-    lo, hi, se, left_out = interval(values, conf, B)
-    if iv is None:
-        return 0, errors + [f"chalearn-ce case {case_seed} {opts}: no interval, want {(lo, hi, se, left_out)}"]
-    got = (iv["low"], iv["high"], iv["se"])
-    if iv["left_out"] != left_out or got[:2] != (lo, hi) or not close(got[2], se):
-        errors.append(f"chalearn-ce case {case_seed} {opts}: got {got} ({iv['left_out']} left out), "
-                      f"want {(lo, hi, se)} ({left_out} left out)")
-    return 1, errors
+        iv = rep.get("intervals", {}).get("map")
+        return 0, [] if iv is None or iv["low"] is None else [f"{name}: an interval for an undefined mAP"]
+    return compare(name, rep, "map", values, B, seed, conf, "image", exact=True)
 
 
 def main():

@@ -41,24 +41,9 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kaggle_formulas_diff as kf  # noqa: E402  (the formulas' published code and random cases)
 import kaggle_pstring_diff as kp  # noqa: E402  (pycocotools, voc_eval, Global Wheat; the random boxes)
+from stats_chalearn_ce_diff import compare  # noqa: E402  (the report's interval against the replicates)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def close(a, b, rel=1e-12):
-    if a is None or b is None:
-        return a is None and b is None
-    return abs(a - b) <= rel * max(1.0, abs(a), abs(b))
-
-
-def interval(values, conf, B):
-    kept = [v for v in values if v is not None]
-    left_out = B - len(kept)
-    if not kept or left_out > 0.05 * B:
-        return None, None, None, left_out
-    lo, hi = np.percentile(kept, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
-    se = float(np.std(kept, ddof=1)) if len(kept) > 1 else None
-    return float(lo), float(hi), se, left_out
 
 
 def repeat_csv(text, weight):
@@ -152,21 +137,6 @@ def stats_sets(r):
     return B, seed, conf, [f"bootstrap={B}", f"seed={seed}", f"confidence={conf}"]
 
 
-def compare(name, rep, metric, vals, B, seed, conf):
-    """Errors of the report's interval of `metric` against the replicate values; (checked, errors)."""
-    st = rep.get("statistics")
-    if st != {"unit": "row", "strata": None, "bootstrap": B, "seed": seed, "confidence": conf}:
-        return 0, [f"{name}: statistics {st}"]
-    iv = rep.get("intervals", {}).get(metric)
-    lo, hi, se, left_out = interval(vals, conf, B)
-    if iv is None:
-        return 0, [f"{name} {metric}: no interval, want {(lo, hi, se, left_out)}"]
-    got = (iv["low"], iv["high"], iv["se"])
-    if iv["left_out"] != left_out or not all(close(x, y) for x, y in zip(got, (lo, hi, se))):
-        return 1, [f"{name} {metric}: got {got} ({iv['left_out']} left out), want {(lo, hi, se)} ({left_out})"]
-    return 1, []
-
-
 def formula_case(binary, metric, case_seed):
     r = random.Random(case_seed)
     if metric == "kendall_tau":
@@ -186,7 +156,7 @@ def formula_case(binary, metric, case_seed):
     for row in draws:
         weight = dict(zip(units, map(int, np.bincount(row, minlength=len(units)))))
         vals.append(published(metric, repeat_csv(gt, weight), repeat_csv(sub, weight), sets))
-    return compare(f"{metric} case {case_seed}", rep, metric, vals, B, seed, conf)
+    return compare(f"{metric} case {case_seed}", rep, metric, vals, B, seed, conf, "row")
 
 
 def box_case(binary, case_seed):
@@ -230,7 +200,7 @@ def box_case(binary, case_seed):
     for metric, vals in columns.items():
         if rep["scores"].get(metric) is None or len(vals) < B:
             continue
-        k, e = compare(f"boxes case {case_seed} {opts}", rep, metric, vals, B, seed, conf)
+        k, e = compare(f"boxes case {case_seed} {opts}", rep, metric, vals, B, seed, conf, "row")
         checked, errors = checked + k, errors + e
     return checked, errors
 
