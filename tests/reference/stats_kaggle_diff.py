@@ -14,12 +14,17 @@ is no interval.
   2023), ALASKA2's weighted AUC (scikit-learn's `roc_curve`), the Smartphone Decimeter haversine score (pandas'
   `groupby`, `np.percentile`), IceCube's angular error, OSIC's Laplace log likelihood. Bounds and standard error
   to 1e-12 (relative, or absolute below 1): the replicates are the same sums in another order.
+- MAP@k, F1 over label sets, Levenshtein and word Jaccard: the random cases of tests/reference/kaggle_diff.py
+  (imported) and its references on the repeated (truth, prediction) rows: ml_metrics' `apk` (Kaggle's MAP@k
+  pages), scikit-learn's `f1_score` on `MultiLabelBinarizer` columns fitted on the repeated rows (micro, macro,
+  samples), rapidfuzz's Levenshtein distance of the strings and of their words, Tweet Sentiment's `jaccard`.
 - PredictionString boxes: the random cases and references of tests/reference/kaggle_pstring_diff.py (imported):
   pycocotools 2.0.8 on the repeated images (box_ap, box_ap50, box_ap75, box_ar100), `voc_eval`'s VOC AP at `iou`
   with the submission's rows in its file order (voc_ap), the Global Wheat notebook (wheat_precision); to 1e-12
   (voc_eval sums the areas with NumPy's pairwise `np.sum`, dropscore left to right as on a file).
 
-Requirements: tests/reference/requirements-kaggle.txt, requirements-stats.txt (pycocotools).
+Requirements: tests/reference/requirements-kaggle.txt, requirements-kaggle-new.txt (rapidfuzz),
+requirements-stats.txt (pycocotools).
 
 Usage: python3 tests/reference/stats_kaggle_diff.py [--cases N] [--box-cases N] [--seed S] [--bin PATH]
 """
@@ -40,6 +45,7 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kaggle_formulas_diff as kf  # noqa: E402  (the formulas' published code and random cases)
+import kaggle_diff as kd  # noqa: E402  (apk, the Tweet Sentiment jaccard; the random MAP, tag and string cases)
 import kaggle_pstring_diff as kp  # noqa: E402  (pycocotools, voc_eval, Global Wheat; the random boxes)
 from stats_chalearn_ce_diff import compare  # noqa: E402  (the report's interval against the replicates)
 
@@ -159,6 +165,51 @@ def formula_case(binary, metric, case_seed):
     return compare(f"{metric} case {case_seed}", rep, metric, vals, B, seed, conf, "row")
 
 
+def list_values(metric, sets, pairs):
+    """kaggle_diff's reference of `metric` on the (truth, prediction) rows `pairs` (None: undefined)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if metric == "map":
+            return float(np.mean([kd.apk(t.split(), p.split(), int(sets["k"])) for t, p in pairs]))
+        if metric.startswith("f1_"):
+            yt, yp = [set(t.split()) for t, _ in pairs], [set(p.split()) for _, p in pairs]
+            mlb = kd.MultiLabelBinarizer().fit(yt + yp)
+            return float(kd.f1_score(mlb.transform(yt), mlb.transform(yp), average=metric[3:]))
+    if metric == "levenshtein":
+        return float(np.mean([kd.Levenshtein.distance(t, p) for t, p in pairs]))
+    if metric == "sequence_levenshtein":
+        return float(np.mean([kd.Levenshtein.distance(t.split(), p.split()) for t, p in pairs]))
+    jac = []
+    for t, p in pairs:
+        try:
+            jac.append(kd.jaccard(t, p))
+        except ZeroDivisionError:
+            if sets["empty"] != "skip":
+                jac.append(1.0 if sets["empty"] == "one" else 0.0)
+    return float(np.mean(jac)) if jac else None
+
+
+def list_case(binary, make, case_seed):
+    gh, sol, ph, sub, sets, _ = make(case_seed)
+    r = random.Random(case_seed)
+    B, seed, conf, stats = stats_sets(r)
+    text = lambda header, rows: ",".join(header) + "\n" + "".join(",".join(row) + "\n" for row in rows)
+    rep = run(binary, text(gh, sol), text(ph, sub), [f"{k}={v}" for k, v in sets.items()] + stats)
+    truth, pred = dict(sol), dict(sub)
+    units = [it["id"] for it in rep["items"]]
+    draws = np.random.default_rng(seed).integers(0, len(units), size=(B, len(units)))
+    repeated = []
+    for row in draws:
+        counts = np.bincount(row, minlength=len(units))
+        repeated.append([(truth[u], pred[u]) for u, k in zip(units, counts) for _ in range(k)])
+    checked, errors = 0, []
+    for metric in rep.get("intervals", {}):
+        vals = [list_values(metric, sets, pairs) for pairs in repeated]
+        k, e = compare(f"{make.__name__} {case_seed} {sets}", rep, metric, vals, B, seed, conf, "row")
+        checked, errors = checked + k, errors + e
+    return checked, errors
+
+
 def box_case(binary, case_seed):
     r = random.Random(case_seed)
     gt_rows, sub_rows, opts = kp.make_case(r)
@@ -207,8 +258,8 @@ def box_case(binary, case_seed):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", type=int, default=6, help="cases per formula (and Kendall tau)")
-    ap.add_argument("--box-cases", type=int, default=10)
+    ap.add_argument("--cases", type=int, default=5, help="cases per formula (Kendall tau, MAP, label sets, strings)")
+    ap.add_argument("--box-cases", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
     a = ap.parse_args()
@@ -223,6 +274,16 @@ def main():
             bad += bool(errors)
     print(f"stats_kaggle_diff: {a.cases} cases of each of {len(FORMULAS)} formulas, {checked} intervals against the "
           f"published code on the repeated files, {bad} cases differ")
+    list_bad = list_checked = 0
+    for make in (kd.map_case, kd.tags_case, kd.strings_case):
+        for c in range(a.cases):
+            k, errors = list_case(binary, make, a.seed * 100063 + c)
+            list_checked += k
+            for e in errors[:3]:
+                print(e)
+            list_bad += bool(errors)
+    print(f"stats_kaggle_diff: {a.cases} cases each of MAP@k, label sets and strings, {list_checked} intervals "
+          f"against kaggle_diff's references on the repeated rows, {list_bad} cases differ")
     box_bad = box_checked = 0
     for c in range(a.box_cases):
         k, errors = box_case(binary, a.seed * 100069 + c)
@@ -232,7 +293,7 @@ def main():
         box_bad += bool(errors)
     print(f"stats_kaggle_diff: {a.box_cases} PredictionString cases, {box_checked} intervals against pycocotools, "
           f"voc_eval and the Global Wheat notebook on the repeated images, {box_bad} cases differ")
-    sys.exit(1 if bad or box_bad else 0)
+    sys.exit(1 if bad or list_bad or box_bad else 0)
 
 
 if __name__ == "__main__":
