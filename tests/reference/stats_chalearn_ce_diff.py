@@ -149,20 +149,34 @@ def case(binary, case_seed):
     return compare(name, rep, "map", values, B, seed, conf, "image", exact=True)
 
 
-def main():
+def run_cases(checks):
+    """Runs each `check()` -> (intervals checked, errors), printing a case's first errors; returns (intervals
+    checked, cases that differ)."""
+    checked = bad = 0
+    for check in checks:
+        k, errors = check()
+        checked += k
+        for e in errors[:3]:
+            print(e)
+        bad += bool(errors)
+    return checked, bad
+
+
+def arguments(**cases):
+    """The command line: `--NAME N` for each keyword's default number of cases, `--seed`, `--bin`; returns the
+    parsed arguments and the binary's absolute path."""
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", type=int, default=150)
+    for name, default in cases.items():
+        ap.add_argument(f"--{name.replace('_', '-')}", type=int, default=default)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
     a = ap.parse_args()
-    binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
-    bad = intervals = 0
-    for c in range(a.cases):
-        k, errors = case(binary, a.seed * 100043 + c)
-        intervals += k
-        for e in errors[:5]:
-            print(e)
-        bad += bool(errors)
+    return a, a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
+
+
+def main():
+    a, binary = arguments(cases=150)
+    intervals, bad = run_cases(lambda c=c: case(binary, a.seed * 100043 + c) for c in range(a.cases))
     print(f"stats_chalearn_ce_diff: {a.cases} chalearn-ce cases, {intervals} mAP intervals against the NumPy AP "
           f"reference on the repeated sets, {bad} cases differ")
     sys.exit(1 if bad else 0)

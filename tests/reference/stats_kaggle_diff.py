@@ -29,7 +29,6 @@ requirements-stats.txt (pycocotools).
 Usage: python3 tests/reference/stats_kaggle_diff.py [--cases N] [--box-cases N] [--seed S] [--bin PATH]
 """
 
-import argparse
 import io
 import json
 import math
@@ -47,9 +46,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kaggle_formulas_diff as kf  # noqa: E402  (the formulas' published code and random cases)
 import kaggle_diff as kd  # noqa: E402  (apk, the Tweet Sentiment jaccard; the random MAP, tag and string cases)
 import kaggle_pstring_diff as kp  # noqa: E402  (pycocotools, voc_eval, Global Wheat; the random boxes)
-from stats_chalearn_ce_diff import compare  # noqa: E402  (the report's interval against the replicates)
+from stats_chalearn_ce_diff import arguments, compare, run_cases  # noqa: E402  (the interval check, the runner)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def repeat_csv(text, weight):
@@ -257,42 +255,19 @@ def box_case(binary, case_seed):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", type=int, default=5, help="cases per formula (Kendall tau, MAP, label sets, strings)")
-    ap.add_argument("--box-cases", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
-    a = ap.parse_args()
-    binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
-    bad = checked = 0
-    for metric in FORMULAS:
-        for c in range(a.cases):
-            k, errors = formula_case(binary, metric, a.seed * 100057 + c)
-            checked += k
-            for e in errors[:3]:
-                print(e)
-            bad += bool(errors)
-    print(f"stats_kaggle_diff: {a.cases} cases of each of {len(FORMULAS)} formulas, {checked} intervals against the "
+    a, binary = arguments(cases=5, box_cases=8)  # --cases: per formula, Kendall tau, MAP, label sets, strings
+    seeds = [a.seed * 100057 + c for c in range(a.cases)]
+    k, bad = run_cases(lambda m=m, s=s: formula_case(binary, m, s) for m in FORMULAS for s in seeds)
+    print(f"stats_kaggle_diff: {a.cases} cases of each of {len(FORMULAS)} formulas, {k} intervals against the "
           f"published code on the repeated files, {bad} cases differ")
-    list_bad = list_checked = 0
-    for make in (kd.map_case, kd.tags_case, kd.strings_case):
-        for c in range(a.cases):
-            k, errors = list_case(binary, make, a.seed * 100063 + c)
-            list_checked += k
-            for e in errors[:3]:
-                print(e)
-            list_bad += bool(errors)
-    print(f"stats_kaggle_diff: {a.cases} cases each of MAP@k, label sets and strings, {list_checked} intervals "
-          f"against kaggle_diff's references on the repeated rows, {list_bad} cases differ")
-    box_bad = box_checked = 0
-    for c in range(a.box_cases):
-        k, errors = box_case(binary, a.seed * 100069 + c)
-        box_checked += k
-        for e in errors[:3]:
-            print(e)
-        box_bad += bool(errors)
-    print(f"stats_kaggle_diff: {a.box_cases} PredictionString cases, {box_checked} intervals against pycocotools, "
-          f"voc_eval and the Global Wheat notebook on the repeated images, {box_bad} cases differ")
+    makes = (kd.map_case, kd.tags_case, kd.strings_case)
+    list_seeds = [a.seed * 100063 + c for c in range(a.cases)]
+    k, list_bad = run_cases(lambda m=m, s=s: list_case(binary, m, s) for m in makes for s in list_seeds)
+    print(f"stats_kaggle_diff: {a.cases} cases each of MAP@k, label sets and strings, {k} intervals against "
+          f"kaggle_diff's references on the repeated rows, {list_bad} cases differ")
+    k, box_bad = run_cases(lambda c=c: box_case(binary, a.seed * 100069 + c) for c in range(a.box_cases))
+    print(f"stats_kaggle_diff: {a.box_cases} PredictionString cases, {k} intervals against pycocotools, voc_eval "
+          f"and the Global Wheat notebook on the repeated images, {box_bad} cases differ")
     sys.exit(1 if bad or list_bad or box_bad else 0)
 
 
