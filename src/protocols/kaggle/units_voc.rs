@@ -8,10 +8,11 @@
 //! ties in submission order), so each detection is a true positive in every copy or in none. The ranking of a
 //! category is the original's, each run of equal confidences expanded: within the run the original's
 //! detections of one image are adjacent (one submission row per image), and on the repeated files that block
-//! comes once per copy, the copies in a row. A replicate expands the hits so and computes the same recall,
-//! precision, envelope and area, in the same binary64 operations: bit-identical to scoring the repeated files.
+//! comes once per copy, the copies in a row. A replicate expands the hits so and computes the area with
+//! `voc::all_point_ap` itself: bit-identical to scoring the repeated files.
 
 use crate::metrics::coco::evaluate_img::{bb_iou, by_score_desc};
+use crate::metrics::coco::voc::all_point_ap;
 use crate::metrics::coco::Input;
 use crate::metrics::mean::numpy_mean;
 use std::cmp::Ordering;
@@ -100,39 +101,8 @@ impl VocRanking {
                     }
                 }
             }
-            aps.push(all_point_ap(&hits, npos as f64));
+            aps.push(all_point_ap(&hits, npos as usize));
         }
         numpy_mean(&aps)
     }
-}
-
-/// `voc_ap(rec, prec)`: recall `tp / npos`, precision `tp / max(tp + fp, eps)`, the envelope from the right,
-/// Σ (r[i+1] − r[i]) · p[i+1] where the recall changes (the same operations as `voc::voc_ap`'s).
-fn all_point_ap(hits: &[bool], npos: f64) -> f64 {
-    let mut mrec = Vec::with_capacity(hits.len() + 2);
-    let mut mpre = Vec::with_capacity(hits.len() + 2);
-    mrec.push(0.0);
-    mpre.push(0.0);
-    let (mut tp, mut fp) = (0.0f64, 0.0f64);
-    for &h in hits {
-        if h {
-            tp += 1.0;
-        } else {
-            fp += 1.0;
-        }
-        mrec.push(tp / npos);
-        mpre.push(tp / (tp + fp).max(f64::EPSILON));
-    }
-    mrec.push(1.0);
-    mpre.push(0.0);
-    for i in (1..mpre.len()).rev() {
-        mpre[i - 1] = mpre[i - 1].max(mpre[i]);
-    }
-    let mut ap = 0.0;
-    for i in 0..mrec.len() - 1 {
-        if mrec[i + 1] != mrec[i] {
-            ap += (mrec[i + 1] - mrec[i]) * mpre[i + 1];
-        }
-    }
-    ap
 }
