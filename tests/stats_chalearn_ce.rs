@@ -7,20 +7,11 @@
 //! randomization test) equals the mAP of the mixed submission files it describes.
 
 mod common;
+use common::resample::{draw_weights, replicate_column, xorshift as rng};
 use common::*;
 use dropscore::input::{Input, Role};
-use dropscore::stats::{interval, Resampler};
+use dropscore::stats::interval;
 use dropscore::{Mode, Report};
-
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    }
-}
 
 /// One category: its GT lines (id, label) and its submission lines (id, confidence) when it has a file.
 struct Category {
@@ -204,15 +195,7 @@ fn check(case: &Case, seeds: &[u128]) -> usize {
     assert_eq!(units.ids, unit_ids(case));
     assert_eq!(units.replicate.metrics(), vec!["map".to_string()]);
     assert_eq!(units.replicate.values(&vec![1; n])[0], r.scores.get("map"));
-    let mut all: Vec<Vec<u32>> = seeds
-        .iter()
-        .map(|&s| {
-            let mut d = Resampler::new(s, &[n], 1);
-            let mut w = vec![0; n];
-            assert!(d.next_weights(&mut w));
-            w
-        })
-        .collect();
+    let mut all = draw_weights(seeds, &[n]);
     all.push((0..n as u32).map(|u| u % 3).collect());
     let mut checked = 0;
     for w in &all {
@@ -257,12 +240,9 @@ fn intervals_in_the_report_equal_those_of_the_repeated_sets() {
     let subs = own(&case);
     let set = [("bootstrap", "40"), ("seed", "3"), ("confidence", "0.9")];
     let r = score(&case, &subs, &vec![1; n], &set);
-    let mut d = Resampler::new(3, &[n], 40);
-    let mut w = vec![0; n];
-    let mut column = Vec::new();
-    while d.next_weights(&mut w) {
-        column.push(score(&case, &subs, &w, &[]).scores.get("map"));
-    }
+    let column = replicate_column(3, &[n], 40, |w| {
+        score(&case, &subs, w, &[]).scores.get("map")
+    });
     let want = interval(&column, 0.9);
     let got = &r
         .intervals

@@ -8,20 +8,11 @@
 //! file through the command line.
 
 mod common;
+use common::resample::{draw_weights, xorshift as rng};
 use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
 use dropscore::{Mode, Report};
-
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    }
-}
 
 const NAMES: [&str; 3] = ["Pizan", "Tasso", "Yaqut"];
 
@@ -291,15 +282,7 @@ fn check(case: &Case, seeds: &[u128]) {
     for (m, v) in named(&vec![1; n]) {
         assert_eq!(v, r.scores.get(&m), "{m}: every unit once");
     }
-    let mut all: Vec<Vec<u32>> = seeds
-        .iter()
-        .map(|&s| {
-            let mut d = Resampler::new(s, &units.sizes, 1);
-            let mut w = vec![0; n];
-            assert!(d.next_weights(&mut w));
-            w
-        })
-        .collect();
+    let mut all = draw_weights(seeds, &units.sizes);
     all.push((0..n as u32).map(|u| 1 + u % 3).collect());
     for w in &all {
         check_weights(case, &named(w), w);

@@ -5,53 +5,13 @@
 //! sets (micro, macro over the drawn ids' labels, samples), Levenshtein and word Jaccard, Kendall's τ.
 
 mod common;
+use common::resample::{draw_weights, repeat_csv, replicate_column, score_kaggle as score};
 use common::*;
-use dropscore::input::Role;
-use dropscore::stats::{percentile_interval, Resampler};
-use dropscore::{Mode, Report};
+use dropscore::stats::percentile_interval;
 use std::path::PathBuf;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn score(solution: &str, submission: &str, set: &[(&str, &str)]) -> Report {
-    score_inputs(
-        "kaggle",
-        vec![
-            bytes_input("solution.csv", Some(Role::Gt), solution.as_bytes().to_vec()),
-            bytes_input(
-                "submission.csv",
-                Some(Role::Pred),
-                submission.as_bytes().to_vec(),
-            ),
-        ],
-        Mode::Official,
-        set,
-    )
-}
-
-/// The CSV with each id's rows (ids in order of first appearance) written `weight(id)` times, copy c's id
-/// `id~c`, the copies adjacent.
-fn repeat_csv(csv: &str, weight: &dyn Fn(&str) -> u32) -> String {
-    let mut lines = csv.lines();
-    let mut out = format!("{}\n", lines.next().unwrap());
-    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for l in lines {
-        let (id, rest) = l.split_once(',').unwrap_or((l, ""));
-        match groups.iter_mut().find(|(g, _)| g == id) {
-            Some((_, rows)) => rows.push(rest.to_string()),
-            None => groups.push((id.to_string(), vec![rest.to_string()])),
-        }
-    }
-    for (id, rows) in &groups {
-        for c in 0..weight(id) {
-            for rest in rows {
-                out.push_str(&format!("{id}~{c},{rest}\n"));
-            }
-        }
-    }
-    out
 }
 
 /// Every metric of `scores` with a value has a replicate; those of `seeds` and of hand-made weights equal the
@@ -71,15 +31,7 @@ fn check(sol: &str, sub: &str, seeds: &[u128], set: &[(&str, &str)]) -> Vec<Stri
             "{m} ({v:?}) has a replicate"
         );
     }
-    let mut all: Vec<Vec<u32>> = seeds
-        .iter()
-        .map(|&s| {
-            let mut d = Resampler::new(s, &[n], 1);
-            let mut w = vec![0u32; n];
-            assert!(d.next_weights(&mut w));
-            w
-        })
-        .collect();
+    let mut all = draw_weights(seeds, &[n]);
     all.push((0..n).map(|i| (i % 3) as u32).collect());
     for w in all {
         if w.iter().all(|&k| k == 0) {
@@ -237,18 +189,15 @@ fn intervals_in_the_report_are_those_of_the_repeated_files() {
     assert_eq!((s.unit.as_str(), s.bootstrap, s.seed), ("row", 100, 3));
     let units = r.units.0.as_deref().unwrap();
     let n = units.count();
-    let mut draws = Resampler::new(3, &[n], 100);
-    let mut w = vec![0u32; n];
-    let mut values = Vec::new();
-    while draws.next_weights(&mut w) {
+    let values = replicate_column(3, &[n], 100, |w| {
         let weight = |id: &str| w[units.ids.iter().position(|u| u == id).unwrap()];
         let full = score(
             &repeat_csv(&sol, &weight),
             &repeat_csv(&sub, &weight),
             &set[..2],
         );
-        values.push(full.scores.get("map").unwrap());
-    }
+        full.scores.get("map").unwrap()
+    });
     let (low, high) = percentile_interval(&values, 0.95).unwrap();
     let iv = &r.intervals.0.iter().find(|(m, _)| m == "map").unwrap().1;
     assert!(

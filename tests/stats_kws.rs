@@ -6,20 +6,11 @@
 //! ids whose natural and byte orders differ, queries missing from the results, results-only queries.
 
 mod common;
+use common::resample::{draw_weights, replicate_column, xorshift as rng};
 use common::*;
 use dropscore::input::{Input, Role};
-use dropscore::stats::{interval, Resampler};
+use dropscore::stats::interval;
 use dropscore::{Mode, Report};
-
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    }
-}
 
 /// A cell of the page grid: (document, column, row).
 type Cell = (u8, u32, u32);
@@ -209,13 +200,6 @@ fn score(case: &Case, ids: &[String], w: &[u32], extra: &[(&str, &str)]) -> Repo
     score_inputs("kws", inputs(case, ids, w), case.mode, &set)
 }
 
-fn weights(seed: u128, n: usize) -> Vec<u32> {
-    let mut draws = Resampler::new(seed, &[n], 1);
-    let mut w = vec![0u32; n];
-    assert!(draws.next_weights(&mut w));
-    w
-}
-
 /// The case's report with its units (`bootstrap=1`), the units' ids in report order.
 fn units_of(case: &Case) -> (Report, Vec<String>) {
     // Scored once as given (names as they are), to read the units' order.
@@ -263,7 +247,7 @@ fn check(case: &Case, seeds: &[u128]) -> bool {
             r.scores.get(m)
         );
     }
-    let mut all: Vec<Vec<u32>> = seeds.iter().map(|&s| weights(s, n)).collect();
+    let mut all = draw_weights(seeds, &[n]);
     all.push((0..n as u32).map(|u| u % 3).collect());
     all.push((0..n).map(|u| u32::from(u == n - 1) * 3).collect());
     for w in &all {
@@ -380,12 +364,7 @@ fn intervals_in_the_report_equal_those_of_the_repeated_sets() {
         };
         let mut rids: Vec<String> = renamed_case.queries.iter().map(|q| q.id.clone()).collect();
         rids.sort();
-        let mut draws = Resampler::new(3, &[n], 50);
-        let mut w = vec![0u32; n];
-        let mut reps: Vec<Report> = Vec::new();
-        while draws.next_weights(&mut w) {
-            reps.push(score(&renamed_case, &rids, &w, &[]));
-        }
+        let reps = replicate_column(3, &[n], 50, |w| score(&renamed_case, &rids, w, &[]));
         let intervals = r["intervals"].as_object().unwrap();
         assert!(intervals.contains_key("map"), "{intervals:?}");
         for (id, got) in intervals {
@@ -464,7 +443,7 @@ fn compare_and_mixture() {
         );
         let n = ids.len();
         let take: Vec<bool> = (0..n).map(|u| u % 2 == 0).collect();
-        let w = weights(5, n);
+        let w = draw_weights(&[5], &[n]).remove(0);
         let mixed = ua.replicate.mixed(&*ub.replicate, &take, &w).unwrap();
         let m = Case {
             queries: a

@@ -7,6 +7,8 @@ use dropscore::{Mode, Report};
 use std::path::PathBuf;
 use std::rc::Rc;
 
+pub mod resample;
+
 pub fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")

@@ -150,17 +150,17 @@ def safe(f):
         return None
 
 
-def reference(case):
-    """The expected scores: every metric the spec lists for this input, computed with scikit-learn."""
+def readings(case):
+    """What the references read from a case: the classes, their count k, the true labels y, the positive label
+    (None: none), the layout, the predicted labels (None for one binary score), the score matrix S (None unless
+    per-class scores), and every label metric's id set to None."""
     classes = case["classes"]
     k = len(classes)
-    y = np.array(case["truth"], dtype=object if not case["ints"] else np.int64)
-    if not case["ints"]:
-        y = np.array(case["truth"])
+    y = np.array(case["truth"], dtype=np.int64) if case["ints"] else np.array(case["truth"])
     pos = case["opts"].get("positive_label")
     positive = (int(pos) if case["ints"] else pos) if pos is not None else (1 if case["ints"] and classes == [0, 1] else None)
-    out = {}
     layout = case["layout"]
+    S = None
     if layout == "labels":
         pred = np.array(case["pred"], dtype=np.int64) if case["ints"] else np.array(case["pred"])
     elif layout == "scores":
@@ -171,8 +171,12 @@ def reference(case):
     label_ids = ["accuracy", "balanced_accuracy"] + (["f1", "precision", "recall"] if k == 2 else []) + [
         f"{m}_{a}" for m in ["f1", "precision", "recall"] for a in ["macro", "micro", "weighted"]] + [
         "matthews_corrcoef", "cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic"]
-    for m in label_ids:
-        out[m] = None
+    return classes, k, y, positive, layout, pred, S, {m: None for m in label_ids}
+
+
+def reference(case):
+    """The expected scores: every metric the spec lists for this input, computed with scikit-learn."""
+    classes, k, y, positive, layout, pred, S, out = readings(case)
     if pred is not None:
         out["accuracy"] = safe(lambda: M.accuracy_score(y, pred))
         out["balanced_accuracy"] = safe(lambda: M.balanced_accuracy_score(y, pred))

@@ -65,26 +65,8 @@ def safe(f):
 
 def reference(case):
     """Every metric the spec lists for this input, computed with scikit-learn and `sample_weight=w`."""
-    classes = case["classes"]
-    k = len(classes)
+    classes, k, y, positive, layout, pred, S, out = base.readings(case)
     w = np.array(case["w"], dtype=np.float64)
-    y = np.array(case["truth"], dtype=np.int64) if case["ints"] else np.array(case["truth"])
-    pos = case["opts"].get("positive_label")
-    positive = (int(pos) if case["ints"] else pos) if pos is not None else (1 if case["ints"] and classes == [0, 1] else None)
-    out = {}
-    layout = case["layout"]
-    if layout == "labels":
-        pred = np.array(case["pred"], dtype=np.int64) if case["ints"] else np.array(case["pred"])
-    elif layout == "scores":
-        S = np.array(case["scores"], dtype=np.float64)
-        pred = np.array(classes)[np.argmax(S, axis=1)]
-    else:
-        pred = None
-    label_ids = ["accuracy", "balanced_accuracy"] + (["f1", "precision", "recall"] if k == 2 else []) + [
-        f"{m}_{a}" for m in ["f1", "precision", "recall"] for a in ["macro", "micro", "weighted"]] + [
-        "matthews_corrcoef", "cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic"]
-    for m in label_ids:
-        out[m] = None
     if pred is not None:
         out["accuracy"] = safe(lambda: M.accuracy_score(y, pred, sample_weight=w))
         out["balanced_accuracy"] = safe(lambda: M.balanced_accuracy_score(y, pred, sample_weight=w))

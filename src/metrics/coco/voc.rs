@@ -71,7 +71,7 @@ pub fn voc_ap(input: &Input, iou: f64) -> (Vec<Option<f64>>, Option<f64>) {
 
 /// `voc_ap(rec, prec)`: recall `tp / npos`, precision `tp / max(tp + fp, eps)`, the envelope from the right,
 /// Σ (r[i+1] − r[i]) · p[i+1] where the recall changes.
-fn all_point_ap(hits: &[bool], npos: usize) -> f64 {
+pub fn all_point_ap(hits: &[bool], npos: usize) -> f64 {
     let mut mrec = Vec::with_capacity(hits.len() + 2);
     let mut mpre = Vec::with_capacity(hits.len() + 2);
     mrec.push(0.0);

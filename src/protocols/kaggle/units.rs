@@ -93,7 +93,8 @@ pub fn slot(files: &FileSet, opts: &KaggleOptions, report: &Report) -> Slot {
                 Some((ids, vec![input]))
             };
             if let Some(input) = reread_whole(files, opts, table, read) {
-                formulas::units::boxes(&mut b, &input, &order, &defined);
+                let iou = opts.iou.unwrap_or(0.5);
+                formulas::units::boxes(&mut b, &input, iou, &order, &defined);
             }
         }
     }

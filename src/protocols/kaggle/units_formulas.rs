@@ -17,9 +17,16 @@
 //! PredictionString boxes (`pstring.rs`), unit = image id: `wheat_precision` is the mean of the per-image
 //! values; `box_ap`, `box_ap50`, `box_ap75`, `box_ar100` are pycocotools' stats with image weights
 //! ([`crate::metrics::coco::weighted`]: the repeated files' images are the solution's order with a drawn image's
-//! copies adjacent, as that module requires). `voc_ap` is not recomputed (no interval, with the reason).
+//! copies adjacent, as that module requires); `voc_ap` is VOC's AP at `iou` on the repeated files (the solution's
+//! and the submission's rows of a drawn image written as many times as drawn, the copies adjacent at the row's
+//! place), from the matches made once (`units_voc.rs`).
 
 use super::{read_both, settings};
+use voc::VocRanking;
+
+/// VOC AP with image weights.
+#[path = "units_voc.rs"]
+mod voc;
 use crate::diag::Diags;
 use crate::input::Entry;
 use crate::metrics::coco::weighted::WeightedEval;
@@ -183,10 +190,26 @@ fn haversine(b: &mut SumsBuilder, distances: Vec<f64>, rows: &Rows) {
 }
 
 /// pycocotools' AP, AP50, AP75 and AR@100 of the boxes with image weights: unit u is image `order[u]`; each
-/// metric is the stats' value, as `pstring.rs` takes it from the evaluation of the repeated files.
-pub fn boxes(b: &mut SumsBuilder, input: &Input, order: &[usize], defined: &[&str]) {
+/// metric is the stats' value, as `pstring.rs` takes it from the evaluation of the repeated files; and VOC's AP
+/// at `iou`.
+pub fn boxes(b: &mut SumsBuilder, input: &Input, iou: f64, order: &[usize], defined: &[&str]) {
     let eval = Arc::new(WeightedEval::new(input, &Params::default()));
     let order: Arc<Vec<usize>> = Arc::new(order.to_vec());
+    let by_image = {
+        let (order, images) = (Arc::clone(&order), input.n_images);
+        move |w: &[u32]| {
+            let mut by_image = vec![0u32; images];
+            for (&i, &k) in order.iter().zip(w) {
+                by_image[i] = k;
+            }
+            by_image
+        }
+    };
+    if defined.contains(&"voc_ap") {
+        let ranking = VocRanking::new(input, iou);
+        let by_image = by_image.clone();
+        b.custom("voc_ap", Arc::new(move |w| ranking.map(&by_image(w))));
+    }
     for (id, at) in [
         ("box_ap", 0),
         ("box_ap50", 1),
@@ -196,14 +219,8 @@ pub fn boxes(b: &mut SumsBuilder, input: &Input, order: &[usize], defined: &[&st
         if !defined.contains(&id) {
             continue;
         }
-        let (eval, order) = (Arc::clone(&eval), Arc::clone(&order));
-        let f: Custom = Arc::new(move |w| {
-            let mut by_image = vec![0u32; eval.images()];
-            for (&i, &k) in order.iter().zip(w) {
-                by_image[i] = k;
-            }
-            eval.stats(&by_image).get(at).copied().flatten()
-        });
+        let (eval, by_image) = (Arc::clone(&eval), by_image.clone());
+        let f: Custom = Arc::new(move |w| eval.stats(&by_image(w)).get(at).copied().flatten());
         b.custom(id, f);
     }
 }
