@@ -203,18 +203,19 @@ fn score_columns(
     skip: Option<f64>,
 ) -> Vec<(String, Option<f64>)> {
     let m = gt.names.len();
+    // Each worker's column buffers are kept from column to column (fresh pages cost more than the copy).
     let per: Vec<Vec<Option<f64>>> = crate::par::map(
         m,
-        || (),
-        |_, j| {
-            let (t, p) = (gt.column(j), sub.column(j, m));
-            if skip.is_none_or(|v| !t.contains(&v)) {
-                return (f.score)(&t, &p);
+        <(Vec<f64>, Vec<f64>)>::default,
+        |(t, p), j| {
+            t.clear();
+            p.clear();
+            let kept = |i: &usize| skip.is_none_or(|v| gt.values[i * m + j] != v);
+            for i in (0..gt.lines.len()).filter(kept) {
+                t.push(gt.values[i * m + j]);
+                p.push(sub.values[i * m + j]);
             }
-            let keep: Vec<usize> = (0..t.len()).filter(|&i| Some(t[i]) != skip).collect();
-            let t: Vec<f64> = keep.iter().map(|&i| t[i]).collect();
-            let p: Vec<f64> = keep.iter().map(|&i| p[i]).collect();
-            (f.score)(&t, &p)
+            (f.score)(t, p)
         },
     );
     let mut out = Vec::new();

@@ -265,26 +265,41 @@ const COLUMNS: columns::Family = columns::Family {
 /// A sort's buffer of (key, payload) pairs.
 type Keyed = Vec<(u64, u32)>;
 
+/// The buffers of a column's metrics, kept from column to column on each thread (a column of a million rows
+/// needs 32 MB to sort and 24 MB of curve: fresh pages for every column cost more than the sort).
+struct ColumnBuffers {
+    keyed: Keyed,
+    scratch: Keyed,
+    y: Vec<bool>,
+    curve: crate::metrics::classification::curves::ThresholdCurve,
+}
+
 /// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
 /// returns NaN: one class only, a probability outside [0, 1]).
 fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     use crate::metrics::classification::{curves, groups, scores};
     thread_local! {
-        /// The sort's buffers, kept from column to column on each thread (a column of a million rows needs
-        /// 32 MB: fresh pages for every column cost more than the sort).
-        static BUFFERS: std::cell::RefCell<(Keyed, Keyed)> = Default::default();
+        static BUFFERS: std::cell::RefCell<ColumnBuffers> = std::cell::RefCell::new(ColumnBuffers {
+            keyed: Vec::new(),
+            scratch: Vec::new(),
+            y: Vec::new(),
+            curve: curves::ThresholdCurve { fps: Vec::new(), tps: Vec::new(), thresholds: Vec::new() },
+        });
     }
-    let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
-    let samples = p.iter().copied().zip(y.iter().copied());
-    let cap = (p.len() / 4).min(1 << 18);
-    let c = BUFFERS
-        .with_borrow_mut(|(keyed, scratch)| groups::binary_curve(samples, cap, keyed, scratch));
-    let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
-    vec![
-        curves::roc_auc_of(&c),
-        curves::average_precision_of(&c),
-        scores::log_loss_binary(&y, p).filter(|_| two_classes),
-    ]
+    BUFFERS.with_borrow_mut(|b| {
+        b.y.clear();
+        b.y.extend(t.iter().map(|&v| v == 1.0));
+        let y = &b.y;
+        let samples = p.iter().copied().zip(y.iter().copied());
+        let cap = (p.len() / 4).min(1 << 18);
+        groups::binary_curve_into(samples, cap, &mut b.keyed, &mut b.scratch, &mut b.curve);
+        let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
+        vec![
+            curves::roc_auc_of(&b.curve),
+            curves::average_precision_of(&b.curve),
+            scores::log_loss_binary(y, p).filter(|_| two_classes),
+        ]
+    })
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
