@@ -302,6 +302,24 @@ fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     })
 }
 
+/// [`binary_column`] with sample weights (scikit-learn 1.9's `sample_weight` of `roc_auc_score`,
+/// `average_precision_score` and `log_loss`): null where scikit-learn raises (one class only, every weight 0, a
+/// probability outside [0, 1]) or returns NaN.
+fn weighted_binary_column(t: &[f64], p: &[f64], w: &[f64]) -> Vec<Option<f64>> {
+    use crate::metrics::classification::{curves, weighted as mw};
+    let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
+    let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
+    if !w.iter().any(|&x| x != 0.0) {
+        return vec![None; 3];
+    }
+    let c = mw::weighted_curve((p.iter().zip(&y).zip(w)).map(|((&v, &y), &w)| (v, y, w)));
+    vec![
+        curves::roc_auc_of(&c).filter(|_| two_classes),
+        curves::average_precision_of(&c),
+        mw::log_loss_binary(&y, p, w).filter(|_| two_classes),
+    ]
+}
+
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
     files: &FileSet,
@@ -312,13 +330,6 @@ pub fn run_on(
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
     if !opts.target_columns.items().is_empty() {
-        if !opts.weight_column.is_empty() {
-            return Err(UsageError(
-                "option `weight_column` does not apply with `target_columns` (the column-wise metrics take no \
-                 weights yet)"
-                    .into(),
-            ));
-        }
         let s = columns::Settings {
             targets: opts.target_columns.items(),
             skip: columns::skip_value(&opts.skip_target)?,
@@ -328,7 +339,13 @@ pub fn run_on(
             delim: inputs::delimiter(&opts.delimiter)?,
             read_as: opts.read_as.mode(),
         };
-        return columns::run(&COLUMNS, &s, files, budget, mode, diags);
+        // With a weight column, each column's metrics take it as scikit-learn's `sample_weight`.
+        let weights = columns::Weights {
+            column: &opts.weight_column,
+            score: &weighted_binary_column,
+        };
+        let weights = (!opts.weight_column.is_empty()).then_some(&weights);
+        return columns::run_weighted(&COLUMNS, &s, weights, files, budget, mode, diags);
     }
     let Settings {
         metric,
