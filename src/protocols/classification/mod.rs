@@ -279,12 +279,18 @@ struct ColumnBuffers {
 fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     use crate::metrics::classification::{curves, groups, scores};
     thread_local! {
-        static BUFFERS: std::cell::RefCell<ColumnBuffers> = std::cell::RefCell::new(ColumnBuffers {
-            keyed: Vec::new(),
-            scratch: Vec::new(),
-            y: Vec::new(),
-            curve: curves::ThresholdCurve { fps: Vec::new(), tps: Vec::new(), thresholds: Vec::new() },
-        });
+        static BUFFERS: std::cell::RefCell<ColumnBuffers> = const {
+            std::cell::RefCell::new(ColumnBuffers {
+                keyed: Vec::new(),
+                scratch: Vec::new(),
+                y: Vec::new(),
+                curve: curves::ThresholdCurve {
+                    fps: Vec::new(),
+                    tps: Vec::new(),
+                    thresholds: Vec::new(),
+                },
+            })
+        };
     }
     BUFFERS.with_borrow_mut(|b| {
         b.y.clear();
