@@ -258,3 +258,37 @@ fn the_grouped_log_mae_example_scores_as_the_competition() {
         .iter()
         .any(|d| d.code == "regression.missing_column" && d.message.contains("`molecule`")));
 }
+
+#[test]
+fn a_weight_column_weights_every_target_column() {
+    // Each column's roc_auc_score / average_precision_score / log_loss with sample_weight (scikit-learn 1.9.1),
+    // the row skipped in `a` leaving its weight out of that column only; `w` is not a target column.
+    let y1 = ["1", "0", "1", "0", "0", "1", "0", "-1"];
+    let p1 = [0.9, 0.2, 0.6, 0.7, 0.1, 0.4, 0.3, 0.5];
+    let y2 = ["0", "0", "1", "1", "0", "0", "1", "0"];
+    let p2 = [0.3, 0.1, 0.8, 0.35, 0.5, 0.2, 0.9, 0.6];
+    let w = ["1", "2", "0.5", "3", "0", "1.5", "2", "1"];
+    let gt: String = (0..8)
+        .map(|i| format!("r{i},{},{},{}\n", w[i], y1[i], y2[i]))
+        .collect();
+    let pred: String = (0..8)
+        .map(|i| format!("r{i},{},{}\n", p2[i], p1[i]))
+        .collect();
+    let r = run(
+        "classification",
+        format!("id,w,a,b\n{gt}"),
+        format!("id,b,a\n{pred}"),
+        &[
+            ("target_columns", "*"),
+            ("skip_target", "-1"),
+            ("weight_column", "w"),
+            ("metric", "mean_roc_auc"),
+        ],
+    );
+    near(&r, "roc_auc[a]", 0.7142857142857142);
+    near(&r, "roc_auc[b]", 0.9008264462809917);
+    near(&r, "mean_roc_auc", 0.807556080283353);
+    near(&r, "average_precision[b]", 0.916083916083916);
+    near(&r, "log_loss[a]", 0.6506764828835746);
+    assert!(r.scores.get("roc_auc[w]").is_none());
+}

@@ -10,6 +10,9 @@ per convention, at least 300 random cases each:
 - `columns`: the mean of a per-column metric over several target columns (mean column-wise ROC AUC as the
   Jigsaw toxic-comment metric, `np.mean([roc_auc_score(y[:, j], p[:, j]) for j])`; mean column-wise RMSE
   (MCRMSE), RMSLE and Spearman, rows whose target is -1 left out of a column), to 1e-12 relative.
+- `weights`: the classification columns with a weight column (`weight_column`): per column scikit-learn's
+  `roc_auc_score`, `average_precision_score` and `log_loss` with `sample_weight` (integer, float and zero
+  weights, a column of zero weights), null where scikit-learn raises or returns NaN, to 1e-12 relative.
 - `groups`: a metric per group of rows then their mean: Kaggle's CHAMPS "mean per-type log MAE" (its published
   pandas code, below) and the mean of per-group RMSEs, to 1e-12 relative.
 
@@ -201,6 +204,67 @@ def columns_write(c, d):
     return c["family"], opts
 
 
+# -------------------------------------------------------------------------------------------------- weights
+# The classification columns with a weight column: each column's roc_auc_score, average_precision_score and
+# log_loss with `sample_weight` (the rows left out of a column by skip_target leave their weights out too).
+
+
+def weights_case(seed):
+    r = random.Random(seed)
+    c = columns_case(seed)
+    while c["family"] != "classification":
+        seed += 7919
+        c = columns_case(seed)
+        r = random.Random(seed)
+    kind = r.choice(["int", "float", "zeros", "one_zero_column"])
+    n = len(c["gt"])
+    if kind == "int":
+        w = [r.randint(0, 5) for _ in range(n)]
+    else:
+        w = [0.0 if kind == "zeros" and r.random() < 0.4 else round(r.uniform(0, 3), r.choice([1, 4])) for _ in range(n)]
+    if kind == "one_zero_column":
+        w = [0] * n if r.random() < 0.3 else w
+    c["weights"] = w
+    return c
+
+
+def weights_reference(c):
+    gt, pred = np.array(c["gt"], dtype=float), np.array(c["pred"], dtype=float)
+    w = np.array(c["weights"], dtype=float)
+    out = {}
+    per = {k: [] for k in ("roc_auc", "average_precision", "log_loss")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, name in enumerate(c["names"]):
+            keep = gt[:, j] != -1 if c["skip"] else np.ones(len(gt), bool)
+            t, p, wj = gt[keep, j], pred[keep, j], w[keep]
+            for k, f in (("roc_auc", M.roc_auc_score), ("average_precision", M.average_precision_score),
+                         ("log_loss", M.log_loss)):
+                try:
+                    v = f(t, p, sample_weight=wj)
+                except (ValueError, ZeroDivisionError):
+                    v = float("nan")
+                per[k].append(float(v))
+                out[f"{k}[{name}]"] = finite(v)
+    for k in per:
+        out[f"mean_{k}"] = finite(np.mean(per[k]))
+    return out
+
+
+def weights_write(c, d):
+    names = c["names"]
+    write_csv(os.path.join(d, "gt.csv"), ["id", "w"] + names,
+              [[f"q{i:04d}", c["weights"][i]] + row for i, row in enumerate(c["gt"])])
+    order = c["pred_order"]
+    rows = [[f"q{i:04d}"] + [row[j] for j in order] for i, row in enumerate(c["pred"])]
+    rows.reverse()
+    write_csv(os.path.join(d, "pred.csv"), ["id"] + [names[j] for j in order], rows)
+    opts = {"target_columns": "*" if c["star"] else ",".join(names), "metric": "mean_roc_auc", "weight_column": "w"}
+    if c["skip"]:
+        opts["skip_target"] = "-1"
+    return "classification", opts
+
+
 # --------------------------------------------------------------------------------------------------- groups
 
 
@@ -245,7 +309,8 @@ def groups_write(c, d):
 
 SECTIONS = {"scale": (scale_case, scale_reference, scale_write),
             "columns": (columns_case, columns_reference, columns_write),
-            "groups": (groups_case, groups_reference, groups_write)}
+            "groups": (groups_case, groups_reference, groups_write),
+            "weights": (weights_case, weights_reference, weights_write)}
 
 
 def run_section(name, binary, n, seed):

@@ -25,6 +25,8 @@ pub struct ColumnsGt {
     pub read_as: ReadAs,
     /// The ids' pandas keys (`read_as = pandas`).
     pub keys: IdKeys,
+    /// With a weight column: each row's weight (scikit-learn's `sample_weight`); else empty.
+    pub weights: Vec<f64>,
 }
 
 impl ColumnsGt {
@@ -49,19 +51,19 @@ impl ColumnsSubmission {
     }
 }
 
-/// The id column and the target columns of header `h` in the order of `wanted` (empty: every non-id column of
-/// the header); `None` with a located error naming a missing column.
+/// The id column and the target columns of header `h` in the order of `wanted` (empty: every column of the
+/// header but the id column and the `other` ones); `None` with a located error naming a missing column.
 fn target_columns(
     family: &str,
     file: &str,
     h: &[String],
-    (id_opt, wanted, group): (&str, &[String], Option<usize>),
+    (id_opt, wanted, other): (&str, &[String], &[usize]),
     diags: &mut Diags,
 ) -> Option<(usize, Vec<usize>)> {
     let id = id_csv::id_column(family, file, h, id_opt, diags)?;
     if wanted.is_empty() {
         let cols: Vec<usize> = (0..h.len())
-            .filter(|&c| c != id && Some(c) != group)
+            .filter(|&c| c != id && !other.contains(&c))
             .collect();
         if cols.is_empty() {
             diags.push(id_csv::missing_column(
@@ -88,32 +90,27 @@ fn target_columns(
     Some((id, cols))
 }
 
-/// The names a GT is read under: the id column option, the target columns (empty: every non-id, non-group
-/// column) and the group column (empty: none).
+/// The names a GT is read under: the id column option, the target columns (empty: every non-id, non-group,
+/// non-weight column), the group column and the weight column (empty: none).
 pub struct GtColumns<'a> {
     pub id: &'a str,
     pub targets: &'a [String],
     pub group: &'a str,
+    pub weight: &'a str,
     pub read_as: ReadAs,
 }
 
-/// The group column `name` of header `h`, or a located error naming it.
-fn group_column(
+/// The column `name` of header `h` (named by `option`), or a located error naming it.
+fn named_column(
     family: &str,
     file: &str,
     h: &[String],
-    name: &str,
+    (name, option): (&str, &str),
     diags: &mut Diags,
 ) -> Option<usize> {
     let c = h.iter().position(|x| x == name);
     if c.is_none() {
-        diags.push(id_csv::missing_column(
-            family,
-            file,
-            h,
-            name,
-            "group_column",
-        ));
+        diags.push(id_csv::missing_column(family, file, h, name, option));
     }
     c
 }
@@ -140,9 +137,10 @@ pub fn read_gt<'i>(
         group_names: Vec::new(),
         read_as: opts.read_as,
         keys: IdKeys::default(),
+        weights: Vec::new(),
     };
     let mut group_index = std::collections::HashMap::<String, u32>::new();
-    let mut group = None;
+    let (mut group, mut weight) = (None, None);
     let (mut cols, mut held, mut over, mut tags) = (None, 0u64, false, Vec::new());
     let shared = EarlyColumns::new();
     let each = |ev: Batch, diags: &mut Diags| match ev {
@@ -152,12 +150,19 @@ pub fn read_gt<'i>(
                 return false;
             }
             if !opts.group.is_empty() {
-                group = group_column(family, file, h, opts.group, diags);
+                group = named_column(family, file, h, (opts.group, "group_column"), diags);
                 if group.is_none() {
                     return false;
                 }
             }
-            cols = target_columns(family, file, h, (opts.id, opts.targets, group), diags);
+            if !opts.weight.is_empty() {
+                weight = named_column(family, file, h, (opts.weight, "weight_column"), diags);
+                if weight.is_none() {
+                    return false;
+                }
+            }
+            let other: Vec<usize> = group.into_iter().chain(weight).collect();
+            cols = target_columns(family, file, h, (opts.id, opts.targets, &other), diags);
             if let Some((ic, c)) = &cols {
                 gt.names = c.iter().map(|&j| h[j].clone()).collect();
                 let _ = shared.set((*ic, None));
@@ -198,6 +203,10 @@ pub fn read_gt<'i>(
                         next
                     });
                     gt.groups.push(code);
+                }
+                if let Some(wc) = weight {
+                    gt.weights
+                        .push(super::weight(gt.read_as, file, row, wc, diags));
                 }
                 gt.lines.push(row.line);
             }
@@ -247,7 +256,7 @@ pub fn read_submission<'i>(
                 diags.push(d);
                 return false;
             }
-            cols = target_columns(family, file, h, (id_opt, &gt.names, None), diags);
+            cols = target_columns(family, file, h, (id_opt, &gt.names, &[]), diags);
             if let Some((ic, _)) = &cols {
                 let _ = shared.set((*ic, None));
             }

@@ -7,9 +7,9 @@ use super::id_index::{early_tags, EarlyColumns, Tag};
 use super::pandas_cells::{self as pandas, IdKeys, ReadAs};
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{Diagnostic, Diags};
-use std::collections::HashMap;
 
 pub mod columns;
+pub mod names;
 pub mod shape;
 mod submission;
 pub use submission::read_submission;
@@ -245,7 +245,7 @@ struct GtRows {
     ids: IdIndex,
     raw: Vec<u32>,
     lines: Vec<u64>,
-    distinct: HashMap<String, u32>,
+    distinct: names::Names,
     names: Vec<String>,
     read_as: ReadAs,
     keys: IdKeys,
@@ -291,15 +291,10 @@ impl GtRows {
                     .hint("Give every GT row a label."),
             );
         }
-        let k = match self.distinct.get(label) {
-            Some(&k) => k,
-            None => {
-                let n = self.distinct.len() as u32;
-                self.distinct.insert(label.to_string(), n);
-                self.names.push(label.to_string());
-                n
-            }
-        };
+        let (k, new) = (self.distinct).get_or_insert(label, self.names.len() as u32);
+        if new {
+            self.names.push(label.to_string());
+        }
         self.raw.push(k);
         self.lines.push(row.line);
         if let Some(wc) = self.weight_col {

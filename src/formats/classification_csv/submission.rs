@@ -96,7 +96,7 @@ struct SubmissionReader<'g> {
     extra_index: HashMap<String, u32>,
     /// String GT classes by name: one hash per row instead of a binary search over the sorted names (with
     /// 100,000 classes, 17 string comparisons per row).
-    class_index: rustc_hash::FxHashMap<&'g str, u32>,
+    class_index: super::names::Names,
     /// Single-column layout: the value as a number too, and the non-numeric cells (binary score if some value
     /// is not a GT class).
     single: bool,
@@ -318,7 +318,7 @@ impl<'g> SubmissionReader<'g> {
         let class = match classes.ints {
             Some(_) => classes.index_value(s).map(|j| j as u32),
             None if classes.bools() => classes.index_value(s).map(|j| j as u32),
-            None => self.class_index.get(s).copied(),
+            None => self.class_index.get(s),
         };
         if let Some(j) = class {
             self.sub.pred[i] = j;

@@ -200,6 +200,24 @@ pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
     keyed: &mut Vec<(u64, u32)>,
     scratch: &mut Vec<(u64, u32)>,
 ) -> ThresholdCurve {
+    let mut out = ThresholdCurve {
+        fps: Vec::new(),
+        tps: Vec::new(),
+        thresholds: Vec::new(),
+    };
+    binary_curve_into(samples, cap, keyed, scratch, &mut out);
+    out
+}
+
+/// [`binary_curve`] written into `out` (its buffers kept: a column of a million distinct scores fills 24 MB
+/// of curve, fresh pages for every column cost more than the arithmetic).
+pub fn binary_curve_into<I: Iterator<Item = (f64, bool)> + Clone>(
+    samples: I,
+    cap: usize,
+    keyed: &mut Vec<(u64, u32)>,
+    scratch: &mut Vec<(u64, u32)>,
+    out: &mut ThresholdCurve,
+) {
     // A first block of mostly distinct scores says the column will not group within `cap`: sorted at once
     // (either way gives the same curve), without filling the table up to `cap` first.
     const PROBE: usize = 8192;
@@ -207,11 +225,13 @@ pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
     let many = cap >= PROBE && group(probe, 2, PROBE / 2).is_none();
     if !many {
         if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
-            return g.curve(1, None);
+            *out = g.curve(1, None);
+            return;
         }
     }
     if samples.clone().any(|(v, _)| v.is_nan()) {
-        return super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+        *out = super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+        return;
     }
     keyed.clear();
     let mut negative_zero = false;
@@ -220,7 +240,34 @@ pub fn binary_curve<I: Iterator<Item = (f64, bool)> + Clone>(
         (crate::metrics::radix::desc_key(v + 0.0), y as u32)
     }));
     crate::metrics::radix::sort(keyed, scratch);
-    curves_of_sorted(keyed, 1, 2, negative_zero, false).0
+    binary_curve_of_sorted(keyed, negative_zero, out);
+}
+
+/// [`curves_of_sorted`]'s curve of a binary problem (label 1 positive, no pair curves), into `out`.
+fn binary_curve_of_sorted(ranked: &[(u64, u32)], negative_zero: bool, out: &mut ThresholdCurve) {
+    let runs = 1 + ranked.windows(2).filter(|w| w[0].0 != w[1].0).count();
+    for v in [&mut out.fps, &mut out.tps, &mut out.thresholds] {
+        v.clear();
+        v.reserve(runs);
+    }
+    let zero = crate::metrics::radix::desc_key(0.0);
+    let (mut tp, mut count) = (0u64, 0u64);
+    let n = ranked.len();
+    for i in 0..n {
+        let (key, l) = ranked[i];
+        count += 1;
+        tp += (l == 1) as u64;
+        if i + 1 == n || ranked[i + 1].0 != key {
+            let s = if key == zero && negative_zero {
+                -0.0
+            } else {
+                crate::metrics::radix::score_of(key)
+            };
+            out.tps.push(tp as f64);
+            out.fps.push((count - tp) as f64);
+            out.thresholds.push(s);
+        }
+    }
 }
 
 /// [`sorted_curves`], the pair curves only when `pairs`.

@@ -69,35 +69,15 @@ pub fn voc_ap(input: &Input, iou: f64) -> (Vec<Option<f64>>, Option<f64>) {
     (per, crate::metrics::mean::numpy_mean(&present))
 }
 
-/// `voc_ap(rec, prec)`: recall `tp / npos`, precision `tp / max(tp + fp, eps)`, the envelope from the right,
-/// Σ (r[i+1] − r[i]) · p[i+1] where the recall changes.
+/// `voc_ap(rec, prec)` of the detections' hits in confidence order: [`crate::metrics::voc_ap`]'s all-point
+/// area (recall `tp / npos`, precision `tp / max(tp + fp, eps)`, which is `tp / (tp + fp)` after a detection,
+/// the envelope from the right with the sentinels, Σ (r[i+1] − r[i]) · p[i+1] where the recall changes).
 pub fn all_point_ap(hits: &[bool], npos: usize) -> f64 {
-    let mut mrec = Vec::with_capacity(hits.len() + 2);
-    let mut mpre = Vec::with_capacity(hits.len() + 2);
-    mrec.push(0.0);
-    mpre.push(0.0);
-    let (mut tp, mut fp) = (0.0f64, 0.0f64);
-    for &h in hits {
-        if h {
-            tp += 1.0;
-        } else {
-            fp += 1.0;
-        }
-        mrec.push(tp / npos as f64);
-        mpre.push(tp / (tp + fp).max(f64::EPSILON));
-    }
-    mrec.push(1.0);
-    mpre.push(0.0);
-    for i in (1..mpre.len()).rev() {
-        mpre[i - 1] = mpre[i - 1].max(mpre[i]);
-    }
-    let mut ap = 0.0;
-    for i in 0..mrec.len() - 1 {
-        if mrec[i + 1] != mrec[i] {
-            ap += (mrec[i + 1] - mrec[i]) * mpre[i + 1];
-        }
-    }
-    ap
+    use crate::metrics::voc_ap::{area, pr_points, Integration, Step};
+    let mut points = Vec::with_capacity(hits.len());
+    let steps = hits.iter().map(|&h| Step { tp: h as u32, n: 1 });
+    pr_points(steps, npos as u64, &mut points);
+    area(&points, Integration::Step, true)
 }
 
 /// Global Wheat Detection's IoU thresholds.

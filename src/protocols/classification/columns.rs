@@ -40,6 +40,16 @@ pub const READ_AS_HELP: &str = "how cells are read: pandas (as pandas.read_csv r
 /// Scores one column: `(truth, submitted)` → one value per metric.
 pub type ColumnScore = dyn Fn(&[f64], &[f64]) -> Vec<Option<f64>> + Sync;
 
+/// Scores one column with sample weights: `(truth, submitted, weights)` → one value per metric.
+pub type WeightedScore = dyn Fn(&[f64], &[f64], &[f64]) -> Vec<Option<f64>> + Sync;
+
+/// Option `weight_column` of a family whose column metrics take sample weights: the GT's weight column (not a
+/// target column) and how a column is scored with it.
+pub struct Weights<'a> {
+    pub column: &'a str,
+    pub score: &'a WeightedScore,
+}
+
 /// The per-column metrics of a family and how one column is scored: `(truth, submitted)` → one value per
 /// metric id, in the order of `metrics`.
 pub struct Family<'a> {
@@ -127,6 +137,19 @@ pub fn run(
     mode: Mode,
     diags: &mut Diags,
 ) -> Result<Report, UsageError> {
+    run_weighted(f, s, None, files, budget, mode, diags)
+}
+
+/// [`run`], each row weighted by the GT's weight column when `weights` names one.
+pub fn run_weighted(
+    f: &Family,
+    s: &Settings,
+    weights: Option<&Weights>,
+    files: &FileSet,
+    budget: Budget,
+    mode: Mode,
+    diags: &mut Diags,
+) -> Result<Report, UsageError> {
     let metric = leaderboard_metric(f, s)?;
     let metric = metric.as_str();
     let mut report = Report::new(f.id, mode);
@@ -144,6 +167,7 @@ pub fn run(
             id: s.id_column,
             targets: wanted.as_slice(),
             group: s.group_column,
+            weight: weights.map_or("", |w| w.column),
             read_as: s.read_as,
         };
         cols::read_gt(f.id, &gt_e.path, r, gt_e.size, s.delim, opts, budget, diags)
@@ -169,7 +193,7 @@ pub fn run(
     }
     let blocked = diags.has_errors();
     let scores = if gt.group_names.is_empty() {
-        score_columns(f, &gt, &sub, s.skip)
+        score_columns(f, &gt, &sub, s.skip, weights.map(|w| w.score))
     } else {
         score_groups(f, &gt, &sub, s.skip)
     };
@@ -201,20 +225,29 @@ fn score_columns(
     gt: &ColumnsGt,
     sub: &ColumnsSubmission,
     skip: Option<f64>,
+    weighted: Option<&WeightedScore>,
 ) -> Vec<(String, Option<f64>)> {
     let m = gt.names.len();
+    // Each worker's column buffers are kept from column to column (fresh pages cost more than the copy).
     let per: Vec<Vec<Option<f64>>> = crate::par::map(
         m,
-        || (),
-        |_, j| {
-            let (t, p) = (gt.column(j), sub.column(j, m));
-            if skip.is_none_or(|v| !t.contains(&v)) {
-                return (f.score)(&t, &p);
+        <(Vec<f64>, Vec<f64>, Vec<f64>)>::default,
+        |(t, p, w), j| {
+            t.clear();
+            p.clear();
+            w.clear();
+            let kept = |i: &usize| skip.is_none_or(|v| gt.values[i * m + j] != v);
+            for i in (0..gt.lines.len()).filter(kept) {
+                t.push(gt.values[i * m + j]);
+                p.push(sub.values[i * m + j]);
+                if let Some(&wi) = gt.weights.get(i) {
+                    w.push(wi);
+                }
             }
-            let keep: Vec<usize> = (0..t.len()).filter(|&i| Some(t[i]) != skip).collect();
-            let t: Vec<f64> = keep.iter().map(|&i| t[i]).collect();
-            let p: Vec<f64> = keep.iter().map(|&i| p[i]).collect();
-            (f.score)(&t, &p)
+            match weighted {
+                Some(score) if w.len() == t.len() => score(t, p, w),
+                _ => (f.score)(t, p),
+            }
         },
     );
     let mut out = Vec::new();

@@ -269,25 +269,64 @@ const COLUMNS: columns::Family = columns::Family {
 /// A sort's buffer of (key, payload) pairs.
 type Keyed = Vec<(u64, u32)>;
 
+/// The buffers of a column's metrics, kept from column to column on each thread (a column of a million rows
+/// needs 32 MB to sort and 24 MB of curve: fresh pages for every column cost more than the sort).
+struct ColumnBuffers {
+    keyed: Keyed,
+    scratch: Keyed,
+    y: Vec<bool>,
+    curve: crate::metrics::classification::curves::ThresholdCurve,
+}
+
 /// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
 /// returns NaN: one class only, a probability outside [0, 1]).
 fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     use crate::metrics::classification::{curves, groups, scores};
     thread_local! {
-        /// The sort's buffers, kept from column to column on each thread (a column of a million rows needs
-        /// 32 MB: fresh pages for every column cost more than the sort).
-        static BUFFERS: std::cell::RefCell<(Keyed, Keyed)> = Default::default();
+        static BUFFERS: std::cell::RefCell<ColumnBuffers> = const {
+            std::cell::RefCell::new(ColumnBuffers {
+                keyed: Vec::new(),
+                scratch: Vec::new(),
+                y: Vec::new(),
+                curve: curves::ThresholdCurve {
+                    fps: Vec::new(),
+                    tps: Vec::new(),
+                    thresholds: Vec::new(),
+                },
+            })
+        };
     }
+    BUFFERS.with_borrow_mut(|b| {
+        b.y.clear();
+        b.y.extend(t.iter().map(|&v| v == 1.0));
+        let y = &b.y;
+        let samples = p.iter().copied().zip(y.iter().copied());
+        let cap = (p.len() / 4).min(1 << 18);
+        groups::binary_curve_into(samples, cap, &mut b.keyed, &mut b.scratch, &mut b.curve);
+        let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
+        vec![
+            curves::roc_auc_of(&b.curve),
+            curves::average_precision_of(&b.curve),
+            scores::log_loss_binary(y, p).filter(|_| two_classes),
+        ]
+    })
+}
+
+/// [`binary_column`] with sample weights (scikit-learn 1.9's `sample_weight` of `roc_auc_score`,
+/// `average_precision_score` and `log_loss`): null where scikit-learn raises (one class only, every weight 0, a
+/// probability outside [0, 1]) or returns NaN.
+fn weighted_binary_column(t: &[f64], p: &[f64], w: &[f64]) -> Vec<Option<f64>> {
+    use crate::metrics::classification::{curves, weighted as mw};
     let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
-    let samples = p.iter().copied().zip(y.iter().copied());
-    let cap = (p.len() / 4).min(1 << 18);
-    let c = BUFFERS
-        .with_borrow_mut(|(keyed, scratch)| groups::binary_curve(samples, cap, keyed, scratch));
     let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
+    if !w.iter().any(|&x| x != 0.0) {
+        return vec![None; 3];
+    }
+    let c = mw::weighted_curve((p.iter().zip(&y).zip(w)).map(|((&v, &y), &w)| (v, y, w)));
     vec![
-        curves::roc_auc_of(&c),
+        curves::roc_auc_of(&c).filter(|_| two_classes),
         curves::average_precision_of(&c),
-        scores::log_loss_binary(&y, p).filter(|_| two_classes),
+        mw::log_loss_binary(&y, p, w).filter(|_| two_classes),
     ]
 }
 
@@ -301,13 +340,6 @@ pub fn run_on(
     progress: &mut dyn Progress,
 ) -> Result<Report, UsageError> {
     if !opts.target_columns.items().is_empty() {
-        if !opts.weight_column.is_empty() {
-            return Err(UsageError(
-                "option `weight_column` does not apply with `target_columns` (the column-wise metrics take no \
-                 weights yet)"
-                    .into(),
-            ));
-        }
         let s = columns::Settings {
             targets: opts.target_columns.items(),
             skip: columns::skip_value(&opts.skip_target)?,
@@ -317,7 +349,13 @@ pub fn run_on(
             delim: inputs::delimiter(&opts.delimiter)?,
             read_as: opts.read_as.mode(),
         };
-        return columns::run(&COLUMNS, &s, files, budget, mode, diags);
+        // With a weight column, each column's metrics take it as scikit-learn's `sample_weight`.
+        let weights = columns::Weights {
+            column: &opts.weight_column,
+            score: &weighted_binary_column,
+        };
+        let weights = (!opts.weight_column.is_empty()).then_some(&weights);
+        return columns::run_weighted(&COLUMNS, &s, weights, files, budget, mode, diags);
     }
     let Settings {
         metric,

@@ -6,11 +6,11 @@
 use super::ID;
 use crate::budget::Budget;
 use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::classification_csv::names::Names;
 use crate::formats::csv_records::{CsvIn, Row};
 use crate::formats::kaggle_csv::{self as kcsv, Columns, Table};
 use crate::formats::pandas_cells::{self, ReadAs};
 use crate::input::{Entry, FileSet, Role};
-use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 /// No group (an id the solution lacks).
@@ -133,13 +133,13 @@ pub fn matched_as<T, U>(
     read_as: ReadAs,
     diags: &mut Diags,
 ) -> Matched {
-    let mut index: FxHashMap<Cow<str>, u32> = FxHashMap::default();
-    index.reserve(gt.ids.len());
+    // Ids of at most 16 bytes keyed by their bytes in the table itself (`Names`): no pointer followed per lookup.
+    let mut index = Names::default();
     let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(gt.ids.len()));
     for r in 0..gt.ids.len() {
         let id = gt.ids.get(r);
         let next = first.len() as u32;
-        let g = *index.entry(key(id, read_as)).or_insert(next);
+        let g = index.get_or_insert(&key(id, read_as), next).0;
         if g == next {
             first.push(r as u32);
         } else if !several {
@@ -156,7 +156,7 @@ pub fn matched_as<T, U>(
     let mut sub_group = Vec::with_capacity(sub.ids.len());
     for r in 0..sub.ids.len() {
         let id = sub.ids.get(r);
-        let g = index.get(&key(id, read_as)).copied().unwrap_or(NONE);
+        let g = index.get(&key(id, read_as)).unwrap_or(NONE);
         if g == NONE {
             diags.push(
                 Diagnostic::error(

@@ -10,6 +10,7 @@ mod formulas;
 mod inputs;
 mod lists;
 mod masks;
+mod order;
 mod preflight;
 mod pstring;
 mod pstring_view;
@@ -441,17 +442,13 @@ fn item_table(s: lists::Scored) -> ItemTable {
     for id in &s.ids {
         ids.push(id);
     }
-    let mut order: Vec<u32> = (0..s.ids.len() as u32).collect();
-    let cmp =
-        |a: &u32, b: &u32| crate::report::natural_cmp(&s.ids[*a as usize], &s.ids[*b as usize]);
-    // A solution already in natural order (the usual case) is not sorted again; else an unstable sort with the
-    // row as the last key (the stable sort's order, faster).
-    if !order
-        .windows(2)
-        .all(|w| cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater)
-    {
-        order.sort_unstable_by(|a, b| cmp(a, b).then(a.cmp(b)));
-    }
+    // A solution already in natural order (the usual case) is not sorted again.
+    let in_order = (s.ids.windows(2))
+        .all(|w| crate::report::natural_cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater);
+    let order: Vec<u32> = match in_order {
+        true => (0..s.ids.len() as u32).collect(),
+        false => order::natural_order(s.ids.len(), |r| s.ids[r].as_str()),
+    };
     ItemTable {
         ids,
         order,
