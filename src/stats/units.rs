@@ -303,8 +303,13 @@ pub fn summarise(
 /// a core's cache where the 32-bit weights would not.
 pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
     out.clear();
-    out.extend(w.iter().map(|&k| k.min(255) as u8));
-    w.iter().all(|&k| k <= 255)
+    out.resize(w.len(), 0);
+    let mut fits = true;
+    for (o, &k) in out.iter_mut().zip(w) {
+        *o = k.min(255) as u8;
+        fits &= k <= 255;
+    }
+    fits
 }
 
 /// Σ w·x / Σ w, the weighted mean of per-unit terms (`numpy.average(x, weights=w)`; the order of the sums

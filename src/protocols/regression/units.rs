@@ -17,8 +17,11 @@
 use super::metric_values;
 #[path = "units_passes.rs"]
 mod passes;
+#[path = "units_runs.rs"]
+mod runs;
 use crate::report::Scores;
 use crate::stats::units::{times, Replicate, Slot, Units};
+use runs::{gather, Runs, GATHER};
 use std::any::Any;
 
 /// The targets and predictions, row by row.
@@ -96,119 +99,11 @@ fn small(x: &[f64], bound: f64) -> bool {
     x.iter().all(|v| v.abs() <= bound)
 }
 
-/// The rows of `x` sorted once (`total_cmp`), and where each run of `==` values ends (as `rankdata` ties
-/// them); each row's run, numbered in increasing value.
-struct Runs {
-    order: Vec<u32>,
-    ends: Vec<u8>,
-    run: Vec<u32>,
-    count: usize,
-}
-
-impl Runs {
-    fn new(x: &[f64]) -> Runs {
-        let mut order: Vec<u32> = (0..x.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| x[a as usize].total_cmp(&x[b as usize]));
-        let at = |j: usize| x[order[j] as usize];
-        let ends: Vec<u8> = (0..x.len())
-            .map(|j| (j + 1 == x.len() || at(j + 1) != at(j)) as u8)
-            .collect();
-        let mut run = vec![0u32; x.len()];
-        let mut r = 0u32;
-        for (&i, &e) in order.iter().zip(&ends) {
-            run[i as usize] = r;
-            r += e as u32;
-        }
-        Runs {
-            order,
-            ends,
-            run,
-            count: r as usize,
-        }
-    }
-
-    /// Each run's doubled average rank in the repeated rows (2C + W + 1 for a run of weight W after C repeated
-    /// values), into `out` (index: the run), and Σ over the repeated values of (rank − c)², that is
-    /// Σ_runs W · (2C + W + 1 − c)². The rows' weights are read in sorted order.
-    fn doubled_ranks<W: Copy + Default + Into<u64>>(
-        &self,
-        w: &[W],
-        out: &mut Vec<u64>,
-        c: i128,
-    ) -> i128 {
-        if out.len() < self.count + 1 {
-            out.resize(self.count + 1, 0);
-        }
-        let (mut before, mut run, mut idx, mut squares) = (0u64, 0u64, 0usize, 0i128);
-        let mut gathered = [W::default(); GATHER];
-        for (order, ends) in self.order.chunks(GATHER).zip(self.ends.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            for (&k, &e) in gathered.iter().zip(ends) {
-                run += k.into();
-                out[idx] = 2 * before + run + 1;
-                if e != 0 {
-                    let a = (2 * before + run + 1) as i128 - c;
-                    squares += run as i128 * a * a;
-                    before += run;
-                    run = 0;
-                    idx += 1;
-                }
-            }
-        }
-        squares
-    }
-
-    /// With `ranks` the other variable's doubled run ranks and `other_run` its run of each row in this
-    /// variable's sorted order: (Σ (rank − c)², Σ (rank − c)(other rank − c)) over the repeated values, the
-    /// cross sum gathered run by run (a run's rank times the sum of its rows' weighted other ranks).
-    fn cross<W: Copy + Default + Into<u64>>(
-        &self,
-        w: &[W],
-        ranks: &[u64],
-        other_run: &[u32],
-        c: i128,
-    ) -> (i128, i128) {
-        let (mut before, mut run, mut inner) = (0u64, 0u64, 0i128);
-        let (mut squares, mut cross) = (0i128, 0i128);
-        let (mut gathered, mut other) = ([W::default(); GATHER], [0u64; GATHER]);
-        let chunks = self.order.chunks(GATHER).zip(self.ends.chunks(GATHER));
-        for ((order, ends), other_run) in chunks.zip(other_run.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            gather(&mut other, ranks, other_run);
-            for ((&k, &e), &b) in gathered.iter().zip(ends).zip(&other) {
-                let k: u64 = k.into();
-                run += k;
-                inner += k as i128 * (b as i128 - c);
-                if e != 0 {
-                    let a = (2 * before + run + 1) as i128 - c;
-                    squares += run as i128 * a * a;
-                    cross += a * inner;
-                    before += run;
-                    run = 0;
-                    inner = 0;
-                }
-            }
-        }
-        (squares, cross)
-    }
-}
-
 thread_local! {
     /// Spearman's run ranks of the predictions, reused from one replicate to the next.
-    static RANKS: std::cell::RefCell<Vec<u64>> = Default::default();
+    static RANKS: std::cell::RefCell<(Vec<u32>, Vec<u64>)> = Default::default();
     /// A block's weights as bytes (`passes::first`), for the reads in sorted order.
     static BYTES: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
-}
-
-/// The values read at a time in a sweep in sorted order (a few kilobytes on the stack).
-const GATHER: usize = 512;
-
-/// `out[j] = x[at[j]]` for the j of `at` (independent loads, in flight together, before the sweep that adds
-/// them up in order).
-fn gather<T: Copy>(out: &mut [T], x: &[T], at: &[u32]) {
-    for (o, &i) in out.iter_mut().zip(at) {
-        *o = x[i as usize];
-    }
 }
 
 /// Weighted sums over the rows in blocks of 256 (each block summed apart, then the blocks' sums added): the
@@ -466,10 +361,18 @@ impl Fast {
         // Σ k·(a − c)², Σ k·(b − c)², Σ k·(a − c)(b − c) over the rows (a, b: the doubled ranks of the row's
         // target and prediction), summed run by run: the same integers.
         let (stt, spp, stp) = RANKS.with(|cell| {
-            let rp = &mut *cell.borrow_mut();
-            let spp = self.p_runs.doubled_ranks(w, rp, c);
-            let (stt, stp) = self.t_runs.cross(w, rp, &self.p_run_by_t, c);
-            (stt, spp, stp)
+            let (narrow, wide) = &mut *cell.borrow_mut();
+            // The doubled ranks are at most 2·count + 1: in 32 bits when they fit (half the memory that the
+            // cross sum reads at random).
+            if 2 * count < u32::MAX as u64 {
+                let spp = self.p_runs.doubled_ranks(w, narrow, c);
+                let (stt, stp) = self.t_runs.cross(w, narrow, &self.p_run_by_t, c);
+                (stt, spp, stp)
+            } else {
+                let spp = self.p_runs.doubled_ranks(w, wide, c);
+                let (stt, stp) = self.t_runs.cross(w, wide, &self.p_run_by_t, c);
+                (stt, spp, stp)
+            }
         });
         let f = 1.0 / (count - 1) as f64;
         let (ctt, cpp, ctp) = (
