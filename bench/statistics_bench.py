@@ -30,6 +30,14 @@ times are quoted too), 1,000,000 rows, STATS_PY_REPLICATES=20, BENCH_SKIP_BROWSE
 The same at 07:10 UTC, load 1.2-1.7 (STATS_PY_REPLICATES=5): classification one score 2.06 s, B = 1000 17.78 s,
 8.6x, peak 287 / 287 MiB, scikit-learn 1.39 s per replicate (78x slower); regression 1.84 s, 22.47 s, 12.2x, peak
 316 / 316 MiB, scikit-learn 142 ms per replicate (6x slower).
+After the replicates in blocks of four (each column read once per block) and the one-pass ROC AUC / AP, measured
+2026-11-27 09:48 UTC under load 11.5-13.7 (so walls are mostly waiting; CPU = user + sys): classification one score
+3.83 s wall (1.53 s CPU), B = 1000 50.8 s wall (20.1 s CPU: 18.6 ms per replicate, was 27 at load 8-11), 13x CPU,
+peak 157 / 218 MiB; regression 4.18 s (1.72 s CPU), 100.0 s (36.1 s CPU: 34 ms per replicate, was 36), 21x CPU,
+peak 166 / 212 MiB. At load 6, B = 200: 16.6 ms (classification) and 31.7 ms (regression) CPU per replicate.
+The targets (5x) are not met: one score itself got faster (1.2-1.5 s CPU); what a replicate spends now is the
+reads of the weights in sorted order (ROC sweep; regression's median and Spearman walks) and the divisions of the
+curve points.
 """
 import json
 import os

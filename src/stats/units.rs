@@ -16,6 +16,11 @@ pub trait Replicate: Send + Sync {
     /// The metrics' values for unit weights `w` (one per unit, strata concatenated in order); `None` where a
     /// metric is undefined on this replicate.
     fn values(&self, w: &[u32]) -> Vec<Option<f64>>;
+    /// [`Replicate::values`] of several replicates (`ws[r]`: replicate r's weights), in order. A protocol
+    /// overrides it to read its per-unit columns once for the block; the values stay those of `values`.
+    fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
+        ws.iter().map(|w| self.values(w)).collect()
+    }
     /// The same metrics on the paired mixture of `self` and `other` (another submission on the same ground
     /// truth, the same protocol): unit i's sufficient statistics taken from `other` where `take_other[i]`.
     /// `None` when `other` is not of the same kind (the caller then has no randomization test).
@@ -126,9 +131,18 @@ impl Default for Settings {
     }
 }
 
-/// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r (see [`each_replicate`]).
+/// The replicates handed to [`Replicate::values_block`] at a time: a protocol that reads its per-unit columns
+/// once for the whole block reads them a quarter as often. Memory: the block's weight vectors, a few of them
+/// in flight (see [`pipelined`]).
+pub const BLOCK: usize = 4;
+
+/// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r (see [`each_replicate`]),
+/// computed [`BLOCK`] replicates at a time.
 pub fn replicate_values(units: &Units, settings: &Settings) -> Vec<Vec<Option<f64>>> {
-    each_replicate(units, settings, |w| units.replicate.values(w))
+    let blocks = each_block(units, settings, BLOCK, &|ws: &[&[u32]]| {
+        units.replicate.values_block(ws)
+    });
+    blocks.into_iter().flatten().collect()
 }
 
 /// `f(weights)` for each replicate in order. The weights are drawn in order from one generator (NumPy's
@@ -139,57 +153,78 @@ pub fn each_replicate<R: Send>(
     settings: &Settings,
     f: impl Fn(&[u32]) -> R + Sync,
 ) -> Vec<R> {
+    let blocks = each_block(units, settings, 1, &|ws: &[&[u32]]| vec![f(ws[0])]);
+    blocks.into_iter().flatten().collect()
+}
+
+/// `f` on the weights of consecutive replicates, `size` at a time (the last block may be shorter), the
+/// blocks' results in replicate order (see [`each_replicate`]).
+fn each_block<R: Send>(
+    units: &Units,
+    settings: &Settings,
+    size: usize,
+    f: &(dyn Fn(&[&[u32]]) -> Vec<R> + Sync),
+) -> Vec<Vec<R>> {
+    let size = size.max(1);
     let resampler = Resampler::new(settings.seed as u128, &units.sizes, settings.replicates);
     #[cfg(not(target_arch = "wasm32"))]
-    if let Some(out) = pipelined(resampler.clone(), units.count(), settings.replicates, &f) {
+    if let Some(out) = pipelined(
+        resampler.clone(),
+        units.count(),
+        settings.replicates,
+        size,
+        f,
+    ) {
         return out;
     }
-    let mut stepper = Stepper {
-        resampler,
-        weights: vec![0u32; units.count()],
-    };
-    let mut out = Vec::with_capacity(settings.replicates);
-    while let Some(w) = stepper.next() {
-        out.push(f(w));
+    let mut resampler = resampler;
+    let mut block: Vec<Vec<u32>> = Vec::new();
+    let mut out = Vec::new();
+    while fill(&mut resampler, &mut block, units.count(), size) {
+        out.push(f(&slices(&block)));
     }
     out
 }
 
-/// The replicates' weights one at a time, in a reused vector.
-struct Stepper {
-    resampler: Resampler,
-    weights: Vec<u32>,
-}
-
-impl Stepper {
-    fn next(&mut self) -> Option<&[u32]> {
-        self.resampler
-            .next_weights(&mut self.weights)
-            .then_some(self.weights.as_slice())
+/// The next block of up to `size` replicates' weights into `block` (its vectors reused); false when none is
+/// left.
+fn fill(resampler: &mut Resampler, block: &mut Vec<Vec<u32>>, n: usize, size: usize) -> bool {
+    block.resize_with(size, || vec![0u32; n]);
+    let mut filled = 0;
+    while filled < size && resampler.next_weights(&mut block[filled]) {
+        filled += 1;
     }
+    block.truncate(filled);
+    filled > 0
 }
 
-/// [`each_replicate`] natively: this thread draws each replicate's weights into a free vector and queues it;
-/// the workers (one per core) compute `f` and hand the vector back. `None` when no worker could be started or
-/// one failed (a bug: a panic), so that the caller computes every replicate itself.
+fn slices(block: &[Vec<u32>]) -> Vec<&[u32]> {
+    block.iter().map(|w| w.as_slice()).collect()
+}
+
+/// [`each_block`] natively: this thread draws each block's weights into free vectors and queues them; the
+/// workers (one per core) compute `f` and hand the vectors back. `None` when no worker could be started or
+/// one failed (a bug: a panic), so that the caller computes every block itself.
 #[cfg(not(target_arch = "wasm32"))]
 fn pipelined<R: Send>(
     mut resampler: Resampler,
     n: usize,
     replicates: usize,
-    f: &(dyn Fn(&[u32]) -> R + Sync),
-) -> Option<Vec<R>> {
+    size: usize,
+    f: &(dyn Fn(&[&[u32]]) -> Vec<R> + Sync),
+) -> Option<Vec<Vec<R>>> {
     use std::sync::mpsc::{channel, sync_channel};
     use std::sync::{Arc, Mutex};
     let workers = std::thread::available_parallelism().map_or(1, |c| c.get());
     if workers < 2 || replicates < 2 {
         return None;
     }
-    let (queue, jobs) = sync_channel::<(usize, Vec<u32>)>(workers);
-    let (give_back, free) = channel::<Vec<u32>>();
+    // Queued: about as many replicates as workers, at least one block.
+    let (queue, jobs) = sync_channel::<(usize, Vec<Vec<u32>>)>((workers / size).max(1));
+    let (give_back, free) = channel::<Vec<Vec<u32>>>();
     // Only the workers hold the receiving end: when they are all gone, queueing fails and the drawing stops.
     let jobs = Arc::new(Mutex::new(jobs));
-    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(replicates));
+    let done: Mutex<Vec<(usize, Vec<R>)>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for _ in 0..workers {
@@ -199,25 +234,25 @@ fn pipelined<R: Send>(
                     .lock()
                     .map_err(|_| ())
                     .and_then(|j| j.recv().map_err(|_| ()));
-                let Ok((r, w)) = job else { break };
-                let value = f(&w);
+                let Ok((b, block)) = job else { break };
+                let values = f(&slices(&block));
                 if let Ok(mut d) = done.lock() {
-                    d.push((r, value));
+                    d.push((b, values));
                 }
-                let _ = give_back.send(w);
+                let _ = give_back.send(block);
             };
             if let Ok(h) = std::thread::Builder::new().spawn_scoped(scope, work) {
                 handles.push(h);
             }
         }
         drop(jobs);
-        let mut r = 0;
+        let mut b = 0;
         while !handles.is_empty() {
-            let mut w = free.try_recv().unwrap_or_else(|_| vec![0u32; n]);
-            if !resampler.next_weights(&mut w) || queue.send((r, w)).is_err() {
+            let mut block = free.try_recv().unwrap_or_default();
+            if !fill(&mut resampler, &mut block, n, size) || queue.send((b, block)).is_err() {
                 break;
             }
-            r += 1;
+            b += 1;
         }
         drop(queue);
         for h in handles {
@@ -225,10 +260,11 @@ fn pipelined<R: Send>(
         }
     });
     let mut done = done.into_inner().ok()?;
-    if done.len() != replicates {
+    let total: usize = done.iter().map(|(_, v)| v.len()).sum();
+    if total != replicates {
         return None;
     }
-    done.sort_unstable_by_key(|(r, _)| *r);
+    done.sort_unstable_by_key(|(b, _)| *b);
     Some(done.into_iter().map(|(_, v)| v).collect())
 }
 
@@ -267,8 +303,13 @@ pub fn summarise(
 /// a core's cache where the 32-bit weights would not.
 pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
     out.clear();
-    out.extend(w.iter().map(|&k| k.min(255) as u8));
-    w.iter().all(|&k| k <= 255)
+    out.resize(w.len(), 0);
+    let mut fits = true;
+    for (o, &k) in out.iter_mut().zip(w) {
+        *o = k.min(255) as u8;
+        fits &= k <= 255;
+    }
+    fits
 }
 
 /// Σ w·x / Σ w, the weighted mean of per-unit terms (`numpy.average(x, weights=w)`; the order of the sums
@@ -314,6 +355,45 @@ pub fn weighted_means<const K: usize>(x: [&[f64]; K], w: &[u32], finite: bool) -
     s.map(|sum| (t > 0).then(|| sum / t as f64))
 }
 
+/// [`weighted_means`] of up to three columns for K replicates at once (`ws[r]`: replicate r's weights): the
+/// columns are read once for the K, and each replicate's sums are added in [`weighted_mean`]'s order, so that
+/// `out[r][c]` is `weighted_mean(x[c], ws[r])` to the bit. Columns past `x.len()` give `None`.
+pub fn weighted_means_k<const K: usize>(
+    x: &[&[f64]],
+    ws: [&[u32]; K],
+    finite: bool,
+) -> [[Option<f64>; 3]; K] {
+    let c = x.len().min(3);
+    if c == 0 {
+        return [[None; 3]; K];
+    }
+    let n = x
+        .iter()
+        .map(|c| c.len())
+        .chain(ws.iter().map(|w| w.len()))
+        .min()
+        .unwrap_or(0);
+    // Missing columns read the first one again (their sums are not returned).
+    let col = |j: usize| &x[if j < c { j } else { 0 }][..n];
+    let (x0, x1, x2) = (col(0), col(1), col(2));
+    let ws = ws.map(|w| &w[..n]);
+    let mut s = [[0.0f64; 3]; K];
+    let mut t = [0u64; K];
+    for i in 0..n {
+        let v = [x0[i], x1[i], x2[i]];
+        for r in 0..K {
+            let k = ws[r][i];
+            for (sum, &v) in s[r].iter_mut().zip(&v) {
+                *sum += if finite { v * k as f64 } else { times(v, k) };
+            }
+            t[r] += k as u64;
+        }
+    }
+    std::array::from_fn(|r| {
+        std::array::from_fn(|j| (j < c && t[r] > 0).then(|| s[r][j] / t[r] as f64))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,6 +416,11 @@ mod tests {
                 let bits = |m: Option<f64>| m.map(f64::to_bits);
                 assert_eq!(bits(ma), bits(weighted_mean(&a, &w)));
                 assert_eq!(bits(mb), bits(weighted_mean(&b, &w)));
+                let w2: Vec<u32> = w.iter().rev().copied().collect();
+                let [one, two] = weighted_means_k(&[&a, &b], [&w, &w2], finite);
+                assert_eq!(one.map(bits), [bits(ma), bits(mb), None]);
+                let expected = [weighted_mean(&a, &w2), weighted_mean(&b, &w2), None];
+                assert_eq!(two.map(bits), expected.map(bits));
             }
         }
     }

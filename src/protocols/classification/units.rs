@@ -12,9 +12,8 @@ use crate::metrics::classification::scores::{
     brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from,
     top_k_accuracy, weighted_mean as class_weighted_mean,
 };
-use crate::metrics::mean::numpy_sum;
 use crate::report::Scores;
-use crate::stats::units::{weighted_mean, weighted_means, weights_as_bytes, Replicate, Units};
+use crate::stats::units::{weighted_means_k, weights_as_bytes, Replicate, Units};
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -29,94 +28,11 @@ struct Labels {
     single_binary: Option<Vec<String>>,
 }
 
-/// One score column sorted once (decreasing score): the rows in that order, each one's class, and where each
-/// run of equal scores ends. A replicate reads the rows' weights in that order (independent reads, no
-/// read-modify-write into a run table) and emits a curve point at the end of each run that holds weight.
-struct Column {
-    order: Vec<u32>,
-    /// Each sorted row's class times 2, plus 1 at the last row of a run of equal scores (one stream for the
-    /// sweep to read instead of two).
-    class_end: Vec<u32>,
-}
-
-impl Column {
-    /// `values`: the rows' scores; `class`: each row's class (the positive flag of a binary problem).
-    fn new(values: impl Iterator<Item = f64>, class: &[u32]) -> Column {
-        let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
-        v.sort_by(|a, b| b.0.total_cmp(&a.0));
-        // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
-        let end = |j: usize| (j + 1 == v.len() || v[j + 1].0 != v[j].0) as u32;
-        Column {
-            class_end: (0..v.len())
-                .map(|j| class[v[j].1 as usize] << 1 | end(j))
-                .collect(),
-            order: v.into_iter().map(|(_, i)| i).collect(),
-        }
-    }
-
-    /// ROC AUC and average precision of the weighted threshold curve of rows whose class is `pos` against
-    /// those of class `other` (every row when `None`): one point per run of equal scores holding weight
-    /// (`confusion_matrix_at_thresholds` with `sample_weight`, zero weights removed first), then
-    /// `roc_auc_score` and `average_precision_score` of that curve. The curve lives in the thread's reused
-    /// buffers (written before read: never cleared); the loop is branch-free (a branch on the draws would
-    /// mispredict). The counts go to f64 through i64 (one instruction; the same value below 2^63).
-    fn auc_ap<W: Copy + Default + Into<u64>>(
-        &self,
-        w: &[W],
-        pos: u32,
-        other: Option<u32>,
-    ) -> (Option<f64>, Option<f64>) {
-        SCRATCH.with(|cell| {
-            let mut scratch = cell.borrow_mut();
-            let Scratch { tps, fps, terms } = &mut *scratch;
-            let m = self.order.len();
-            if tps.len() < m + 1 {
-                tps.resize(m + 1, 0.0);
-                fps.resize(m + 1, 0.0);
-            }
-            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
-            // The weights in sorted order are gathered GATHER at a time first (independent loads, in flight
-            // together), then swept.
-            let mut gathered = [W::default(); GATHER];
-            for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
-                for (g, &i) in gathered.iter_mut().zip(order) {
-                    *g = w[i as usize];
-                }
-                for (&k, &ce) in gathered.iter().zip(class_end) {
-                    let k: u64 = k.into();
-                    let (l, end) = (ce >> 1, ce & 1);
-                    let is_pos = (l == pos) as u64;
-                    let is_other = other.map_or(1 - is_pos, |o| (l == o) as u64);
-                    t += k * is_pos;
-                    f += k * is_other;
-                    run += k * (is_pos | is_other);
-                    tps[len] = t as i64 as f64;
-                    fps[len] = f as i64 as f64;
-                    let emit = (end != 0) & (run != 0);
-                    len += emit as usize;
-                    run *= (end == 0) as u64;
-                }
-            }
-            let (tps, fps) = (&tps[..len], &fps[..len]);
-            (roc_auc(tps, fps, terms), average_precision(tps, fps, terms))
-        })
-    }
-}
-
-/// The weights gathered at a time in a sorted sweep (a few kilobytes on the stack).
-const GATHER: usize = 512;
-
-/// A replicate's buffers, one set per thread, kept from one replicate to the next (a replicate of a million
-/// rows would otherwise allocate and fault in tens of megabytes).
-#[derive(Default)]
-struct Scratch {
-    tps: Vec<f64>,
-    fps: Vec<f64>,
-    terms: Vec<f64>,
-}
+#[path = "units_curve.rs"]
+mod curve;
+use curve::Column;
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::default();
     /// The replicate's weights as bytes (`weights_as_bytes`), for the sorted columns' reads.
     static BYTES: RefCell<Vec<u8>> = RefCell::default();
 }
@@ -132,64 +48,6 @@ fn with_compact<R>(w: &[u32], f: impl FnOnce(Curve) -> R) -> R {
             f(&|c: &Column, pos, other| c.auc_ap(w, pos, other))
         }
     })
-}
-
-/// `roc_auc_score` of a threshold curve: the library's `roc_auc_of`
-/// (src/metrics/classification/curves.rs) operation for operation (the same kept points of `roc_curve`, the
-/// same trapezoids, NumPy's pairwise sum), on borrowed slices with a reused buffer for the trapezoids.
-fn roc_auc(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
-    let pos = t.last().copied().unwrap_or(0.0);
-    let neg = f.last().copied().unwrap_or(0.0);
-    if pos == 0.0 || neg == 0.0 {
-        return None;
-    }
-    let m = f.len();
-    let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
-    terms.clear();
-    for i in 0..m {
-        let keep = m <= 2
-            || i == 0
-            || i == m - 1
-            || (f[i + 1] - f[i]) - (f[i] - f[i - 1]) != 0.0
-            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0;
-        if keep {
-            let (x, y) = (f[i] / neg, t[i] / pos);
-            terms.push((x - x0) * (y + y0) / 2.0);
-            (x0, y0) = (x, y);
-        }
-    }
-    Some(numpy_sum(terms)).filter(|v| v.is_finite())
-}
-
-/// `average_precision_score` of a threshold curve: the library's `average_precision_of` operation for
-/// operation (−Σ (recall[j+1] − recall[j]) · precision[j] over the reversed curve with (1, 0) appended,
-/// NumPy's pairwise sum, clipped at 0), without building the reversed curve.
-fn average_precision(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
-    let m = t.len();
-    if m == 0 {
-        return None;
-    }
-    let tl = t[m - 1];
-    let precision = |i: usize| {
-        let ps = t[i] + f[i];
-        if ps != 0.0 {
-            t[i] / ps
-        } else {
-            0.0
-        }
-    };
-    let recall = |i: usize| if tl == 0.0 { 1.0 } else { t[i] / tl };
-    terms.clear();
-    // recall(i − 1) of one term is recall(i) of the next: computed once.
-    let mut here = recall(m - 1);
-    for j in 0..m {
-        let i = m - 1 - j;
-        let next = if i == 0 { 0.0 } else { recall(i - 1) };
-        terms.push((next - here) * precision(i));
-        here = next;
-    }
-    let s = -numpy_sum(terms);
-    Some(if s > 0.0 { s } else { 0.0 })
 }
 
 /// The score metrics' part.
@@ -381,56 +239,89 @@ fn multi_part(r: &Rows) -> ScoresPart {
 }
 
 impl Labels {
-    fn scores(&self, w: &[u32], s: &mut Scores) {
-        // The weighted counts of each (truth, prediction) cell first, then the matrix from them: the same
-        // integer sums as adding row by row. Four tables, row i into table i mod 4, added at the end: rows in
-        // one cell would otherwise wait on each other's addition through memory.
+    /// The weighted confusion matrices of K replicates in one pass over the rows: the weighted counts of
+    /// each (truth, prediction) cell first, then each matrix from them (the same integer sums as adding row
+    /// by row). Four tables per replicate, row i into table i mod 4, added at the end: rows in one cell would
+    /// otherwise wait on each other's addition through memory.
+    fn confusions<const K: usize>(&self, ws: [&[u32]; K]) -> [Confusion; K] {
         let size = self.size;
         let cells = size * size;
-        let mut tables = vec![0u64; 4 * cells];
-        let rows = self
-            .truth
-            .chunks(4)
-            .zip(self.pred.chunks(4))
-            .zip(w.chunks(4));
-        for ((t, p), k) in rows {
-            for (j, ((&t, &p), &k)) in t.iter().zip(p).zip(k).enumerate() {
-                tables[j * cells + t as usize * size + p as usize] += k as u64;
+        let n = ws
+            .iter()
+            .map(|w| w.len())
+            .fold(self.truth.len(), usize::min);
+        let ws = ws.map(|w| &w[..n]);
+        let (truth, pred) = (&self.truth[..n], &self.pred[..n]);
+        let mut tables = vec![0u64; K * 4 * cells];
+        for i in 0..n {
+            let cell = truth[i] as usize * size + pred[i] as usize;
+            for (r, w) in ws.iter().enumerate() {
+                tables[(r * 4 + i % 4) * cells + cell] += w[i] as u64;
             }
         }
-        let cells: Vec<u64> = (0..cells)
-            .map(|c| (0..4).map(|j| tables[j * cells + c]).sum())
-            .collect();
-        let mut conf = Confusion::new(size);
-        for (cell, &count) in cells.iter().enumerate() {
-            if count != 0 {
-                conf.add_n(cell / size, cell % size, count);
+        std::array::from_fn(|r| {
+            let mut conf = Confusion::new(size);
+            for cell in 0..cells {
+                let count: u64 = (0..4).map(|j| tables[(r * 4 + j) * cells + cell]).sum();
+                if count != 0 {
+                    conf.add_n(cell / size, cell % size, count);
+                }
             }
-        }
-        label_metrics(&conf, true, self.two_classes, self.binary_positive, s);
+            conf
+        })
+    }
+
+    fn scores(&self, conf: &Confusion, s: &mut Scores) {
+        label_metrics(conf, true, self.two_classes, self.binary_positive, s);
         if let Some(union) = &self.single_binary {
-            single_class_binary(&conf, union, true, s);
+            single_class_binary(conf, union, true, s);
         }
     }
 }
 
 impl ScoresPart {
-    fn scores(&self, w: &[u32], s: &mut Scores) {
-        let mean = |t: &Option<Vec<f64>>| t.as_ref().and_then(|t| weighted_mean(t, w));
-        match self {
+    /// The per-row mean metrics (log loss, Brier, top-k accuracy; `None` where the part has no such column or
+    /// the weights sum to 0) of K replicates, the columns read once for the K (`weighted_means_k`: each
+    /// value `weighted_mean` of its column to the bit).
+    fn means<const K: usize>(&self, ws: [&[u32]; K]) -> [[Option<f64>; 3]; K] {
+        let (columns, finite) = match self {
             ScoresPart::Binary {
-                column,
                 log_loss,
                 brier,
                 finite,
-            } => {
+                ..
+            } => ([log_loss, brier, &None], *finite),
+            ScoresPart::Multi {
+                log_loss,
+                brier,
+                top_k,
+                finite,
+                ..
+            } => ([log_loss, brier, top_k], *finite),
+        };
+        let present: Vec<&[f64]> = columns.iter().filter_map(|c| c.as_deref()).collect();
+        let got = weighted_means_k(&present, ws, finite);
+        got.map(|values| {
+            let mut out = [None; 3];
+            let mut j = 0;
+            for (o, c) in out.iter_mut().zip(columns) {
+                if c.is_some() {
+                    *o = values[j];
+                    j += 1;
+                }
+            }
+            out
+        })
+    }
+
+    /// The ranking metrics on weights `w`, and the mean metrics `means` ([`ScoresPart::means`]).
+    fn scores(&self, w: &[u32], means: [Option<f64>; 3], s: &mut Scores) {
+        let [ll, br, tk] = means;
+        match self {
+            ScoresPart::Binary { column, .. } => {
                 let (auc, ap) = with_compact(w, |curve| curve(column, 1, None));
                 s.set("roc_auc", auc);
                 s.set("average_precision", ap);
-                let (ll, br) = match (log_loss, brier) {
-                    (Some(l), Some(b)) => weighted_means([l, b], w, *finite).into(),
-                    _ => (mean(log_loss), mean(brier)),
-                };
                 s.set("log_loss", ll);
                 s.set("brier_score", br);
             }
@@ -438,23 +329,35 @@ impl ScoresPart {
                 columns,
                 truth,
                 probabilities,
-                log_loss,
-                brier,
-                top_k,
-                finite,
+                ..
             } => {
                 with_compact(w, |curve| {
                     multi_curves(columns, truth, *probabilities, w, s, curve)
                 });
-                let (ll, br, tk) = match (log_loss, brier, top_k) {
-                    (Some(l), Some(b), Some(t)) => weighted_means([l, b, t], w, *finite).into(),
-                    _ => (mean(log_loss), mean(brier), mean(top_k)),
-                };
                 s.set("log_loss", ll);
                 s.set("brier_score", br);
                 s.set("top_k_accuracy", tk);
             }
         }
+    }
+}
+
+impl ClassificationUnits {
+    /// The metrics of K replicates: the label and mean metrics' columns read once for the K, the ranking
+    /// metrics replicate by replicate.
+    fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<Option<f64>>; K] {
+        let confusions = self.labels.as_ref().map(|l| l.confusions(ws));
+        let means = self.scores.as_ref().map(|p| p.means(ws));
+        std::array::from_fn(|r| {
+            let mut s = Scores::new();
+            if let (Some(l), Some(c)) = (&self.labels, &confusions) {
+                l.scores(&c[r], &mut s);
+            }
+            if let (Some(p), Some(m)) = (&self.scores, &means) {
+                p.scores(ws[r], m[r], &mut s);
+            }
+            self.metrics.iter().map(|m| s.get(m)).collect()
+        })
     }
 }
 
@@ -509,14 +412,21 @@ impl Replicate for ClassificationUnits {
     }
 
     fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
-        let mut s = Scores::new();
-        if let Some(l) = &self.labels {
-            l.scores(w, &mut s);
+        let [v] = self.values_k([w]);
+        v
+    }
+
+    /// Four replicates at a time ([`ClassificationUnits::values_k`]).
+    fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
+        let mut out = Vec::with_capacity(ws.len());
+        let mut quads = ws.chunks_exact(4);
+        for q in &mut quads {
+            out.extend(self.values_k([q[0], q[1], q[2], q[3]]));
         }
-        if let Some(p) = &self.scores {
-            p.scores(w, &mut s);
+        for &w in quads.remainder() {
+            out.push(self.values(w));
         }
-        self.metrics.iter().map(|m| s.get(m)).collect()
+        out
     }
 
     /// The other submission's rows where `take_other` (its predictions and scores; the same ground truth), the
@@ -561,45 +471,5 @@ impl Replicate for ClassificationUnits {
 
     fn as_any(&self) -> &dyn Any {
         self
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::metrics::classification::curves::{
-        average_precision_of, roc_auc_of, threshold_curve,
-    };
-
-    /// A column's ROC AUC and average precision on weights equal, bit for bit, the library's on the repeated
-    /// rows (ties, zero weights, one class missing), on 32-bit weights and on the bytes.
-    #[test]
-    fn weighted_sweep_equals_the_repeated_rows() {
-        let mut x: u64 = 0x0123_4567_89ab_cdef;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for n in [1usize, 2, 5, 40, 700] {
-            let scores: Vec<f64> = (0..n).map(|_| (next() % 23) as f64 / 7.0).collect();
-            let class: Vec<u32> = (0..n).map(|_| (next() % 3 == 0) as u32).collect();
-            let column = Column::new(scores.iter().copied(), &class);
-            for _ in 0..20 {
-                let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-                let mut pairs: Vec<(f64, bool)> = Vec::new();
-                for i in 0..n {
-                    for _ in 0..w[i] {
-                        pairs.push((scores[i], class[i] == 1));
-                    }
-                }
-                let curve = threshold_curve(&mut pairs);
-                let expected = (roc_auc_of(&curve), average_precision_of(&curve));
-                let bytes: Vec<u8> = w.iter().map(|&k| k as u8).collect();
-                assert_eq!(column.auc_ap(&w, 1, None), expected, "n {n}");
-                assert_eq!(column.auc_ap(&bytes, 1, None), expected, "n {n}");
-            }
-        }
     }
 }

@@ -15,8 +15,13 @@
 
 #[cfg(test)]
 use super::metric_values;
+#[path = "units_passes.rs"]
+mod passes;
+#[path = "units_runs.rs"]
+mod runs;
 use crate::report::Scores;
-use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};
+use crate::stats::units::{times, Replicate, Slot, Units};
+use runs::{gather, Runs, GATHER};
 use std::any::Any;
 
 /// The targets and predictions, row by row.
@@ -94,119 +99,11 @@ fn small(x: &[f64], bound: f64) -> bool {
     x.iter().all(|v| v.abs() <= bound)
 }
 
-/// The rows of `x` sorted once (`total_cmp`), and where each run of `==` values ends (as `rankdata` ties
-/// them); each row's run, numbered in increasing value.
-struct Runs {
-    order: Vec<u32>,
-    ends: Vec<u8>,
-    run: Vec<u32>,
-    count: usize,
-}
-
-impl Runs {
-    fn new(x: &[f64]) -> Runs {
-        let mut order: Vec<u32> = (0..x.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| x[a as usize].total_cmp(&x[b as usize]));
-        let at = |j: usize| x[order[j] as usize];
-        let ends: Vec<u8> = (0..x.len())
-            .map(|j| (j + 1 == x.len() || at(j + 1) != at(j)) as u8)
-            .collect();
-        let mut run = vec![0u32; x.len()];
-        let mut r = 0u32;
-        for (&i, &e) in order.iter().zip(&ends) {
-            run[i as usize] = r;
-            r += e as u32;
-        }
-        Runs {
-            order,
-            ends,
-            run,
-            count: r as usize,
-        }
-    }
-
-    /// Each run's doubled average rank in the repeated rows (2C + W + 1 for a run of weight W after C repeated
-    /// values), into `out` (index: the run), and Σ over the repeated values of (rank − c)², that is
-    /// Σ_runs W · (2C + W + 1 − c)². The rows' weights are read in sorted order.
-    fn doubled_ranks<W: Copy + Default + Into<u64>>(
-        &self,
-        w: &[W],
-        out: &mut Vec<u64>,
-        c: i128,
-    ) -> i128 {
-        if out.len() < self.count + 1 {
-            out.resize(self.count + 1, 0);
-        }
-        let (mut before, mut run, mut idx, mut squares) = (0u64, 0u64, 0usize, 0i128);
-        let mut gathered = [W::default(); GATHER];
-        for (order, ends) in self.order.chunks(GATHER).zip(self.ends.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            for (&k, &e) in gathered.iter().zip(ends) {
-                run += k.into();
-                out[idx] = 2 * before + run + 1;
-                if e != 0 {
-                    let a = (2 * before + run + 1) as i128 - c;
-                    squares += run as i128 * a * a;
-                    before += run;
-                    run = 0;
-                    idx += 1;
-                }
-            }
-        }
-        squares
-    }
-
-    /// With `ranks` the other variable's doubled run ranks and `other_run` its run of each row in this
-    /// variable's sorted order: (Σ (rank − c)², Σ (rank − c)(other rank − c)) over the repeated values, the
-    /// cross sum gathered run by run (a run's rank times the sum of its rows' weighted other ranks).
-    fn cross<W: Copy + Default + Into<u64>>(
-        &self,
-        w: &[W],
-        ranks: &[u64],
-        other_run: &[u32],
-        c: i128,
-    ) -> (i128, i128) {
-        let (mut before, mut run, mut inner) = (0u64, 0u64, 0i128);
-        let (mut squares, mut cross) = (0i128, 0i128);
-        let (mut gathered, mut other) = ([W::default(); GATHER], [0u64; GATHER]);
-        let chunks = self.order.chunks(GATHER).zip(self.ends.chunks(GATHER));
-        for ((order, ends), other_run) in chunks.zip(other_run.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            gather(&mut other, ranks, other_run);
-            for ((&k, &e), &b) in gathered.iter().zip(ends).zip(&other) {
-                let k: u64 = k.into();
-                run += k;
-                inner += k as i128 * (b as i128 - c);
-                if e != 0 {
-                    let a = (2 * before + run + 1) as i128 - c;
-                    squares += run as i128 * a * a;
-                    cross += a * inner;
-                    before += run;
-                    run = 0;
-                    inner = 0;
-                }
-            }
-        }
-        (squares, cross)
-    }
-}
-
 thread_local! {
     /// Spearman's run ranks of the predictions, reused from one replicate to the next.
-    static RANKS: std::cell::RefCell<Vec<u64>> = Default::default();
-    /// The replicate's weights as bytes (`weights_as_bytes`), for the reads in sorted order.
-    static BYTES: std::cell::RefCell<Vec<u8>> = Default::default();
-}
-
-/// The values read at a time in a sweep in sorted order (a few kilobytes on the stack).
-const GATHER: usize = 512;
-
-/// `out[j] = x[at[j]]` for the j of `at` (independent loads, in flight together, before the sweep that adds
-/// them up in order).
-fn gather<T: Copy>(out: &mut [T], x: &[T], at: &[u32]) {
-    for (o, &i) in out.iter_mut().zip(at) {
-        *o = x[i as usize];
-    }
+    static RANKS: std::cell::RefCell<(Vec<u32>, Vec<u64>)> = Default::default();
+    /// A block's weights as bytes (`passes::first`), for the reads in sorted order.
+    static BYTES: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
 }
 
 /// Weighted sums over the rows in blocks of 256 (each block summed apart, then the blocks' sums added): the
@@ -297,65 +194,77 @@ impl Fast {
 
     /// Every metric of `metric_values` on the rows repeated as `w` draws them.
     fn values(&self, w: &[u32]) -> Vec<(&'static str, Option<f64>)> {
+        let [v] = self.values_k([w]);
+        v
+    }
+
+    /// [`Fast::values`] of each replicate of a block: four at a time through [`Fast::values_k`].
+    fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<(&'static str, Option<f64>)>> {
+        let mut out = Vec::with_capacity(ws.len());
+        let mut quads = ws.chunks_exact(4);
+        for q in &mut quads {
+            out.extend(self.values_k([q[0], q[1], q[2], q[3]]));
+        }
+        for &w in quads.remainder() {
+            out.push(self.values(w));
+        }
+        out
+    }
+
+    /// [`Fast::values`] of K replicates: the two passes over the columns once for the K (`passes`: each
+    /// replicate's sums as one replicate alone gives them, to the bit), then each replicate's reads in
+    /// sorted order.
+    fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<(&'static str, Option<f64>)>; K] {
+        BYTES.with(|cell| {
+            let bytes = &mut *cell.borrow_mut();
+            if bytes.len() < K {
+                bytes.resize_with(K, Vec::new);
+            }
+            let first = passes::first(self, ws, bytes);
+            let second = passes::second(self, ws, first.map(|f| f.means()));
+            std::array::from_fn(|r| self.finish(ws[r], &bytes[r], &first[r], second[r]))
+        })
+    }
+
+    /// A replicate's metrics from its two passes' sums (`bytes`: its weights as bytes, equal to them when
+    /// `first.fits`).
+    fn finish(
+        &self,
+        w: &[u32],
+        bytes: &[u8],
+        first: &passes::First,
+        second: [f64; 4],
+    ) -> Vec<(&'static str, Option<f64>)> {
         let (t, p) = (&self.targets, &self.preds);
         let n = t.len();
-        let count: u64 = w.iter().map(|&k| k as u64).sum();
+        let (count, largest, fits) = (first.count, first.largest, first.fits);
         if count == 0 {
             return Vec::new();
         }
         let nf = count as f64;
-        let plain = self.plain;
-        // |p − t| and (t − p)² computed here are the stored terms' values (the same operations).
-        let [s_abs, s_sq, s_ape, s_smape, s_sle, s_t, s_p, s_d] = block_sums(n, w, plain, |i| {
-            let d = t[i] - p[i];
-            [
-                (p[i] - t[i]).abs(),
-                d * d,
-                self.ape[i],
-                self.smape[i],
-                self.sle[i],
-                t[i],
-                p[i],
-                d,
-            ]
-        });
+        let [s_abs, s_sq, s_ape, s_smape, s_sle, _, _, _] = first.sums;
         let bad = self.log_bad.iter().any(|&i| w[i as usize] != 0);
-        let (mt, mp, md) = (s_t / nf, s_p / nf, s_d / nf);
-        let [ctt, cpp, ctp, cdd] = block_sums(n, w, plain, |i| {
-            let (a, b, d) = (t[i] - mt, p[i] - mp, t[i] - p[i] - md);
-            [a * a, b * b, a * b, d * d]
-        });
+        let [ctt, cpp, ctp, cdd] = second;
         let drawn = |x: &[f64]| {
             let mut it = (0..n).filter(|&i| w[i] != 0).map(|i| x[i]);
             let first = it.next();
             first.is_some_and(|f| it.any(|v| v != f))
         };
         let varies = count >= 2 && drawn(t) && drawn(p);
-        // The largest drawn |t − p|: an undrawn row's value masked to NaN, which `max` passes over (a mask, not
-        // a branch on the draws).
-        let mut largest = f64::NAN;
-        for (&e, &k) in self.abs.iter().zip(w) {
-            let undrawn = ((k == 0) as u64).wrapping_neg();
-            let v = f64::from_bits(e.to_bits() & !undrawn | f64::NAN.to_bits() & undrawn);
-            largest = largest.max(v);
-        }
         let max_error = Some(largest);
         // The reads in sorted order on the weights as bytes when they fit (src/stats/units.rs).
-        let (median, spearman) = BYTES.with(|cell| {
-            let mut bytes = cell.borrow_mut();
-            if weights_as_bytes(w, &mut bytes) {
-                let b: &[u8] = &bytes;
-                (
-                    self.median(b, count),
-                    varies.then(|| self.spearman(b, count)).flatten(),
-                )
-            } else {
-                (
-                    self.median(w, count),
-                    varies.then(|| self.spearman(w, count)).flatten(),
-                )
-            }
-        });
+        let (median, spearman) = if fits {
+            let b: &[u8] = bytes;
+            (
+                self.median(b, count),
+                varies.then(|| self.spearman(b, count)).flatten(),
+            )
+        } else {
+            (
+                self.median(w, count),
+                varies.then(|| self.spearman(w, count)).flatten(),
+            )
+        };
         let msle = (!bad).then(|| s_sle / nf);
         let mse = s_sq / nf;
         let pearson = varies.then(|| (ctp / (ctt.sqrt() * cpp.sqrt())).clamp(-1.0, 1.0));
@@ -452,10 +361,18 @@ impl Fast {
         // Σ k·(a − c)², Σ k·(b − c)², Σ k·(a − c)(b − c) over the rows (a, b: the doubled ranks of the row's
         // target and prediction), summed run by run: the same integers.
         let (stt, spp, stp) = RANKS.with(|cell| {
-            let rp = &mut *cell.borrow_mut();
-            let spp = self.p_runs.doubled_ranks(w, rp, c);
-            let (stt, stp) = self.t_runs.cross(w, rp, &self.p_run_by_t, c);
-            (stt, spp, stp)
+            let (narrow, wide) = &mut *cell.borrow_mut();
+            // The doubled ranks are at most 2·count + 1: in 32 bits when they fit (half the memory that the
+            // cross sum reads at random).
+            if 2 * count < u32::MAX as u64 {
+                let spp = self.p_runs.doubled_ranks(w, narrow, c);
+                let (stt, stp) = self.t_runs.cross(w, narrow, &self.p_run_by_t, c);
+                (stt, spp, stp)
+            } else {
+                let spp = self.p_runs.doubled_ranks(w, wide, c);
+                let (stt, stp) = self.t_runs.cross(w, wide, &self.p_run_by_t, c);
+                (stt, spp, stp)
+            }
         });
         let f = 1.0 / (count - 1) as f64;
         let (ctt, cpp, ctp) = (
@@ -491,6 +408,18 @@ fn repeated(x: &[f64], w: &[u32]) -> Vec<f64> {
     out
 }
 
+impl RegressionUnits {
+    /// The report's metrics, in order, from a replicate's values (`None` where undefined or not finite).
+    fn pick(&self, values: &[(&'static str, Option<f64>)]) -> Vec<Option<f64>> {
+        (self.metrics.iter())
+            .map(|m| {
+                let v = values.iter().find(|(k, _)| k == m).and_then(|(_, v)| *v);
+                v.filter(|v| v.is_finite())
+            })
+            .collect()
+    }
+}
+
 impl Replicate for RegressionUnits {
     fn metrics(&self) -> Vec<String> {
         self.metrics.clone()
@@ -501,12 +430,16 @@ impl Replicate for RegressionUnits {
             true => self.fast.values(w),
             false => (self.fast).weighted_values(&self.weights, self.weights_small, w),
         };
-        (self.metrics.iter())
-            .map(|m| {
-                let v = values.iter().find(|(k, _)| k == m).and_then(|(_, v)| *v);
-                v.filter(|v| v.is_finite())
-            })
-            .collect()
+        self.pick(&values)
+    }
+
+    /// Without GT weights, the columns read once for four replicates ([`Fast::values_block`]).
+    fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
+        if !self.weights.is_empty() {
+            return ws.iter().map(|w| self.values(w)).collect();
+        }
+        let values = self.fast.values_block(ws);
+        values.iter().map(|v| self.pick(v)).collect()
     }
 
     /// The other submission's predictions where `take_other`.
@@ -560,85 +493,5 @@ impl Replicate for RegressionUnits {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A replicate without GT weights equals every metric of the repeated rows (`metric_values`, the protocol's
-    /// own computation): sizes 1 to 1,000 with many ties, weights 0 to 3. The values are dyadic, so that the
-    /// sums are exact and the comparison checks the logic (median, ranks, undefined cases) to 1e-12.
-    #[test]
-    fn weighted_replicate_equals_the_repeated_rows() {
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for n in [1usize, 2, 3, 10, 200, 1000] {
-            let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
-            let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
-            let fast = Fast::new(&t, &p, true);
-            for _ in 0..20 {
-                let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-                if w.iter().all(|&k| k == 0) {
-                    continue;
-                }
-                let got = fast.values(&w);
-                let expected = metric_values(&repeated(&t, &w), &repeated(&p, &w), &mut || {});
-                for (id, e) in expected {
-                    let g = got.iter().find(|(k, _)| *k == id).and_then(|(_, v)| *v);
-                    match (g.filter(|v| v.is_finite()), e.filter(|v| v.is_finite())) {
-                        (Some(a), Some(b)) => assert!(
-                            (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0),
-                            "n {n}, {id}: {a} != {b}"
-                        ),
-                        (None, None) => {}
-                        other => panic!("n {n}, {id}: {other:?}"),
-                    }
-                }
-            }
-        }
-    }
-
-    /// With GT weights, a replicate equals scikit-learn's weighted metrics (`regression_weighted::by_id`) on the
-    /// repeated rows, each copy keeping its row's weight, to 1e-12; zero GT weights included.
-    #[test]
-    fn gt_weights_replicate_equals_the_repeated_rows() {
-        use crate::metrics::regression_weighted::{by_id, WEIGHTED};
-        let mut x: u64 = 0x51_7cc1_b727_220a;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for n in [1usize, 2, 3, 10, 200, 1000] {
-            let t: Vec<f64> = (0..n).map(|_| (next() % 50) as f64 / 4.0 - 2.0).collect();
-            let p: Vec<f64> = (0..n).map(|_| (next() % 40) as f64 / 8.0 - 0.5).collect();
-            let g: Vec<f64> = (0..n).map(|_| (next() % 5) as f64 * 0.75).collect();
-            let fast = Fast::new(&t, &p, false);
-            for _ in 0..20 {
-                let w: Vec<u32> = (0..n).map(|_| (next() % 4) as u32).collect();
-                let got = fast.weighted_values(&g, true, &w);
-                let (rt, rp, rg) = (repeated(&t, &w), repeated(&p, &w), repeated(&g, &w));
-                for id in WEIGHTED {
-                    let g = got.iter().find(|(k, _)| k == id).and_then(|(_, v)| *v);
-                    let e = if rt.is_empty() {
-                        None
-                    } else {
-                        by_id(id, &rt, &rp, &rg)
-                    };
-                    match (g.filter(|v| v.is_finite()), e.filter(|v| v.is_finite())) {
-                        (Some(a), Some(b)) => assert!(
-                            (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0),
-                            "n {n}, {id}: {a} != {b}"
-                        ),
-                        (None, None) => {}
-                        other => panic!("n {n}, {id}: {other:?}"),
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "units_tests.rs"]
+mod tests;

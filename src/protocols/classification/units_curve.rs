@@ -1,0 +1,278 @@
+//! A ranking metric's replicate (ROC AUC and average precision on weighted rows): one score column sorted once,
+//! swept in that order with the replicate's weights into the weighted threshold curve, and both metrics read
+//! off the curve in one pass, operation for operation as scikit-learn 1.x's `roc_auc_score` and
+//! `average_precision_score` with `sample_weight` (src/metrics/classification/curves.rs computes the same).
+
+use crate::metrics::mean::numpy_sum;
+use std::cell::RefCell;
+
+/// One score column sorted once (decreasing score): the rows in that order, each one's class, and where each
+/// run of equal scores ends. A replicate reads the rows' weights in that order (independent reads, no
+/// read-modify-write into a run table) and emits a curve point at the end of each run that holds weight.
+pub(super) struct Column {
+    order: Vec<u32>,
+    /// Each sorted row's class times 2, plus 1 at the last row of a run of equal scores (one stream for the
+    /// sweep to read instead of two).
+    class_end: Vec<u32>,
+}
+
+/// The weights gathered at a time in a sorted sweep (a few kilobytes on the stack).
+const GATHER: usize = 512;
+
+/// A replicate's buffers, one set per thread, kept from one replicate to the next (a replicate of a million
+/// rows would otherwise allocate and fault in tens of megabytes). Written before read: never cleared.
+#[derive(Default)]
+struct Scratch {
+    /// The curve's points: cumulated true positives (high 32 bits) and false positives (low 32 bits).
+    points: Vec<u64>,
+    roc_terms: Vec<f64>,
+    ap_terms: Vec<f64>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+impl Column {
+    /// `values`: the rows' scores; `class`: each row's class (the positive flag of a binary problem).
+    pub(super) fn new(values: impl Iterator<Item = f64>, class: &[u32]) -> Column {
+        let mut v: Vec<(f64, u32)> = values.enumerate().map(|(i, s)| (s, i as u32)).collect();
+        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // np.diff(y_score) != 0 ends a run; -0.0 and 0.0 are one run.
+        let end = |j: usize| (j + 1 == v.len() || v[j + 1].0 != v[j].0) as u32;
+        Column {
+            class_end: (0..v.len())
+                .map(|j| class[v[j].1 as usize] << 1 | end(j))
+                .collect(),
+            order: v.into_iter().map(|(_, i)| i).collect(),
+        }
+    }
+
+    /// ROC AUC and average precision of the weighted threshold curve of rows whose class is `pos` against
+    /// those of class `other` (every row when `None`): one point per run of equal scores holding weight
+    /// (`confusion_matrix_at_thresholds` with `sample_weight`, zero weights removed first), then
+    /// `roc_auc_score` and `average_precision_score` of that curve ([`curve_metrics`]). The sweep is
+    /// branch-free (a branch on the draws would mispredict): each row writes the running point at the curve's
+    /// end, which only a run's last row holding weight keeps. The weights (at most one unit's draw count, so
+    /// that every sum stays below 2^32) in sorted order are gathered GATHER at a time first (independent
+    /// loads, in flight together), then swept.
+    pub(super) fn auc_ap<W: Copy + Default + Into<u64>>(
+        &self,
+        w: &[W],
+        pos: u32,
+        other: Option<u32>,
+    ) -> (Option<f64>, Option<f64>) {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch {
+                points,
+                roc_terms,
+                ap_terms,
+            } = &mut *scratch;
+            let m = self.order.len();
+            if points.len() < m + 1 {
+                points.resize(m + 1, 0);
+            }
+            let out = &mut points[..m + 1];
+            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
+            let mut gathered = [W::default(); GATHER];
+            // A row counts for `pos`, for the other side, or (one-vs-one) for neither: masks, not branches.
+            let (o, rest) = (other.unwrap_or(u32::MAX), other.is_none() as u32);
+            for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
+                for (g, &i) in gathered.iter_mut().zip(order) {
+                    *g = w[i as usize];
+                }
+                for (&k, &ce) in gathered.iter().zip(class_end) {
+                    let k: u64 = k.into();
+                    let (l, end) = (ce >> 1, ce & 1);
+                    let is_pos = (l == pos) as u32;
+                    let is_other = (l == o) as u32 | (rest & !is_pos & 1);
+                    let (kp, ko) = (k & mask(is_pos), k & mask(is_other));
+                    t += kp;
+                    f += ko;
+                    run += kp + ko;
+                    out[len] = t << 32 | (f & 0xffff_ffff);
+                    len += ((end != 0) & (run != 0)) as usize;
+                    run &= mask(end ^ 1);
+                }
+            }
+            if t > u32::MAX as u64 || f > u32::MAX as u64 {
+                return (None, None); // not reached: the weights of one replicate sum to the units' number
+            }
+            curve_metrics(&points[..len], roc_terms, ap_terms)
+        })
+    }
+}
+
+/// All ones when `bit` is 1, zero when 0.
+#[inline(always)]
+fn mask(bit: u32) -> u64 {
+    (bit as u64).wrapping_neg()
+}
+
+/// A point's (tps, fps) as f64 (exact: both below 2^32).
+fn split(p: u64) -> (f64, f64) {
+    ((p >> 32) as f64, (p & 0xffff_ffff) as f64)
+}
+
+/// `roc_auc_score` and `average_precision_score` of the threshold curve `points` in one pass: per point
+/// x = fps / neg, y = tps / pos (ROC; also the recall, tps / tps_last, since pos = tps_last) and the
+/// precision tps / (tps + fps); the ROC terms of `roc_curve`'s kept points (the slope changes: second
+/// differences of the integer counts, exact in f64 as in `roc_auc_of`) and the average precision's terms
+/// (recall[i−1] − recall[i]) · precision[i] written at their place in the reversed curve, each summed with
+/// NumPy's pairwise sum as `roc_auc_of` and `average_precision_of` sum them (src/metrics/classification/
+/// curves.rs), so the values are theirs to the bit. A curve without a positive or a negative (no ROC AUC)
+/// goes through the library's operations on f64 points.
+fn curve_metrics(
+    points: &[u64],
+    roc_terms: &mut Vec<f64>,
+    ap_terms: &mut Vec<f64>,
+) -> (Option<f64>, Option<f64>) {
+    let m = points.len();
+    let Some(&last) = points.last() else {
+        return (None, None);
+    };
+    let (pos, neg) = split(last);
+    if pos == 0.0 || neg == 0.0 {
+        let (t, f): (Vec<f64>, Vec<f64>) = points.iter().map(|&p| split(p)).unzip();
+        return (
+            roc_auc(&t, &f, roc_terms),
+            average_precision(&t, &f, ap_terms),
+        );
+    }
+    for terms in [&mut *roc_terms, &mut *ap_terms] {
+        if terms.len() < m {
+            terms.resize(m, 0.0);
+        }
+    }
+    let (roc, ap) = (&mut roc_terms[..m], &mut ap_terms[..m]);
+    let (mut x0, mut y0, mut recall0) = (0.0f64, 0.0f64, 0.0f64);
+    let mut kept = 0usize;
+    let counts = |q: u64| ((q >> 32) as i64, (q & 0xffff_ffff) as i64);
+    // The previous point (read only from the second point on: the first and last points are always kept).
+    let mut previous = 0u64;
+    for i in 0..m {
+        let here = points[i];
+        let next = points[(i + 1).min(m - 1)];
+        let ((tb, fb), (ti, fi), (tn, fn_)) = (counts(previous), counts(here), counts(next));
+        let bend = fn_ - fi != fi - fb || tn - ti != ti - tb;
+        let keep = m <= 2 || i == 0 || i + 1 == m || bend;
+        let (t, f) = split(here);
+        let (x, y) = (f / neg, t / pos);
+        roc[kept] = (x - x0) * (y + y0) / 2.0;
+        kept += keep as usize;
+        if keep {
+            (x0, y0) = (x, y);
+        }
+        ap[m - 1 - i] = (recall0 - y) * (t / (t + f));
+        recall0 = y;
+        previous = here;
+    }
+    let auc = Some(numpy_sum(&roc[..kept])).filter(|v| v.is_finite());
+    let s = -numpy_sum(ap);
+    (auc, Some(if s > 0.0 { s } else { 0.0 }))
+}
+
+/// `roc_auc_score` of a threshold curve: the library's `roc_auc_of`
+/// (src/metrics/classification/curves.rs) operation for operation (the same kept points of `roc_curve`, the
+/// same trapezoids, NumPy's pairwise sum), on borrowed slices with a reused buffer for the trapezoids.
+fn roc_auc(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
+    let pos = t.last().copied().unwrap_or(0.0);
+    let neg = f.last().copied().unwrap_or(0.0);
+    if pos == 0.0 || neg == 0.0 {
+        return None;
+    }
+    let m = f.len();
+    let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
+    terms.clear();
+    for i in 0..m {
+        let keep = m <= 2
+            || i == 0
+            || i == m - 1
+            || (f[i + 1] - f[i]) - (f[i] - f[i - 1]) != 0.0
+            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0;
+        if keep {
+            let (x, y) = (f[i] / neg, t[i] / pos);
+            terms.push((x - x0) * (y + y0) / 2.0);
+            (x0, y0) = (x, y);
+        }
+    }
+    Some(numpy_sum(terms)).filter(|v| v.is_finite())
+}
+
+/// `average_precision_score` of a threshold curve: the library's `average_precision_of` operation for
+/// operation (−Σ (recall[j+1] − recall[j]) · precision[j] over the reversed curve with (1, 0) appended,
+/// NumPy's pairwise sum, clipped at 0), without building the reversed curve.
+fn average_precision(t: &[f64], f: &[f64], terms: &mut Vec<f64>) -> Option<f64> {
+    let m = t.len();
+    if m == 0 {
+        return None;
+    }
+    let tl = t[m - 1];
+    let precision = |i: usize| {
+        let ps = t[i] + f[i];
+        if ps != 0.0 {
+            t[i] / ps
+        } else {
+            0.0
+        }
+    };
+    let recall = |i: usize| if tl == 0.0 { 1.0 } else { t[i] / tl };
+    terms.clear();
+    // recall(i − 1) of one term is recall(i) of the next: computed once.
+    let mut here = recall(m - 1);
+    for j in 0..m {
+        let i = m - 1 - j;
+        let next = if i == 0 { 0.0 } else { recall(i - 1) };
+        terms.push((next - here) * precision(i));
+        here = next;
+    }
+    let s = -numpy_sum(terms);
+    Some(if s > 0.0 { s } else { 0.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::classification::curves::{
+        average_precision_of, roc_auc_of, threshold_curve,
+    };
+
+    /// A column's ROC AUC and average precision on weights equal, bit for bit, the library's on the repeated
+    /// rows (ties, zero weights, one class missing), on 32-bit weights and on the bytes.
+    #[test]
+    fn weighted_sweep_equals_the_repeated_rows() {
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [1usize, 2, 5, 40, 700, 3000] {
+            let scores: Vec<f64> = (0..n).map(|_| (next() % 23) as f64 / 7.0).collect();
+            let class: Vec<u32> = (0..n).map(|_| (next() % 3) as u32).collect();
+            let column = Column::new(scores.iter().copied(), &class);
+            for round in 0..20 {
+                let w: Vec<u32> = (0..n).map(|_| (next() % (2 + round % 5)) as u32).collect();
+                for (pos, other) in [(1, None), (0, None), (2, Some(0)), (1, Some(2))] {
+                    let mut pairs: Vec<(f64, bool)> = Vec::new();
+                    for i in 0..n {
+                        if class[i] == pos || other.is_none_or(|o| class[i] == o) {
+                            for _ in 0..w[i] {
+                                pairs.push((scores[i], class[i] == pos));
+                            }
+                        }
+                    }
+                    let curve = threshold_curve(&mut pairs);
+                    let bits = |v: Option<f64>| v.map(f64::to_bits);
+                    let expected = (bits(roc_auc_of(&curve)), bits(average_precision_of(&curve)));
+                    let bytes: Vec<u8> = w.iter().map(|&k| k as u8).collect();
+                    let got = |(a, b): (Option<f64>, Option<f64>)| (bits(a), bits(b));
+                    assert_eq!(got(column.auc_ap(&w, pos, other)), expected, "n {n}");
+                    assert_eq!(got(column.auc_ap(&bytes, pos, other)), expected, "n {n}");
+                }
+            }
+        }
+    }
+}

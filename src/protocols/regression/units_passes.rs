@@ -1,0 +1,174 @@
+//! The two passes of a regression replicate over the rows ([`super::Fast::values`]), for K replicates at once:
+//! the columns are read once for the K, each replicate's sums kept apart and added in its own order (blocks of
+//! 256 rows as `block_sums` adds them), so every replicate's sums are those of one replicate alone, to the bit.
+
+use super::Fast;
+use crate::stats::units::times;
+
+/// What the first pass gives of one replicate.
+#[derive(Clone, Copy)]
+pub(super) struct First {
+    /// Σ k·x of |p − t|, (t − p)², the APE, SMAPE and squared log terms, t, p and t − p.
+    pub sums: [f64; 8],
+    /// Σ k.
+    pub count: u64,
+    /// The largest drawn |t − p| (NaN when nothing is drawn).
+    pub largest: f64,
+    /// Every weight fits in a byte (the bytes then equal the weights).
+    pub fits: bool,
+}
+
+impl First {
+    /// The means of t, p and t − p (NaN when nothing is drawn).
+    pub fn means(&self) -> [f64; 3] {
+        let nf = self.count as f64;
+        [self.sums[5] / nf, self.sums[6] / nf, self.sums[7] / nf]
+    }
+}
+
+/// A weighted term: the plain product when every term is finite (a zero weight then adds ±0.0), else
+/// [`times`] (see `stats::units::weighted_means`).
+#[inline(always)]
+fn term(x: f64, k: u32, plain: bool) -> f64 {
+    if plain {
+        x * k as f64
+    } else {
+        times(x, k)
+    }
+}
+
+/// The first pass: the eight weighted sums, the weights' total, the largest drawn |t − p| (an undrawn row's
+/// value masked to NaN, which `max` passes over: a mask, not a branch on the draws), and the weights as
+/// bytes into `bytes[r]` (`min(k, 255)`: equal to the weights when `fits`), for the reads in sorted order.
+pub(super) fn first<const K: usize>(
+    fast: &Fast,
+    ws: [&[u32]; K],
+    bytes: &mut [Vec<u8>],
+) -> [First; K] {
+    let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
+    let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
+    let ws = ws.map(|w| &w[..n]);
+    let (ape, smape, sle) = (&fast.ape[..n], &fast.smape[..n], &fast.sle[..n]);
+    for b in bytes.iter_mut().take(K) {
+        b.clear();
+        b.resize(n, 0);
+    }
+    let mut out = [First {
+        sums: [0.0; 8],
+        count: 0,
+        largest: f64::NAN,
+        fits: true,
+    }; K];
+    let mut start = 0;
+    while start < n {
+        let end = (start + 256).min(n);
+        let mut block = [[0.0f64; 8]; K];
+        for i in start..end {
+            let d = t[i] - p[i];
+            let abs = (p[i] - t[i]).abs();
+            let terms = [abs, d * d, ape[i], smape[i], sle[i], t[i], p[i], d];
+            for r in 0..K {
+                let k = ws[r][i];
+                for (b, &x) in block[r].iter_mut().zip(&terms) {
+                    *b += term(x, k, plain);
+                }
+                let o = &mut out[r];
+                o.count += k as u64;
+                let undrawn = ((k == 0) as u64).wrapping_neg();
+                let v = f64::from_bits(abs.to_bits() & !undrawn | f64::NAN.to_bits() & undrawn);
+                o.largest = o.largest.max(v);
+                bytes[r][i] = k.min(255) as u8;
+                o.fits &= k <= 255;
+            }
+        }
+        for (o, b) in out.iter_mut().zip(block) {
+            for (s, b) in o.sums.iter_mut().zip(b) {
+                *s += b;
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+/// The second pass around each replicate's means (t̄, p̄, mean of t − p): Σ k·(t − t̄)², Σ k·(p − p̄)²,
+/// Σ k·(t − t̄)(p − p̄), Σ k·(t − p − d̄)².
+pub(super) fn second<const K: usize>(
+    fast: &Fast,
+    ws: [&[u32]; K],
+    means: [[f64; 3]; K],
+) -> [[f64; 4]; K] {
+    let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
+    let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
+    let ws = ws.map(|w| &w[..n]);
+    let mut out = [[0.0f64; 4]; K];
+    let mut start = 0;
+    while start < n {
+        let end = (start + 256).min(n);
+        let mut block = [[0.0f64; 4]; K];
+        for i in start..end {
+            for r in 0..K {
+                let [mt, mp, md] = means[r];
+                let (a, b, d) = (t[i] - mt, p[i] - mp, t[i] - p[i] - md);
+                let k = ws[r][i];
+                for (s, x) in block[r].iter_mut().zip([a * a, b * b, a * b, d * d]) {
+                    *s += term(x, k, plain);
+                }
+            }
+        }
+        for (o, b) in out.iter_mut().zip(block) {
+            for (s, b) in o.iter_mut().zip(b) {
+                *s += b;
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fast;
+
+    /// Four replicates at once give each replicate's values to the bit (sums, max, median, correlations),
+    /// with non-finite terms, weights past a byte and a block's remainder.
+    #[test]
+    fn a_block_equals_its_replicates_one_by_one() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in [1usize, 3, 300, 2000] {
+            let t: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0 - 3.0).collect();
+            let mut p: Vec<f64> = (0..n).map(|_| (next() % 900) as f64 / 3.0 - 1.5).collect();
+            if n == 300 {
+                p[7] = f64::INFINITY;
+            }
+            let fast = Fast::new(&t, &p, true);
+            let ws: Vec<Vec<u32>> = (0..7)
+                .map(|r| {
+                    (0..n)
+                        .map(|i| match (r, i) {
+                            (2, 0) => 300,
+                            _ => (next() % 4) as u32,
+                        })
+                        .collect()
+                })
+                .collect();
+            let refs: Vec<&[u32]> = ws.iter().map(|w| w.as_slice()).collect();
+            let block = fast.values_block(&refs);
+            for (w, got) in refs.iter().zip(&block) {
+                let one = fast.values(w);
+                let bits = |v: &[(&str, Option<f64>)]| -> Vec<(String, Option<u64>)> {
+                    v.iter()
+                        .map(|(k, v)| (k.to_string(), v.map(f64::to_bits)))
+                        .collect()
+                };
+                assert_eq!(bits(got), bits(&one), "n {n}");
+            }
+        }
+    }
+}
