@@ -2,6 +2,7 @@
 //! hard labels, per-class scores or one binary score; every scikit-learn metric of the spec's table, exact to
 //! scikit-learn 1.9.1. A family has no corrected behaviour: `corrected` gives the same numbers and says so.
 
+mod column_metrics;
 pub mod columns;
 pub mod compute;
 pub mod headline;
@@ -136,7 +137,7 @@ impl Protocol for Classification {
         let targets = opts.target_columns.items();
         let h = headline::Headline::of(opts.one_minus, &opts.round).unwrap_or_default();
         if !targets.is_empty() {
-            return Some(h.ids(columns::score_ids(&COLUMNS, &targets)));
+            return Some(h.ids(columns::score_ids(&column_metrics::COLUMNS, &targets)));
         }
         Some(h.ids(METRICS.iter().map(|m| m.to_string()).collect()))
     }
@@ -255,81 +256,6 @@ fn settings(opts: &ClassificationOptions) -> Result<Settings, UsageError> {
     })
 }
 
-/// The column-wise metrics of a multi-label GT (`target_columns`): per binary column, scikit-learn's
-/// `roc_auc_score`, `average_precision_score` and `log_loss` of the column's probabilities.
-const COLUMNS: columns::Family = columns::Family {
-    id: ID,
-    title: "Classification: the mean of per-column metrics (scikit-learn)",
-    metrics: &["roc_auc", "average_precision", "log_loss"],
-    binary: true,
-    score: &binary_column,
-    default_metric: ("accuracy", "mean_roc_auc"),
-};
-
-/// A sort's buffer of (key, payload) pairs.
-type Keyed = Vec<(u64, u32)>;
-
-/// The buffers of a column's metrics, kept from column to column on each thread (a column of a million rows
-/// needs 32 MB to sort and 24 MB of curve: fresh pages for every column cost more than the sort).
-struct ColumnBuffers {
-    keyed: Keyed,
-    scratch: Keyed,
-    y: Vec<bool>,
-    curve: crate::metrics::classification::curves::ThresholdCurve,
-}
-
-/// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
-/// returns NaN: one class only, a probability outside [0, 1]).
-fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
-    use crate::metrics::classification::{curves, groups, scores};
-    thread_local! {
-        static BUFFERS: std::cell::RefCell<ColumnBuffers> = const {
-            std::cell::RefCell::new(ColumnBuffers {
-                keyed: Vec::new(),
-                scratch: Vec::new(),
-                y: Vec::new(),
-                curve: curves::ThresholdCurve {
-                    fps: Vec::new(),
-                    tps: Vec::new(),
-                    thresholds: Vec::new(),
-                },
-            })
-        };
-    }
-    BUFFERS.with_borrow_mut(|b| {
-        b.y.clear();
-        b.y.extend(t.iter().map(|&v| v == 1.0));
-        let y = &b.y;
-        let samples = p.iter().copied().zip(y.iter().copied());
-        let cap = (p.len() / 4).min(1 << 18);
-        groups::binary_curve_into(samples, cap, &mut b.keyed, &mut b.scratch, &mut b.curve);
-        let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
-        vec![
-            curves::roc_auc_of(&b.curve),
-            curves::average_precision_of(&b.curve),
-            scores::log_loss_binary(y, p).filter(|_| two_classes),
-        ]
-    })
-}
-
-/// [`binary_column`] with sample weights (scikit-learn 1.9's `sample_weight` of `roc_auc_score`,
-/// `average_precision_score` and `log_loss`): null where scikit-learn raises (one class only, every weight 0, a
-/// probability outside [0, 1]) or returns NaN.
-fn weighted_binary_column(t: &[f64], p: &[f64], w: &[f64]) -> Vec<Option<f64>> {
-    use crate::metrics::classification::{curves, weighted as mw};
-    let y: Vec<bool> = t.iter().map(|&v| v == 1.0).collect();
-    let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
-    if !w.iter().any(|&x| x != 0.0) {
-        return vec![None; 3];
-    }
-    let c = mw::weighted_curve((p.iter().zip(&y).zip(w)).map(|((&v, &y), &w)| (v, y, w)));
-    vec![
-        curves::roc_auc_of(&c).filter(|_| two_classes),
-        curves::average_precision_of(&c),
-        mw::log_loss_binary(&y, p, w).filter(|_| two_classes),
-    ]
-}
-
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
     files: &FileSet,
@@ -352,10 +278,18 @@ pub fn run_on(
         // With a weight column, each column's metrics take it as scikit-learn's `sample_weight`.
         let weights = columns::Weights {
             column: &opts.weight_column,
-            score: &weighted_binary_column,
+            score: &column_metrics::weighted_binary_column,
         };
         let weights = (!opts.weight_column.is_empty()).then_some(&weights);
-        return columns::run_weighted(&COLUMNS, &s, weights, files, budget, mode, diags);
+        return columns::run_weighted(
+            &column_metrics::COLUMNS,
+            &s,
+            weights,
+            files,
+            budget,
+            mode,
+            diags,
+        );
     }
     let Settings {
         metric,
