@@ -18,7 +18,8 @@ pixels square, 19 classes.
 Each row: wall and CPU time (user + system) of one score and of B = 1000, their ratios, peak RSS; the Chromium row
 (for the protocols whose input is two files) is the page's score then its intervals, against native one score.
 Env: BENCH_RUNS (1), STATS_PROTOCOLS (classification,regression,kws,segmentation,detection), STATS_N,
-STATS_PY_REPLICATES (1000), DET_IMAGES, DROPSCORE_BIN, BENCH_SKIP_BROWSER.
+STATS_PY_REPLICATES (1000), DET_IMAGES, STATS_TEXT_LINES (100,000), DROPSCORE_BIN, BENCH_SKIP_BROWSER. Also
+measurable, without a spec target: falsid, chalearn-ce, text (their benches' inputs).
 
 Measured 2026-11-27 08:42 UTC (load 1.0-1.4), BENCH_SKIP_BROWSER=1:
   kws: one score 0.37 s wall (0.26 s CPU), B = 1000 0.65 s (0.40 s CPU), 1.8x wall, 1.5x CPU (target 5x); peak
@@ -28,6 +29,18 @@ Measured 2026-11-27 08:42 UTC (load 1.0-1.4), BENCH_SKIP_BROWSER=1:
   peak 9 / 9 MiB.
   detection, 1,000 images / 100,000 results: one score 0.31 s (0.35 s CPU), B = 1000 24.9 s (15.1 s CPU), 80x
   wall, 43x CPU (target 20x); peak 35 / 44 MiB. 89 % of it in the replicates' sweeps (perf).
+After the detection sweep of all IoU thresholds at once (metrics/coco/weighted_sweep.rs), 09:27-09:32 UTC, load
+6-10 (a wasm build beside it: the walls wait for a core, the CPU times count): detection 1,000 images: one score
+1.10 s wall (0.32 s CPU), B = 1000 32.1 s (10.2 s CPU; 8.96 s at load 6, was 15.1), 29x wall, 32x CPU (target 20x,
+not met at this size: the one score is mostly fixed costs); peak 35 / 36 MiB. 5,000 images / 500,000 results: one
+score 11.0 s (3.14 s CPU), B = 1000 111.8 s (32.9 s CPU), 10.2x wall, 10.5x CPU (was 17.5x); peak 134 / 134 MiB.
+No spec target, 09:32-09:39 UTC, load 10-11 (same inputs as their benches):
+  falsid, 3 subsets x 2,000 images (bench/falsid_bench.py): one score 4.12 s (1.02 s CPU), B = 1000 2.90 s
+  (0.87 s CPU), 0.9x CPU; peak 127 / 128 MiB.
+  chalearn-ce, 100 categories x 30,000 images (bench/chalearn-ce_bench.py): one score 2.48 s (0.76 s CPU), B = 1000
+  258 s (79.4 s CPU: 79 ms per replicate), 104x; peak 39 / 243 MiB. The slow one.
+  text, 100,000 lines of bench/text_gen.py (STATS_TEXT_LINES), default metrics: one score 13.9 s (4.50 s CPU),
+  B = 1000 56.2 s (19.0 s CPU), 4.2x CPU; peak 91 / 218 MiB.
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
@@ -45,6 +58,7 @@ The same at 07:10 UTC, load 1.2-1.7 (STATS_PY_REPLICATES=5): classification one 
 316 / 316 MiB, scikit-learn 142 ms per replicate (6x slower).
 """
 import gzip
+import importlib
 import json
 import os
 import shutil
@@ -112,6 +126,23 @@ def inputs(protocol):
                 shutil.copyfileobj(src, dst)
             os.replace(pred + ".tmp", pred)
         return ["--gt", gt, "--pred", pred]
+    if protocol == "falsid":
+        import falsid_bench
+
+        falsid_bench.generate()
+        gt, preds = falsid_bench.files()
+        return ["--gt", gt, "--pred", *preds]
+    if protocol == "chalearn-ce":
+        chalearn = importlib.import_module("chalearn-ce_bench")
+        chalearn.generate()
+        return ["--gt", chalearn.REF, "--pred", chalearn.RES]
+    if protocol == "text":
+        n = int(os.environ.get("STATS_TEXT_LINES", "100000"))
+        d = os.path.join(OUT, f"text-{n}")
+        gt, pred = os.path.join(d, "gt.csv"), os.path.join(d, "pred.csv")
+        if not (os.path.exists(gt) and os.path.exists(pred)):
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "text_gen.py"), d, str(n)], check=True)
+        return ["--gt", gt, "--pred", pred]
     if protocol in ("classification", "regression"):
         d = os.path.join(OUT, f"{protocol}-{N}")
         if not os.path.exists(os.path.join(d, "done")):
@@ -170,7 +201,8 @@ def main():
         args = [BIN, protocol] + files + ["--format", "json", "-q"]
         w1, c1, m1 = timed(args + ["--out", os.path.join(OUT, protocol + ".json")])
         wb, cb, mb = timed(args + ["--set", f"bootstrap={B}", "--out", os.path.join(OUT, protocol + "_b.json")])
-        print(f"{protocol:<16}{w1:>12.2f}{wb:>10.2f}{wb / w1:>7.1f}x{TARGETS.get(protocol, 0):>7}x{m1:>12.0f} / {mb:.0f}"
+        target = f"{TARGETS[protocol]}x" if protocol in TARGETS else "-"
+        print(f"{protocol:<16}{w1:>12.2f}{wb:>10.2f}{wb / w1:>7.1f}x{target:>8}{m1:>12.0f} / {mb:.0f}"
               f"{c1:>10.2f} / {cb:.2f}{cb / max(c1, 0.01):>9.1f}x")
         if protocol in ("classification", "regression"):
             sklearn_compare(protocol, files[1], files[3], wb)
