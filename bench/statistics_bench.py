@@ -45,6 +45,9 @@ Chromium 156 (headless, the page's worker and whole engine: www/pkg from scripts
 tree, wasm-bindgen; not wasm-opt'd, as build-wasm leaves the whole engine), 09:49 UTC, load 12:
   kws: one score 1.96 s (open 0.66 s, score 1.30 s), with B = 1000 2.45 s (open 0.67, score with the replicates
   1.65, the page's intervals 0.13), 1.25x the page's one score, 6.6x native one score; renderer peak 395 / 396 MiB.
+  classification, 1,000,000 rows, B = 1000: not finished after 10.5 min (6.6 min of renderer CPU, load 12), stopped;
+  native B = 1000 is 17.8 s on a quiet machine, so the page's replicate is well over 20x slower than native.
+  Regression not run (no time left).
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
