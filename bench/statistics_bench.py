@@ -10,11 +10,44 @@ intervals it computes after the headline; BENCH_SKIP_BROWSER=1 skips it).
 
 Inputs: classification, STATS_N rows (1,000,000) binary, two probability columns (labels from the argmax: every
 label metric, ROC AUC, average precision, log loss, Brier); regression, STATS_N rows (every regression metric);
-detection, the COCO-val-sized synthetic set of bench/detection_bench.py (DET_IMAGES, DET_PER_IMAGE);
+kws, bench/kws.sh's input (the Bentham ICFHR'14 relevance judgements, 95 queries, and the 125 MB synthetic
+run of tests/data/kws/synthetic, unzipped once into bench/out; preset icfhr14); detection, the COCO-val-sized
+synthetic set of bench/detection_bench.py (DET_IMAGES images, default 5,000, DET_PER_IMAGE);
 segmentation, the label maps of bench/segmentation_bench.py at STATS_SEG_MAPS (500) maps of STATS_SEG_SIZE (512)
 pixels square, 19 classes.
-Env: BENCH_RUNS (1), STATS_PROTOCOLS (classification,regression,detection), STATS_N, STATS_PY_REPLICATES (1000),
-DROPSCORE_BIN.
+Each row: wall and CPU time (user + system) of one score and of B = 1000, their ratios, peak RSS; the Chromium row
+(for the protocols whose input is two files) is the page's score then its intervals, against native one score.
+Env: BENCH_RUNS (1), STATS_PROTOCOLS (classification,regression,kws,segmentation,detection), STATS_N,
+STATS_PY_REPLICATES (1000), DET_IMAGES, STATS_TEXT_LINES (100,000), DROPSCORE_BIN, BENCH_SKIP_BROWSER. Also
+measurable, without a spec target: falsid, chalearn-ce, text (their benches' inputs).
+
+Measured 2026-11-27 08:42 UTC (load 1.0-1.4), BENCH_SKIP_BROWSER=1:
+  kws: one score 0.37 s wall (0.26 s CPU), B = 1000 0.65 s (0.40 s CPU), 1.8x wall, 1.5x CPU (target 5x); peak
+  9 / 10 MiB. A replicate is 95 weighted sums of per-query values (0.1 ms).
+  segmentation, 500 maps of 512 x 512, 19 classes: one score 1.94 s (1.35 s CPU), B = 1000 1.84 s (1.19 s CPU),
+  0.9x (target 5x: a replicate sums 500 per-map 19 x 19 confusion matrices, within the noise of one score);
+  peak 9 / 9 MiB.
+  detection, 1,000 images / 100,000 results: one score 0.31 s (0.35 s CPU), B = 1000 24.9 s (15.1 s CPU), 80x
+  wall, 43x CPU (target 20x); peak 35 / 44 MiB. 89 % of it in the replicates' sweeps (perf).
+After the detection sweep of all IoU thresholds at once (metrics/coco/weighted_sweep.rs), 09:27-09:32 UTC, load
+6-10 (a wasm build beside it: the walls wait for a core, the CPU times count): detection 1,000 images: one score
+1.10 s wall (0.32 s CPU), B = 1000 32.1 s (10.2 s CPU; 8.96 s at load 6, was 15.1), 29x wall, 32x CPU (target 20x,
+not met at this size: the one score is mostly fixed costs); peak 35 / 36 MiB. 5,000 images / 500,000 results: one
+score 11.0 s (3.14 s CPU), B = 1000 111.8 s (32.9 s CPU), 10.2x wall, 10.5x CPU (was 17.5x); peak 134 / 134 MiB.
+No spec target, 09:32-09:39 UTC, load 10-11 (same inputs as their benches):
+  falsid, 3 subsets x 2,000 images (bench/falsid_bench.py): one score 4.12 s (1.02 s CPU), B = 1000 2.90 s
+  (0.87 s CPU), 0.9x CPU; peak 127 / 128 MiB.
+  chalearn-ce, 100 categories x 30,000 images (bench/chalearn-ce_bench.py): one score 2.48 s (0.76 s CPU), B = 1000
+  258 s (79.4 s CPU: 79 ms per replicate), 104x; peak 39 / 243 MiB. The slow one.
+  text, 100,000 lines of bench/text_gen.py (STATS_TEXT_LINES), default metrics: one score 13.9 s (4.50 s CPU),
+  B = 1000 56.2 s (19.0 s CPU), 4.2x CPU; peak 91 / 218 MiB.
+Chromium 156 (headless, the page's worker and whole engine: www/pkg from scripts/build-wasm's cargo build of this
+tree, wasm-bindgen; not wasm-opt'd, as build-wasm leaves the whole engine), 09:49 UTC, load 12:
+  kws: one score 1.96 s (open 0.66 s, score 1.30 s), with B = 1000 2.45 s (open 0.67, score with the replicates
+  1.65, the page's intervals 0.13), 1.25x the page's one score, 6.6x native one score; renderer peak 395 / 396 MiB.
+  classification, 1,000,000 rows, B = 1000: not finished after 10.5 min (6.6 min of renderer CPU, load 12), stopped;
+  native B = 1000 is 17.8 s on a quiet machine, so the page's replicate is well over 20x slower than native.
+  Regression not run (no time left).
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
@@ -39,8 +72,11 @@ The targets (5x) are not met: one score itself got faster (1.2-1.5 s CPU); what 
 reads of the weights in sorted order (ROC sweep; regression's median and Spearman walks) and the divisions of the
 curve points.
 """
+import gzip
+import importlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,21 +98,24 @@ TARGETS = {"classification": 5, "regression": 5, "kws": 5, "segmentation": 5, "d
 
 
 def timed(cmd):
-    walls, peaks = [], []
+    """(median wall s, median CPU s = user + system, peak RSS MiB) of RUNS runs under /usr/bin/time."""
+    walls, cpus, peaks = [], [], []
     for _ in range(RUNS):
-        p = subprocess.run(["/usr/bin/time", "-f", "TIME %e %M"] + cmd, capture_output=True, text=True)
+        p = subprocess.run(["/usr/bin/time", "-f", "TIME %e %U %S %M"] + cmd, capture_output=True, text=True)
         line = [x for x in p.stderr.splitlines() if x.startswith("TIME ")][-1].split()
         if p.returncode != 0:
             sys.exit(f"{cmd}: exit {p.returncode}: {p.stderr[-2000:]}")
         walls.append(float(line[1]))
-        peaks.append(int(line[2]) / 1024)
-    return statistics.median(walls), max(peaks)
+        cpus.append(float(line[2]) + float(line[3]))
+        peaks.append(int(line[4]) / 1024)
+    return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
 def inputs(protocol):
     os.makedirs(OUT, exist_ok=True)
     if protocol == "detection":
-        gt, res = os.path.join(OUT, "instances.json"), os.path.join(OUT, "results.json")
+        n = detection_bench.N_IMG
+        gt, res = os.path.join(OUT, f"instances-{n}.json"), os.path.join(OUT, f"results-{n}.json")
         if not (os.path.exists(gt) and os.path.exists(res)):
             detection_bench.generate(gt, res)
         return ["--gt", gt, "--pred", res]
@@ -91,6 +130,34 @@ def inputs(protocol):
         if not os.path.isdir(pred) or len(os.listdir(pred)) != segmentation_bench.N:
             segmentation_bench.generate()
         return ["--gt", gt, "--pred", pred, "--set", "num_classes=19"]
+    if protocol == "kws":
+        # bench/kws.sh's input: the Bentham ICFHR'14 relevance judgements and the 125 MB synthetic run
+        # (tests/data/kws/synthetic, unzipped once into bench/out).
+        gt = os.path.join(ROOT, "tests", "data", "kws", "rusteval", "TRACK_I_Bentham_ICFHR2014.RelevanceJudgements.xml")
+        pred = os.path.join(ROOT, "bench", "out", "SYNTH_TRACK_I_Bentham.xml")
+        if not os.path.exists(pred):
+            gz = os.path.join(ROOT, "tests", "data", "kws", "synthetic", "SYNTH_TRACK_I_Bentham.xml.gz")
+            with gzip.open(gz, "rb") as src, open(pred + ".tmp", "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            os.replace(pred + ".tmp", pred)
+        return ["--gt", gt, "--pred", pred]
+    if protocol == "falsid":
+        import falsid_bench
+
+        falsid_bench.generate()
+        gt, preds = falsid_bench.files()
+        return ["--gt", gt, "--pred", *preds]
+    if protocol == "chalearn-ce":
+        chalearn = importlib.import_module("chalearn-ce_bench")
+        chalearn.generate()
+        return ["--gt", chalearn.REF, "--pred", chalearn.RES]
+    if protocol == "text":
+        n = int(os.environ.get("STATS_TEXT_LINES", "100000"))
+        d = os.path.join(OUT, f"text-{n}")
+        gt, pred = os.path.join(d, "gt.csv"), os.path.join(d, "pred.csv")
+        if not (os.path.exists(gt) and os.path.exists(pred)):
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "text_gen.py"), d, str(n)], check=True)
+        return ["--gt", gt, "--pred", pred]
     if protocol in ("classification", "regression"):
         d = os.path.join(OUT, f"{protocol}-{N}")
         if not os.path.exists(os.path.join(d, "done")):
@@ -137,35 +204,47 @@ def sklearn_row(protocol, gt, pred):
     return out, peak
 
 
+BROWSER = ("classification", "regression", "kws", "detection")  # the protocols whose input is two files
+
+
 def main():
-    print(f"{'protocol':<16}{'one score s':>12}{'B=1000 s':>10}{'ratio':>8}{'target':>8}{'peak MiB (one / B)':>22}")
-    for protocol in os.environ.get("STATS_PROTOCOLS", "classification,regression,detection").split(","):
+    print(f"{'protocol':<16}{'one score s':>12}{'B=1000 s':>10}{'ratio':>8}{'target':>8}{'peak MiB (one / B)':>22}"
+          f"{'CPU s (one / B)':>18}{'CPU ratio':>10}")
+    default = "classification,regression,kws,segmentation,detection"
+    for protocol in os.environ.get("STATS_PROTOCOLS", default).split(","):
         files = inputs(protocol)
         args = [BIN, protocol] + files + ["--format", "json", "-q"]
-        w1, m1 = timed(args + ["--out", os.path.join(OUT, protocol + ".json")])
-        wb, mb = timed(args + ["--set", f"bootstrap={B}", "--out", os.path.join(OUT, protocol + "_b.json")])
-        print(f"{protocol:<16}{w1:>12.2f}{wb:>10.2f}{wb / w1:>7.1f}x{TARGETS.get(protocol, 0):>7}x{m1:>12.0f} / {mb:.0f}")
-        if protocol not in ("classification", "regression"):
-            continue
-        gt, pred = files[1], files[3]
-        py = sklearn_row(protocol, gt, pred)
-        if py:
-            out, peak = py
-            scaled = out["read_s"] + out["one_s"] + out["replicate_s"] * B
-            print(f"{'  scikit-learn':<16}{out['read_s'] + out['one_s']:>12.2f}{scaled:>10.1f}{scaled / (out['read_s'] + out['one_s']):>7.1f}x"
-                  f"{'':>8}{peak:>12.0f}   ({out['replicates_run']} of {B} replicates run, {out['replicate_s'] * 1000:.0f} ms each;"
-                  f" dropscore B=1000 is {scaled / wb:.0f}x faster)")
-            if out["low"] is not None:
-                ours = json.load(open(os.path.join(OUT, protocol + "_b.json")))["intervals"][out["metric"]]
-                same = abs(ours["low"] - out["low"]) <= 1e-9 * abs(out["low"]) and abs(ours["high"] - out["high"]) <= 1e-9 * abs(out["high"])
-                print(f"  {out['metric']} interval: dropscore [{ours['low']}, {ours['high']}], NumPy + scikit-learn [{out['low']}, {out['high']}]: {'equal' if same else 'DIFFERENT'}")
-        else:
-            print("  scikit-learn: failed")
-        secs, peak, scores = browser_row(protocol, gt, pred, set_opts=f"max_memory=4GiB,bootstrap={B}")
-        if secs is None:
-            print(f"  Chromium: {scores}")
-        else:
-            print(f"{'  Chromium':<16}{'':>12}{secs:>10.2f}{secs / w1:>7.1f}x{'':>8}{peak:>12.0f}   (score, then the page's intervals, in the page's worker)")
+        w1, c1, m1 = timed(args + ["--out", os.path.join(OUT, protocol + ".json")])
+        wb, cb, mb = timed(args + ["--set", f"bootstrap={B}", "--out", os.path.join(OUT, protocol + "_b.json")])
+        target = f"{TARGETS[protocol]}x" if protocol in TARGETS else "-"
+        print(f"{protocol:<16}{w1:>12.2f}{wb:>10.2f}{wb / w1:>7.1f}x{target:>8}{m1:>12.0f} / {mb:.0f}"
+              f"{c1:>10.2f} / {cb:.2f}{cb / max(c1, 0.01):>9.1f}x")
+        if protocol in ("classification", "regression"):
+            sklearn_compare(protocol, files[1], files[3], wb)
+        if protocol in BROWSER:
+            one, peak1, _ = browser_row(protocol, files[1], files[3])
+            secs, peak, scores = browser_row(protocol, files[1], files[3], set_opts=f"max_memory=4GiB,bootstrap={B}")
+            if secs is None or one is None:
+                print(f"  Chromium: {scores}")
+            else:
+                print(f"{'  Chromium':<16}{one:>12.2f}{secs:>10.2f}{secs / one:>7.1f}x{'':>8}{peak1:>12.0f} / {peak:.0f}"
+                      f"   (the page's worker: score, then the intervals; {secs / w1:.1f}x native one score)")
+
+
+def sklearn_compare(protocol, gt, pred, wb):
+    py = sklearn_row(protocol, gt, pred)
+    if not py:
+        print("  scikit-learn: failed")
+        return
+    out, peak = py
+    scaled = out["read_s"] + out["one_s"] + out["replicate_s"] * B
+    print(f"{'  scikit-learn':<16}{out['read_s'] + out['one_s']:>12.2f}{scaled:>10.1f}{scaled / (out['read_s'] + out['one_s']):>7.1f}x"
+          f"{'':>8}{peak:>12.0f}   ({out['replicates_run']} of {B} replicates run, {out['replicate_s'] * 1000:.0f} ms each;"
+          f" dropscore B=1000 is {scaled / wb:.0f}x faster)")
+    if out["low"] is not None:
+        ours = json.load(open(os.path.join(OUT, protocol + "_b.json")))["intervals"][out["metric"]]
+        same = abs(ours["low"] - out["low"]) <= 1e-9 * abs(out["low"]) and abs(ours["high"] - out["high"]) <= 1e-9 * abs(out["high"])
+        print(f"  {out['metric']} interval: dropscore [{ours['low']}, {ours['high']}], NumPy + scikit-learn [{out['low']}, {out['high']}]: {'equal' if same else 'DIFFERENT'}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ pub mod evaluate_img;
 pub mod summarize;
 pub mod voc;
 pub mod weighted;
+mod weighted_sweep;
 
 pub use summarize::{stats, summary_text, STAT_IDS};
 

@@ -13,12 +13,13 @@
 //! read at the first point whose recall reaches a threshold is the maximum of `pr` over the points from there
 //! on; that point is a true positive (recall only grows there), and a false positive or an ignored detection
 //! never has a higher `pr` than the true positive before it (same `tp`, as many or more `fp`). So the
-//! sweep keeps `pr` at each true positive (in the same binary64 expression as `accumulate()`), and recall is
-//! the weighted true-positive count over the weighted `npig`.
+//! sweep keeps `pr` at the true positives (in the same binary64 expression as `accumulate()`; every IoU
+//! threshold of a pair in one pass, [`super::weighted_sweep`]), and recall is the weighted true-positive
+//! count over the weighted `npig`.
 
-use super::accumulate::SPACING_1;
-use super::evaluate_img::{self, by_score_desc, CellEval, FP, IGNORED, TP};
+use super::evaluate_img::{self, by_score_desc, CellEval, IGNORED, TP};
 use super::summarize::{queries, selection};
+use super::weighted_sweep::{first_points, stream, Entry, Sweep, LANES};
 use super::{Input, Params};
 use crate::metrics::mean::numpy_sum;
 use std::cmp::Ordering;
@@ -49,10 +50,6 @@ impl Needs {
     }
 }
 
-/// A stream entry that heads a run of equal scores in one cell with two or more entries: its length is
-/// `entry >> 2`, the run's entries follow. Other entries are `cell << 2 | TP` or `cell << 2 | FP`.
-const RUN: u32 = 3;
-
 /// One category's evaluated cells, reduced to what a replicate reads.
 #[derive(Clone, Debug, Default)]
 struct Category {
@@ -62,10 +59,9 @@ struct Category {
     npig: Vec<Vec<(u32, u32)>>,
     /// Per recall pair and IoU threshold (`pair * T + t`): (cell, true positives) where there are some.
     tp: Vec<Vec<(u32, u32)>>,
-    /// Per precision pair and IoU threshold (`pair * T + t`): the detections in `accumulate()`'s order, the
-    /// ignored ones and those beyond maxDets left out (they add to neither count), cut after the last true
-    /// positive (what follows it changes no precision read); see [`RUN`].
-    streams: Vec<Vec<u32>>,
+    /// Per precision pair and group of [`LANES`] IoU thresholds (`pair * groups + g`): the detections in
+    /// `accumulate()`'s order ([`stream`]).
+    streams: Vec<Vec<Entry>>,
 }
 
 /// `accumulate()`'s order of a category's detections (cell, rank in the cell), and where each run of equal
@@ -90,37 +86,6 @@ fn merged_order(evals: &[CellEval]) -> (Vec<(u32, u32)>, Vec<bool>) {
         })
         .collect();
     (order.iter().map(|x| (x.1, x.2)).collect(), start)
-}
-
-/// One precision stream (see [`Category::streams`]).
-fn stream(order: &[(u32, u32)], start: &[bool], keep: impl Fn(u32, u32) -> u8) -> Vec<u32> {
-    let mut out = Vec::new();
-    let mut end = 0;
-    let mut run: Vec<u32> = Vec::new();
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i + 1;
-        while j < order.len() && !start[j] {
-            j += 1;
-        }
-        run.clear();
-        for &(c, d) in &order[i..j] {
-            let s = keep(c, d);
-            if s == TP || s == FP {
-                run.push(c << 2 | s as u32);
-            }
-        }
-        if run.len() > 1 {
-            out.push((run.len() as u32) << 2 | RUN);
-        }
-        out.extend_from_slice(&run);
-        if run.iter().any(|&e| e & 3 == TP as u32) {
-            end = out.len();
-        }
-        i = j;
-    }
-    out.truncate(end);
-    out
 }
 
 impl Category {
@@ -149,11 +114,12 @@ impl Category {
                 );
             }
         }
-        let mut streams = Vec::with_capacity(needs.precision.len() * t_n);
+        let mut streams = Vec::with_capacity(needs.precision.len() * t_n.div_ceil(LANES));
         for &(a, m) in &needs.precision {
             let max_det = p.max_dets[m] as u32;
-            for t in 0..t_n {
-                streams.push(stream(&order, &start, |c, d| {
+            for g in (0..t_n).step_by(LANES) {
+                let lanes = g..t_n.min(g + LANES);
+                streams.push(stream(&order, &start, lanes, |c, d, t| {
                     if d < max_det {
                         state(&evals[c as usize], a, t, d as usize)
                     } else {
@@ -178,65 +144,6 @@ impl Category {
             streams,
         }
     }
-}
-
-/// The weighted sweep of one precision stream: the precision at each recall threshold into `q`. `events` is
-/// scratch space (`pr` at each true positive).
-fn sweep(stream: &[u32], at: &Point, wc: &[u32], q: &mut [f64], events: &mut Vec<f64>) {
-    events.clear();
-    let (mut tp, mut fp) = (0u64, 0u64);
-    let pr = |tp: u64, fp: u64| tp as f64 / (fp as f64 + tp as f64 + SPACING_1);
-    let mut i = 0;
-    while i < stream.len() {
-        let e = stream[i];
-        i += 1;
-        if e & 3 == RUN {
-            // A run of equal scores in one cell: the copies' blocks one after the other.
-            let block = &stream[i..i + (e >> 2) as usize];
-            i += block.len();
-            for _ in 0..wc[(block[0] >> 2) as usize] {
-                for &x in block {
-                    if x & 3 == TP as u32 {
-                        tp += 1;
-                        events.push(pr(tp, fp));
-                    } else {
-                        fp += 1;
-                    }
-                }
-            }
-        } else if e & 3 == TP as u32 {
-            for _ in 0..wc[(e >> 2) as usize] {
-                tp += 1;
-                events.push(pr(tp, fp));
-            }
-        } else {
-            fp += wc[(e >> 2) as usize] as u64;
-        }
-    }
-    for x in (1..events.len()).rev() {
-        if events[x] > events[x - 1] {
-            events[x - 1] = events[x];
-        }
-    }
-    // `np.searchsorted(rc, recThrs, 'left')`: the first point whose recall reaches the threshold is the k-th
-    // true positive, k the smallest with k / npig >= thr (the first point when thr <= 0).
-    let mut k = 1usize;
-    for (slot, &thr) in q.iter_mut().zip(at.rec_thrs) {
-        while k <= events.len() && (k as f64 / at.npig as f64) < thr {
-            k += 1;
-        }
-        *slot = if k <= events.len() {
-            events[k - 1]
-        } else {
-            0.0
-        };
-    }
-}
-
-/// What one sweep reads besides its stream: the weighted `npig`, the recall thresholds.
-struct Point<'a> {
-    npig: u64,
-    rec_thrs: &'a [f64],
 }
 
 /// Per-cell evaluation of every category, kept for weighted replicates of the 12 stats.
@@ -293,7 +200,9 @@ impl WeightedEval {
         let nr = self.needs.recall.len();
         let mut precision = vec![-1.0; np * t_n * k_n * r_n];
         let mut recall = vec![-1.0; nr * t_n * k_n];
-        let mut events = Vec::new();
+        let groups = t_n.div_ceil(LANES);
+        let mut bucket = vec![0.0; LANES * (r_n + 1)];
+        let mut ks = Vec::with_capacity(r_n);
         let mut wc = Vec::new();
         for (k, cat) in self.categories.iter().enumerate() {
             wc.clear();
@@ -313,14 +222,15 @@ impl WeightedEval {
                 if n == 0 {
                     continue;
                 }
-                for t in 0..t_n {
-                    let at = ((pi * t_n + t) * k_n + k) * r_n;
-                    let q = &mut precision[at..at + r_n];
-                    let at = Point {
-                        npig: n,
-                        rec_thrs: &p.rec_thrs,
-                    };
-                    sweep(&cat.streams[pi * t_n + t], &at, &wc, q, &mut events);
+                first_points(n, &p.rec_thrs, &mut ks);
+                for (g, t0) in (0..t_n).step_by(LANES).enumerate() {
+                    let lanes = t_n.min(t0 + LANES) - t0;
+                    let mut sweep = Sweep::new(&ks, &mut bucket, lanes);
+                    sweep.run(&cat.streams[pi * groups + g], &wc);
+                    for t in t0..t0 + lanes {
+                        let at = (pi * t_n + t) * r_n * k_n + k;
+                        sweep.read(t - t0, &mut precision[at..], k_n);
+                    }
                 }
             }
             for (ri, &(a, _)) in self.needs.recall.iter().enumerate() {
@@ -350,13 +260,14 @@ impl WeightedEval {
                     .iter()
                     .map(|x| list.iter().position(|y| y == x).unwrap_or(0))
                     .collect();
-                let mut vals = Vec::new();
+                let per_t = if q.ap { r_n * k_n } else { k_n };
+                let mut vals = Vec::with_capacity(ts.len() * per_t * at.len());
                 for &t in &ts {
                     if q.ap {
                         for r in 0..r_n {
                             for k in 0..k_n {
                                 for &pi in &at {
-                                    vals.push(precision[((pi * t_n + t) * k_n + k) * r_n + r]);
+                                    vals.push(precision[((pi * t_n + t) * r_n + r) * k_n + k]);
                                 }
                             }
                         }
