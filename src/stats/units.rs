@@ -188,7 +188,7 @@ fn each_block<R: Send>(
 
 /// The next block of up to `size` replicates' weights into `block` (its vectors reused); false when none is
 /// left.
-fn fill(resampler: &mut Resampler, block: &mut Vec<Vec<u32>>, n: usize, size: usize) -> bool {
+pub fn fill(resampler: &mut Resampler, block: &mut Vec<Vec<u32>>, n: usize, size: usize) -> bool {
     block.resize_with(size, || vec![0u32; n]);
     let mut filled = 0;
     while filled < size && resampler.next_weights(&mut block[filled]) {
@@ -198,7 +198,8 @@ fn fill(resampler: &mut Resampler, block: &mut Vec<Vec<u32>>, n: usize, size: us
     filled > 0
 }
 
-fn slices(block: &[Vec<u32>]) -> Vec<&[u32]> {
+/// The block's weight vectors as slices, for [`Replicate::values_block`].
+pub fn slices(block: &[Vec<u32>]) -> Vec<&[u32]> {
     block.iter().map(|w| w.as_slice()).collect()
 }
 

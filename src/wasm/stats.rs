@@ -11,7 +11,7 @@ use crate::report::{Mode, Report};
 use crate::stats::histogram::histogram;
 use crate::stats::interval::Interval;
 use crate::stats::resample::Resampler;
-use crate::stats::units::{replicate_values, summarise, Settings, Units};
+use crate::stats::units::{self, replicate_values, slices, summarise, Settings, Units, BLOCK};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -25,7 +25,8 @@ struct Job {
     units: Arc<Units>,
     settings: Settings,
     resampler: Resampler,
-    weights: Vec<u32>,
+    /// The weights of the block being computed ([`BLOCK`] replicates, as natively).
+    block: Vec<Vec<u32>>,
     values: Vec<Vec<Option<f64>>>,
 }
 
@@ -64,7 +65,7 @@ impl Session {
         let job = Job {
             slot,
             resampler: Resampler::new(settings.seed as u128, &units.sizes, settings.replicates),
-            weights: vec![0; units.count()],
+            block: Vec::new(),
             values: Vec::with_capacity(settings.replicates),
             units,
             settings,
@@ -73,18 +74,21 @@ impl Session {
         Ok(st.bootstrap as u32)
     }
 
-    /// Computes up to `count` more replicates of the bootstrap under way: the fraction done (1 when all are).
+    /// Computes `count` more replicates of the bootstrap under way, rounded up to whole blocks of [`BLOCK`]
+    /// (each block's per-unit columns read once, as natively): the fraction done (1 when all are).
     pub fn intervals_step(&self, count: u32) -> f64 {
         JOB.with(|j| {
             let mut j = j.borrow_mut();
             let Some(job) = j.as_mut() else {
                 return 1.0;
             };
-            for _ in 0..count {
-                if !job.resampler.next_weights(&mut job.weights) {
-                    break;
-                }
-                job.values.push(job.units.replicate.values(&job.weights));
+            let n = job.units.count();
+            let mut done = 0;
+            while done < count as usize && units::fill(&mut job.resampler, &mut job.block, n, BLOCK)
+            {
+                let values = job.units.replicate.values_block(&slices(&job.block));
+                done += values.len();
+                job.values.extend(values);
             }
             job.values.len() as f64 / job.settings.replicates.max(1) as f64
         })
