@@ -47,7 +47,10 @@ tree, wasm-bindgen; not wasm-opt'd, as build-wasm leaves the whole engine), 09:4
   1.65, the page's intervals 0.13), 1.25x the page's one score, 6.6x native one score; renderer peak 395 / 396 MiB.
   classification, 1,000,000 rows, B = 1000: not finished after 10.5 min (6.6 min of renderer CPU, load 12), stopped;
   native B = 1000 is 17.8 s on a quiet machine, so the page's replicate is well over 20x slower than native.
-  Regression not run (no time left).
+  Regression not run (no time left). The cause was not the bootstrap: on wasm32 every id got the same hash tag in
+  src/formats/id_index.rs, so reading the CSV was quadratic. After the fix, 11:13 UTC, load 3-6 (wasm-opt'd
+  modules): classification one score 1.85 s in the page (native 1.94 s wall at that load), B = 1000 35.3 s (19x the
+  page's one score); renderer peak 391 / 397 MiB.
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
