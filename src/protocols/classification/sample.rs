@@ -16,10 +16,9 @@
 use super::preflight::GtShape;
 use super::ClassificationOptions;
 use crate::diag::{Diagnostic, Diags};
-use crate::formats::id_csv::{self, Event};
+use crate::formats::id_csv::{self, Event, IdIndex};
 use crate::input::Role;
 use crate::protocols::Run;
-use std::collections::HashMap;
 
 /// How the manifest's GT reads: a ground truth, or one of the two sample-submission shapes.
 enum Reading {
@@ -58,14 +57,18 @@ pub fn shape(
             run.diags.push(note(&g, &what));
             Some(g)
         }
-        Reading::ClassColumns => match class_columns(run, opts) {
-            Some(g) => Some(g),
-            None if run.diags.has_errors() => None,
-            None => {
-                run.diags.absorb(gt_diags);
-                None
+        Reading::ClassColumns => {
+            // The file's own errors (CSV syntax, a repeated id, the budget) are reported as they are.
+            let read = read_ids(run, opts)?;
+            let g = class_columns(read, opts);
+            match &g {
+                Some(g) => run
+                    .diags
+                    .push(note(g, "it has no label column and one column per class")),
+                None => run.diags.absorb(gt_diags),
             }
-        },
+            g
+        }
     }
 }
 
@@ -100,10 +103,9 @@ fn binary_classes(positive: &str) -> Vec<String> {
 }
 
 /// The shape of a sample submission with one score column per class: its ids (as written) and lines, the
-/// header `id,label` of the stand-in ground truth, the value columns as classes. `None` when it has errors (then
-/// in `run.diags`: CSV syntax, a repeated id, the budget) or fewer than two value columns.
-fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape> {
-    let read = read_ids(run, opts)?;
+/// header `id,label` of the stand-in ground truth, the value columns as classes. `None` when it has fewer than
+/// two value columns or no id.
+fn class_columns(read: Ids, opts: &ClassificationOptions) -> Option<GtShape> {
     let classes: Vec<String> = (read.header.iter().enumerate())
         .filter(|(i, _)| *i != read.id_index)
         .map(|(_, h)| h.clone())
@@ -115,17 +117,14 @@ fn class_columns(run: &mut Run, opts: &ClassificationOptions) -> Option<GtShape>
         "" => "label".to_string(),
         l => l.to_string(),
     };
-    let g = GtShape {
+    Some(GtShape {
         file: read.file,
         header: vec![read.header[read.id_index].clone(), label],
         id_index: 0,
         ids: read.ids,
         lines: read.lines,
         classes: Some(classes),
-    };
-    run.diags
-        .push(note(&g, "it has no label column and one column per class"));
-    Some(g)
+    })
 }
 
 /// The shape of a GT with `target_columns` (the solution or a sample submission: both have the id and the target
@@ -169,9 +168,8 @@ fn read_ids(run: &mut Run, opts: &ClassificationOptions) -> Option<Ids> {
     let path = entry.path.clone();
     let budget = run.opts.budget();
     let mut diags = Diags::new();
-    let mut ids: Vec<String> = Vec::new();
+    let mut index = IdIndex::default();
     let mut lines: Vec<u64> = Vec::new();
-    let mut first: HashMap<String, u64> = HashMap::new();
     let (mut id_index, mut held) = (None, 0u64);
     let header = super::inputs::read_entry(entry, &mut diags, |r, diags| {
         id_csv::read(super::ID, &path, r, delim, diags, |ev, diags| match ev {
@@ -183,8 +181,8 @@ fn read_ids(run: &mut Run, opts: &ClassificationOptions) -> Option<Ids> {
                 let Some(id) = id_index.and_then(|c| row.fields.get(c)) else {
                     return true;
                 };
-                // An id's bytes, its two Strings and its line, as the family's GT reader counts a row.
-                held += 2 * id.len() as u64 + crate::budget::FAMILY_ROW_BYTES;
+                // An id's bytes and its line, as the family's GT reader counts a row.
+                held += id.len() as u64 + crate::budget::FAMILY_ROW_BYTES;
                 if held > budget.max_memory {
                     let what = format!("the ids up to line {}", row.line);
                     diags.push(crate::budget::refusal(
@@ -196,20 +194,19 @@ fn read_ids(run: &mut Run, opts: &ClassificationOptions) -> Option<Ids> {
                     ));
                     return false;
                 }
-                let id = id_csv::trim(id).to_string();
-                if let Some(&line) = first.get(&id) {
-                    let c = id_index.unwrap_or_default();
-                    diags.push(id_csv::duplicate_gt_id(super::ID, &path, row, c, line));
-                    return true;
+                match index.insert(id_csv::trim(id)) {
+                    Ok(_) => lines.push(row.line),
+                    Err(first) => {
+                        let c = id_index.unwrap_or_default();
+                        let d = id_csv::duplicate_gt_id(super::ID, &path, row, c, lines[first]);
+                        diags.push(d);
+                    }
                 }
-                first.insert(id.clone(), row.line);
-                ids.push(id);
-                lines.push(row.line);
                 true
             }
         })
     });
-    drop(first);
+    let ids = (0..index.len()).map(|i| index.get(i).to_string()).collect();
     let failed = diags.has_errors();
     run.diags.absorb(diags);
     match (header, id_index, failed) {
