@@ -7,24 +7,16 @@
 mod preflight_common;
 use dropscore::input::Role;
 use dropscore::protocols::preflight;
-use preflight_common::{file_set, manifest, score, File, Rng};
+use preflight_common::{errors, file_set, manifest, score, File, Located, Rng};
 
-/// A located error: `(code, file, line, column)`.
-type Located = (String, Option<String>, Option<u64>, Option<u64>);
-
-/// The located errors, the sample's name read as the solution's, sorted.
+/// The located errors ([`errors`]), the sample's name read as the solution's, sorted.
 fn located(diags: &[dropscore::diag::Diagnostic]) -> Vec<Located> {
-    let mut v: Vec<_> = diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| {
-            let file = d
-                .file
-                .clone()
-                .map(|f| f.replace("sample_submission.csv", "solution.csv"));
-            (d.code.clone(), file, d.line, d.column)
-        })
-        .collect();
+    let mut v = errors(diags);
+    for (_, file, _, _) in &mut v {
+        if let Some(f) = file {
+            *f = f.replace("sample_submission.csv", "solution.csv");
+        }
+    }
     v.sort();
     v
 }

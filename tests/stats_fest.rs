@@ -5,20 +5,11 @@
 //! masks, both modes, per-image and pooled aggregation.
 
 mod common;
+use common::resample::xorshift as rng;
 use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
 use dropscore::{Mode, Report};
-
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    }
-}
 
 fn encode(w: u32, h: u32, color: png::ColorType, px: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();

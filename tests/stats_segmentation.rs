@@ -5,6 +5,7 @@
 //! the report's intervals for a fixed seed against those of the repeated sets; determinism; the paired mixture.
 
 mod common;
+use common::resample::xorshift as rng;
 use common::*;
 use dropscore::input::{Input, Role};
 use dropscore::stats::{interval, Resampler};
@@ -43,16 +44,6 @@ struct Image {
 struct Case {
     images: Vec<Image>,
     set: Vec<(&'static str, String)>,
-}
-
-fn rng(seed: u64) -> impl FnMut(u64) -> u64 {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    move |m: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % m
-    }
 }
 
 /// A random case: C classes of which some never appear, blocks of one class, 255 (ignored in the GT,

@@ -83,10 +83,10 @@ pub fn score(protocol: &str, gt: &[File], pred: &[File], set: &[(&str, &str)]) -
 }
 
 /// A located error: `(code, file, line, column)`.
-type Located = (String, Option<String>, Option<u64>, Option<u64>);
+pub type Located = (String, Option<String>, Option<u64>, Option<u64>);
 
 /// Located errors, sorted.
-fn errors(diags: &[dropscore::diag::Diagnostic]) -> Vec<Located> {
+pub fn errors(diags: &[dropscore::diag::Diagnostic]) -> Vec<Located> {
     let mut v: Vec<_> = diags
         .iter()
         .filter(|d| d.is_error())
