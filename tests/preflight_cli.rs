@@ -160,3 +160,84 @@ fn kws_manifest_from_a_ground_truth_with_errors_is_refused() {
     assert!(out.is_empty());
     assert!(err.contains("kws.official.reader_panic"), "{err}");
 }
+
+/// `check --config`: the config's protocol and options, and the manifest it names (relative to the config's
+/// folder) when `--manifest` is not given; a protocol that contradicts the config, or no manifest at all, is a
+/// usage error.
+#[test]
+fn check_takes_the_config_and_the_manifest_it_names() {
+    let example = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/kaggle/multilabel_auc");
+    let dir = tmp("config-check");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = std::fs::read_to_string(example.join("dropscore.toml")).unwrap();
+    let plain = dir.join("plain.toml");
+    std::fs::write(&plain, &config).unwrap();
+    let named = dir.join("named.toml");
+    std::fs::write(&named, format!("manifest = \"m.json\"\n{config}")).unwrap();
+    let (plain, named) = (plain.to_str().unwrap(), named.to_str().unwrap());
+    let sample = example.join("sample_submission.csv");
+    let m = dir.join("m.json");
+    let (code, _, err) = run(&[
+        "manifest",
+        "--config",
+        plain,
+        "--gt",
+        sample.to_str().unwrap(),
+        "--out",
+        m.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let submission = example.join("submission.csv");
+    let pred = submission.to_str().unwrap();
+    let explicit = run(&[
+        "check",
+        "--config",
+        plain,
+        "--manifest",
+        m.to_str().unwrap(),
+        "--pred",
+        pred,
+    ]);
+    assert_eq!(explicit.0, 0, "{explicit:?}");
+    assert!(
+        explicit.1.starts_with("Ready to submit: 40 ids"),
+        "{explicit:?}"
+    );
+    assert_eq!(run(&["check", "--config", named, "--pred", pred]), explicit);
+
+    let short = dir.join("short.csv");
+    let text = std::fs::read_to_string(&submission).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(&short, format!("{}\n{}\n", lines[0], lines[2..].join("\n"))).unwrap();
+    let (code, out, _) = run(&[
+        "check",
+        "--config",
+        named,
+        "--pred",
+        short.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("[classification.missing_id]"), "{out}");
+
+    let (code, _, err) = run(&["check", "kws", "--config", named, "--pred", pred]);
+    assert_eq!(
+        (code, err.trim()),
+        (
+            2,
+            format!(
+                "dropscore: protocol `kws` differs from the config's `classification` ({named})"
+            )
+            .as_str()
+        )
+    );
+    let (code, _, err) = run(&["check", "--config", plain, "--pred", pred]);
+    assert_eq!(
+        (code, err.trim()),
+        (
+            2,
+            format!("dropscore: {plain} names no manifest: give --manifest FILE").as_str()
+        )
+    );
+    let (code, _, err) = run(&["check", "--pred", pred]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -111,7 +111,8 @@ fn parse_score_args(args: &[String]) -> Result<ScoreArgs, clap::Error> {
          dropscore compare PROTOCOL --gt … --pred A… --vs B…   is A really better than B? (paired bootstrap)\n  \
          dropscore rank PROTOCOL --gt … --pred P1 P2 …   a leaderboard with intervals, rank intervals, groups\n  \
          dropscore manifest PROTOCOL --gt …   what a submission needs, without a label (organizers)\n  \
-         dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)",
+         dropscore check PROTOCOL --manifest M --pred …   is a submission ready? (participants)\n  \
+         dropscore check --config dropscore.toml --pred …   the same, with the config's protocol, options, manifest",
     );
     let matches = ScoreArgs::command()
         .after_help(other)

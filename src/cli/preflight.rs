@@ -10,7 +10,7 @@ use dropscore::input::{organizer_file, FileSet, Limits, Role};
 use dropscore::protocols::preflight;
 use dropscore::render;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -41,11 +41,15 @@ struct ManifestArgs {
     about = "Check a submission against a manifest: is it complete and well formed? (participant, no ground truth)"
 )]
 struct CheckArgs {
-    /// Protocol id (see `dropscore list`).
-    protocol: String,
-    /// The manifest the organizer published (`dropscore manifest`).
-    #[arg(long, required = true)]
-    manifest: String,
+    /// Protocol id (see `dropscore list`); the config's when `--config` is given.
+    protocol: Option<String>,
+    /// The competition config (dropscore.toml): its protocol and options, and the manifest it names when
+    /// `--manifest` is not given.
+    #[arg(long, value_name = "FILE")]
+    config: Option<String>,
+    /// The manifest the organizer published (`dropscore manifest`); the config's `manifest` when not given.
+    #[arg(long)]
+    manifest: Option<String>,
     /// Prediction files, folders or zips.
     #[arg(long, num_args = 1.., required = true)]
     pred: Vec<String>,
@@ -129,12 +133,20 @@ pub fn check_cmd(rest: &[String]) -> i32 {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let set = match parse_set(&a.set) {
+    let mut set = match parse_set(&a.set) {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    let protocol = match with_config(a.protocol, a.config.as_deref(), &mut set) {
+        Ok(p) => p,
+        Err(e) => return usage(&e.replace("manifest PROTOCOL --gt", "check PROTOCOL --manifest")),
+    };
+    let manifest = match manifest_path(a.manifest, a.config.as_deref()) {
+        Ok(m) => m,
+        Err(e) => return usage(&e),
+    };
     let cap = dropscore::budget::Budget::from_set(&set).entry_limit();
-    let text = match organizer_file::read_text(Path::new(&a.manifest), cap) {
+    let text = match organizer_file::read_text(&manifest, cap) {
         Ok(t) => t,
         Err(e) => return usage(&e),
     };
@@ -145,9 +157,9 @@ pub fn check_cmd(rest: &[String]) -> i32 {
     }
     let mut files = FileSet::build(inputs, &Limits::from_set(&set));
     files.diagnostics.splice(0..0, walked);
-    let checked = match preflight::check(&a.protocol, &text, &files, &set) {
+    let checked = match preflight::check(&protocol, &text, &files, &set) {
         Ok(c) => c,
-        Err(e) => return usage(&format!("{}: {e}", a.manifest)),
+        Err(e) => return usage(&format!("{}: {e}", manifest.display())),
     };
     let out = match a.format {
         Format::Text => checked.to_text(),
@@ -161,6 +173,26 @@ pub fn check_cmd(rest: &[String]) -> i32 {
     } else {
         1
     }
+}
+
+/// The manifest of `dropscore check`: the one named, else the one the config names (relative to its folder).
+fn manifest_path(named: Option<String>, config: Option<&str>) -> Result<PathBuf, String> {
+    if let Some(m) = named {
+        return Ok(PathBuf::from(m));
+    }
+    let Some(path) = config else {
+        return Err("give the manifest (--manifest FILE) or a config that names one (--config dropscore.toml)".into());
+    };
+    let cfg = super::program::read_config(Path::new(path))?;
+    let Some(m) = cfg.manifest else {
+        return Err(format!("{path} names no manifest: give --manifest FILE"));
+    };
+    organizer_file::inside(
+        super::program::folder_of(Path::new(path)),
+        m.trim_start_matches('/'),
+        "manifest",
+    )
+    .map_err(|e| format!("{path}: {e}"))
 }
 
 /// The protocol of `dropscore manifest` (and of a score with `--config`): the one named, else the config's;

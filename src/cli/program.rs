@@ -54,7 +54,7 @@ pub fn read_config(path: &Path) -> Result<Config, String> {
 }
 
 /// The folder of a config file (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
+pub(super) fn folder_of(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
