@@ -18,6 +18,9 @@ is no interval.
   (imported) and its references on the repeated (truth, prediction) rows: ml_metrics' `apk` (Kaggle's MAP@k
   pages), scikit-learn's `f1_score` on `MultiLabelBinarizer` columns fitted on the repeated rows (micro, macro,
   samples), rapidfuzz's Levenshtein distance of the strings and of their words, Tweet Sentiment's `jaccard`.
+- RLE masks: the random cases of tests/reference/kaggle_diff.py (imported) and its reference on the repeated
+  images: Carvana's `rle_decode`, foreground Dice, mean Dice, the Data Science Bowl's precision over IoU
+  thresholds, scikit-learn's `fbeta_score`, SciPy's `directed_hausdorff`.
 - PredictionString boxes: the random cases and references of tests/reference/kaggle_pstring_diff.py (imported):
   pycocotools 2.0.8 on the repeated images (box_ap, box_ap50, box_ap75, box_ar100), `voc_eval`'s VOC AP at `iou`
   with the submission's rows in its file order (voc_ap), the Global Wheat notebook (wheat_precision); to 1e-12
@@ -26,7 +29,7 @@ is no interval.
 Requirements: tests/reference/requirements-kaggle.txt, requirements-kaggle-new.txt (rapidfuzz),
 requirements-stats.txt (pycocotools).
 
-Usage: python3 tests/reference/stats_kaggle_diff.py [--cases N] [--box-cases N] [--seed S] [--bin PATH]
+Usage: python3 tests/reference/stats_kaggle_diff.py [--cases N] [--mask-cases N] [--box-cases N] [--seed S] [--bin PATH]
 """
 
 import io
@@ -208,6 +211,40 @@ def list_case(binary, make, case_seed):
     return checked, errors
 
 
+def mask_case(binary, case_seed):
+    """kaggle_diff's random RLE masks (metric=hausdorff: the five mask metrics in one report); replicate r is
+    kaggle_diff's reference (Carvana's rle_decode, the Data Science Bowl kernel, scikit-learn's fbeta_score,
+    SciPy's directed_hausdorff) on the images repeated as drawn."""
+    gh, sol, ph, sub, sets, _ = kd.mask_case(case_seed)
+    r = random.Random(case_seed)
+    B, seed, conf, stats = stats_sets(r)
+    text = lambda header, rows: ",".join(header) + "\n" + "".join(",".join(row) + "\n" for row in rows)
+    rep = run(binary, text(gh, sol), text(ph, sub), [f"{k}={v}" for k, v in sets.items()] + stats)
+    shape = {}
+    for row in sol:
+        shape[row[0]] = (int(row[3]), int(row[2])) if len(row) > 2 else (int(sets["height"]), int(sets["width"]))
+    masks = lambda rows: {i: [kd.rle_decode(x, shape[i]) for j, x in rows if j == i] for i in shape}
+    truth, pred = masks([row[:2] for row in sol]), masks(sub)
+    units = [it["id"] for it in rep["items"]]
+    if sorted(units) != sorted(shape):
+        return 0, [f"masks case {case_seed}: the report's ids are not the solution's"]
+    columns = {}
+    for row in np.random.default_rng(seed).integers(0, len(units), size=(B, len(units))):
+        counts = np.bincount(row, minlength=len(units))
+        images = [(truth[u], pred[u], shape[u]) for u, k in zip(units, counts) for _ in range(k)]
+        for metric, v in kd.mask_reference(images, sets["empty"], float(sets["beta"])).items():
+            columns.setdefault(metric, []).append(v)
+    checked, errors = 0, []
+    for metric, vals in columns.items():
+        if rep["scores"].get(metric) is None:
+            if rep.get("intervals", {}).get(metric) is not None:
+                errors.append(f"masks case {case_seed}: an interval for an undefined {metric}")
+            continue
+        k, e = compare(f"masks case {case_seed} {sets}", rep, metric, vals, B, seed, conf, "row")
+        checked, errors = checked + k, errors + e
+    return checked, errors
+
+
 def box_case(binary, case_seed):
     r = random.Random(case_seed)
     gt_rows, sub_rows, opts = kp.make_case(r)
@@ -255,7 +292,7 @@ def box_case(binary, case_seed):
 
 
 def main():
-    a, binary = arguments(cases=5, box_cases=8)  # --cases: per formula, Kendall tau, MAP, label sets, strings
+    a, binary = arguments(cases=5, mask_cases=20, box_cases=8)  # --cases: per formula, Kendall tau, MAP, label sets, strings
     seeds = [a.seed * 100057 + c for c in range(a.cases)]
     k, bad = run_cases(lambda m=m, s=s: formula_case(binary, m, s) for m in FORMULAS for s in seeds)
     print(f"stats_kaggle_diff: {a.cases} cases of each of {len(FORMULAS)} formulas, {k} intervals against the "
@@ -265,10 +302,14 @@ def main():
     k, list_bad = run_cases(lambda m=m, s=s: list_case(binary, m, s) for m in makes for s in list_seeds)
     print(f"stats_kaggle_diff: {a.cases} cases each of MAP@k, label sets and strings, {k} intervals against "
           f"kaggle_diff's references on the repeated rows, {list_bad} cases differ")
+    k, mask_bad = run_cases(lambda c=c: mask_case(binary, a.seed * 100067 + c) for c in range(a.mask_cases))
+    print(f"stats_kaggle_diff: {a.mask_cases} RLE mask cases, {k} intervals against kaggle_diff's references "
+          f"(rle_decode, the Data Science Bowl kernel, fbeta_score, directed_hausdorff) on the repeated images, "
+          f"{mask_bad} cases differ")
     k, box_bad = run_cases(lambda c=c: box_case(binary, a.seed * 100069 + c) for c in range(a.box_cases))
     print(f"stats_kaggle_diff: {a.box_cases} PredictionString cases, {k} intervals against pycocotools, voc_eval "
           f"and the Global Wheat notebook on the repeated images, {box_bad} cases differ")
-    sys.exit(1 if bad or list_bad or box_bad else 0)
+    sys.exit(1 if bad or list_bad or mask_bad or box_bad else 0)
 
 
 if __name__ == "__main__":
