@@ -34,6 +34,19 @@ pub fn run_in<S: AsRef<OsStr>>(dir: impl AsRef<Path>, args: &[S]) -> (i32, Strin
     )
 }
 
+/// [`run`] with the standard output read as the JSON report (`args` ask for it with `--format json`): the exit
+/// status and the report. A standard output that is not JSON fails the test, with the standard error.
+pub fn run_json<S: AsRef<OsStr> + Debug>(args: &[S]) -> (i32, Value) {
+    let (code, out, err) = run(args);
+    (code, parse(args, &out, &err))
+}
+
+/// [`run_json`] in the folder `dir`.
+pub fn run_json_in<S: AsRef<OsStr> + Debug>(dir: impl AsRef<Path>, args: &[S]) -> (i32, Value) {
+    let (code, out, err) = run_in(dir, args);
+    (code, parse(args, &out, &err))
+}
+
 /// The JSON report of `dropscore ARGS --format json -q` run in `dir`, and its bytes. A standard output that is
 /// not JSON fails the test, with the standard error.
 pub fn cli_json(dir: &Path, args: &[&str]) -> (Value, Vec<u8>) {
