@@ -1,12 +1,13 @@
 //! The command line as the integration tests run it: the built binary with its arguments, in a given folder or
 //! in the test's own, and what it said (exit status, standard output and error as text, or its JSON report).
-//! Standard input is closed (`Command::output`'s default).
+//! Standard input is closed (`Command::output`'s default, set explicitly in [`run_within`]).
 
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::fmt::Debug;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The binary under test: the one cargo built, or `DROPSCORE_SCORE_BIN` when set (scripts/test-scoring-program
 /// runs tests/score_program.rs with the static musl build this way).
@@ -54,6 +55,27 @@ pub fn cli_json(dir: &Path, args: &[&str]) -> (Value, Vec<u8>) {
     all.extend(["--format", "json", "-q"]);
     let (_, out, err) = run_in(dir, &all);
     (parse(&all, &out, &err), out.into_bytes())
+}
+
+/// [`run`], failing the test if the command has not ended after `limit` (a FIFO opened for reading would
+/// block it for ever).
+pub fn run_within<S: AsRef<OsStr> + Debug>(args: &[S], limit: Duration) -> (i32, String, String) {
+    let mut child = Command::new(exe())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > limit {
+            let _ = child.kill();
+            panic!("dropscore {args:?} still runs after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    texts(child.wait_with_output().unwrap())
 }
 
 fn texts(out: Output) -> (i32, String, String) {
