@@ -16,7 +16,8 @@ synthetic set of bench/detection_bench.py (DET_IMAGES images, default 5,000, DET
 segmentation, the label maps of bench/segmentation_bench.py at STATS_SEG_MAPS (500) maps of STATS_SEG_SIZE (512)
 pixels square, 19 classes.
 Each row: wall and CPU time (user + system) of one score and of B = 1000, their ratios, peak RSS; the Chromium row
-(for the protocols whose input is two files) is the page's score then its intervals, against native one score.
+(for the protocols whose input is two files, and segmentation with its folders zipped) is the page's score then its
+intervals, against native one score.
 Env: BENCH_RUNS (1), STATS_PROTOCOLS (classification,regression,kws,segmentation,detection), STATS_N,
 STATS_PY_REPLICATES (1000), DET_IMAGES, STATS_TEXT_LINES (100,000), DROPSCORE_BIN, BENCH_SKIP_BROWSER. Also
 measurable, without a spec target: falsid, chalearn-ce, text (their benches' inputs).
@@ -51,6 +52,30 @@ tree, wasm-bindgen; not wasm-opt'd, as build-wasm leaves the whole engine), 09:4
   src/formats/id_index.rs, so reading the CSV was quadratic. After the fix, 11:13 UTC, load 3-6 (wasm-opt'd
   modules): classification one score 1.85 s in the page (native 1.94 s wall at that load), B = 1000 35.3 s (19x the
   page's one score); renderer peak 391 / 397 MiB.
+After the detection sweep's false-positive blocks and the chalearn-ce curve without expansion (this tree,
+native, 12:39-12:41 UTC, load 10-11.6 with a cargo build beside it: the walls wait for a core, the CPU times count;
+every interval identical to main's binary on the same input, detection 1,000 images and chalearn-ce B = 100):
+  detection 1,000 images / 100,000 results: one score 0.72 s wall (0.30 s CPU), B = 1000 10.08 s (5.03 s CPU),
+  14.0x wall, 16.8x CPU (target 20x: met; was 32x CPU); peak 35 / 35 MiB. Main's binary at the same load: B = 1000
+  6.87 s CPU. What a replicate spends now (perf, B = 200): the true positives of the sweep (a bucket per recall
+  threshold), the reads of the 101-point precision into pycocotools' array order (a strided write per point),
+  the weighted sums of the false-positive blocks.
+  detection 5,000 images / 500,000 results: one score 3.76 s (1.68 s CPU), B = 1000 41.2 s (18.9 s CPU), 10.9x
+  wall, 11.3x CPU (was 10.5x with a slower one score: 17 ms per replicate, was 30); peak 134 / 135 MiB.
+  chalearn-ce 100 categories x 30,000 images: one score 1.35 s (0.82 s CPU), B = 1000 13.5 s (6.42 s CPU: 5.6 ms
+  per replicate, was 79), 10x wall, 7.8x CPU (was 104x); peak 39 / 285 MiB. A replicate reads the once-sorted
+  ranking packed in a u32 per line (unit, label, tie start) and one weight per line; the AP's curve keeps only the
+  positives and the ends of the stretches of negatives between them (src/protocols/chalearn_ce/units_curve.rs).
+Chromium 156 for the rows never run (www/pkg of main's scripts/build-wasm at 11:00 UTC, wasm-opt'd modules, with the
+id_index fix; this tree's bootstrap code for these two protocols is main's), 12:41-12:47 UTC, load 10.6-11.9:
+  regression, 1,000,000 rows, B = 1000: one score 3.25 s in the page (4.00 s in a first run), B = 1000 130.7 s
+  (score 4.2 s, the page's intervals 126.4 s: 126 ms per replicate; a first run 118.1 s), 40x the page's one score
+  (30x in the first run); renderer peak 377 / 336 MiB (wasm memory 561 MiB). Native at load 11.5-13.7 was 100 s
+  wall (36.1 s CPU), so the page is about native's wall at this load; the 5x target is not met in either.
+  segmentation, 500 maps of 512 x 512, 19 classes, the two folders as zips (stored): one score 2.05 s in the page
+  (native on the zips 2.08 s wall, 0.98 s CPU), B = 1000 2.59 s (score 2.49 s, intervals 0.07 s), 1.26x the page's
+  one score; renderer peak 166 / 168 MiB (wasm memory 114.5 MiB). The bench's own row (STATS_PROTOCOLS=segmentation,
+  12:47 UTC, load 11): native 1.97 / 1.96 s (0.91 / 0.88 s CPU), Chromium 2.12 / 2.26 s, 1.1x, peak 167 / 168 MiB.
 
 Measured 2026-11-26 (2 shared cores, load ~10, so walls are noisy; the ratio is what counts): detection, 5,000
 images / 500,000 results: one score 7.46 s, B = 1000 130.9 s, 17.5x (target 20x), peak RSS 134 / 140 MiB;
@@ -225,13 +250,26 @@ def main():
         if protocol in ("classification", "regression"):
             sklearn_compare(protocol, files[1], files[3], wb)
         if protocol in BROWSER:
-            one, peak1, _ = browser_row(protocol, files[1], files[3])
-            secs, peak, scores = browser_row(protocol, files[1], files[3], set_opts=f"max_memory=4GiB,bootstrap={B}")
-            if secs is None or one is None:
-                print(f"  Chromium: {scores}")
-            else:
-                print(f"{'  Chromium':<16}{one:>12.2f}{secs:>10.2f}{secs / one:>7.1f}x{'':>8}{peak1:>12.0f} / {peak:.0f}"
-                      f"   (the page's worker: score, then the intervals; {secs / w1:.1f}x native one score)")
+            chromium_row(protocol, files[1], files[3], w1)
+        elif protocol == "segmentation":
+            # The page takes the label maps as a zip each, made once beside the folders.
+            zips = []
+            for d in (files[1], files[3]):
+                z = d.rstrip("/") + ".zip"
+                if not os.path.exists(z):
+                    shutil.make_archive(z[:-4], "zip", d)
+                zips.append(z)
+            chromium_row(protocol, zips[0], zips[1], w1, ",num_classes=19")
+
+
+def chromium_row(protocol, gt, pred, w1, extra=""):
+    one, peak1, _ = browser_row(protocol, gt, pred, set_opts="max_memory=4GiB" + extra)
+    secs, peak, scores = browser_row(protocol, gt, pred, set_opts=f"max_memory=4GiB,bootstrap={B}" + extra)
+    if secs is None or one is None:
+        print(f"  Chromium: {scores}")
+    else:
+        print(f"{'  Chromium':<16}{one:>12.2f}{secs:>10.2f}{secs / one:>7.1f}x{'':>8}{peak1:>12.0f} / {peak:.0f}"
+              f"   (the page's worker: score, then the intervals; {secs / w1:.1f}x native one score)")
 
 
 def sklearn_compare(protocol, gt, pred, wb):

@@ -1,20 +1,11 @@
 //! The command line: formats, exit codes 0/1/2, `list`, `convert`.
 
 mod common;
-use common::data;
-use std::process::Command;
+use common::{cli, data};
 
+/// `dropscore ARGS` in tests/data, as [`cli::run_in`].
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(data(""))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    cli::run_in(data(""), args)
 }
 
 const GT: &str = "kws/rusteval/GroundTruthRelevanceJudgementsSample.xml";

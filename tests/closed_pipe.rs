@@ -3,14 +3,12 @@
 
 #![cfg(unix)]
 
+mod common;
+use common::cli;
 use std::io::Read;
 use std::os::fd::FromRawFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, Stdio};
-
-fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_dropscore")
-}
 
 /// Runs `args` with stdout (or stderr) the writing end of a pipe whose reading end is already closed; returns
 /// the exit status and what the other stream said.
@@ -21,7 +19,7 @@ fn closed(args: &[&str], stderr_side: bool) -> (std::process::ExitStatus, String
     unsafe { libc::close(fds[0]) };
     // SAFETY: fds[1] is a fresh descriptor that nothing else owns.
     let write_end = unsafe { std::os::fd::OwnedFd::from_raw_fd(fds[1]) };
-    let mut cmd = Command::new(bin());
+    let mut cmd = Command::new(cli::exe());
     cmd.args(args).stdin(Stdio::null());
     if stderr_side {
         cmd.stdout(Stdio::null()).stderr(Stdio::from(write_end));
@@ -80,13 +78,9 @@ fn every_command_ends_quietly_on_a_closed_stream() {
     std::fs::copy(&gt, dir.join("input/ref/gt.xml")).unwrap();
     std::fs::copy(&pred, dir.join("input/res/res.xml")).unwrap();
     let manifest = dir.join("manifest.json");
-    let out = std::process::Command::new(bin())
-        .args(["manifest", "kws", "--gt", &gt, "--out"])
-        .arg(&manifest)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
     let manifest = manifest.to_str().unwrap();
+    let (code, out, err) = cli::run(&["manifest", "kws", "--gt", &gt, "--out", manifest]);
+    assert_eq!(code, 0, "{out}\n{err}");
     let input = dir.join("input");
     let input = input.to_str().unwrap();
     let output = dir.join("output");

@@ -1,6 +1,8 @@
 //! The organizers' config (src/config.rs): a valid example per built protocol (examples/<id>/dropscore.toml,
 //! its committed JSON form, its competition.yaml), and every error case located by line and column.
 
+mod common;
+use common::cli;
 use dropscore::config::{self, from_json, from_toml, leaderboard_from_yaml, Sort};
 use dropscore::protocols;
 use std::path::PathBuf;
@@ -555,44 +557,35 @@ fn leaderboard_typos_are_caught_for_every_protocol() {
 /// scoring program do (a --set after it wins); a config of another protocol is a usage error.
 #[test]
 fn score_takes_the_options_of_a_config() {
-    let bin = env!("CARGO_BIN_EXE_dropscore");
     let ex = root().join("www/examples/classification");
+    let (gt, pred) = (ex.join("gt.csv"), ex.join("pred_scores.csv"));
     let cfg = root().join("examples/classification/dropscore.toml");
     let json = |args: &[&str]| {
-        let out = std::process::Command::new(bin)
-            .args(["classification", "--gt"])
-            .arg(ex.join("gt.csv"))
-            .arg("--pred")
-            .arg(ex.join("pred_scores.csv"))
-            .args(args)
-            .args(["--format", "json", "--quiet"])
-            .output()
-            .unwrap();
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-        (out.status.code(), v)
+        let mut all = vec!["classification", "--gt", gt.to_str().unwrap()];
+        all.extend(["--pred", pred.to_str().unwrap()]);
+        all.extend(args);
+        all.extend(["--format", "json", "--quiet"]);
+        let (code, out, _) = cli::run(&all);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+        (code, v)
     };
     let cfg = cfg.to_str().unwrap();
     let (code, with_config) = json(&["--config", cfg]);
     let (_, with_set) = json(&["--set", "metric=log_loss", "--set", "k=2"]);
-    assert_eq!(code, Some(0));
+    assert_eq!(code, 0);
     assert_eq!(with_config["options"]["metric"], "log_loss");
     assert_eq!(with_config, with_set);
     let (_, overridden) = json(&["--config", cfg, "--set", "k=3"]);
     assert_eq!(overridden["options"]["k"], 3, "{}", overridden["options"]);
-    let out = std::process::Command::new(bin)
-        .args([
-            "regression",
-            "--gt",
-            "a.csv",
-            "--pred",
-            "b.csv",
-            "--config",
-            cfg,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("differs from the config's `classification`")
-    );
+    let (code, _, err) = cli::run(&[
+        "regression",
+        "--gt",
+        "a.csv",
+        "--pred",
+        "b.csv",
+        "--config",
+        cfg,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("differs from the config's `classification`"));
 }

@@ -2,17 +2,12 @@
 //! f32) in their shortest binary32 form, as the page's CSV does; the JSON report keeps the widened
 //! binary64 value (schema 1). Checked on the built-in ICFHR'14 example against the JSON report of the same run.
 
+mod common;
+use common::cli::run_in;
 use serde_json::Value;
-use std::process::Command;
 
-fn cli(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/www"))
-        .args(args)
-        .output()
-        .expect("run dropscore");
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
+/// The folder the sample's paths are relative to.
+const WWW: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www");
 
 const SAMPLE: [&str; 6] = [
     "kws",
@@ -36,12 +31,9 @@ fn significant(s: &str) -> usize {
 }
 
 fn check(format: &str, sep: char, mode: &str, expect_f32: bool) {
-    let json: Value =
-        serde_json::from_str(&cli(
-            &[&SAMPLE[..], &["--mode", mode, "--format", "json"]].concat()
-        ))
-        .expect("json report");
-    let text = cli(&[&SAMPLE[..], &["--mode", mode, "--format", format]].concat());
+    let args = |format| [&SAMPLE[..], &["--mode", mode, "--format", format]].concat();
+    let json: Value = serde_json::from_str(&run_in(WWW, &args("json")).1).expect("json report");
+    let text = run_in(WWW, &args(format)).1;
     let mut lines = text.lines();
     let head: Vec<&str> = lines.next().expect("header").split(sep).collect();
     let items = json["items"].as_array().expect("items");
@@ -113,12 +105,12 @@ fn corrected_mode_keeps_binary64_form() {
 #[test]
 fn widened_in_json_shortest_in_csv() {
     // 0.5555556 in the CSV (as the page's table and CSV show it), 0.5555555820465088 in the JSON (schema 1).
-    let csv = cli(&[&SAMPLE[..], &["--format", "csv"]].concat());
+    let csv = run_in(WWW, &[&SAMPLE[..], &["--format", "csv"]].concat()).1;
     assert!(
         csv.contains(",0.5555556,") && !csv.contains("0.5555555820465088"),
         "{csv}"
     );
-    let json = cli(&[&SAMPLE[..], &["--format", "json"]].concat());
+    let json = run_in(WWW, &[&SAMPLE[..], &["--format", "json"]].concat()).1;
     assert!(
         json.contains("0.5555555820465088"),
         "the JSON keeps the schema-1 value"

@@ -252,18 +252,10 @@ fn cli(gt: &str, res: &str) -> (i32, serde_json::Value) {
     let (g, r) = (dir.join("gt.json"), dir.join("res.json"));
     std::fs::write(&g, gt).unwrap();
     std::fs::write(&r, res).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .arg("detection")
-        .arg("--gt")
-        .arg(&g)
-        .arg("--pred")
-        .arg(&r)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let (g, r) = (g.to_str().unwrap(), r.to_str().unwrap());
+    let (code, out, _) = cli::run(&["detection", "--gt", g, "--pred", r, "--format", "json"]);
     std::fs::remove_dir_all(&dir).ok();
-    let report = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-    (out.status.code().unwrap_or(-1), report)
+    (code, serde_json::from_str(&out).unwrap_or_default())
 }
 
 /// Two images, one perfect detection on the first and a miss on the second, both scored 0.5: the tie is

@@ -2,7 +2,8 @@
 //! output, cells a spreadsheet would run as a formula prefixed with `'` (OWASP's CSV-injection guidance), plain
 //! numbers (negative ones included) left as numbers; the JSON unchanged.
 
-use std::process::Command;
+mod common;
+use common::cli;
 
 /// Regression ids that attack a terminal (ESC[2J, an OSC title, a tab that would split a TSV row) and a
 /// spreadsheet (=, +, -, @; a leading tab or CR is escaped first: `export_cell_rule`).
@@ -35,27 +36,19 @@ fn run(format: &str) -> String {
     }
     std::fs::write(dir.join("gt.csv"), gt).unwrap();
     std::fs::write(dir.join("pred.csv"), pred).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args([
-            "regression",
-            "--gt",
-            "gt.csv",
-            "--pred",
-            "pred.csv",
-            "--format",
-            format,
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let args = [
+        "regression",
+        "--gt",
+        "gt.csv",
+        "--pred",
+        "pred.csv",
+        "--format",
+        format,
+    ];
+    let (code, out, err) = cli::run_in(&dir, &args);
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    assert_eq!(code, 0, "{err}");
+    out
 }
 
 fn first_cells(out: &str, sep: char) -> Vec<String> {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{bytes_input, codes, has, input, score_inputs};
+use common::{bytes_input, cli, codes, has, input, score_inputs};
 use dropscore::input::Role;
 use dropscore::{Mode, Report};
 
@@ -458,13 +458,9 @@ fn text_output_has_four_decimals_and_percentages() {
 
 /// The `file:line` and code of each diagnostic the command line prints for `dist_tasso.*`.
 fn matrix_lines(args: &[&str]) -> Vec<String> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .output()
-        .expect("dropscore runs");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .chain(String::from_utf8_lossy(&out.stderr).lines())
+    let (_, out, err) = cli::run(args);
+    out.lines()
+        .chain(err.lines())
         .filter(|l| l.contains("dist_tasso") && l.contains("error ["))
         .map(|l| {
             let (at, rest) = l.split_once(": error ").unwrap_or((l, ""));

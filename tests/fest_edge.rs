@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bytes_input, data, score_inputs};
+use common::{bytes_input, cli, data, score_inputs};
 use dropscore::diag::Severity::{self, Error, Info, Warning};
 use dropscore::formats::png_mask::decode_gray;
 use dropscore::input::Role;
@@ -531,15 +531,10 @@ fn empty_test_folder_in_a_zip_and_on_disk() {
         )
         .unwrap();
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(["fest", "--format", "json", "--gt"])
-        .arg(dir.join("ref"))
-        .arg("--pred")
-        .arg(dir.join("res"))
-        .output()
-        .unwrap();
+    let (gt, pred) = (dir.join("ref"), dir.join("res"));
+    let (gt, pred) = (gt.to_str().unwrap(), pred.to_str().unwrap());
+    let (_, r) = cli::run_json(&["fest", "--format", "json", "--gt", gt, "--pred", pred]);
     let _ = std::fs::remove_dir_all(&dir);
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let codes: Vec<&str> = r["diagnostics"]
         .as_array()
         .unwrap()

@@ -6,41 +6,21 @@
 #![cfg(unix)]
 
 mod common;
-use common::data;
+use common::{cli, data};
 use serde_json::Value;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const GT: &str = "chalearn-ce/ap_example/input/ref/La_Tomatina_test.txt";
 const RES: &str = "chalearn-ce/ap_example/input/res/La_Tomatina.txt";
 
 /// Runs the CLI, failing the test if it has not finished after 60 s (a FIFO opened for reading would block).
+/// No message is a raw OS error.
 fn run(args: &[&Path]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let t = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if t.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("dropscore {args:?} still runs after 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let (code, out, err) = cli::run_within(args, Duration::from_secs(60));
     assert!(!err.contains("os error"), "{err}");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        err,
-    )
+    (code, out, err)
 }
 
 fn fresh(name: &str) -> PathBuf {

@@ -333,7 +333,7 @@ fn segmentation_under_256_descriptors(n: usize, tag: &str) -> (i32, serde_json::
     }
     let script = format!(
         "ulimit -n 256 && exec '{}' segmentation --gt '{}' --pred '{}' --set num_classes=2 --format json",
-        env!("CARGO_BIN_EXE_dropscore"),
+        cli::exe().display(),
         dir.join("gt").display(),
         dir.join("res").display()
     );

@@ -1,20 +1,9 @@
 //! `dropscore manifest` and `dropscore check` on the command line (docs/specs/preflight.md): exit statuses, the
 //! manifest's relative names, the JSON verdict, and a `--set` that contradicts the manifest.
 
+mod common;
+use common::cli::run;
 use std::path::PathBuf;
-use std::process::Command;
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .output()
-        .expect("run dropscore");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn data(rel: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

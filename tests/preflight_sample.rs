@@ -4,7 +4,9 @@
 //! say what official scoring against the real solution says: ready exactly when scoring has no error, with the same
 //! located errors (a missing id at its solution line, named by the sample's file).
 
+mod common;
 mod preflight_common;
+use common::cli;
 use dropscore::input::Role;
 use dropscore::protocols::preflight;
 use preflight_common::{errors, file_set, manifest, score, File, Located, Rng};
@@ -193,17 +195,6 @@ fn the_manifest_records_the_classes_and_says_how_it_read_the_sample() {
     assert_eq!(errors, [("classification.duplicate_id", Some(3))]);
 }
 
-/// `dropscore ARGS` run in `dir`: its exit status and standard error.
-fn run_cli(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    (out.status.code().unwrap_or(-1), err)
-}
-
 /// Every Kaggle example (examples/kaggle/*/) as its organizer would publish it: the manifest made from the
 /// sample submission with the example's config, and its submission checked against it, ready as scoring it
 /// against the solution is (per-group and column-wise metrics, RLE masks, MAP@k, PredictionString, …).
@@ -221,7 +212,7 @@ fn every_kaggle_example_checks_against_its_sample_submission() {
             seen + 100 * std::process::id() as usize
         ));
         let m = manifest.to_str().unwrap();
-        let (code, err) = run_cli(
+        let (code, _, err) = cli::run_in(
             &dir,
             &[
                 "manifest",
@@ -237,7 +228,7 @@ fn every_kaggle_example_checks_against_its_sample_submission() {
         let text = std::fs::read_to_string(&manifest).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         let protocol = v["protocol"].as_str().unwrap().to_string();
-        let (checked, err) = run_cli(
+        let (checked, _, err) = cli::run_in(
             &dir,
             &[
                 "check",
@@ -248,7 +239,7 @@ fn every_kaggle_example_checks_against_its_sample_submission() {
                 "submission.csv",
             ],
         );
-        let (scored, serr) = run_cli(
+        let (scored, _, serr) = cli::run_in(
             &dir,
             &[
                 &protocol,

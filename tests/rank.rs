@@ -4,9 +4,10 @@
 //! this file's last comment (each replicate the MAE of the drawn rows; ranks 1 + the number strictly better;
 //! `numpy.percentile` for the intervals; Holm's adjustment; groups against each group's best).
 
+mod common;
+use common::cli::run_in;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 /// id, target, then the predictions of a.csv, b.csv, c.csv.
 const TABLE: &[&str] = &[
@@ -52,19 +53,6 @@ const TABLE: &[&str] = &[
     "h39,49.281,50.07,50.081,46.029",
 ];
 
-fn run_in(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn staged(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("dropscore-rank-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -109,7 +97,7 @@ fn rank_equals_numpy() {
         "json",
         "-q",
     ];
-    let (code, out, err) = run_in(&args, &dir);
+    let (code, out, err) = run_in(&dir, &args);
     assert_eq!(code, 0, "{err}");
     let r: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["metric"], "mean_absolute_error");
@@ -182,6 +170,7 @@ fn rank_equals_numpy() {
     }
     // The same draws as the score's own intervals.
     let (_, one, _) = run_in(
+        &dir,
         &[
             "regression",
             "--gt",
@@ -196,7 +185,6 @@ fn rank_equals_numpy() {
             "json",
             "-q",
         ],
-        &dir,
     );
     let one: Value = serde_json::from_str(&one).unwrap();
     assert_eq!(
@@ -208,7 +196,7 @@ fn rank_equals_numpy() {
         rows[1]["high"]
     );
     // The text output: one line per submission in leaderboard order.
-    let (code, text, err) = run_in(&args[..args.len() - 3], &dir);
+    let (code, text, err) = run_in(&dir, &args[..args.len() - 3]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = text.lines().collect();
     assert!(
@@ -229,8 +217,8 @@ fn rank_equals_numpy() {
 fn rank_needs_two_submissions_on_one_protocol() {
     let dir = staged("two");
     let (code, _, err) = run_in(
-        &["rank", "regression", "--gt", "gt.csv", "--pred", "a.csv"],
         &dir,
+        &["rank", "regression", "--gt", "gt.csv", "--pred", "a.csv"],
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("at least two"), "{err}");

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bytes_input, score_inputs};
+use common::{bytes_input, cli, score_inputs};
 use dropscore::input::Role;
 use dropscore::{Mode, Report};
 use std::io::Write;
@@ -167,16 +167,10 @@ fn cli_reads_large_files_on_disk() {
     for (path, bytes, _) in containers("pred.csv", &pred) {
         std::fs::write(dir.join("gt.csv"), &gt).unwrap();
         std::fs::write(dir.join(&path), &bytes).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-            .args(["regression", "--gt"])
-            .arg(dir.join("gt.csv"))
-            .arg("--pred")
-            .arg(dir.join(&path))
-            .args(["--format", "json"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{path}");
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let (g, p) = (dir.join("gt.csv"), dir.join(&path));
+        let (g, p) = (g.to_str().unwrap(), p.to_str().unwrap());
+        let (code, v) = cli::run_json(&["regression", "--gt", g, "--pred", p, "--format", "json"]);
+        assert_eq!(code, 0, "{path}");
         let scores = v["scores"].clone();
         let from_memory = run(&gt, &path, bytes);
         for m in dropscore::protocols::regression::METRICS {

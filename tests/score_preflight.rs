@@ -2,29 +2,13 @@
 //! a submission that is not ready is not scored and `detailed_results.html` gives the verdict and the located
 //! problems, as `dropscore check` does; and `detailed_results.html`'s Content-Security-Policy.
 
+mod common;
+use common::cli::run_in;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let bin = std::env::var_os("DROPSCORE_SCORE_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_dropscore")),
-        PathBuf::from,
-    );
-    let out = Command::new(bin)
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn fresh(name: &str) -> PathBuf {
@@ -63,7 +47,8 @@ fn kws_with_manifest(tag: &str, pred: &[u8], name: &str) -> (PathBuf, PathBuf) {
     let gt = root().join("www/examples/kws/GroundTruthRelevanceJudgementsSample.xml");
     copy(&gt, &input.join("ref"));
     let manifest = input.join("ref/manifest.json");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &[
             "manifest",
             "kws",
@@ -72,7 +57,6 @@ fn kws_with_manifest(tag: &str, pred: &[u8], name: &str) -> (PathBuf, PathBuf) {
             "--out",
             manifest.to_str().unwrap(),
         ],
-        &root(),
     );
     assert_eq!(code, 0, "{err}");
     std::fs::write(
@@ -91,9 +75,9 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
         std::fs::read(root().join("www/examples/kws/WordSpottingResultsSample.xml")).unwrap();
     // Ready: the check passes (said on stderr), then the submission is scored as without a manifest.
     let (input, out) = kws_with_manifest("manifest-ready", &pred, "Results.xml");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -123,9 +107,9 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
         b"\xff\xd8\xff\xe0\x00\x10JFIF\x00rest",
     )
     .unwrap();
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -145,7 +129,8 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
         .unwrap();
     assert!(first < second, "the cause first");
     // The same verdict as `dropscore check` on the same files.
-    let (code, stdout, _) = run(
+    let (code, stdout, _) = run_in(
+        input.join("res"),
         &[
             "check",
             "kws",
@@ -155,7 +140,6 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
             "Results.xml",
             "photo.jpg",
         ],
-        &input.join("res"),
     );
     assert_eq!(code, 1);
     let verdict = stdout.lines().next().unwrap();
@@ -165,7 +149,8 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
     std::fs::write(input.join("ref/dropscore.toml"), "protocol = \"kws\"\n").unwrap();
     let m = input.join("ref/manifest.json");
     let out2 = input.parent().unwrap().join("output2");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &[
             "score",
             input.to_str().unwrap(),
@@ -173,7 +158,6 @@ fn score_runs_the_preflight_check_first_when_a_manifest_is_available() {
             "--manifest",
             m.to_str().unwrap(),
         ],
-        &root(),
     );
     assert_eq!(code, 1, "{err}");
     assert!(
@@ -187,9 +171,9 @@ fn detailed_results_carry_a_content_security_policy() {
     let pred =
         std::fs::read(root().join("www/examples/kws/WordSpottingResultsSample.xml")).unwrap();
     let (input, out) = kws_with_manifest("csp", &pred, "Results.xml");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 0, "{err}");
     let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();

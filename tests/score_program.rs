@@ -5,34 +5,14 @@
 //! Set DROPSCORE_SCORE_BIN to run the same checks with another binary (the static musl build).
 
 mod common;
+use common::cli::run_in;
 use common::data;
 use dropscore::protocols;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> PathBuf {
-    std::env::var_os("DROPSCORE_SCORE_BIN").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_dropscore")),
-        PathBuf::from,
-    )
-}
-
-fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn fresh(name: &str) -> PathBuf {
@@ -119,7 +99,7 @@ fn cli_report(
         args.push(format!("{k}={v}"));
     }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, out, err) = run(&refs, &root());
+    let (code, out, err) = run_in(root(), &refs);
     assert!(code <= 2, "{id}: CLI exit {code}: {err}");
     (code, serde_json::from_str(&out).unwrap_or(Value::Null))
 }
@@ -155,9 +135,9 @@ fn codabench_folder_per_protocol_equals_the_cli() {
             let (cli_code, report) =
                 cli_report(p.id, &gts, &preds, cfg.mode.as_str(), &cfg.options);
             let out = input.parent().unwrap().join("output");
-            let (code, _, err) = run(
+            let (code, _, err) = run_in(
+                root(),
                 &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-                &root(),
             );
             assert!(
                 !out.join("metadata").exists(),
@@ -274,13 +254,14 @@ fn flags_without_a_config_and_their_overrides() {
     let ex = info.examples.iter().find(|e| e.id == "sample").unwrap();
     let (input, gts, preds) = stage("flags", "kws", ex, false);
     let out = input.parent().unwrap().join("output");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 2, "no protocol: usage error");
     assert!(err.contains("--protocol"), "{err}");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &[
             "score",
             input.to_str().unwrap(),
@@ -292,7 +273,6 @@ fn flags_without_a_config_and_their_overrides() {
             "--set",
             "k=5,10",
         ],
-        &root(),
     );
     assert_eq!(code, 0, "{err}");
     let scores: Value =
@@ -315,9 +295,9 @@ fn flags_without_a_config_and_their_overrides() {
     )
     .unwrap();
     let out2 = input.parent().unwrap().join("output2");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out2.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 2);
     assert!(err.contains("dropscore.toml:2:8: mode:"), "{err}");
@@ -332,9 +312,9 @@ fn flags_without_a_config_and_their_overrides() {
         "protocol = \"kws\"\n[[leaderboard.columns]]\nkey = \"nope\"\n",
     )
     .unwrap();
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out2.to_str().unwrap()],
-        &root(),
     );
     // The config check knows kws's score ids (Protocol::score_ids), so it is refused before any scoring.
     assert_eq!(code, 2);
@@ -347,7 +327,8 @@ fn flags_without_a_config_and_their_overrides() {
     // Missing res/ (with no config, so that the config's own error does not come first)
     std::fs::remove_file(input.join("ref/dropscore.toml")).unwrap();
     std::fs::remove_dir_all(input.join("res")).unwrap();
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &[
             "score",
             input.to_str().unwrap(),
@@ -355,7 +336,6 @@ fn flags_without_a_config_and_their_overrides() {
             "--protocol",
             "kws",
         ],
-        &root(),
     );
     assert_eq!(code, 2);
     assert!(err.contains("res"), "{err}");
@@ -368,9 +348,9 @@ fn codalab_metadata_in_res_is_ignored() {
     let (input, _, _) = stage("meta", "kws", ex, true);
     std::fs::write(input.join("res/metadata"), "description: my run\n").unwrap();
     let out = input.parent().unwrap().join("output");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     assert_eq!(code, 0, "{err}");
     assert!(!out.join("metadata").exists());
@@ -391,9 +371,9 @@ fn fixture_folder(tag: &str, id: &str, gt: &[&str], res: &[(&str, &str)]) -> (i3
     let cfg = root().join("examples").join(id);
     copy(&cfg.join("dropscore.toml"), &input.join("ref"));
     let out = base.join("output");
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     let scores = std::fs::read_to_string(out.join("scores.json"))
         .ok()
@@ -530,7 +510,7 @@ fn chalearn_ce_without_a_config_writes_the_scores_key() {
         if let Some(s) = set {
             args.extend(["--set", s]);
         }
-        let (code, _, err) = run(&args, &root());
+        let (code, _, err) = run_in(root(), &args);
         assert_eq!(code, 0, "{err}");
         let txt = std::fs::read_to_string(out.join("scores.txt")).unwrap();
         assert_eq!(txt, format!("{key}: 0.7222222222222223\n"));
@@ -558,9 +538,9 @@ fn stage_texts(tag: &str, refs: &[(&str, &str)], res: &[(&str, &str)]) -> (PathB
 /// or the run fails (exit 1) with one sentence naming `metric` as null, no scores written, and the sentence
 /// on the participant's page too. Returns whether it failed.
 fn number_or_failure(input: &Path, out: &Path, metric: &str) -> bool {
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &["score", input.to_str().unwrap(), out.to_str().unwrap()],
-        &root(),
     );
     let scores = out.join("scores.json");
     if code == 0 {
@@ -638,14 +618,14 @@ fn a_null_leaderboard_metric_is_a_failure() {
     // Without a config: scores.json holds no null either (the headline must have a value; other null scores
     // are left out).
     let (input, out) = stage_texts("null-bare", &[("gt.csv", &gt)], &[("pred.csv", &pred)]);
-    let (code, _, err) = run(
+    let (code, _, err) = run_in(
+        root(),
         &[
             "score",
             input.to_str().unwrap(),
             out.to_str().unwrap(),
             "--protocol=regression",
         ],
-        &root(),
     );
     if code == 0 {
         let txt = std::fs::read_to_string(out.join("scores.json")).unwrap();

@@ -1,24 +1,17 @@
 //! Bootstrap intervals and `dropscore compare` on the command line (docs/specs/statistics.md).
 
+mod common;
+use common::cli;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `dropscore ARGS` in the crate's folder, as [`cli::run_in`].
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    cli::run_in(root(), args)
 }
 
 const GT: &str = "www/examples/classification/gt.csv";
@@ -27,11 +20,9 @@ const LABELS: &str = "www/examples/classification/pred_labels.csv";
 const REG_GT: &str = "www/examples/regression/gt.csv";
 const REG_PRED: &str = "www/examples/regression/pred.csv";
 
+/// The JSON report of `dropscore ARGS` in the crate's folder, as [`cli::cli_json`].
 fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "-q"]);
-    let (_, out, err) = run(&all);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"))
+    cli::cli_json(&root(), args).0
 }
 
 #[test]

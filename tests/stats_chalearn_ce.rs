@@ -349,22 +349,10 @@ fn compare_and_rank_on_the_command_line() {
         }
     }
     let run = |args: &[&str]| -> serde_json::Value {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-            .args(args)
-            .args([
-                "--set",
-                "bootstrap=50",
-                "--set",
-                "permutations=200",
-                "--set",
-                "expected_categories=3",
-            ])
-            .args(["--format", "json", "-q"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+        let mut all = args.to_vec();
+        all.extend(["--set", "bootstrap=50", "--set", "permutations=200"]);
+        all.extend(["--set", "expected_categories=3"]);
+        cli_json(&dir, &all).0
     };
     let c = &run(&[
         "compare",

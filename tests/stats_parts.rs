@@ -2,29 +2,10 @@
 //! each part's scores equal to the metric on that part's rows written as separate files, Ignored rows in no
 //! part and not in the whole, option `part`, the scoring program, the manifest, bad split files.
 
+mod common;
+use common::cli::{cli_json, run_in};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn run_in(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json_in(args: &[&str], cwd: &Path) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json", "-q"]);
-    let (_, out, err) = run_in(&all, cwd);
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"))
-}
 
 fn fresh(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("dropscore-parts-{}-{name}", std::process::id()));
@@ -118,7 +99,7 @@ fn scores_of(dir: &Path, protocol: &str, gt: &str, pred: &str, set: &[&str]) -> 
     for s in set {
         args.extend(["--set", s]);
     }
-    json_in(&args, dir)
+    cli_json(dir, &args).0
 }
 
 #[test]
@@ -185,6 +166,7 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
     );
     // The text output: one line per part after the scores.
     let (_, text, _) = run_in(
+        &dir,
         &[
             "classification",
             "--gt",
@@ -193,7 +175,6 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
             "pred.csv",
             "-q",
         ],
-        &dir,
     );
     let want = format!(
         "public part: accuracy {:.5}\nprivate part: accuracy {:.5}\n",
@@ -202,6 +183,7 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
     );
     assert!(text.ends_with(&want), "{text}");
     let (_, text, _) = run_in(
+        &dir,
         &[
             "classification",
             "--gt",
@@ -212,7 +194,6 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
             "--set",
             "part=public",
         ],
-        &dir,
     );
     assert!(
         text.contains("public part:") && !text.contains("private"),
@@ -424,6 +405,7 @@ fn bad_split_files_are_located_errors() {
     }
     // A split file that is not there is a usage error.
     let (code, _, err) = run_in(
+        &dir,
         &[
             "regression",
             "--gt",
@@ -433,7 +415,6 @@ fn bad_split_files_are_located_errors() {
             "--set",
             "split=nowhere.tsv",
         ],
-        &dir,
     );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("option `split`"), "{err}");
@@ -463,9 +444,9 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
         "protocol = \"classification\"\n[options]\nmetric = \"accuracy\"\npart = \"public\"\n\n\
                 [[leaderboard.columns]]\nkey = \"accuracy\"\ntitle = \"Accuracy\"\n";
     std::fs::write(dir.join("in/ref/dropscore.toml"), toml).unwrap();
-    let (code, _, err) = run_in(&["config", "in/ref/dropscore.toml"], &dir);
+    let (code, _, err) = run_in(&dir, &["config", "in/ref/dropscore.toml"]);
     assert_eq!(code, 0, "{err}");
-    let (code, _, err) = run_in(&["score", "in", "out"], &dir);
+    let (code, _, err) = run_in(&dir, &["score", "in", "out"]);
     assert_eq!(code, 0, "{err}");
     let s: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/scores.json")).unwrap())
@@ -495,11 +476,12 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
         toml.replace("part = \"public\"", "part = \"secret\""),
     )
     .unwrap();
-    let (code, _, err) = run_in(&["config", "bad.toml"], &dir);
+    let (code, _, err) = run_in(&dir, &["config", "bad.toml"]);
     assert_ne!(code, 0);
     assert!(err.contains("part"), "{err}");
     // The manifest (what a participant's pre-flight reads) never records a row's part.
     let (code, _, err) = run_in(
+        &dir,
         &[
             "manifest",
             "classification",
@@ -508,7 +490,6 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
             "--out",
             "m.json",
         ],
-        &dir,
     );
     assert_eq!(code, 0, "{err}");
     let m = std::fs::read_to_string(dir.join("m.json"))
@@ -524,6 +505,7 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
         .replacen("id,label,Usage", "id,Expected,Usage", 1);
     std::fs::write(dir.join("solution.csv"), kaggle).unwrap();
     let (code, _, err) = run_in(
+        &dir,
         &[
             "manifest",
             "classification",
@@ -532,7 +514,6 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
             "--out",
             "m2.json",
         ],
-        &dir,
     );
     assert_eq!(code, 0, "{err}");
     let m2 = std::fs::read_to_string(dir.join("m2.json"))
@@ -544,6 +525,7 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
     );
     // The participant's check of a full submission passes.
     let (code, out, err) = run_in(
+        &dir,
         &[
             "check",
             "classification",
@@ -552,7 +534,6 @@ fn scoring_program_shows_the_configured_part_and_the_manifest_hides_the_split() 
             "--pred",
             "pred.csv",
         ],
-        &dir,
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.to_ascii_lowercase().contains("private"), "{out}");

@@ -216,17 +216,6 @@ fn replicates_equal_the_repeated_examples() {
     assert!(checked.iter().any(|m| m == "NoAns_f1"));
 }
 
-fn cli_json(args: &[&str]) -> Value {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
-}
-
 const REFS: &str = "www/examples/text/translation/refs.json";
 const HYPS: &str = "www/examples/text/translation/hyps.json";
 
@@ -247,7 +236,7 @@ fn intervals_in_the_report_are_those_of_the_repeated_sets() {
         "--set",
         "seed=7",
     ];
-    let r = cli_json(&args);
+    let r = cli_json(&root(), &args).0;
     assert_eq!(
         r["statistics"],
         json!({"unit": "item", "strata": null, "bootstrap": 200, "seed": 7, "confidence": 0.95})
@@ -281,32 +270,36 @@ fn intervals_in_the_report_are_those_of_the_repeated_sets() {
         assert_eq!(iv["left_out"], 0);
     }
     // Deterministic: the same seed gives the same report; another seed other intervals.
-    assert_eq!(cli_json(&args), r);
+    assert_eq!(cli_json(&root(), &args).0, r);
     let mut other = args.to_vec();
     other[10] = "seed=8";
-    assert_ne!(cli_json(&other)["intervals"], r["intervals"]);
+    assert_ne!(cli_json(&root(), &other).0["intervals"], r["intervals"]);
     // Without `bootstrap`, no statistics and no intervals.
-    let plain = cli_json(&args[..7]);
+    let plain = cli_json(&root(), &args[..7]).0;
     assert!(plain.get("statistics").is_none() || plain["statistics"].is_null());
 }
 
 /// `dropscore compare text` on one submission against itself: Δ 0, a zero-width interval.
 #[test]
 fn compare_text_against_itself() {
-    let c = &cli_json(&[
-        "compare",
-        "text",
-        "--gt",
-        REFS,
-        "--pred",
-        HYPS,
-        "--vs",
-        HYPS,
-        "--set",
-        "bootstrap=50",
-        "--set",
-        "metric=chrf",
-    ])["compare"];
+    let c = &cli_json(
+        &root(),
+        &[
+            "compare",
+            "text",
+            "--gt",
+            REFS,
+            "--pred",
+            HYPS,
+            "--vs",
+            HYPS,
+            "--set",
+            "bootstrap=50",
+            "--set",
+            "metric=chrf",
+        ],
+    )
+    .0["compare"];
     assert_eq!(c["metric"], "chrf", "{c}");
     assert_eq!(c["delta"], 0.0, "{c}");
     assert_eq!(

@@ -4,20 +4,12 @@
 //! (`ref/`, `res/`) the roles are exchanged with the info `input.swapped` and the input is scored.
 
 mod common;
-use common::data;
+use common::{cli, data};
 use serde_json::Value;
-use std::process::Command;
 
+/// The JSON report of `dropscore ARGS --format json` in tests/data, with the exit status.
 fn run(args: &[&str]) -> (i32, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json"])
-        .current_dir(data(""))
-        .output()
-        .unwrap();
-    let json: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
-    (out.status.code().unwrap_or(-1), json)
+    cli::run_json_in(data(""), &[args, &["--format", "json"]].concat())
 }
 
 /// `protocol --gt gt… --pred pred…` scores; the swapped call is refused with a hint that is the first call

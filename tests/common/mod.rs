@@ -7,7 +7,11 @@ use dropscore::{Mode, Report};
 use std::path::PathBuf;
 use std::rc::Rc;
 
+pub mod cli;
 pub mod resample;
+
+#[allow(unused_imports)] // not every test file uses it
+pub use cli::cli_json;
 
 pub fn data(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -93,17 +97,4 @@ pub fn close(a: Option<f64>, b: Option<f64>) -> bool {
         (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
         _ => false,
     }
-}
-
-/// The CLI's JSON report of `args` run in `dir` (`--format json -q`), parsed, with its bytes.
-pub fn cli_json(dir: &std::path::Path, args: &[&str]) -> (serde_json::Value, Vec<u8>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json", "-q"])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, out.stdout)
 }

@@ -4,7 +4,7 @@
 
 pub mod bombs;
 
-use super::common::data;
+use super::common::{cli, data};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,7 +20,7 @@ pub struct Outcome {
 
 /// Runs the CLI under `/usr/bin/time -v` when it exists (peak resident memory), else plainly.
 pub fn run(args: &[&str]) -> Outcome {
-    let exe = env!("CARGO_BIN_EXE_dropscore");
+    let exe = cli::exe();
     let timed = Path::new("/usr/bin/time").exists();
     let mut cmd = if timed {
         let mut c = Command::new("/usr/bin/time");

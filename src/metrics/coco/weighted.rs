@@ -18,8 +18,8 @@
 //! count over the weighted `npig`.
 
 use super::evaluate_img::{self, by_score_desc, CellEval, IGNORED, TP};
-use super::summarize::{queries, selection};
-use super::weighted_sweep::{first_points, stream, Entry, Sweep, LANES};
+use super::summarize::{queries, selection, Query};
+use super::weighted_sweep::{first_points, stream, Stream, Sweep, LANES};
 use super::{Input, Params};
 use crate::metrics::mean::numpy_sum;
 use std::cmp::Ordering;
@@ -57,11 +57,12 @@ struct Category {
     images: Vec<u32>,
     /// Per area range: (cell, GT not ignored) for the cells that have some.
     npig: Vec<Vec<(u32, u32)>>,
-    /// Per recall pair and IoU threshold (`pair * T + t`): (cell, true positives) where there are some.
-    tp: Vec<Vec<(u32, u32)>>,
+    /// Per recall pair: the cells with a true positive at some IoU threshold, and their counts of true
+    /// positives, T per cell.
+    tp: Vec<(Vec<u32>, Vec<u32>)>,
     /// Per precision pair and group of [`LANES`] IoU thresholds (`pair * groups + g`): the detections in
     /// `accumulate()`'s order ([`stream`]).
-    streams: Vec<Vec<Entry>>,
+    streams: Vec<Stream>,
 }
 
 /// `accumulate()`'s order of a category's detections (cell, rank in the cell), and where each run of equal
@@ -95,24 +96,25 @@ impl Category {
         let state = |e: &CellEval, a: usize, t: usize, d: usize| {
             e.state[(a * t_n + t) * e.scores.len() + d]
         };
-        let mut tp = Vec::with_capacity(needs.recall.len() * t_n);
+        let mut tp = Vec::with_capacity(needs.recall.len());
         for &(a, m) in &needs.recall {
             let max_det = p.max_dets[m];
-            for t in 0..t_n {
-                tp.push(
-                    evals
-                        .iter()
-                        .enumerate()
-                        .map(|(c, e)| {
-                            let n = (0..e.scores.len().min(max_det))
-                                .filter(|&d| state(e, a, t, d) == TP)
-                                .count();
-                            (c as u32, n as u32)
-                        })
-                        .filter(|x| x.1 > 0)
-                        .collect(),
-                );
+            let (mut cells, mut counts) = (Vec::new(), Vec::new());
+            for (c, e) in evals.iter().enumerate() {
+                let per_t = (0..t_n).map(|t| {
+                    (0..e.scores.len().min(max_det))
+                        .filter(|&d| state(e, a, t, d) == TP)
+                        .count() as u32
+                });
+                let at = counts.len();
+                counts.extend(per_t);
+                if counts[at..].iter().all(|&n| n == 0) {
+                    counts.truncate(at);
+                } else {
+                    cells.push(c as u32);
+                }
             }
+            tp.push((cells, counts));
         }
         let mut streams = Vec::with_capacity(needs.precision.len() * t_n.div_ceil(LANES));
         for &(a, m) in &needs.precision {
@@ -144,6 +146,15 @@ impl Category {
             streams,
         }
     }
+}
+
+/// A replicate's precision and recall lists (pycocotools' `precision` and `recall` arrays, for the pairs
+/// read), and per pair whether some category is −1 there.
+struct Lists<'a> {
+    precision: &'a [f64],
+    recall: &'a [f64],
+    missing_precision: &'a [bool],
+    missing_recall: &'a [bool],
 }
 
 /// Per-cell evaluation of every category, kept for weighted replicates of the 12 stats.
@@ -204,6 +215,9 @@ impl WeightedEval {
         let mut bucket = vec![0.0; LANES * (r_n + 1)];
         let mut ks = Vec::with_capacity(r_n);
         let mut wc = Vec::new();
+        let mut tps = Vec::with_capacity(t_n);
+        let mut missing_precision = vec![false; np];
+        let mut missing_recall = vec![false; nr];
         for (k, cat) in self.categories.iter().enumerate() {
             wc.clear();
             wc.extend(
@@ -220,6 +234,7 @@ impl WeightedEval {
             for (pi, &(a, _)) in self.needs.precision.iter().enumerate() {
                 let n = npig(a);
                 if n == 0 {
+                    missing_precision[pi] = true;
                     continue;
                 }
                 first_points(n, &p.rec_thrs, &mut ks);
@@ -236,52 +251,83 @@ impl WeightedEval {
             for (ri, &(a, _)) in self.needs.recall.iter().enumerate() {
                 let n = npig(a);
                 if n == 0 {
+                    missing_recall[ri] = true;
                     continue;
                 }
-                for t in 0..t_n {
-                    let tp: u64 = cat.tp[ri * t_n + t]
-                        .iter()
-                        .map(|&(c, x)| wc[c as usize] as u64 * x as u64)
-                        .sum();
+                let (cells, counts) = &cat.tp[ri];
+                tps.clear();
+                tps.resize(t_n, 0);
+                for (&c, row) in cells.iter().zip(counts.chunks_exact(t_n)) {
+                    let w = u64::from(wc[c as usize]);
+                    for (acc, &x) in tps.iter_mut().zip(row) {
+                        *acc += w * u64::from(x);
+                    }
+                }
+                for (t, &tp) in tps.iter().enumerate() {
                     recall[(ri * t_n + t) * k_n + k] = tp as f64 / n as f64;
                 }
             }
         }
+        let lists = Lists {
+            precision: &precision,
+            recall: &recall,
+            missing_precision: &missing_precision,
+            missing_recall: &missing_recall,
+        };
         queries(&p.max_dets)
             .iter()
-            .map(|q| {
-                let (ts, pairs) = selection(p, q);
-                let list = if q.ap {
-                    &self.needs.precision
-                } else {
-                    &self.needs.recall
-                };
-                let at: Vec<usize> = pairs
-                    .iter()
-                    .map(|x| list.iter().position(|y| y == x).unwrap_or(0))
-                    .collect();
-                let per_t = if q.ap { r_n * k_n } else { k_n };
-                let mut vals = Vec::with_capacity(ts.len() * per_t * at.len());
-                for &t in &ts {
-                    if q.ap {
-                        for r in 0..r_n {
-                            for k in 0..k_n {
-                                for &pi in &at {
-                                    vals.push(precision[((pi * t_n + t) * r_n + r) * k_n + k]);
-                                }
-                            }
-                        }
-                    } else {
-                        for k in 0..k_n {
-                            for &ri in &at {
-                                vals.push(recall[(ri * t_n + t) * k_n + k]);
-                            }
+            .map(|q| self.query(q, &lists))
+            .collect()
+    }
+
+    /// One stat from the precision and recall lists, as `summarize()` averages its selection: the values other
+    /// than −1, in the order of pycocotools' array (threshold, recall threshold, category, area, maxDets).
+    fn query(&self, q: &Query, lists: &Lists) -> Option<f64> {
+        let p = &self.params;
+        let (t_n, r_n, k_n) = (p.iou_thrs.len(), p.rec_thrs.len(), self.categories.len());
+        let (ts, pairs) = selection(p, q);
+        let (list, values, missing) = if q.ap {
+            (
+                &self.needs.precision,
+                lists.precision,
+                lists.missing_precision,
+            )
+        } else {
+            (&self.needs.recall, lists.recall, lists.missing_recall)
+        };
+        let at: Vec<usize> = pairs
+            .iter()
+            .map(|x| list.iter().position(|y| y == x).unwrap_or(0))
+            .collect();
+        let per_t = if q.ap { r_n * k_n } else { k_n };
+        let contiguous = ts.windows(2).all(|x| x[1] == x[0] + 1);
+        if let ([pi], Some(&t0), true) = (at.as_slice(), ts.first(), contiguous) {
+            if !missing[*pi] {
+                // One pair, every category defined: the selection is one slice of the list, in its order.
+                let from = (pi * t_n + t0) * per_t;
+                let vals = &values[from..from + ts.len() * per_t];
+                return (!vals.is_empty()).then(|| numpy_sum(vals) / vals.len() as f64);
+            }
+        }
+        let mut vals = Vec::with_capacity(ts.len() * per_t * at.len());
+        for &t in &ts {
+            if q.ap {
+                for r in 0..r_n {
+                    for k in 0..k_n {
+                        for &pi in &at {
+                            vals.push(values[((pi * t_n + t) * r_n + r) * k_n + k]);
                         }
                     }
                 }
-                vals.retain(|&v| v > -1.0);
-                (!vals.is_empty()).then(|| numpy_sum(&vals) / vals.len() as f64)
-            })
-            .collect()
+            } else {
+                for k in 0..k_n {
+                    for &ri in &at {
+                        vals.push(values[(ri * t_n + t) * k_n + k]);
+                    }
+                }
+            }
+        }
+        vals.retain(|&v| v > -1.0);
+        (!vals.is_empty()).then(|| numpy_sum(&vals) / vals.len() as f64)
     }
 }

@@ -19,7 +19,10 @@ pub const LANES: usize = 32;
 
 /// A detection in `accumulate()`'s order: its cell and, bit per threshold of the group, whether it is a true or
 /// a false positive there. With `cell == RUN_MARK` it heads a run of equal scores in one cell with two or more
-/// entries: `tp` is the run's length, its entries follow.
+/// entries: `tp` is the run's length, its entries follow. With `cell == FP_BLOCK` it stands for consecutive
+/// detections that are false positives at every threshold of the group (most of them): their cells are
+/// `Stream::cells[tp..tp + fp]`, and a replicate adds their weights in one tight loop, without a branch per
+/// detection.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
     pub cell: u32,
@@ -28,20 +31,35 @@ pub struct Entry {
 }
 
 const RUN_MARK: u32 = u32::MAX;
+const FP_BLOCK: u32 = u32::MAX - 1;
+
+/// The entries of one (precision pair, group of thresholds), and the cells of their false-positive blocks.
+#[derive(Clone, Debug, Default)]
+pub struct Stream {
+    entries: Vec<Entry>,
+    cells: Vec<u32>,
+}
 
 /// The combined stream of the thresholds `lanes` (at most [`LANES`]) of one precision pair: `order` is
 /// `accumulate()`'s order (cell, rank in the cell), `start` where each run of equal scores within one cell
 /// starts, `state(cell, rank, t)` [`TP`], [`FP`] or ignored. Detections ignored at every threshold are left
 /// out (they add to neither count); the stream is cut after its last true positive (what follows changes no
-/// precision read).
+/// precision read). The detections false positives at every threshold (their order among themselves changes
+/// no count) are gathered into blocks.
 pub fn stream(
     order: &[(u32, u32)],
     start: &[bool],
     lanes: Range<usize>,
     state: impl Fn(u32, u32, usize) -> u8,
-) -> Vec<Entry> {
-    let mut out = Vec::new();
-    let mut end = 0;
+) -> Stream {
+    let every = if lanes.len() >= LANES {
+        u32::MAX
+    } else {
+        (1u32 << lanes.len()) - 1
+    };
+    let mut out = Stream::default();
+    let (mut end, mut cells_end) = (0, 0);
+    let mut block = 0;
     let mut run: Vec<Entry> = Vec::new();
     let mut i = 0;
     while i < order.len() {
@@ -63,20 +81,33 @@ pub fn stream(
                 run.push(Entry { cell: c, tp, fp });
             }
         }
+        i = j;
+        if run.iter().all(|e| e.tp == 0 && e.fp == every) {
+            out.cells.extend(run.iter().map(|e| e.cell));
+            continue;
+        }
+        if out.cells.len() > block {
+            out.entries.push(Entry {
+                cell: FP_BLOCK,
+                tp: block as u32,
+                fp: (out.cells.len() - block) as u32,
+            });
+            block = out.cells.len();
+        }
         if run.len() > 1 {
-            out.push(Entry {
+            out.entries.push(Entry {
                 cell: RUN_MARK,
                 tp: run.len() as u32,
                 fp: 0,
             });
         }
-        out.extend_from_slice(&run);
+        out.entries.extend_from_slice(&run);
         if run.iter().any(|e| e.tp != 0) {
-            end = out.len();
+            (end, cells_end) = (out.entries.len(), out.cells.len());
         }
-        i = j;
     }
-    out.truncate(end);
+    out.entries.truncate(end);
+    out.cells.truncate(cells_end);
     out
 }
 
@@ -207,14 +238,21 @@ impl<'a> Sweep<'a> {
     }
 
     /// Sweeps `stream` with `wc[cell]` copies of each cell.
-    pub fn run(&mut self, stream: &[Entry], wc: &[u32]) {
+    pub fn run(&mut self, stream: &Stream, wc: &[u32]) {
+        let entries = &stream.entries;
         let mut i = 0;
-        while i < stream.len() {
-            let e = stream[i];
+        while i < entries.len() {
+            let e = entries[i];
             i += 1;
-            if e.cell == RUN_MARK {
+            if e.cell == FP_BLOCK {
+                let cells = &stream.cells[e.tp as usize..(e.tp + e.fp) as usize];
+                let n: u64 = cells.iter().map(|&c| u64::from(wc[c as usize])).sum();
+                if n > 0 {
+                    self.false_positives(self.every, n);
+                }
+            } else if e.cell == RUN_MARK {
                 // A run of equal scores in one cell: the copies' blocks one after the other.
-                let block = &stream[i..i + e.tp as usize];
+                let block = &entries[i..i + e.tp as usize];
                 i += block.len();
                 for _ in 0..wc[block[0].cell as usize] {
                     for x in block {

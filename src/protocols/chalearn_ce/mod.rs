@@ -10,6 +10,7 @@ mod plots;
 mod preflight;
 mod run;
 mod units;
+mod units_curve;
 
 pub use category::{stem_of, steps, TieOrder};
 pub use options::{ChalearnOptions, OPTIONS};

@@ -16,9 +16,9 @@
 //! images kept from A, in A's order, followed by B's lines of the exchanged images, in B's order; its ranking
 //! is the merge of the two rankings, A's line first among equal confidences.
 
-use super::category::{steps, Kept, Reading};
+use super::category::{Kept, Reading, TieOrder};
+use super::units_curve::Curve;
 use crate::metrics::mean::plain_mean;
-use crate::metrics::voc_ap::{area_of_envelope_into, envelope_into, pr_points, Step};
 use crate::stats::units::{Replicate, Slot, Units};
 use std::any::Any;
 use std::collections::HashMap;
@@ -47,8 +47,43 @@ struct Category {
     positives: Vec<u32>,
     /// The matched lines in ranked order.
     ranked: Vec<Line>,
+    /// The same, packed as a replicate reads them: the unit, [`POSITIVE`] and [`TIE_START`] (the line starts
+    /// a group of equal confidences).
+    packed: Vec<u32>,
     /// The GT images missing from the submission file, in GT order.
     missing: Vec<Missing>,
+}
+
+const POSITIVE: u32 = 1 << 31;
+const TIE_START: u32 = 1 << 30;
+const UNIT: u32 = TIE_START - 1;
+
+impl Category {
+    fn new(
+        has_file: bool,
+        positives: Vec<u32>,
+        ranked: Vec<Line>,
+        missing: Vec<Missing>,
+    ) -> Category {
+        let mut group = f64::NAN;
+        let packed = ranked
+            .iter()
+            .map(|l| {
+                let start = l.conf != group;
+                if start {
+                    group = l.conf;
+                }
+                l.unit | if l.positive { POSITIVE } else { 0 } | if start { TIE_START } else { 0 }
+            })
+            .collect();
+        Category {
+            has_file,
+            positives,
+            ranked,
+            packed,
+            missing,
+        }
+    }
 }
 
 /// Everything a replicate of `chalearn-ce` reads.
@@ -104,14 +139,9 @@ pub fn slot(kept: Vec<Option<Kept>>, reading: Reading) -> Slot {
             .filter(|&at| k.gt[at].1 == Some(true))
             .map(|at| units[at])
             .collect();
-        categories.push(Category {
-            has_file: k.has_file,
-            positives,
-            ranked: lines,
-            missing,
-        });
+        categories.push(Category::new(k.has_file, positives, lines, missing));
     }
-    if ids.is_empty() || categories.is_empty() {
+    if ids.is_empty() || categories.is_empty() || ids.len() > UNIT as usize {
         return Slot::default();
     }
     let n = ids.len();
@@ -128,21 +158,11 @@ pub fn slot(kept: Vec<Option<Kept>>, reading: Reading) -> Slot {
     )
 }
 
-/// Reused vectors of one replicate.
-#[derive(Default)]
-struct Scratch {
-    ranked: Vec<(f64, bool)>,
-    appended: Vec<bool>,
-    steps: Vec<Step>,
-    points: Vec<(f64, f64)>,
-    mrec: Vec<f64>,
-    mpre: Vec<f64>,
-    terms: Vec<f64>,
-}
-
 impl ChalearnUnits {
-    /// A category's AP on weights `w`, as `category::Aps::ap` computes it on the repeated files.
-    fn ap(&self, c: &Category, w: &[u32], s: &mut Scratch) -> Option<f64> {
+    /// A category's AP on weights `w`, as `category::Aps::ap` computes it on the repeated files: the ranking's
+    /// steps with every line's copies adjacent, fed to the curve without expanding them
+    /// ([`super::units_curve`]).
+    fn ap(&self, c: &Category, w: &[u32], curve: &mut Curve) -> Option<f64> {
         let npos: u64 = c.positives.iter().map(|&u| u64::from(w[u as usize])).sum();
         if npos == 0 {
             return None;
@@ -150,28 +170,53 @@ impl ChalearnUnits {
         if !c.has_file {
             return Some(0.0);
         }
-        s.ranked.clear();
-        for l in &c.ranked {
-            let k = w[l.unit as usize] as usize;
-            s.ranked
-                .extend(std::iter::repeat_n((l.conf, l.positive), k));
+        let tie = self.reading.tie;
+        curve.start(npos, self.reading.sentinels);
+        if tie == TieOrder::File {
+            // Every copy a step of its own: the negatives between two positives are one stretch.
+            let mut negatives = 0u64;
+            for &x in &c.packed {
+                let k = u64::from(w[(x & UNIT) as usize]);
+                if x & POSITIVE == 0 {
+                    negatives += k;
+                } else if k > 0 {
+                    curve.steps(0, 1, negatives);
+                    curve.steps(1, 1, k);
+                    negatives = 0;
+                }
+            }
+            curve.steps(0, 1, negatives);
+        } else {
+            // Tie groups: equal confidences (adjacent in the ranking), copies included.
+            let (mut p, mut n) = (0u64, 0u64);
+            for &x in &c.packed {
+                if x & TIE_START != 0 {
+                    curve.group(p, n, tie);
+                    (p, n) = (0, 0);
+                }
+                let k = u64::from(w[(x & UNIT) as usize]);
+                p += k * u64::from(x >> 31);
+                n += k;
+            }
+            curve.group(p, n, tie);
         }
-        s.appended.clear();
         if self.reading.append_missing {
-            for m in &c.missing {
-                let k = w[m.unit as usize] as usize;
-                s.appended.extend(std::iter::repeat_n(m.positive, k));
+            // One last tie group, in GT order.
+            if tie == TieOrder::File {
+                for m in &c.missing {
+                    curve.steps(u64::from(m.positive), 1, u64::from(w[m.unit as usize]));
+                }
+            } else {
+                let (mut p, mut n) = (0u64, 0u64);
+                for m in &c.missing {
+                    let k = u64::from(w[m.unit as usize]);
+                    p += k * u64::from(m.positive);
+                    n += k;
+                }
+                curve.group(p, n, tie);
             }
         }
-        steps(&s.ranked, &s.appended, self.reading.tie, &mut s.steps);
-        pr_points(s.steps.iter().copied(), npos, &mut s.points);
-        envelope_into(&s.points, self.reading.sentinels, &mut s.mrec, &mut s.mpre);
-        Some(area_of_envelope_into(
-            &s.mrec,
-            &s.mpre,
-            self.reading.integration,
-            &mut s.terms,
-        ))
+        Some(curve.area(self.reading.sentinels, self.reading.integration))
     }
 }
 
@@ -181,11 +226,11 @@ impl Replicate for ChalearnUnits {
     }
 
     fn values(&self, w: &[u32]) -> Vec<Option<f64>> {
-        let mut s = Scratch::default();
+        let mut curve = Curve::default();
         let aps: Vec<f64> = self
             .categories
             .iter()
-            .filter_map(|c| self.ap(c, w, &mut s))
+            .filter_map(|c| self.ap(c, w, &mut curve))
             .collect();
         vec![plain_mean(&aps)]
     }
@@ -242,10 +287,5 @@ fn mix(a: &Category, b: &Category, take: &[bool]) -> Category {
         .copied()
         .collect();
     missing.sort_by_key(|m| m.at);
-    Category {
-        has_file: a.has_file,
-        positives: a.positives.clone(),
-        ranked,
-        missing,
-    }
+    Category::new(a.has_file, a.positives.clone(), ranked, missing)
 }
