@@ -99,6 +99,19 @@ peak 166 / 212 MiB. At load 6, B = 200: 16.6 ms (classification) and 31.7 ms (re
 The targets (5x) are not met: one score itself got faster (1.2-1.5 s CPU); what a replicate spends now is the
 reads of the weights in sorted order (ROC sweep; regression's median and Spearman walks) and the divisions of the
 curve points.
+After regression's walks in sorted order run once per block of four replicates (the block's draw counts side by
+side: one read at random serves four; src/protocols/regression/units_quad.rs), 2026-11-27 12:41 UTC, load 10-12:
+regression one score 2.36 s wall (1.07 s CPU), B = 1000 71.1 s wall (26.7 s CPU: 25.6 ms per replicate, was 34),
+25x CPU, peak 168 / 227 MiB; A/B at B = 200 against main at the same load: 6.1 vs 6.9-7.5 s CPU. Classification
+unchanged: the same four-at-a-time ROC sweep measured no faster (B = 200: 4.8-5.4 vs 4.4-5.1 s CPU; its four
+curves, 8 MB each at a million rows, leave the cache) and was not kept. Where a classification replicate goes
+(perf, B = 200-300, ~14 ms CPU per replicate at load 5-10): the ROC sweep with its reads in sorted order 25 %,
+the curve's three divisions per point (~630,000 points) and their pairwise sums 22 %, the draws 16 % (~3 ms:
+PCG64 + NumPy's bounded integers and the random increments), the confusion matrix and the means 11 %. The 5x
+target (about 6 ms per replicate beside one score's 1.5 s) is out of reach this way: the draws and the divisions
+alone take ~5 ms. This branch's final build, 13:17-13:19 UTC, load 8.5-9.3: regression one score 2.36 s (1.34 s CPU),
+B = 1000 51.6 s (29.9 s CPU), 22x CPU, peak 166 / 225 MiB; classification one score 2.84 s (1.66 s CPU), B = 1000
+34.0 s (19.8 s CPU), 12x CPU, peak 157 / 219 MiB.
 """
 import gzip
 import importlib

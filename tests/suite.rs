@@ -138,6 +138,8 @@ mod stats;
 mod stats_aij2022;
 #[path = "stats_chalearn_ce.rs"]
 mod stats_chalearn_ce;
+#[path = "stats_classification_weighted.rs"]
+mod stats_classification_weighted;
 #[path = "stats_detection.rs"]
 mod stats_detection;
 #[path = "stats_falsid.rs"]

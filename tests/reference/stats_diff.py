@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Differential test of dropscore's bootstrap intervals (docs/specs/statistics.md) against NumPy + scikit-learn +
-SciPy (pinned in tests/reference/requirements-stats.txt): random `classification` and `regression` cases, and
-`detection` cases against pycocotools on the repeated images (tests/reference/requirements-vision.txt), with a
+SciPy (pinned in tests/reference/requirements-stats.txt): random `classification` cases (also with a
+`weight_column`: `sample_weight` = the row's weight × its draw count), `regression` cases, and `detection` cases
+against pycocotools on the repeated images (tests/reference/requirements-vision.txt), with a
 random seed, B and confidence. The draws are NumPy's `default_rng(seed).integers(0, n, size=(B, n))`; each
 replicate is the reference metric with `sample_weight` = the draw counts (scikit-learn's weighted metrics) or on
 the repeated rows (one-vs-one ROC AUC, the median, Pearson, Spearman: no weights there); the interval is
@@ -45,7 +46,9 @@ def safe(f):
     return v if math.isfinite(v) else None
 
 
-def classification_case(r, d):
+def classification_case(r, d, weighted=False):
+    """A random case; `weighted`: the GT has a weight column `w` (option weight_column), and a replicate is the
+    metric with sample_weight = the row's weight × its draw count."""
     k = r.choice([2, 2, 3, 4])
     n = r.randint(max(k, 6), 60)
     y = list(range(k)) + [r.randrange(k) for _ in range(n - k)]
@@ -67,9 +70,22 @@ def classification_case(r, d):
         write_csv(os.path.join(d, "pred.csv"), ["id"] + [str(c) for c in range(k)], rows)
         p = P.argmax(axis=1)
     labels = list(range(k))
+    gw = None
+    if weighted:
+        # Multiples of 1/8: every sum of weights is exact, in any order. With inexact sums, a replicate whose
+        # drawn rows hold one class can give Matthews' correlation 0.0 in scikit-learn (its covariances round to 0)
+        # and undefined here (they round to ±1 ulp), or the reverse: the weighted metric's own float edge.
+        gw = np.array([0.0 if r.random() < 0.1 else r.randint(1, 24) / 8 for _ in range(n)])
+        write_csv(os.path.join(d, "gt.csv"), ["id", "label", "w"], zip(ids, y, [repr(float(v)) for v in gw]))
 
     def metric(mid, w):
         rep = np.repeat(np.arange(n), w)
+        if gw is not None:
+            if mid == "roc_auc_ovo":
+                return None  # scikit-learn raises with sample_weight
+            w = w * gw
+            if not np.any(w):
+                return None  # every weight 0: the weighted report gives no score (most of scikit-learn raises)
         f = {
             "accuracy": lambda: M.accuracy_score(y, p, sample_weight=w),
             "balanced_accuracy": lambda: M.balanced_accuracy_score(y, p, sample_weight=w),
@@ -231,16 +247,22 @@ def close(a, b, rel=1e-10):
     return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-14
 
 
-def run_case(binary, case_seed):
+def run_case(binary, case_seed, weighted=False):
+    """A random classification or regression case; `weighted`: a classification case with a weight column."""
     r = random.Random(case_seed)
     B = r.choice([40, 100, 200])
     seed = r.randrange(2**32)
     conf = r.choice([0.9, 0.95, 0.99])
     with tempfile.TemporaryDirectory() as d:
-        proto, n, metric = (classification_case if r.random() < 0.6 else regression_case)(r, d)
+        if weighted:
+            proto, n, metric = classification_case(r, d, weighted=True)
+        else:
+            proto, n, metric = (classification_case if r.random() < 0.6 else regression_case)(r, d)
         opts = ["--set", f"bootstrap={B}", "--set", f"seed={seed}", "--set", f"confidence={conf}"]
         if proto == "classification":
             opts += ["--set", "k=3"]
+        if weighted:
+            opts += ["--set", "weight_column=w"]
         out = subprocess.run(
             [binary, proto, "--gt", f"{d}/gt.csv", "--pred", f"{d}/pred.csv", "--format", "json"] + opts,
             capture_output=True,
@@ -396,12 +418,19 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--detection-cases", type=int, default=6)
     ap.add_argument("--segmentation-cases", type=int, default=10)
+    ap.add_argument("--weighted-cases", type=int, default=10)
     ap.add_argument("--bin", default=os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release/dropscore"))
     a = ap.parse_args()
     binary = a.bin if os.path.isabs(a.bin) else os.path.join(ROOT, a.bin)
     bad, intervals = 0, 0
     for c in range(a.cases):
         proto, k, errors = run_case(binary, a.seed * 100003 + c)
+        intervals += k
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
+    for c in range(a.weighted_cases):
+        proto, k, errors = run_case(binary, a.seed * 500009 + c, weighted=True)
         intervals += k
         for e in errors[:5]:
             print(e)
@@ -424,7 +453,7 @@ def main():
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
-    print(f"stats_diff: {a.cases} cases, {a.detection_cases} detection and {a.segmentation_cases} segmentation cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
+    print(f"stats_diff: {a.cases} cases, {a.weighted_cases} weighted classification cases, {a.detection_cases} detection and {a.segmentation_cases} segmentation cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
     sys.exit(1 if bad else 0)
 
 

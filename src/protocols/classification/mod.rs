@@ -363,8 +363,7 @@ pub fn run_on(
     if weighted && !blocked {
         weighted::apply(&mut report, &data, &out, &data.gt.weights, diags);
     }
-    // The bootstrap's replicates draw whole rows with integer counts: no interval with weights yet.
-    if !blocked && !weighted {
+    if !blocked {
         report.units = units::slot(&data, &out, &report.scores);
     }
     if let Some((row, sum)) = out.not_probabilities.filter(|_| !blocked) {

@@ -31,6 +31,8 @@ struct Labels {
 #[path = "units_curve.rs"]
 mod curve;
 use curve::Column;
+#[path = "units_weighted.rs"]
+mod weighted;
 
 thread_local! {
     /// The replicate's weights as bytes (`weights_as_bytes`), for the sorted columns' reads.
@@ -107,7 +109,7 @@ fn terms(n: usize, f: impl Fn(usize) -> Option<f64>) -> Option<Vec<f64>> {
     (0..n).map(f).collect()
 }
 
-/// The report's units: every metric of `scores` with a value.
+/// The report's units: every metric of `scores` with a value (with the GT's weights, the weighted metrics).
 pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Slot {
     let metrics: Vec<String> = scores
         .iter()
@@ -133,7 +135,17 @@ pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Sl
         single_binary: d.gt.classes.single_binary(),
         binary: d.gt.classes.binary(),
     };
-    crate::stats::units::Slot::new(Units::plain("row", n, Box::new(build(rows, metrics))))
+    let replicate: Box<dyn Replicate> = if d.gt.weights.is_empty() {
+        Box::new(build(rows, metrics))
+    } else {
+        Box::new(weighted::WeightedUnits {
+            metrics,
+            rows,
+            weights: d.gt.weights.clone(),
+            probabilities: out.not_probabilities.is_none(),
+        })
+    };
+    crate::stats::units::Slot::new(Units::plain("row", n, replicate))
 }
 
 /// The units of `rows`: `metrics` are the ids whose full-set value is defined.

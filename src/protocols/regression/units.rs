@@ -17,6 +17,8 @@
 use super::metric_values;
 #[path = "units_passes.rs"]
 mod passes;
+#[path = "units_quad.rs"]
+mod quad;
 #[path = "units_runs.rs"]
 mod runs;
 use crate::report::Scores;
@@ -222,18 +224,23 @@ impl Fast {
             }
             let first = passes::first(self, ws, bytes);
             let second = passes::second(self, ws, first.map(|f| f.means()));
-            std::array::from_fn(|r| self.finish(ws[r], &bytes[r], &first[r], second[r]))
+            let sorted = self.sorted4(ws, &first);
+            std::array::from_fn(|r| {
+                let sorted = sorted.map(|s| s[r]);
+                self.finish(ws[r], &bytes[r], &first[r], second[r], sorted)
+            })
         })
     }
 
     /// A replicate's metrics from its two passes' sums (`bytes`: its weights as bytes, equal to them when
-    /// `first.fits`).
+    /// `first.fits`) and, when the block gave them ([`Fast::sorted4`]), its median and Spearman.
     fn finish(
         &self,
         w: &[u32],
         bytes: &[u8],
         first: &passes::First,
         second: [f64; 4],
+        sorted: Option<quad::Sorted>,
     ) -> Vec<(&'static str, Option<f64>)> {
         let (t, p) = (&self.targets, &self.preds);
         let n = t.len();
@@ -253,7 +260,9 @@ impl Fast {
         let varies = count >= 2 && drawn(t) && drawn(p);
         let max_error = Some(largest);
         // The reads in sorted order on the weights as bytes when they fit (src/stats/units.rs).
-        let (median, spearman) = if fits {
+        let (median, spearman) = if let Some((median, rho)) = sorted {
+            (median, varies.then_some(rho).flatten())
+        } else if fits {
             let b: &[u8] = bytes;
             (
                 self.median(b, count),
@@ -374,15 +383,21 @@ impl Fast {
                 (stt, spp, stp)
             }
         });
-        let f = 1.0 / (count - 1) as f64;
-        let (ctt, cpp, ctp) = (
-            stt as f64 / 4.0 * f,
-            spp as f64 / 4.0 * f,
-            stp as f64 / 4.0 * f,
-        );
-        let r = ctp / cpp.sqrt() / ctt.sqrt();
-        r.is_finite().then(|| r.clamp(-1.0, 1.0))
+        spearman_of(stt, spp, stp, count)
     }
+}
+
+/// Spearman's correlation from the sums of the centred doubled ranks (Σ (a − c)², Σ (b − c)², Σ (a − c)(b − c)
+/// over the `count` repeated values), as `spearman_of_ranks` computes it (src/metrics/regression.rs).
+fn spearman_of(stt: i128, spp: i128, stp: i128, count: u64) -> Option<f64> {
+    let f = 1.0 / (count - 1) as f64;
+    let (ctt, cpp, ctp) = (
+        stt as f64 / 4.0 * f,
+        spp as f64 / 4.0 * f,
+        stp as f64 / 4.0 * f,
+    );
+    let r = ctp / cpp.sqrt() / ctt.sqrt();
+    r.is_finite().then(|| r.clamp(-1.0, 1.0))
 }
 
 /// `_assemble_fraction_of_explained_deviance(force_finite=True)`, as src/metrics/regression.rs assembles.

@@ -148,7 +148,8 @@ mod tests {
                 p[7] = f64::INFINITY;
             }
             let fast = Fast::new(&t, &p, true);
-            let ws: Vec<Vec<u32>> = (0..7)
+            // Nine replicates: a block of four with a weight past a byte, a block of four, one alone.
+            let ws: Vec<Vec<u32>> = (0..9)
                 .map(|r| {
                     (0..n)
                         .map(|i| match (r, i) {
