@@ -24,6 +24,13 @@ Measured on the shared 2-core machine (CPU time = user + sys, the comparable num
 after the packed-key tables and the keyed natural order 1.56 s CPU / 408 MB (load 4.2: 4.3x Python's CPU time, below
 the 10x target; the text report, as this bench now times it). The rest is reading: csv_core and the cell copies
 (about 40 %), the id table, the apk loop.
+Then (load 10.6, so CPU times run high): each submission row scored as it is read (its cells never kept: 149 MB
+of fresh pages less), the id table sized once, a submission row in the solution's order matched without a lookup
+(strictly increasing text ids indexed only if needed), the items packed 16 bytes at a time: 1.05-1.29 s CPU
+(0.92-1.04 user) / 231 MB, 2.0-2.5 s wall; 5.2-6.3x Python's CPU time. Still below 10x (perf): csv_core's
+tokenising of the 226 MB with the UTF-8 check and the field cuts (about 37 %, on the reading thread), splitting
+and packing the items (15 %: the first read of the cells the reading thread wrote), fresh pages (7 %), the apk
+loop (6 %), malloc/free of the report's ids (4 %).
 """
 import os, re, subprocess, sys, time
 
