@@ -24,6 +24,11 @@ Mean column-wise AUC, Python 8.87 s wall / 6.28 s CPU / 519 MiB; dropscore 1.53-
 after the kept column buffers (sys 0.33 -> 0.22 s), 4x Python's CPU time, below the 10x target: the radix sorts
 (15 %), fresh pages (15 %), csv_core and number parsing (25 %). The page on www/pkg of main at 03:05 took 125 s for
 100,000 rows x 6 columns (far slower than Python): to be measured again on a fresh scripts/build-wasm.
+Then, each column's positive and negative scores sorted apart as 8-byte keys and the two runs merged (rather than
+16-byte key-label pairs): 1.47-1.58 s CPU / 262 MiB (was 290) at load 10.6 (the same binary before, at load 5: 1.68
+s CPU): 4.0-4.3x Python's CPU time, still below 10x. What is left (perf): number parsing (16 %), csv_core with
+the UTF-8 check (16 %), fresh pages (13 %: the two 48 MB value tables, each thread's sort and curve buffers), the
+sorts (10 %), the id table (7 %), the column copies (4 %), log loss's logarithms (3 %).
 """
 import json, os, re, subprocess, sys, time
 
