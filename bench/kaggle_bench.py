@@ -38,6 +38,9 @@ The page (headless Chromium, bench/browser_bench.mjs, score time without fetchin
 11:00, so without the changes above; load 7): masks 0.29 s, renderer peak 210 MB (Python 9.14 s wall: 31x);
 MAP@12 5.56 s, renderer peak 804 MB, wasm memory 1,536 MB (Python 6.50 s wall at load 1, 12.19 s at load 6.8:
 1.2-2.2x). The page is faster than Python in both, within the 2 GiB budget.
+After scripts/build-wasm at 34dedb5 (load 2): the page's MAP@12 2.16-2.55 s, renderer peak 625 MB, wasm memory
+1,536 MB (2.5-3.0x Python's 6.50 s wall). Native at load 1.9, three runs: MAP@12 0.69-0.76 s wall, 1.02-1.11 s CPU,
+227-234 MB: 6.0-6.5x Python's CPU time (6.66 s), 8.5-9.4x its wall time (6.50 s).
 """
 import os, re, subprocess, sys, time
 

@@ -35,6 +35,9 @@ The page (headless Chromium, bench/browser_bench.mjs, score time without fetchin
 MB, wasm memory 1,526 MB (Python 8.87-11.57 s wall: 2.9-4.5x faster); macro F1 100,000 classes 3.97-4.87 s,
 renderer peak 459 MB, wasm memory 875 MB (Python 33.11 s wall: 6.8-8.3x faster). Both faster than Python, within
 the 2 GiB budget; the values agree with Python's to 1e-9.
+After scripts/build-wasm at 34dedb5 (load 2): the page's mean column-wise AUC 2.32-2.95 s, renderer peak 547 MB
+(3.0-3.8x Python's 8.87 s wall). Native at load 1.9, three runs: 1.05-1.25 s wall, 1.78-2.02 s CPU (both cores
+busy: more CPU time than at load 6-10), 263-266 MiB: 3.1-3.5x Python's CPU time, 7.1-8.4x its wall time.
 """
 import json, os, re, subprocess, sys, time
 
