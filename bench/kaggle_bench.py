@@ -24,6 +24,23 @@ Measured on the shared 2-core machine (CPU time = user + sys, the comparable num
 after the packed-key tables and the keyed natural order 1.56 s CPU / 408 MB (load 4.2: 4.3x Python's CPU time, below
 the 10x target; the text report, as this bench now times it). The rest is reading: csv_core and the cell copies
 (about 40 %), the id table, the apk loop.
+Then (load 10.6, so CPU times run high): each submission row scored as it is read (its cells never kept: 149 MB
+of fresh pages less), the id table sized once, a submission row in the solution's order matched without a lookup
+(strictly increasing text ids indexed only if needed), the items packed 16 bytes at a time: 1.05-1.29 s CPU
+(0.92-1.04 user) / 231 MB, 2.0-2.5 s wall; 5.2-6.3x Python's CPU time. Still below 10x (perf): csv_core's
+tokenising of the 226 MB with the UTF-8 check and the field cuts (about 37 %, on the reading thread), splitting
+and packing the items (15 %: the first read of the cells the reading thread wrote), fresh pages (7 %), the apk
+loop (6 %), malloc/free of the report's ids (4 %).
+This bench at 28ab58b, load 6.8: masks dropscore 0.30 s wall / 0.15 s CPU / 42 MB, Python 9.14 s / 6.09 s CPU /
+97 MB (40x in CPU time); MAP@12 dropscore 1.54 s / 1.05 s CPU / 226 MB, Python 12.19 s / 6.33 s CPU / 712 MB (6.0x
+in CPU time, 7.9x wall).
+The page (headless Chromium, bench/browser_bench.mjs, score time without fetching; www/pkg as built on main at
+11:00, so without the changes above; load 7): masks 0.29 s, renderer peak 210 MB (Python 9.14 s wall: 31x);
+MAP@12 5.56 s, renderer peak 804 MB, wasm memory 1,536 MB (Python 6.50 s wall at load 1, 12.19 s at load 6.8:
+1.2-2.2x). The page is faster than Python in both, within the 2 GiB budget.
+After scripts/build-wasm at 34dedb5 (load 2): the page's MAP@12 2.16-2.55 s, renderer peak 625 MB, wasm memory
+1,536 MB (2.5-3.0x Python's 6.50 s wall). Native at load 1.9, three runs: MAP@12 0.69-0.76 s wall, 1.02-1.11 s CPU,
+227-234 MB: 6.0-6.5x Python's CPU time (6.66 s), 8.5-9.4x its wall time (6.50 s).
 """
 import os, re, subprocess, sys, time
 

@@ -24,6 +24,20 @@ Mean column-wise AUC, Python 8.87 s wall / 6.28 s CPU / 519 MiB; dropscore 1.53-
 after the kept column buffers (sys 0.33 -> 0.22 s), 4x Python's CPU time, below the 10x target: the radix sorts
 (15 %), fresh pages (15 %), csv_core and number parsing (25 %). The page on www/pkg of main at 03:05 took 125 s for
 100,000 rows x 6 columns (far slower than Python): to be measured again on a fresh scripts/build-wasm.
+Then, each column's positive and negative scores sorted apart as 8-byte keys and the two runs merged (rather than
+16-byte key-label pairs): 1.47-1.58 s CPU / 262 MiB (was 290) at load 10.6 (the same binary before, at load 5: 1.68
+s CPU): 4.0-4.3x Python's CPU time, still below 10x. What is left (perf): number parsing (16 %), csv_core with
+the UTF-8 check (16 %), fresh pages (13 %: the two 48 MB value tables, each thread's sort and curve buffers), the
+sorts (10 %), the id table (7 %), the column copies (4 %), log loss's logarithms (3 %). At load 5.9, four runs:
+1.30-1.83 s CPU, 2.0-2.8 s wall, 257-266 MiB; Python at load 5.8 11.57 s wall / 6.16 s CPU / 519 MiB (3.4-4.7x).
+The page (headless Chromium, bench/browser_bench.mjs, score time without fetching; www/pkg as built on main at
+11:00, so without the change above; load 7): mean column-wise AUC 1,000,000 x 6 in 2.56-3.07 s, renderer peak 554
+MB, wasm memory 1,526 MB (Python 8.87-11.57 s wall: 2.9-4.5x faster); macro F1 100,000 classes 3.97-4.87 s,
+renderer peak 459 MB, wasm memory 875 MB (Python 33.11 s wall: 6.8-8.3x faster). Both faster than Python, within
+the 2 GiB budget; the values agree with Python's to 1e-9.
+After scripts/build-wasm at 34dedb5 (load 2): the page's mean column-wise AUC 2.32-2.95 s, renderer peak 547 MB
+(3.0-3.8x Python's 8.87 s wall). Native at load 1.9, three runs: 1.05-1.25 s wall, 1.78-2.02 s CPU (both cores
+busy: more CPU time than at load 6-10), 263-266 MiB: 3.1-3.5x Python's CPU time, 7.1-8.4x its wall time.
 """
 import json, os, re, subprocess, sys, time
 

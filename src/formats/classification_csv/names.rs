@@ -44,6 +44,15 @@ impl Names {
             long: FxHashMap::default(),
         }
     }
+    /// Room for `n` more names as long as `w` (the table of its key grows once rather than as it fills: each
+    /// growth of a table of a million ids is a rehash into fresh pages).
+    pub fn reserve_like(&mut self, w: &str, n: usize) {
+        match packed(w) {
+            Key::Short(_) => self.short.reserve(n),
+            Key::Sixteen(_) => self.sixteen.reserve(n),
+            Key::Long => self.long.reserve(n),
+        }
+    }
     pub fn len(&self) -> usize {
         self.short.len() + self.sixteen.len() + self.long.len()
     }

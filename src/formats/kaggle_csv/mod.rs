@@ -7,7 +7,7 @@ pub mod cells;
 pub mod pstring;
 pub mod rle;
 
-use super::csv_records::{self, CsvIn, Event, Row};
+use super::csv_records::{self, Batch, CsvIn, Row};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::items::Ids;
 
@@ -49,6 +49,10 @@ pub struct At<'a> {
 /// The cell parser: the row and where its cells are; `None` with an error pushed.
 pub type Parse<'p, T> = dyn FnMut(&Row, &At, &mut Diags) -> Option<T> + 'p;
 
+/// The batch parser: up to [`csv_records::BATCH`] consecutive rows and where their cells are; one value per row
+/// pushed to the vector (`None` with an error pushed). Lets the lookups of a batch wait on memory together.
+pub type ParseBatch<'p, T> = dyn FnMut(&[Row], &At, &mut Diags, &mut Vec<Option<T>>) + 'p;
+
 /// Reads one file; `None` when its header is unusable (the errors pushed).
 pub fn read<T>(
     file: &str,
@@ -58,17 +62,33 @@ pub fn read<T>(
     diags: &mut Diags,
     parse: &mut Parse<T>,
 ) -> Option<Table<T>> {
+    let mut each = |rows: &[Row], at: &At, diags: &mut Diags, out: &mut Vec<Option<T>>| {
+        out.extend(rows.iter().map(|r| parse(r, at, diags)));
+    };
+    read_batches(file, input, delimiter, columns, diags, &mut each)
+}
+
+/// [`read`], the rows parsed a batch at a time: the same table and diagnostics.
+pub fn read_batches<T>(
+    file: &str,
+    input: CsvIn,
+    delimiter: u8,
+    columns: &Columns,
+    diags: &mut Diags,
+    parse: &mut ParseBatch<T>,
+) -> Option<Table<T>> {
     let mut table: Option<Table<T>> = None;
     let mut cols: Option<(usize, usize, Vec<usize>)> = None;
     let mut broken = false;
-    csv_records::read(
+    csv_records::read_batched(
         FAMILY,
         file,
         input,
         delimiter,
+        csv_records::BATCH,
         diags,
         |ev, diags| match ev {
-            Event::Header(h) => {
+            Batch::Header(h) => {
                 cols = resolve(file, h, columns, diags);
                 broken = cols.is_none();
                 if let Some((_, v, _)) = &cols {
@@ -83,19 +103,21 @@ pub fn read<T>(
                 }
                 !broken
             }
-            Event::Row(r) => {
+            Batch::Rows(rows) => {
                 let (Some(t), Some((id, v, extra))) = (table.as_mut(), cols.as_ref()) else {
                     return false;
                 };
-                t.ids.push(r.get(*id));
-                t.lines.push(r.line);
+                for r in rows {
+                    t.ids.push(r.get(*id));
+                    t.lines.push(r.line);
+                }
                 let at = At {
                     id: *id,
                     value: *v,
                     extra,
                     header: &t.header,
                 };
-                t.values.push(parse(r, &at, diags));
+                parse(rows, &at, diags, &mut t.values);
                 true
             }
         },

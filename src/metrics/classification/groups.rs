@@ -218,19 +218,7 @@ pub fn binary_curve_into<I: Iterator<Item = (f64, bool)> + Clone>(
     scratch: &mut Vec<(u64, u32)>,
     out: &mut ThresholdCurve,
 ) {
-    // A first block of mostly distinct scores says the column will not group within `cap`: sorted at once
-    // (either way gives the same curve), without filling the table up to `cap` first.
-    const PROBE: usize = 8192;
-    let probe = samples.clone().take(PROBE).map(|(v, y)| (v, y as u32));
-    let many = cap >= PROBE && group(probe, 2, PROBE / 2).is_none();
-    if !many {
-        if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
-            *out = g.curve(1, None);
-            return;
-        }
-    }
-    if samples.clone().any(|(v, _)| v.is_nan()) {
-        *out = super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+    if few_or_nan(samples.clone(), cap, out) {
         return;
     }
     keyed.clear();
@@ -241,6 +229,107 @@ pub fn binary_curve_into<I: Iterator<Item = (f64, bool)> + Clone>(
     }));
     crate::metrics::radix::sort(keyed, scratch);
     binary_curve_of_sorted(keyed, negative_zero, out);
+}
+
+/// The buffers of [`binary_curve_split_into`], kept from call to call: the keys of the positive samples, of the
+/// negative ones, and a sort's scratch.
+#[derive(Default)]
+pub struct SplitKeys {
+    pos: Vec<(u64, ())>,
+    neg: Vec<(u64, ())>,
+    scratch: Vec<(u64, ())>,
+}
+
+impl SplitKeys {
+    /// No buffers yet (a `const`, for a thread-local's initialiser).
+    pub const EMPTY: SplitKeys = SplitKeys {
+        pos: Vec::new(),
+        neg: Vec::new(),
+        scratch: Vec::new(),
+    };
+}
+
+/// [`binary_curve_into`], the sort done on the keys of each class apart (8 bytes an item rather than a key and
+/// a label in 16), the two sorted lists then merged: each run of equal scores counts the same positives and
+/// negatives, so the curve is the same, point for point.
+pub fn binary_curve_split_into<I: Iterator<Item = (f64, bool)> + Clone>(
+    samples: I,
+    cap: usize,
+    keys: &mut SplitKeys,
+    out: &mut ThresholdCurve,
+) {
+    if few_or_nan(samples.clone(), cap, out) {
+        return;
+    }
+    keys.pos.clear();
+    keys.neg.clear();
+    let mut negative_zero = false;
+    for (v, y) in samples {
+        negative_zero |= v == 0.0 && v.is_sign_negative();
+        let key = (crate::metrics::radix::desc_key(v + 0.0), ());
+        if y {
+            keys.pos.push(key);
+        } else {
+            keys.neg.push(key);
+        }
+    }
+    crate::metrics::radix::sort(&mut keys.pos, &mut keys.scratch);
+    crate::metrics::radix::sort(&mut keys.neg, &mut keys.scratch);
+    for v in [&mut out.fps, &mut out.tps, &mut out.thresholds] {
+        v.clear();
+    }
+    let zero = crate::metrics::radix::desc_key(0.0);
+    let (pos, neg) = (&keys.pos, &keys.neg);
+    let (mut i, mut j, mut tp, mut fp) = (0, 0, 0u64, 0u64);
+    while i < pos.len() || j < neg.len() {
+        let key = match (pos.get(i), neg.get(j)) {
+            (Some(a), Some(b)) => a.0.min(b.0),
+            (Some(a), None) => a.0,
+            (None, Some(b)) => b.0,
+            (None, None) => break,
+        };
+        while i < pos.len() && pos[i].0 == key {
+            tp += 1;
+            i += 1;
+        }
+        while j < neg.len() && neg[j].0 == key {
+            fp += 1;
+            j += 1;
+        }
+        let s = if key == zero && negative_zero {
+            -0.0
+        } else {
+            crate::metrics::radix::score_of(key)
+        };
+        out.tps.push(tp as f64);
+        out.fps.push(fp as f64);
+        out.thresholds.push(s);
+    }
+}
+
+/// The curve of a column with at most `cap` distinct scores (from counts per score) or with a NaN score
+/// (`threshold_curve` itself) written into `out`; false when the column is to be sorted.
+fn few_or_nan<I: Iterator<Item = (f64, bool)> + Clone>(
+    samples: I,
+    cap: usize,
+    out: &mut ThresholdCurve,
+) -> bool {
+    // A first block of mostly distinct scores says the column will not group within `cap`: sorted at once
+    // (either way gives the same curve), without filling the table up to `cap` first.
+    const PROBE: usize = 8192;
+    let probe = samples.clone().take(PROBE).map(|(v, y)| (v, y as u32));
+    let many = cap >= PROBE && group(probe, 2, PROBE / 2).is_none();
+    if !many {
+        if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
+            *out = g.curve(1, None);
+            return true;
+        }
+    }
+    if samples.clone().any(|(v, _)| v.is_nan()) {
+        *out = super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+        return true;
+    }
+    false
 }
 
 /// [`curves_of_sorted`]'s curve of a binary problem (label 1 positive, no pair curves), into `out`.
@@ -383,6 +472,19 @@ mod tests {
                     let got = binary_curve(samples.clone(), cap, &mut Vec::new(), &mut Vec::new());
                     assert_eq!(got, want);
                     assert_eq!(bits(&got), bits(&want));
+                    let mut split = ThresholdCurve {
+                        fps: vec![9.0],
+                        tps: Vec::new(),
+                        thresholds: Vec::new(),
+                    };
+                    binary_curve_split_into(
+                        samples.clone(),
+                        cap,
+                        &mut SplitKeys::default(),
+                        &mut split,
+                    );
+                    assert_eq!(split, want);
+                    assert_eq!(bits(&split), bits(&want));
                 }
             }
             let negative_zero = ranked.iter().any(|p| p.0 == 0.0 && p.0.is_sign_negative());

@@ -14,14 +14,10 @@ pub(super) const COLUMNS: columns::Family = columns::Family {
     default_metric: ("accuracy", "mean_roc_auc"),
 };
 
-/// A sort's buffer of (key, payload) pairs.
-type Keyed = Vec<(u64, u32)>;
-
 /// The buffers of a column's metrics, kept from column to column on each thread (a column of a million rows
-/// needs 32 MB to sort and 24 MB of curve: fresh pages for every column cost more than the sort).
+/// needs 16 MB to sort and up to 24 MB of curve: fresh pages for every column cost more than the sort).
 struct ColumnBuffers {
-    keyed: Keyed,
-    scratch: Keyed,
+    keys: crate::metrics::classification::groups::SplitKeys,
     y: Vec<bool>,
     curve: crate::metrics::classification::curves::ThresholdCurve,
 }
@@ -33,8 +29,7 @@ fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
     thread_local! {
         static BUFFERS: std::cell::RefCell<ColumnBuffers> = const {
             std::cell::RefCell::new(ColumnBuffers {
-                keyed: Vec::new(),
-                scratch: Vec::new(),
+                keys: groups::SplitKeys::EMPTY,
                 y: Vec::new(),
                 curve: curves::ThresholdCurve {
                     fps: Vec::new(),
@@ -50,7 +45,7 @@ fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
         let y = &b.y;
         let samples = p.iter().copied().zip(y.iter().copied());
         let cap = (p.len() / 4).min(1 << 18);
-        groups::binary_curve_into(samples, cap, &mut b.keyed, &mut b.scratch, &mut b.curve);
+        groups::binary_curve_split_into(samples, cap, &mut b.keys, &mut b.curve);
         let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
         vec![
             curves::roc_auc_of(&b.curve),

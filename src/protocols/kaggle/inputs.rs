@@ -76,17 +76,34 @@ pub fn read<T>(
     diags: &mut Diags,
     parse: &mut kcsv::Parse<T>,
 ) -> Option<Table<T>> {
-    let input = match entry.open_send() {
-        Some(r) if entry.size >= 1 << 20 => CsvIn::Ahead(r),
+    let input = open(entry, diags)?;
+    kcsv::read(&entry.path, input, delim, columns, diags, parse)
+}
+
+/// Reads `entry` with the batch parser `parse`.
+pub fn read_batches<T>(
+    entry: &Entry,
+    delim: u8,
+    columns: &Columns,
+    diags: &mut Diags,
+    parse: &mut kcsv::ParseBatch<T>,
+) -> Option<Table<T>> {
+    let input = open(entry, diags)?;
+    kcsv::read_batches(&entry.path, input, delim, columns, diags, parse)
+}
+
+/// `entry` as a CSV input: tokenised ahead on a second thread from 1 MiB up.
+fn open<'e>(entry: &'e Entry, diags: &mut Diags) -> Option<CsvIn<'e>> {
+    match entry.open_send() {
+        Some(r) if entry.size >= 1 << 20 => Some(CsvIn::Ahead(r)),
         _ => match entry.open() {
-            Ok(r) => CsvIn::Stream(r),
+            Ok(r) => Some(CsvIn::Stream(r)),
             Err(e) => {
                 diags.push(Diagnostic::read_error(&entry.path, e));
-                return None;
+                None
             }
         },
-    };
-    kcsv::read(&entry.path, input, delim, columns, diags, parse)
+    }
 }
 
 /// The solution's ids matched with the submission's rows.
@@ -133,65 +150,146 @@ pub fn matched_as<T, U>(
     read_as: ReadAs,
     diags: &mut Diags,
 ) -> Matched {
+    GtIndex::new(gt, several, read_as).matched(gt, sub, diags)
+}
+
+/// The solution's ids indexed, before the submission is read (so that its rows can be scored as they are
+/// read): the first half of [`matched_as`], its errors (repeated ids) held until [`GtIndex::matched`].
+///
+/// A submission row whose id is the solution's id at the same row (a submission in the sample submission's
+/// order, the usual case) takes that row's group without a lookup; ids read as text and strictly increasing
+/// (no repeats, every row its own group) are indexed only when a submission row is out of that order.
+pub struct GtIndex {
     // Ids of at most 16 bytes keyed by their bytes in the table itself (`Names`): no pointer followed per lookup.
-    let mut index = Names::default();
-    let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(gt.ids.len()));
-    for r in 0..gt.ids.len() {
-        let id = gt.ids.get(r);
-        let next = first.len() as u32;
-        let g = index.get_or_insert(&key(id, read_as), next).0;
-        if g == next {
-            first.push(r as u32);
-        } else if !several {
-            diags.push(repeated(
-                &gt.file,
-                id,
-                gt.lines[r],
-                gt.lines[first[g as usize] as usize],
-            ));
+    index: Option<Names>,
+    /// The solution's groups: `first[g]` is group `g`'s first row.
+    pub first: Vec<u32>,
+    gt_group: Vec<u32>,
+    several: bool,
+    read_as: ReadAs,
+    held: Diags,
+}
+
+impl GtIndex {
+    pub fn new<T>(gt: &Table<T>, several: bool, read_as: ReadAs) -> GtIndex {
+        let n = gt.ids.len();
+        let increasing =
+            read_as == ReadAs::Text && (1..n).all(|r| gt.ids.get(r - 1) < gt.ids.get(r));
+        if increasing {
+            let rows: Vec<u32> = (0..n as u32).collect();
+            return GtIndex {
+                index: None,
+                first: rows.clone(),
+                gt_group: rows,
+                several,
+                read_as,
+                held: Diags::new(),
+            };
         }
-        gt_group.push(g);
-    }
-    let mut seen = vec![NONE; first.len()];
-    let mut sub_group = Vec::with_capacity(sub.ids.len());
-    for r in 0..sub.ids.len() {
-        let id = sub.ids.get(r);
-        let g = index.get(&key(id, read_as)).unwrap_or(NONE);
-        if g == NONE {
-            diags.push(
-                Diagnostic::error(
-                    &format!("{ID}.unknown_id"),
-                    format!(
-                        "row {}: id `{}` is not in the solution",
-                        sub.lines[r].saturating_sub(1),
-                        excerpt(id)
-                    ),
-                )
-                .file(&sub.file)
-                .line(sub.lines[r])
-                .hint("Submit exactly the ids of the sample submission."),
-            );
-        } else if seen[g as usize] != NONE && !several {
-            diags.push(repeated(
-                &sub.file,
-                id,
-                sub.lines[r],
-                sub.lines[seen[g as usize] as usize],
-            ));
-        } else if seen[g as usize] == NONE {
-            seen[g as usize] = r as u32;
+        let mut index = Names::default();
+        if n > 0 {
+            index.reserve_like(&key(gt.ids.get(0), read_as), n);
         }
-        sub_group.push(g);
-    }
-    for (g, s) in seen.iter().enumerate() {
-        if *s == NONE {
-            diags.push(missing(gt, first[g] as usize, &sub.file));
+        let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(n));
+        let mut held = Diags::new();
+        for r in 0..n {
+            let id = gt.ids.get(r);
+            let next = first.len() as u32;
+            let g = index.get_or_insert(&key(id, read_as), next).0;
+            if g == next {
+                first.push(r as u32);
+            } else if !several {
+                held.push(repeated(
+                    &gt.file,
+                    id,
+                    gt.lines[r],
+                    gt.lines[first[g as usize] as usize],
+                ));
+            }
+            gt_group.push(g);
+        }
+        GtIndex {
+            index: Some(index),
+            first,
+            gt_group,
+            several,
+            read_as,
+            held,
         }
     }
-    Matched {
-        first,
-        gt_group,
-        sub_group,
+
+    /// The number of groups (distinct solution ids).
+    pub fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// The group of the id of the submission's row `r` ([`NONE`]: an id the solution lacks).
+    #[inline]
+    pub fn group<T>(&mut self, gt: &Table<T>, r: usize, id: &str) -> u32 {
+        if r < gt.ids.len() && gt.ids.get(r) == id {
+            return self.gt_group[r];
+        }
+        let read_as = self.read_as;
+        let index = self.index.get_or_insert_with(|| {
+            // Only ids read as text, strictly increasing, are left unindexed: every row is its own group.
+            let mut index = Names::default();
+            if !gt.ids.is_empty() {
+                index.reserve_like(gt.ids.get(0), gt.ids.len());
+            }
+            for r in 0..gt.ids.len() {
+                index.get_or_insert(gt.ids.get(r), r as u32);
+            }
+            index
+        });
+        index.get(&key(id, read_as)).unwrap_or(NONE)
+    }
+
+    /// The submission's rows matched to the groups: the errors of both halves pushed (the solution's repeated
+    /// ids, then the submission's unknown and repeated ids in row order, then the ids it lacks).
+    pub fn matched<T, U>(mut self, gt: &Table<T>, sub: &Table<U>, diags: &mut Diags) -> Matched {
+        let several = self.several;
+        diags.absorb(std::mem::take(&mut self.held));
+        let mut seen = vec![NONE; self.first.len()];
+        let mut sub_group = Vec::with_capacity(sub.ids.len());
+        for r in 0..sub.ids.len() {
+            let id = sub.ids.get(r);
+            let g = self.group(gt, r, id);
+            if g == NONE {
+                diags.push(
+                    Diagnostic::error(
+                        &format!("{ID}.unknown_id"),
+                        format!(
+                            "row {}: id `{}` is not in the solution",
+                            sub.lines[r].saturating_sub(1),
+                            excerpt(id)
+                        ),
+                    )
+                    .file(&sub.file)
+                    .line(sub.lines[r])
+                    .hint("Submit exactly the ids of the sample submission."),
+                );
+            } else if seen[g as usize] != NONE && !several {
+                diags.push(repeated(
+                    &sub.file,
+                    id,
+                    sub.lines[r],
+                    sub.lines[seen[g as usize] as usize],
+                ));
+            } else if seen[g as usize] == NONE {
+                seen[g as usize] = r as u32;
+            }
+            sub_group.push(g);
+        }
+        for (g, s) in seen.iter().enumerate() {
+            if *s == NONE {
+                diags.push(missing(gt, self.first[g] as usize, &sub.file));
+            }
+        }
+        Matched {
+            first: self.first,
+            gt_group: self.gt_group,
+            sub_group,
+        }
     }
 }
 

@@ -109,47 +109,85 @@ impl Codes {
     }
 }
 
-/// A row's items, as packed numbers when each has at most 15 bytes (compared as numbers, not through `memcmp`),
-/// else as strings.
+/// A row's items, as packed numbers when each has at most 15 bytes (compared as numbers, not through `memcmp`);
+/// the buffers are kept from row to row.
 #[derive(Default)]
-struct Items<'t> {
-    a: Vec<&'t str>,
-    p: Vec<&'t str>,
-    a_packed: Vec<u128>,
-    p_packed: Vec<u128>,
+struct Items {
+    a: Vec<u128>,
+    p: Vec<u128>,
 }
 
-/// The bytes and length of an item of at most 15 bytes, packed into one number.
-fn packed(w: &str) -> Option<u128> {
-    let mut b = [0u8; 16];
-    let n = w.len();
-    if n > 15 {
-        return None;
-    }
-    b[..n].copy_from_slice(w.as_bytes());
-    b[15] = n as u8;
-    Some(u128::from_le_bytes(b))
-}
-
-impl<'t> Items<'t> {
-    /// Kaggle's `apk` of the true items `t` and the predicted `s` (the first `k`).
-    fn apk(&mut self, t: &'t str, s: &'t str, k: usize) -> f64 {
-        let (a, p) = (&mut self.a_packed, &mut self.p_packed);
-        a.clear();
-        p.clear();
-        let whole = (t.split_ascii_whitespace().map(packed))
-            .map(|x| x.map(|x| a.push(x)))
-            .chain((s.split_ascii_whitespace().take(k).map(packed)).map(|x| x.map(|x| p.push(x))))
-            .all(|x| x.is_some());
-        if whole {
-            return ranking::apk(a, p, k);
+/// The items of `s` (split on ASCII whitespace, as `str::split_ascii_whitespace` splits), at most `limit` of them,
+/// each packed into one number (its bytes and its length); false when one has more than 15 bytes.
+fn pack_items(s: &[u8], limit: usize, out: &mut Vec<u128>) -> bool {
+    const ONES: u128 = u128::from_le_bytes([1; 16]);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let n = s.len();
+    let mut i = 0;
+    while out.len() < limit {
+        while i < n && s[i].is_ascii_whitespace() {
+            i += 1;
         }
+        if i == n {
+            break;
+        }
+        let start = i;
+        let (len, bytes) = match s.get(start..start + 16) {
+            Some(w) => {
+                let mut b = [0u8; 16];
+                b.copy_from_slice(w);
+                // The first byte up to b' ' (the high bit of `x - 0x21` where `x` had none; a borrow only
+                // marks bytes after it): the item ends there if that byte is whitespace.
+                let x = u128::from_le_bytes(b);
+                let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+                let len = (low.trailing_zeros() / 8) as usize;
+                if len == 16 {
+                    return false;
+                }
+                let len = match s[start + len].is_ascii_whitespace() {
+                    true => len,
+                    false => item_len(&s[start..]),
+                };
+                (len, x & ((1u128 << (8 * len.min(15))) - 1))
+            }
+            None => {
+                let len = item_len(&s[start..]);
+                let mut b = [0u8; 16];
+                if len <= 15 {
+                    b[..len].copy_from_slice(&s[start..start + len]);
+                }
+                (len, u128::from_le_bytes(b))
+            }
+        };
+        if len > 15 {
+            return false;
+        }
+        i = start + len;
+        out.push(bytes | (len as u128) << 120);
+    }
+    true
+}
+
+/// The length of the item at the start of `s` (up to the first ASCII whitespace).
+fn item_len(s: &[u8]) -> usize {
+    s.iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(s.len())
+}
+
+impl Items {
+    /// Kaggle's `apk` of the true items `t` and the predicted `s` (the first `k`); compared as strings when an
+    /// item is longer than 15 bytes.
+    fn apk(&mut self, t: &str, s: &str, k: usize) -> f64 {
         let (a, p) = (&mut self.a, &mut self.p);
         a.clear();
         p.clear();
-        a.extend(t.split_ascii_whitespace());
-        p.extend(s.split_ascii_whitespace().take(k));
-        ranking::apk(a, p, k)
+        if pack_items(t.as_bytes(), usize::MAX, a) && pack_items(s.as_bytes(), k, p) {
+            return ranking::apk(a, p, k);
+        }
+        let a: Vec<&str> = t.split_ascii_whitespace().collect();
+        let p: Vec<&str> = s.split_ascii_whitespace().take(k).collect();
+        ranking::apk(&a, &p, k)
     }
 }
 
@@ -162,32 +200,72 @@ pub fn map(
     k: usize,
     diags: &mut Diags,
 ) -> Option<Scored> {
-    // Each cell's text appended to one buffer (a range of it per cell: no allocation per cell) and its items
-    // compared as strings within the row: no table of every item of the set, whose lookups (cache misses among
-    // 100,000 items) took a third of the time. The rows are shared among the cores in blocks.
-    // Sized for both files at once: no copy of the text as it grows.
-    let mut text = String::with_capacity((gt.size + pred.size).min(1 << 30) as usize);
-    let (ids, pairs) = read_pairs(gt, pred, opts, delim, diags, &mut |r, at| {
+    // The solution's cells appended to one buffer (a range of it per cell: no allocation per cell), its ids
+    // indexed, then each submission row scored as it is read (its first row of an id; the matching errors are
+    // the same as after reading both): the submission's cells are never kept.
+    let mut text = String::with_capacity(gt.size.min(1 << 30) as usize);
+    let mut columns = Columns {
+        id: &opts.id_column,
+        value: &opts.column,
+        value_option: "column",
+        extra: &[],
+    };
+    let mut cell = |r: &Row, at: &At, _: &mut Diags| {
         let start = text.len();
         text.push_str(r.get(at.value));
-        start..text.len()
-    })?;
-    const BLOCK: usize = 1 << 14;
-    let blocks = crate::par::map(
-        pairs.len().div_ceil(BLOCK),
-        Items::default,
-        |w: &mut Items, b| {
-            let rows = &pairs[b * BLOCK..((b + 1) * BLOCK).min(pairs.len())];
-            (rows.iter())
-                .map(|(t, s)| w.apk(&text[t.clone()], &text[s.clone()], k))
-                .collect::<Vec<f64>>()
-        },
-    );
-    let ap: Vec<f64> = blocks.concat();
-    let score = numpy_mean(&ap);
+        Some(start..text.len())
+    };
+    let gt_t: Table<std::ops::Range<usize>> = inputs::read(gt, delim, &columns, diags, &mut cell)?;
+    let name = gt_t.column.clone();
+    if opts.column.is_empty() {
+        columns.value = &name;
+    }
+    let mut index = inputs::GtIndex::new(&gt_t, false, opts.read_as.mode());
+    let mut ap = vec![f64::NAN; index.len()];
+    let mut scored = vec![false; index.len()];
+    let mut items = Items::default();
+    let mut truths: Vec<(u32, std::ops::Range<usize>)> = Vec::new();
+    // The submission's row number of the batch's first row.
+    let mut row = 0;
+    // A batch's ids looked up first, then their solution cells, then the rows scored: the lookups of a batch
+    // wait on memory together.
+    let mut score = |rows: &[Row], at: &At, _: &mut Diags, out: &mut Vec<Option<()>>| {
+        truths.clear();
+        for (k, r) in rows.iter().enumerate() {
+            truths.push((index.group(&gt_t, row + k, r.get(at.id)), 0..0));
+        }
+        row += rows.len();
+        for (g, t) in truths.iter_mut() {
+            if *g != inputs::NONE && !scored[*g as usize] {
+                scored[*g as usize] = true;
+                match &gt_t.values[index.first[*g as usize] as usize] {
+                    Some(r) => *t = r.clone(),
+                    None => *g = inputs::NONE,
+                }
+            } else {
+                *g = inputs::NONE;
+            }
+        }
+        for (r, (g, t)) in rows.iter().zip(&truths) {
+            if *g != inputs::NONE {
+                ap[*g as usize] = items.apk(&text[t.clone()], r.get(at.value), k);
+            }
+            out.push(Some(()));
+        }
+    };
+    let sub_t: Table<()> = inputs::read_batches(pred, delim, &columns, diags, &mut score)?;
+    let m = index.matched(&gt_t, &sub_t, diags);
+    let (mut ids, mut kept) = (Vec::with_capacity(m.len()), Vec::with_capacity(m.len()));
+    for (g, &r) in m.first.iter().enumerate() {
+        if scored[g] && gt_t.values[r as usize].is_some() {
+            ids.push(gt_t.ids.get(r as usize).to_string());
+            kept.push(ap[g]);
+        }
+    }
+    let score = numpy_mean(&kept);
     Some(Scored {
         ids,
-        columns: vec![("ap", ap)],
+        columns: vec![("ap", kept)],
         scores: vec![("map", score)],
     })
 }
@@ -347,4 +425,51 @@ pub fn orderings(
         scores: vec![("kendall_tau", ordering::kendall_tau(inversions, two_max))],
         columns: vec![("kendall_tau", per)],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Items;
+    use crate::metrics::kaggle::ranking;
+
+    /// The packed items score as the items compared as strings, whatever the separators and lengths.
+    #[test]
+    fn packed_apk_is_the_strings_apk() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut items = Items::default();
+        let words = [
+            "a",
+            "bb",
+            "a1",
+            "0123456789abcde",
+            "0123456789abcdef",
+            "x",
+            "",
+            "é",
+            "a\x01b",
+            "0123456789abcdé",
+        ];
+        let seps = [" ", "  ", "\t", "\r\n", "\x0C"];
+        for _ in 0..20_000 {
+            let cell = |x: &mut u64| {
+                let n = crate::xorshift64(x) % 14;
+                let mut s = String::new();
+                for _ in 0..n {
+                    s.push_str(words[(crate::xorshift64(x) % words.len() as u64) as usize]);
+                    s.push_str(seps[(crate::xorshift64(x) % seps.len() as u64) as usize]);
+                }
+                s
+            };
+            let (t, p) = (cell(&mut x), cell(&mut x));
+            let k = (crate::xorshift64(&mut x) % 13) as usize;
+            let a: Vec<&str> = t.split_ascii_whitespace().collect();
+            let q: Vec<&str> = p.split_ascii_whitespace().take(k).collect();
+            let want = ranking::apk(&a, &q, k);
+            assert_eq!(
+                items.apk(&t, &p, k).to_bits(),
+                want.to_bits(),
+                "{t:?} {p:?} {k}"
+            );
+        }
+    }
 }
