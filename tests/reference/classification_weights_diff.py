@@ -110,6 +110,40 @@ def reference(case):
     return out
 
 
+LABEL_METRICS = {
+    "accuracy": lambda y, p, w: M.accuracy_score(y, p, sample_weight=w),
+    "balanced_accuracy": lambda y, p, w: M.balanced_accuracy_score(y, p, sample_weight=w),
+    "matthews_corrcoef": lambda y, p, w: M.matthews_corrcoef(y, p, sample_weight=w),
+    "cohen_kappa": lambda y, p, w: M.cohen_kappa_score(y, p, sample_weight=w),
+}
+
+
+def one_label_cases(binary, cases, seed):
+    """One label in y_true, float weights, string labels, hard-label submissions: scikit-learn's
+    matthews_corrcoef is 0.0 exactly when its n² − t·t is 0, with t and n the sums of its confusion matrix; the
+    values must be equal (matthews exactly)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        for c in range(cases):
+            r = random.Random(seed * 1009 + c)
+            n, labels = r.randint(2, 30), "abcde"[: r.randint(2, 5)]
+            truth = [labels[0]] * n
+            pred = [r.choice(labels) for _ in range(n)]
+            w = [round(r.uniform(0.01, 3.0), r.choice([2, 6, 17])) for _ in range(n)]
+            base.write_csv(f"{d}/gt.csv", ["id", "label", "w"], [[f"r{i}", truth[i], repr(w[i])] for i in range(n)],
+                           {"semicolon": False, "crlf": False, "quote": False, "bom": False})
+            base.write_csv(f"{d}/pred.csv", ["id", "label"], [[f"r{i}", pred[i]] for i in range(n)],
+                           {"semicolon": False, "crlf": False, "quote": False, "bom": False})
+            rep, rc = base.run_one((binary, d, {"opts": {"weight_column": "w"}, "quirks": {"semicolon": False}}))
+            got = rep.get("scores") or {}
+            for m, f in LABEL_METRICS.items():
+                want = safe(lambda f=f: f(np.array(truth), np.array(pred), np.array(w)))
+                ok = got.get(m) == want if m == "matthews_corrcoef" else base.close(got.get(m), want)
+                if rc != 0 or not ok:
+                    failures.append(f"one true label, case {c}: {m} dropscore {got.get(m)!r} sklearn {want!r}")
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", type=int, default=400)
@@ -143,10 +177,13 @@ def main():
             nulls += v is None
             if not base.close(got.get(m), v):
                 failures.append(f"{what}: {m} dropscore {got.get(m)!r} sklearn {v!r}")
+    extra = one_label_cases(a.bin, a.cases // 2, a.seed)
+    failures += extra
     for f in failures[:25]:
         print("FAIL", f)
     print(f"classification_weights_diff: {len(cases)} cases, {compared} values compared ({nulls} of them null "
-          f"in scikit-learn), {len(failures)} failures")
+          f"in scikit-learn), and {a.cases // 2} cases of one true label (4 label metrics each); "
+          f"{len(failures)} failures")
     sys.exit(1 if failures else 0)
 
 

@@ -93,6 +93,11 @@ pub trait Counts {
     fn dense(&self) -> Option<Vec<f64>>;
     /// Without the full matrix: Σ w·C and n·Σ w·expected of Cohen's kappa with weights `w`.
     fn kappa_sums(&self, w: KappaWeights) -> (f64, f64);
+    /// Float counts with the full matrix: its row sums, column sums and trace as scikit-learn computes them from
+    /// the matrix ([`matrix_sums`]); `None` where they equal `row`, `col` and `trace_f64` (integer counts).
+    fn matrix_sums(&self) -> Option<(Vec<f64>, Vec<f64>, f64)> {
+        None
+    }
 }
 
 impl Counts for Confusion {
@@ -121,6 +126,23 @@ impl Counts for Confusion {
         let (num, den) = kappa_sums(self, w);
         (num as f64, den as f64)
     }
+}
+
+/// scikit-learn's `C.sum(axis=1)`, `C.sum(axis=0)` and `np.trace(C)` of the row-major k×k matrix `m`: each row's
+/// sum pairwise (NumPy's contiguous reduction), each column's down the rows one after the other (NumPy's reduction
+/// over the outer axis), the diagonal's pairwise. With float weights these differ in the last bits from the
+/// per-label running sums, and `matthews_corrcoef`'s test `cov_ypyp·cov_ytyt == 0` needs scikit-learn's: with one
+/// label in y_true, `n² − t·t` is exactly 0 only when t is the row sum of the matrix that n is the sum of.
+pub fn matrix_sums(m: &[f64], k: usize) -> (Vec<f64>, Vec<f64>, f64) {
+    let rows = m.chunks(k.max(1)).map(numpy_sum).collect();
+    let mut cols = vec![0.0; k];
+    for row in m.chunks(k.max(1)) {
+        for (c, x) in cols.iter_mut().zip(row) {
+            *c += x;
+        }
+    }
+    let diag: Vec<f64> = (0..k).map(|i| m[i * k + i]).collect();
+    (rows, cols, numpy_sum(&diag))
 }
 
 /// `accuracy_score`: correct / n. `None` for no samples.
@@ -195,9 +217,14 @@ pub fn precision_recall_f1(c: &impl Counts, avg: Average) -> (f64, f64, f64) {
 /// cov_ytyp = c·s − t·p, cov_ypyp = s² − p·p, cov_ytyt = s² − t·t; 0 when cov_ypyp·cov_ytyt = 0, else
 /// cov_ytyp / √(cov_ypyp·cov_ytyt). The dot products are of integer-valued floats, exact below 2⁵³.
 pub fn matthews(c: &impl Counts) -> f64 {
-    let t: Vec<f64> = (0..c.k()).map(|i| c.row(i)).collect();
-    let p: Vec<f64> = (0..c.k()).map(|j| c.col(j)).collect();
-    let correct = c.trace_f64();
+    let (t, p, correct) = match c.matrix_sums() {
+        Some(sums) => sums,
+        None => (
+            (0..c.k()).map(|i| c.row(i)).collect(),
+            (0..c.k()).map(|j| c.col(j)).collect(),
+            c.trace_f64(),
+        ),
+    };
     let s = numpy_sum(&p);
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).fold(0.0, |acc, (x, y)| acc + x * y);
     let cov_ytyp = correct * s - dot(&t, &p);

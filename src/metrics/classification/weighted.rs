@@ -7,7 +7,7 @@
 //! `_check_sample_weight` raises "Sample weights must contain at least one non-zero number").
 
 use super::curves::ThresholdCurve;
-use super::labels::{Counts, KappaWeights, DENSE_LABELS};
+use super::labels::{matrix_sums, Counts, KappaWeights, DENSE_LABELS};
 use crate::metrics::mean::numpy_sum;
 
 /// `confusion_matrix(y_true, y_pred, sample_weight=w)` in O(labels) memory: per label the diagonal, row and
@@ -74,6 +74,9 @@ impl Counts for WeightedConfusion {
     }
     fn dense(&self) -> Option<Vec<f64>> {
         self.m.clone()
+    }
+    fn matrix_sums(&self) -> Option<(Vec<f64>, Vec<f64>, f64)> {
+        Some(matrix_sums(self.m.as_ref()?, self.k))
     }
     /// The closed forms of the integer counts' (`labels::kappa_sums`) in floats: above [`DENSE_LABELS`] labels
     /// only, within a few ulps of the matrix sums.
@@ -265,5 +268,18 @@ mod tests {
         assert_eq!(w.tps, vec![2.0, 2.0]);
         assert_eq!(w.fps, vec![0.0, 1.0]);
         assert_eq!(roc_auc_of(&w), Some(1.0));
+    }
+
+    /// One label in y_true, float weights: scikit-learn 1.9's
+    /// `matthews_corrcoef(['a'] * 4, ['a', 'b', 'a', 'b'], sample_weight=[2.31, 1.47, 1.2, 0.71])` is 0.0, as
+    /// its `n² − t·t` is exactly 0 with t the matrix's row sum; the per-label running sums gave a NaN.
+    #[test]
+    fn matthews_of_one_true_label_is_zero() {
+        use crate::metrics::classification::labels::matthews;
+        let mut c = WeightedConfusion::new(2);
+        for (p, w) in [(0, 2.31), (1, 1.47), (0, 1.2), (1, 0.71)] {
+            c.add(0, p, w);
+        }
+        assert_eq!(matthews(&c), 0.0);
     }
 }
