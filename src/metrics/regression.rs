@@ -198,6 +198,13 @@ pub fn spearman_of_ranks(t: &[f64], p: &[f64], rt: &[i64], rp: &[i64]) -> Option
         spp += b * b;
         stp += a * b;
     }
+    spearman_of_sums(stt, spp, stp, n as u64)
+}
+
+/// Spearman's correlation from the exact sums of the centred doubled ranks over `n` values (Σ (a − c)²,
+/// Σ (b − c)², Σ (a − c)(b − c)): `np.corrcoef`'s c = X·Xᵀ · (1/(n − 1)) of the centred ranks (a − c) / 2, then
+/// r = (c_tp / √c_pp) / √c_tt, clipped to [−1, 1]; `None` when not finite.
+pub fn spearman_of_sums(stt: i128, spp: i128, stp: i128, n: u64) -> Option<f64> {
     let f = 1.0 / (n - 1) as f64;
     let (ctt, cpp, ctp) = (
         stt as f64 / 4.0 * f,

@@ -21,6 +21,7 @@ mod passes;
 mod quad;
 #[path = "units_runs.rs"]
 mod runs;
+use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
 use crate::stats::units::{times, Replicate, Slot, Units};
 use runs::{gather, Runs, GATHER};
@@ -383,21 +384,8 @@ impl Fast {
                 (stt, spp, stp)
             }
         });
-        spearman_of(stt, spp, stp, count)
+        spearman_of_sums(stt, spp, stp, count)
     }
-}
-
-/// Spearman's correlation from the sums of the centred doubled ranks (Σ (a − c)², Σ (b − c)², Σ (a − c)(b − c)
-/// over the `count` repeated values), as `spearman_of_ranks` computes it (src/metrics/regression.rs).
-fn spearman_of(stt: i128, spp: i128, stp: i128, count: u64) -> Option<f64> {
-    let f = 1.0 / (count - 1) as f64;
-    let (ctt, cpp, ctp) = (
-        stt as f64 / 4.0 * f,
-        spp as f64 / 4.0 * f,
-        stp as f64 / 4.0 * f,
-    );
-    let r = ctp / cpp.sqrt() / ctt.sqrt();
-    r.is_finite().then(|| r.clamp(-1.0, 1.0))
 }
 
 /// `_assemble_fraction_of_explained_deviance(force_finite=True)`, as src/metrics/regression.rs assembles.

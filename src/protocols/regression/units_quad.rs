@@ -5,7 +5,8 @@
 
 use super::passes::First;
 use super::runs::{gather, GATHER};
-use super::{spearman_of, Fast};
+use super::Fast;
+use crate::metrics::regression::spearman_of_sums;
 use crate::stats::units::interleave4;
 use std::cell::RefCell;
 
@@ -53,7 +54,7 @@ impl Fast {
             let spp = self.p_runs.doubled_ranks4(quad, ranks, c);
             let (stt, stp) = self.t_runs.cross4(quad, ranks, &self.p_run_by_t, c);
             Some(std::array::from_fn(|r| {
-                let rho = spearman_of(stt[r], spp[r], stp[r], count[r]);
+                let rho = spearman_of_sums(stt[r], spp[r], stp[r], count[r]);
                 (median[r], rho)
             }))
         })
