@@ -426,38 +426,31 @@ fn check_says_not_ready_when_the_leaderboard_metric_cannot_be_computed() {
     std::fs::create_dir_all(&dir).unwrap();
     let ex = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/examples/classification");
     let manifest = dir.join("manifest.json");
-    let bin = env!("CARGO_BIN_EXE_dropscore");
-    let out = std::process::Command::new(bin)
-        .args([
-            "manifest",
-            "classification",
-            "--set",
-            "metric=roc_auc_ovr",
-            "--gt",
-        ])
-        .arg(ex.join("gt.csv"))
-        .arg("--out")
-        .arg(&manifest)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let check = |pred: &str| {
-        std::process::Command::new(bin)
-            .args(["check", "classification", "--manifest"])
-            .arg(&manifest)
-            .arg("--pred")
-            .arg(ex.join(pred))
-            .args(["--format", "json"])
-            .output()
-            .unwrap()
-    };
-    let out = check("pred_labels.csv");
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (gt, pred) = (ex.join("gt.csv"), ex.join("pred_labels.csv"));
+    let path = |p: &std::path::Path| p.display().to_string();
+    let (gt, pred, manifest) = (path(&gt), path(&pred), path(&manifest));
+    let (code, _, err) = common::cli::run(&[
+        "manifest",
+        "classification",
+        "--set",
+        "metric=roc_auc_ovr",
+        "--gt",
+        &gt,
+        "--out",
+        &manifest,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, v) = common::cli::run_json(&[
+        "check",
+        "classification",
+        "--manifest",
+        &manifest,
+        "--pred",
+        &pred,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
     assert_eq!(v["ready"], false, "{v}");
     let d = v["diagnostics"]
         .as_array()

@@ -2,23 +2,17 @@
 //! by tests/reference/kaggle_diff.py), located refusals of malformed run-length encodings and of unknown,
 //! missing and repeated ids, and the manifest made from a sample submission alone.
 
+mod common;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `dropscore ARGS` in examples/kaggle: exit status and standard output.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(root().join("examples/kaggle"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::cli::run_in(root().join("examples/kaggle"), args);
+    (code, out)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

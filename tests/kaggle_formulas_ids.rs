@@ -3,8 +3,8 @@
 //! the DataFrames `pandas.read_csv` read, so a submission's `12` is the solution's integer id `00012`
 //! (docs/kaggle.md). `read_as = text` compares the ids as written. Command-line tests, as participants run them.
 
+mod common;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("dropscore-kaggle-ids-{}", std::process::id()));
@@ -18,14 +18,10 @@ fn file(name: &str, text: &str) -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// `dropscore ARGS`: exit status, and standard output followed by standard error.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    let (code, out, err) = common::cli::run(args);
+    (code, out + &err)
 }
 
 const SOLUTION: &str = "eeg_id,a,b\n00012,0.5,0.5\n13,1,0\n0014,0,1\n";

@@ -3,23 +3,18 @@
 //! layouts (`classes`, `box_format`), the config file, and malformed cells refused with their row, column and
 //! token.
 
+mod common;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `dropscore ARGS` in examples/kaggle/prediction-string: exit status and standard output.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(root().join("examples/kaggle/prediction-string"))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) =
+        common::cli::run_in(root().join("examples/kaggle/prediction-string"), args);
+    (code, out)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -2,7 +2,7 @@
 //! `ParticipantVisibleError` messages do (docs/kaggle.md), and Kendall's τ over orderings as AI4Code's published
 //! metric computes it (tests/reference/kaggle_formulas_diff.py checks random cases).
 
-use std::process::Command;
+mod common;
 
 fn temp(name: &str, text: &str) -> String {
     let dir = std::env::temp_dir().join(format!("dropscore-kaggle-w-{}", std::process::id()));
@@ -12,14 +12,11 @@ fn temp(name: &str, text: &str) -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// The JSON report of `dropscore ARGS --format json`.
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    common::cli::run_json(&all).1
 }
 
 fn messages(r: &serde_json::Value) -> Vec<String> {

@@ -8,19 +8,13 @@
 #![cfg(feature = "toy")]
 
 mod common;
+use common::cli::run_in as cli_in;
 use common::data;
-use std::process::Command;
 
+/// `dropscore ARGS` in tests/data: exit status and standard output.
 fn cli(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(data(""))
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = cli_in(data(""), args);
+    (code, out)
 }
 
 #[test]
@@ -108,20 +102,6 @@ fn accepted_by_the_config_validator() {
     )
     .expect_err("an unknown option of the toy protocol");
     assert!(format!("{e:?}").contains("case_sensitive"), "{e:?}");
-}
-
-/// `dropscore ARGS` in `dir`: exit status, standard output and standard error.
-fn cli_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dropscore"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 fn fresh(name: &str) -> std::path::PathBuf {
