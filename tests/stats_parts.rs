@@ -233,6 +233,34 @@ fn usage_column_parts_equal_the_parts_scored_as_separate_files() {
     assert_eq!(b["intervals"], b_alone["intervals"]);
 }
 
+/// Options `one_minus` and `round` give the leaderboard value in the whole, in each part and in the part shown,
+/// as that part's rows scored alone with the same options give it.
+#[test]
+fn the_leaderboard_value_is_each_parts_own() {
+    let dir = fresh("leaderboard");
+    write_classification(&dir, &rows(60, 11));
+    let set = ["metric=roc_auc_ovr", "one_minus=true", "round=3"];
+    let r = scores_of(&dir, "classification", "gt.csv", "pred.csv", &set);
+    for part in ["whole", "public", "private"] {
+        let (gt, pred) = (format!("gt_{part}.csv"), format!("pred_{part}.csv"));
+        let alone = scores_of(&dir, "classification", &gt, &pred, &set);
+        let v = alone["scores"]["leaderboard"].as_f64().unwrap();
+        let auc = alone["scores"]["roc_auc_ovr"].as_f64().unwrap();
+        assert_eq!(v, ((1.0 - auc) * 1000.0).round() / 1000.0, "{part}");
+        let got = if part == "whole" {
+            &r["scores"]
+        } else {
+            &r["parts"][part]
+        };
+        assert_eq!(got, &alone["scores"], "{part}");
+        if part != "whole" {
+            let shown = [set[0], set[1], set[2], &format!("part={part}")];
+            let r = scores_of(&dir, "classification", "gt.csv", "pred.csv", &shown);
+            assert_eq!(r["scores"], alone["scores"], "part={part}");
+        }
+    }
+}
+
 #[test]
 fn a_bad_usage_value_is_a_located_error() {
     let dir = fresh("bad-usage");

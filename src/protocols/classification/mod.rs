@@ -9,9 +9,9 @@ pub mod headline;
 pub mod inputs;
 pub mod looks;
 mod notes;
-pub mod parts;
 pub mod preflight;
 mod sample;
+pub mod table;
 pub mod units;
 pub mod weighted;
 
@@ -124,14 +124,13 @@ impl Protocol for Classification {
         opts: &ClassificationOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        if let Some(by_part) = parts::score(run, opts, progress) {
-            return by_part;
-        }
-        let budget = run.opts.budget();
-        let h = headline::Headline::of(opts.one_minus, &opts.round)?;
-        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
-        h.apply(&mut report);
-        Ok(report)
+        let (budget, mode) = (run.opts.budget(), run.mode);
+        table::score(
+            run,
+            &common(opts),
+            progress,
+            &mut |files, diags, progress| run_on(files, opts, budget, mode, diags, progress),
+        )
     }
     fn score_ids(&self, opts: &ClassificationOptions) -> Option<Vec<String>> {
         let targets = opts.target_columns.items();
@@ -142,7 +141,7 @@ impl Protocol for Classification {
         Some(h.ids(METRICS.iter().map(|m| m.to_string()).collect()))
     }
     fn manifest(&self, run: &mut Run, opts: &ClassificationOptions) -> Value {
-        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+        if let Some(m) = table::manifest(run, &common(opts), |inner| self.manifest(inner, opts)) {
             return m;
         }
         let budget = run.opts.budget();
@@ -254,6 +253,16 @@ fn settings(opts: &ClassificationOptions) -> Result<Settings, UsageError> {
         top_k,
         worst: opts.missing == Missing::Worst,
     })
+}
+
+/// The options [`table`] reads.
+fn common(opts: &ClassificationOptions) -> table::Common<'_> {
+    table::Common {
+        delimiter: &opts.delimiter,
+        id_column: &opts.id_column,
+        one_minus: opts.one_minus,
+        round: &opts.round,
+    }
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.

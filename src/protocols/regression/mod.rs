@@ -6,6 +6,7 @@ use super::classification::columns;
 use super::classification::headline;
 use super::classification::inputs::{self, plot};
 use super::classification::preflight;
+use super::classification::table;
 use super::options::{Int, List, OptionSet, OptionSpec};
 use super::{Example, Progress, Protocol, ProtocolInfo, Quiet, Run, UsageError};
 use crate::budget::Budget;
@@ -18,7 +19,6 @@ use crate::par::Job;
 use crate::report::{Column, Display, Label, Mode, Report, Scores};
 use std::sync::Arc;
 
-pub mod parts;
 pub mod units;
 
 pub const ID: &str = "regression";
@@ -124,14 +124,13 @@ impl Protocol for Regression {
         opts: &RegressionOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        if let Some(by_part) = parts::score(run, opts, progress) {
-            return by_part;
-        }
-        let budget = run.opts.budget();
-        let h = headline::Headline::of(opts.one_minus, &opts.round)?;
-        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
-        h.apply(&mut report);
-        Ok(report)
+        let (budget, mode) = (run.opts.budget(), run.mode);
+        table::score(
+            run,
+            &common(opts),
+            progress,
+            &mut |files, diags, progress| run_on(files, opts, budget, mode, diags, progress),
+        )
     }
     fn score_ids(&self, opts: &RegressionOptions) -> Option<Vec<String>> {
         let targets = opts.target_columns.items();
@@ -142,7 +141,7 @@ impl Protocol for Regression {
         Some(h.ids(METRICS.iter().map(|m| m.to_string()).collect()))
     }
     fn manifest(&self, run: &mut Run, opts: &RegressionOptions) -> serde_json::Value {
-        if let Some(m) = parts::manifest(run, opts, |inner| self.manifest(inner, opts)) {
+        if let Some(m) = table::manifest(run, &common(opts), |inner| self.manifest(inner, opts)) {
             return m;
         }
         let budget = run.opts.budget();
@@ -358,6 +357,16 @@ const COLUMN_METRICS: &[&str] = &[
     "smape",
     "log_mean_absolute_error",
 ];
+
+/// The options [`table`] reads.
+fn common(opts: &RegressionOptions) -> table::Common<'_> {
+    table::Common {
+        delimiter: &opts.delimiter,
+        id_column: &opts.id_column,
+        one_minus: opts.one_minus,
+        round: &opts.round,
+    }
+}
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
 pub fn run_on(
