@@ -154,6 +154,8 @@ mod stats_kaggle_formulas;
 mod stats_kws;
 #[path = "stats_parts.rs"]
 mod stats_parts;
+#[path = "stats_parts_csv.rs"]
+mod stats_parts_csv;
 #[path = "stats_segmentation.rs"]
 mod stats_segmentation;
 #[path = "stats_text.rs"]

@@ -10,15 +10,28 @@ use super::contract_parts::{read_split, shown, Part};
 use super::options::PartChoice;
 use super::{Progress, Quiet, Run, UsageError};
 use crate::diag::{excerpt, Diagnostic, Diags};
+use crate::formats::pandas_cells::{self, ReadAs};
 use crate::input::{Entry, FileSet, Role};
 use crate::report::{Parts, Report};
 use std::collections::HashSet;
 
-/// How the family reads its CSV files: the delimiter and the `id_column` option (empty: the first column
-/// named `id`, any case, else the first column, as [`crate::formats::id_csv::id_column`] picks it).
+/// How the family reads its CSV files: the delimiter, the `id_column` option (empty: the first column
+/// named `id`, any case, else the first column, as [`crate::formats::id_csv::id_column`] picks it) and how a
+/// submission's id matches a GT id (option `read_as`: with pandas, `12` is the GT's `00012`).
 pub struct CsvLayout<'a> {
     pub delimiter: u8,
     pub id_column: &'a str,
+    pub read_as: ReadAs,
+}
+
+impl CsvLayout<'_> {
+    /// The key under which id `s` matches ([`pandas_cells::id_key`] with `ReadAs::Pandas`).
+    fn key<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        match self.read_as {
+            ReadAs::Pandas => pandas_cells::id_key(s).map_or(s.into(), Into::into),
+            ReadAs::Text => s.into(),
+        }
+    }
 }
 
 /// One record of a CSV file: where it starts, its fields, and the newlines up to the next record.
@@ -263,18 +276,20 @@ fn files_for(
     out.entries[gt.entry] = replace(&files.entries[gt.entry], gt_bytes);
     if let (Some(p), Some(choice)) = (parts, choice) {
         let ic = id_at(&gt.recs[0].fields, layout.id_column);
-        let dropped: HashSet<&str> = gt.recs[1..]
+        let dropped: HashSet<std::borrow::Cow<str>> = gt.recs[1..]
             .iter()
             .zip(p)
             .filter(|(_, &part)| !shown(part, choice))
-            .map(|(r, _)| field(&r.fields, ic))
+            .map(|(r, _)| layout.key(field(&r.fields, ic)))
             .collect();
         if !dropped.is_empty() {
             if let Ok(bytes) = files.entries[pred].read_all() {
                 let recs = records(&bytes, layout.delimiter);
                 if let Some(h) = recs.first() {
                     let sc = id_at(&h.fields, layout.id_column);
-                    let keep = |k: usize| k == 0 || !dropped.contains(field(&recs[k].fields, sc));
+                    let keep = |k: usize| {
+                        k == 0 || !dropped.contains(&layout.key(field(&recs[k].fields, sc)))
+                    };
                     let sub = rewrite(&bytes, &recs, layout.delimiter, None, &keep);
                     out.entries[pred] = replace(&files.entries[pred], sub);
                 }

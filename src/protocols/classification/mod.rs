@@ -262,6 +262,7 @@ fn common(opts: &ClassificationOptions) -> table::Common<'_> {
         id_column: &opts.id_column,
         one_minus: opts.one_minus,
         round: &opts.round,
+        read_as: opts.read_as.mode(),
     }
 }
 

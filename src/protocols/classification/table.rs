@@ -6,6 +6,7 @@
 
 use super::headline::Headline;
 use super::inputs;
+use crate::formats::pandas_cells::ReadAs;
 use crate::protocols::contract_parts_csv::{
     manifest_without_usage, score_by_part, CsvLayout, ScoreFiles,
 };
@@ -19,6 +20,7 @@ pub struct Common<'a> {
     pub id_column: &'a str,
     pub one_minus: bool,
     pub round: &'a Int,
+    pub read_as: ReadAs,
 }
 
 impl Common<'_> {
@@ -28,6 +30,7 @@ impl Common<'_> {
         Some(CsvLayout {
             delimiter,
             id_column: self.id_column,
+            read_as: self.read_as,
         })
     }
 }

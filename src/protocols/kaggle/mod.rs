@@ -17,6 +17,7 @@ mod pstring_view;
 pub mod units;
 mod view;
 
+use super::contract_parts_csv::{score_by_part, CsvLayout};
 use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diags;
@@ -207,12 +208,27 @@ impl Protocol for Kaggle {
         opts: &KaggleOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        let budget = run.opts.budget();
-        let mut report = run_on(run.files, opts, budget, run.mode, &mut run.diags, progress)?;
-        if run.wants_units() && !run.diags.has_errors() {
-            report.units = units::slot(run.files, opts, &report);
+        let (budget, mode, wants_units) = (run.opts.budget(), run.mode, run.wants_units());
+        let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
+            let mut report = run_on(files, opts, budget, mode, diags, progress)?;
+            if wants_units && !diags.has_errors() {
+                report.units = units::slot(files, opts, &report);
+            }
+            Ok(report)
+        };
+        // Public and private parts from the solution's `Usage` column or a split file, each the score of its
+        // rows alone (docs/specs/statistics.md section 4).
+        if let Ok(delimiter) = inputs::delimiter(&opts.delimiter) {
+            let layout = CsvLayout {
+                delimiter,
+                id_column: &opts.id_column,
+                read_as: opts.read_as.mode(),
+            };
+            if let Some(by_part) = score_by_part(run, &layout, progress, &mut scored) {
+                return by_part;
+            }
         }
-        Ok(report)
+        scored(run.files, &mut run.diags, progress)
     }
     fn score_ids(&self, _: &KaggleOptions) -> Option<Vec<String>> {
         let all = [

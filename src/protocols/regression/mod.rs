@@ -365,6 +365,7 @@ fn common(opts: &RegressionOptions) -> table::Common<'_> {
         id_column: &opts.id_column,
         one_minus: opts.one_minus,
         round: &opts.round,
+        read_as: opts.read_as.mode(),
     }
 }
 

@@ -14,10 +14,12 @@ mod view;
 mod warnings;
 mod work;
 
+use super::contract_parts_csv::{score_by_part, CsvLayout};
 use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::budget::Budget;
 use crate::diag::{Diagnostic, Diags};
+use crate::formats::pandas_cells::ReadAs;
 use crate::formats::text_input::Layout;
 use crate::input::{FileSet, Role};
 use crate::report::{Mode, Report};
@@ -139,15 +141,24 @@ impl Protocol for Text {
             .filter(|n| *n != TextOptions::metrics)
             .collect();
         run.deviations_among(&others);
-        run_on(
-            run.files,
-            opts,
-            budget,
-            run.mode,
-            &mut run.diags,
-            progress,
-            units,
-        )
+        let mode = run.mode;
+        let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
+            run_on(files, opts, budget, mode, diags, progress, units)
+        };
+        // Public and private parts from a table GT's `Usage` column, each the score of its rows alone
+        // (docs/specs/statistics.md section 4); a split file is applied to the units by the shell, whatever
+        // the layout.
+        if let (None, Ok(delimiter)) = (&run.split_file, inputs::delimiter(&opts.delimiter)) {
+            let layout = CsvLayout {
+                delimiter,
+                id_column: &opts.id_column,
+                read_as: ReadAs::Text,
+            };
+            if let Some(by_part) = score_by_part(run, &layout, progress, &mut scored) {
+                return by_part;
+            }
+        }
+        scored(run.files, &mut run.diags, progress)
     }
     fn manifest(&self, run: &mut Run, opts: &TextOptions) -> serde_json::Value {
         preflight::manifest(run, opts)
