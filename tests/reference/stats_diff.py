@@ -352,6 +352,68 @@ def compare_case(binary, case_seed):
     return errors
 
 
+def weighted_compare_case(binary, case_seed):
+    """`dropscore compare classification` with a `weight_column`: Δ, its paired interval, p_bootstrap,
+    p_randomization (rows exchanged, each keeping its GT weight) and wins/ties/losses (rows right or wrong)
+    against scikit-learn with sample_weight = the row's weight (× its draw count in a replicate)."""
+    r = random.Random(case_seed)
+    B, R = r.choice([50, 200]), r.choice([100, 300])
+    seed, conf = r.randrange(2**32), r.choice([0.9, 0.95])
+    metric = r.choice(["accuracy", "f1_macro", "balanced_accuracy", "cohen_kappa"])
+    n, labels = r.randrange(20, 80), ["ant", "bee", "cat"][: r.choice([2, 3])]
+    t = [r.choice(labels) for _ in range(n)]
+    w = np.array([r.choice([0.25, 0.5, 1.0, 1.5, 2.0, 3.125]) for _ in range(n)])
+    a = np.array([y if r.random() < 0.7 else r.choice(labels) for y in t])
+    b = np.array([y if r.random() < 0.55 else r.choice(labels) for y in t])
+    t = np.array(t)
+    with tempfile.TemporaryDirectory() as d:
+        write_csv(f"{d}/gt.csv", ["id", "label", "w"], [(f"r{i}", t[i], w[i]) for i in range(n)])
+        write_csv(f"{d}/a.csv", ["id", "label"], [(f"r{i}", a[i]) for i in range(n)])
+        write_csv(f"{d}/b.csv", ["id", "label"], [(f"r{i}", b[i]) for i in range(n)])
+        opts = ["--set", "weight_column=w", "--set", f"bootstrap={B}", "--set", f"seed={seed}"]
+        opts += ["--set", f"confidence={conf}", "--set", f"permutations={R}", "--set", f"metric={metric}"]
+        out = subprocess.run(
+            [binary, "compare", "classification", "--gt", f"{d}/gt.csv", "--pred", f"{d}/a.csv", "--vs", f"{d}/b.csv"]
+            + opts + ["--format", "json", "-q"],
+            capture_output=True,
+            text=True,
+        )
+        c = json.loads(out.stdout)["compare"]
+    f = {
+        "accuracy": lambda p, sw: M.accuracy_score(t, p, sample_weight=sw),
+        "f1_macro": lambda p, sw: M.f1_score(t, p, average="macro", zero_division=0, sample_weight=sw),
+        "balanced_accuracy": lambda p, sw: M.balanced_accuracy_score(t, p, sample_weight=sw),
+        "cohen_kappa": lambda p, sw: M.cohen_kappa_score(t, p, sample_weight=sw),
+    }[metric]
+
+    def eq(x, y):
+        return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+
+    full = f(a, w) - f(b, w)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    pairs = [(f(a, w * np.bincount(row, minlength=n)), f(b, w * np.bincount(row, minlength=n))) for row in draws]
+    pairs = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
+    lo, hi = np.percentile([x - y for x, y in pairs], [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+    if eq(f(a, w), f(b, w)):
+        p_boot = 1.0
+    else:
+        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / len(pairs)
+    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
+    rounds = [f(np.where(fl, b, a), w) - f(np.where(fl, a, b), w) for fl in flips]
+    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
+    ra, rb = a == t, b == t
+    wins, ties = int(np.sum(ra & ~rb)), int(np.sum(ra == rb))
+    errors = []
+    for name, got, want in [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]:
+        if not close(got, float(want)):
+            errors.append(f"weighted compare case {case_seed} {metric} {name}: got {got}, want {want}")
+    if c["p_bootstrap"] != p_boot or c["p_randomization"] != p_rand:
+        errors.append(f"weighted compare case {case_seed} {metric}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
+    if (c["wins"], c["ties"], c["losses"]) != (wins, ties, n - wins - ties):
+        errors.append(f"weighted compare case {case_seed}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}, want {wins} {ties}")
+    return errors
+
+
 def want_interval(values, B, conf):
     """The interval of `values` (None = undefined replicate) as docs/specs/statistics.md section 2 defines it."""
     defined = np.array([v for v in values if v is not None and not math.isnan(v)])
@@ -453,6 +515,12 @@ def main():
         for e in errors[:5]:
             print(e)
         bad += bool(errors)
+    for c in range(a.weighted_cases):
+        errors = weighted_compare_case(binary, a.seed * 600011 + c)
+        for e in errors[:5]:
+            print(e)
+        bad += bool(errors)
+    compared += a.weighted_cases
     print(f"stats_diff: {a.cases} cases, {a.weighted_cases} weighted classification cases, {a.detection_cases} detection and {a.segmentation_cases} segmentation cases, {intervals} intervals, {compared} comparisons, {bad} cases differ")
     sys.exit(1 if bad else 0)
 

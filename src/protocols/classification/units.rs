@@ -103,6 +103,43 @@ struct Rows {
     binary: bool,
 }
 
+impl Rows {
+    /// Whether the hard labels' metrics are read from these rows: predicted labels on every row, of one type.
+    fn has_labels(&self) -> bool {
+        self.layout != Layout::BinaryScore
+            && !self.mixed_types
+            && self.pred.iter().all(|&p| p != NONE)
+    }
+
+    /// Each row's own score: 1 where the predicted label is right, else 0 (none for the binary score layout).
+    fn unit_scores(&self) -> Option<Vec<f64>> {
+        let at = |label: u32| self.position[label as usize];
+        self.has_labels().then(|| {
+            (self.truth.iter().zip(&self.pred))
+                .map(|(&t, &p)| (at(t) == at(p)) as u8 as f64)
+                .collect()
+        })
+    }
+
+    /// These rows with the other submission's predictions and scores where `take_other` (the same ground
+    /// truth, layout and classes); `None` when `other` is not such a submission.
+    fn mixed(&self, other: &Rows, take_other: &[bool]) -> Option<Rows> {
+        let (r, o) = (self, other);
+        let same = o.truth == r.truth && o.layout == r.layout && o.k == r.k && o.union == r.union;
+        if !same || take_other.len() != r.truth.len() {
+            return None;
+        }
+        let mut rows = r.clone();
+        let width = r.scores.len() / r.truth.len().max(1);
+        for (i, _) in take_other.iter().enumerate().filter(|(_, &t)| t) {
+            rows.pred[i] = o.pred[i];
+            rows.scores[i * width..(i + 1) * width]
+                .copy_from_slice(&o.scores[i * width..(i + 1) * width]);
+        }
+        Some(rows)
+    }
+}
+
 /// Per-row terms of a mean metric, each the library function on that one row; `None` when one is undefined
 /// (then the metric is undefined on every replicate holding the row, and on the full set).
 fn terms(n: usize, f: impl Fn(usize) -> Option<f64>) -> Option<Vec<f64>> {
@@ -152,9 +189,7 @@ pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Sl
 fn build(rows: Rows, metrics: Vec<String>) -> ClassificationUnits {
     let r = &rows;
     let k = r.k;
-    let labels_ok =
-        r.layout != Layout::BinaryScore && !r.mixed_types && r.pred.iter().all(|&p| p != NONE);
-    let labels = labels_ok.then(|| Labels {
+    let labels = r.has_labels().then(|| Labels {
         truth: r
             .truth
             .iter()
@@ -450,31 +485,13 @@ impl Replicate for ClassificationUnits {
         w: &[u32],
     ) -> Option<Vec<Option<f64>>> {
         let o = &other.as_any().downcast_ref::<ClassificationUnits>()?.rows;
-        let r = &self.rows;
-        let same = o.truth == r.truth && o.layout == r.layout && o.k == r.k && o.union == r.union;
-        if !same || take_other.len() != r.truth.len() {
-            return None;
-        }
-        let mut rows = r.clone();
-        let width = r.scores.len() / r.truth.len().max(1);
-        for (i, _) in take_other.iter().enumerate().filter(|(_, &t)| t) {
-            rows.pred[i] = o.pred[i];
-            rows.scores[i * width..(i + 1) * width]
-                .copy_from_slice(&o.scores[i * width..(i + 1) * width]);
-        }
+        let rows = self.rows.mixed(o, take_other)?;
         Some(build(rows, self.metrics.clone()).values(w))
     }
 
     /// 1 where the predicted label is right, else 0 (none for the binary score layout).
     fn unit_scores(&self) -> Option<Vec<f64>> {
-        let l = self.labels.as_ref()?;
-        Some(
-            l.truth
-                .iter()
-                .zip(&l.pred)
-                .map(|(t, p)| (t == p) as u8 as f64)
-                .collect(),
-        )
+        self.rows.unit_scores()
     }
 
     fn lower_is_better(&self, metric: &str) -> bool {

@@ -63,6 +63,33 @@ impl Replicate for WeightedUnits {
         self.metrics.iter().map(|m| s.get(m)).collect()
     }
 
+    /// The other submission's rows where `take_other`, each row keeping its GT weight: the weighted metrics of
+    /// the mixture on weights `w`. The one-vs-rest ROC AUC is taken as defined when both submissions' score
+    /// rows sum to 1 (a metric null for either has no comparison).
+    fn mixed(
+        &self,
+        other: &dyn Replicate,
+        take_other: &[bool],
+        w: &[u32],
+    ) -> Option<Vec<Option<f64>>> {
+        let o = other.as_any().downcast_ref::<WeightedUnits>()?;
+        if o.weights != self.weights {
+            return None;
+        }
+        let mixture = WeightedUnits {
+            metrics: self.metrics.clone(),
+            rows: self.rows.mixed(&o.rows, take_other)?,
+            weights: self.weights.clone(),
+            probabilities: self.probabilities && o.probabilities,
+        };
+        Some(mixture.values(w))
+    }
+
+    /// 1 where the predicted label is right, else 0 (none for the binary score layout).
+    fn unit_scores(&self) -> Option<Vec<f64>> {
+        self.rows.unit_scores()
+    }
+
     fn lower_is_better(&self, metric: &str) -> bool {
         matches!(metric, "log_loss" | "brier_score")
     }
