@@ -158,8 +158,16 @@ pub fn own_or_generic_text(report: &Report) -> String {
 
 /// With public/private parts (docs/specs/statistics.md section 4), one line per part: its headline metric.
 fn parts_text(report: &Report) -> String {
+    parts_lines(report)
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// The lines of [`parts_text`] (the page shows them under its headline): `public part: map 0.51850`.
+pub fn parts_lines(report: &Report) -> Vec<String> {
     let Some(parts) = &report.parts else {
-        return String::new();
+        return Vec::new();
     };
     let Some(id) = report
         .display
@@ -168,17 +176,12 @@ fn parts_text(report: &Report) -> String {
         .map(|l| l.id.as_str())
         .or_else(|| report.scores.iter().next().map(|(k, _)| k))
     else {
-        return String::new();
+        return Vec::new();
     };
     let d = decimals_of(report, id);
-    let mut out = String::new();
-    for (name, scores) in &parts.0 {
-        out.push_str(&format!(
-            "{name} part: {id} {}\n",
-            fmt_opt(scores.get(id), d)
-        ));
-    }
-    out
+    (parts.0.iter())
+        .map(|(name, scores)| format!("{name} part: {id} {}", fmt_opt(scores.get(id), d)))
+        .collect()
 }
 
 fn own_or_generic(report: &Report) -> String {

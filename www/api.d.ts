@@ -141,6 +141,8 @@ export interface PageView {
   columns: { id: string; label: string; kind: 'id' | 'group' | 'scores' | 'detail'; decimals?: number }[];
   first_cells: string[][];
   plots: any[];
+  /** With public and private parts: each part's headline metric, one line each (`public part: map 0.51850`). */
+  parts: string[];
 }
 
 /** An image overlay (a protocol's `overlay` view): what src/protocols/views.rs `Overlay` gives. */

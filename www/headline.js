@@ -105,6 +105,12 @@ export function renderHeadline(run) {
   const devs = renderDeviations(run, modes, parts.primary ? [parts.primary] : []);
 
   const footer = report.display?.footer ? h('p', { class: 'hl-footer' }, report.display.footer) : null;
+  // Public and private parts (a GT with a usage column or a split file): each part's headline metric, as the
+  // engine words it (src/render.rs parts_lines).
+  const partLines = any.view?.parts ?? [];
+  const partsNote = partLines.length
+    ? h('ul', { class: 'hl-parts', 'aria-label': 'Scores by part' }, partLines.map((l) => h('li', {}, l)))
+    : null;
 
   return h('div', { class: 'headline-block' },
     h('div', { class: 'result-head' },
@@ -113,6 +119,7 @@ export function renderHeadline(run) {
     cause ? renderCause(cause) : null,
     failNotice,
     main,
+    partsNote,
     footer,
     all,
     devs,

@@ -77,7 +77,7 @@ pub const SHELL_OPTIONS: &[OptionSpec] = &[OptionSpec {
     kind: "text",
     default_official: "Usage",
     default_corrected: "Usage",
-    help: "CSV ground truths (classification, regression): the column giving each row's part, Public, Private or Ignored (any case), as Kaggle's solution files do; a GT without it has no parts",
+    help: "CSV ground truths (classification, regression, kaggle, text tables): the column giving each row's part, Public, Private or Ignored (any case), as Kaggle's solution files do; a GT without it has no parts",
 }];
 
 /// The part the headline and the leaderboard show (shell option `part`).

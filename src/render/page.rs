@@ -26,6 +26,9 @@ pub struct PageView {
     /// them without asking.
     pub first_cells: Vec<Vec<String>>,
     pub plots: Vec<Spec>,
+    /// With public and private parts, each part's headline metric as the text output gives it
+    /// ([`super::parts_lines`]): `public part: map 0.51850`.
+    pub parts: Vec<String>,
 }
 
 /// The rows of the table's first page (www/items-table.js asks for pages of this many).
@@ -149,6 +152,7 @@ pub fn view(report: &Report) -> PageView {
         columns: items_query::columns(report),
         first_cells: items_query::first_cells(report, FIRST_PAGE),
         plots: report.plots.iter().map(plot::spec).collect(),
+        parts: super::parts_lines(report),
     }
 }
 
