@@ -41,6 +41,14 @@ MAP@12 5.56 s, renderer peak 804 MB, wasm memory 1,536 MB (Python 6.50 s wall at
 After scripts/build-wasm at 34dedb5 (load 2): the page's MAP@12 2.16-2.55 s, renderer peak 625 MB, wasm memory
 1,536 MB (2.5-3.0x Python's 6.50 s wall). Native at load 1.9, three runs: MAP@12 0.69-0.76 s wall, 1.02-1.11 s CPU,
 227-234 MB: 6.0-6.5x Python's CPU time (6.66 s), 8.5-9.4x its wall time (6.50 s).
+2026-11-27, branch kspeed (plain CSV lines cut with memchr, src/formats/csv_fast.rs; the report's ids in one
+arena): the reading thread is no longer the bound (perf: the tokenising threads 16 % of the CPU time, csv_core
+gone). At load 3.3, the same minute: MAP@12 0.76 -> 0.55 s wall, 0.48 -> 0.39 s CPU. This bench at load 3.8-4.4
+(machine shared, so every time is high): MAP@12 dropscore 0.64 s wall / 0.37 s CPU / 181 MB (main the same
+minutes: 0.80 s / 0.53 s CPU / 227 MB), Python 4.01-5.76 s wall / 3.44-3.51 s CPU / 706 MB: 9.0x Python's wall,
+9.4x its CPU in the same run; 10.2x the 6.50 s wall recorded at load 1. Masks 0.12 s / 0.06 s CPU / 44 MB. What
+is left (perf, one thread doing 82 % of it): fresh pages (36 %: the solution's cells, 60 MB, its and the
+submission's ids and lines), packing the items (12 %), the UTF-8 check and field cuts (7 %), the apk loop (5 %).
 """
 import os, re, subprocess, sys, time
 

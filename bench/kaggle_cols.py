@@ -38,6 +38,13 @@ the 2 GiB budget; the values agree with Python's to 1e-9.
 After scripts/build-wasm at 34dedb5 (load 2): the page's mean column-wise AUC 2.32-2.95 s, renderer peak 547 MB
 (3.0-3.8x Python's 8.87 s wall). Native at load 1.9, three runs: 1.05-1.25 s wall, 1.78-2.02 s CPU (both cores
 busy: more CPU time than at load 6-10), 263-266 MiB: 3.1-3.5x Python's CPU time, 7.1-8.4x its wall time.
+2026-11-27, branch kspeed (plain CSV lines cut with memchr instead of csv_core, src/formats/csv_fast.rs): at load
+3.4, the same minute, main 1.21-1.65 s wall / 0.85-1.04 s CPU, kspeed 0.82-1.21 s / 0.68-0.88 s CPU, 255 MiB.
+This bench at load 5.1-5.3 (shared machine: every time high): dropscore 1.13 s wall / 0.86 s CPU / 254 MiB (main
+1.42 s / 0.93 s CPU), Python 5.48 s / 3.70 s CPU / 518 MiB: 4.8x its wall in the same run, 7.8x the 8.87 s wall
+recorded at load 1-2.4; still below 10x. What is left (perf): fresh pages (18 %), the radix sorts (8 %), number
+parsing (11 %), copying the fields into records (6 %), the id table (5.5 %), the columns' AUC (5 %), log loss's
+logarithms (3.5 %).
 """
 import json, os, re, subprocess, sys, time
 

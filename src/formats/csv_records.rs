@@ -1,5 +1,6 @@
 //! The records of a streaming CSV table (docs/specs/families.md section 0), for [`super::id_csv`]: RFC 4180 records
-//! read with the `csv` crate from any `Read`, a UTF-8 BOM dropped, every field located by line and column (the
+//! read from any `Read` as the `csv` crate reads them ([`super::csv_fast`]: plain lines cut with `memchr`, the
+//! rest by the crate), a UTF-8 BOM dropped, every field located by line and column (the
 //! column counts Unicode scalar values, fields separated by one delimiter; quotes are not counted).
 //!
 //! Natively, an input that can move to another thread ([`CsvIn::Ahead`]: a file on disk or bytes in memory) is
@@ -10,7 +11,7 @@
 //! the two threads share the work; without it (in turn, and in wasm) the checker computes it.
 
 use crate::diag::{Diagnostic, Diags};
-use crate::formats::lines::LineCount;
+use crate::formats::csv_fast::Tokens;
 use std::io::Read;
 
 /// One record: its 1-based line and its fields (UTF-8, not trimmed). A field's 1-based column (Unicode scalar
@@ -219,17 +220,6 @@ pub fn read_batched_with<'i>(
     feed.header
 }
 
-/// The `csv` reader of `r`, its records given their true line numbers by [`fill`] ([`LineCount`]).
-fn reader<R: Read>(r: R, delimiter: u8) -> csv::Reader<LineCount<R>> {
-    csv::ReaderBuilder::new()
-        // 64 KiB reads (the crate's default is 8 KiB): a 92 MB file on disk in 1,400 reads rather than 11,000.
-        .buffer_capacity(64 << 10)
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(delimiter)
-        .from_reader(LineCount::new(r))
-}
-
 /// Tokenises and checks in turn, on the calling thread: `batch` records at a time.
 fn in_turn<F: FnMut(Batch, &mut Diags) -> bool>(
     r: impl Read,
@@ -238,7 +228,7 @@ fn in_turn<F: FnMut(Batch, &mut Diags) -> bool>(
     feed: &mut Feed<F>,
     diags: &mut Diags,
 ) {
-    let mut rdr = reader(r, delimiter);
+    let mut rdr = Tokens::new(r, delimiter);
     let mut recs: Vec<csv::ByteRecord> = (0..batch).map(|_| csv::ByteRecord::new()).collect();
     loop {
         let (filled, end) = fill(&mut rdr, &mut recs, usize::MAX, batch);
@@ -257,14 +247,14 @@ struct End {
 /// Reads records into `recs` until it is full, the input ends, a read fails, or the records hold `bytes` bytes
 /// at a multiple of `batch` records; returns how many were read and how the run ended.
 fn fill<R: Read>(
-    rdr: &mut csv::Reader<LineCount<R>>,
+    rdr: &mut Tokens<R>,
     recs: &mut [csv::ByteRecord],
     bytes: usize,
     batch: usize,
 ) -> (usize, End) {
     let (mut filled, mut held) = (0, 0);
     while filled < recs.len() && (held < bytes || filled % batch != 0) {
-        match rdr.read_byte_record(&mut recs[filled]) {
+        match rdr.read(&mut recs[filled]) {
             Ok(false) => {
                 let end = End {
                     done: true,
@@ -273,7 +263,6 @@ fn fill<R: Read>(
                 return (filled, end);
             }
             Ok(true) => {
-                rdr.get_ref().fix(&mut recs[filled]);
                 held += recs[filled].as_slice().len();
                 filled += 1;
             }
@@ -330,7 +319,7 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
             let Some(r) = slot.lock().ok().and_then(|mut g| g.take()) else {
                 return;
             };
-            let mut rdr = reader(r, delimiter);
+            let mut rdr = Tokens::new(r, delimiter);
             loop {
                 let (mut recs, mut worked) = empty_rx.try_recv().unwrap_or_default();
                 recs.resize_with(per_block, csv::ByteRecord::new);

@@ -504,7 +504,7 @@ pub fn score(
         .find(|m| *m == metric)
         .unwrap_or("kl_divergence");
     Some(Scored {
-        ids,
+        ids: super::lists::id_table(&ids),
         columns,
         scores: vec![(id, score)],
     })

@@ -7,6 +7,7 @@ use crate::diag::Diags;
 use crate::formats::csv_records::Row;
 use crate::formats::kaggle_csv::{At, Columns, Table};
 use crate::input::Entry;
+use crate::items::Ids;
 use crate::metrics::edit;
 use crate::metrics::kaggle::ranking;
 use crate::metrics::kaggle::rle::Empty;
@@ -22,13 +23,23 @@ pub const ORDERINGS: &[&str] = &["kendall_tau"];
 
 /// The scored rows: the solution's ids in order, one value per id and column, and the set's metrics.
 pub struct Scored {
-    pub ids: Vec<String>,
+    /// Held as the report's item table holds them (one text arena: no allocation per id).
+    pub ids: Ids,
     pub columns: Vec<(&'static str, Vec<f64>)>,
     pub scores: Vec<(&'static str, Option<f64>)>,
 }
 
 /// The solution's ids and each id's solution and submission values.
 type Pairs<T> = (Vec<String>, Vec<(T, T)>);
+
+/// `ids` as an [`Ids`] table.
+pub fn id_table(ids: &[String]) -> Ids {
+    let mut t = Ids::default();
+    for id in ids {
+        t.push(id);
+    }
+    t
+}
 
 /// Both files read with `parse` (of a row's value cell, `at.value`) and matched, one row per id: each id's
 /// solution and submission values.
@@ -215,7 +226,8 @@ pub fn map(
         text.push_str(r.get(at.value));
         Some(start..text.len())
     };
-    let gt_t: Table<std::ops::Range<usize>> = inputs::read(gt, delim, &columns, diags, &mut cell)?;
+    let mut gt_t: Table<std::ops::Range<usize>> =
+        inputs::read(gt, delim, &columns, diags, &mut cell)?;
     let name = gt_t.column.clone();
     if opts.column.is_empty() {
         columns.value = &name;
@@ -255,12 +267,21 @@ pub fn map(
     };
     let sub_t: Table<()> = inputs::read_batches(pred, delim, &columns, diags, &mut score)?;
     let m = index.matched(&gt_t, &sub_t, diags);
-    let (mut ids, mut kept) = (Vec::with_capacity(m.len()), Vec::with_capacity(m.len()));
+    let kept_row = |g: usize, r: u32| scored[g] && gt_t.values[r as usize].is_some();
+    // Every solution row kept, each its own id (the usual case): the solution's id table is the report's.
+    let all = m.len() == gt_t.ids.len()
+        && (m.first.iter().enumerate()).all(|(g, &r)| g == r as usize && kept_row(g, r));
+    let (mut ids, mut kept) = (Ids::default(), Vec::with_capacity(m.len()));
     for (g, &r) in m.first.iter().enumerate() {
-        if scored[g] && gt_t.values[r as usize].is_some() {
-            ids.push(gt_t.ids.get(r as usize).to_string());
+        if kept_row(g, r) {
+            if !all {
+                ids.push(gt_t.ids.get(r as usize));
+            }
             kept.push(ap[g]);
         }
+    }
+    if all {
+        ids = std::mem::take(&mut gt_t.ids);
     }
     let score = numpy_mean(&kept);
     Some(Scored {
@@ -308,7 +329,7 @@ pub fn tags(
         })
         .collect();
     Some(Scored {
-        ids,
+        ids: id_table(&ids),
         columns: vec![("f1", per)],
         scores: vec![
             ("f1_micro", f.micro),
@@ -349,7 +370,7 @@ pub fn strings(
     }
     let kept: Vec<f64> = jac.iter().flatten().copied().collect();
     Some(Scored {
-        ids,
+        ids: id_table(&ids),
         scores: vec![
             ("levenshtein", numpy_mean(&chars)),
             ("sequence_levenshtein", numpy_mean(&tokens)),
@@ -421,7 +442,7 @@ pub fn orderings(
         }
     }
     Some(Scored {
-        ids,
+        ids: id_table(&ids),
         scores: vec![("kendall_tau", ordering::kendall_tau(inversions, two_max))],
         columns: vec![("kendall_tau", per)],
     })

@@ -22,7 +22,7 @@ use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diags;
 use crate::input::FileSet;
-use crate::items::{Ids, ItemTable, ScoreColumn};
+use crate::items::{ItemTable, ScoreColumn};
 use crate::metrics::kaggle::rle::Empty;
 use crate::report::{Column, Display, Label, Mode, Report};
 use std::sync::Arc;
@@ -417,7 +417,7 @@ pub fn run_on(
                     ("gt_pixels", count(&s.gt_pixels)),
                     ("pred_pixels", count(&s.pred_pixels)),
                 ],
-                ids: set.ids,
+                ids: lists::id_table(&set.ids),
                 scores: s.scores,
             }
         }),
@@ -454,16 +454,15 @@ pub fn run_on(
 }
 
 fn item_table(s: lists::Scored) -> ItemTable {
-    let mut ids = Ids::default();
-    for id in &s.ids {
-        ids.push(id);
-    }
+    let ids = s.ids;
+    let n = ids.len();
     // A solution already in natural order (the usual case) is not sorted again.
-    let in_order = (s.ids.windows(2))
-        .all(|w| crate::report::natural_cmp(&w[0], &w[1]) != std::cmp::Ordering::Greater);
+    let in_order = (1..n).all(|r| {
+        crate::report::natural_cmp(ids.get(r - 1), ids.get(r)) != std::cmp::Ordering::Greater
+    });
     let order: Vec<u32> = match in_order {
-        true => (0..s.ids.len() as u32).collect(),
-        false => order::natural_order(s.ids.len(), |r| s.ids[r].as_str()),
+        true => (0..n as u32).collect(),
+        false => order::natural_order(n, |r| ids.get(r)),
     };
     ItemTable {
         ids,

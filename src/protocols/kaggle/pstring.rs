@@ -327,7 +327,7 @@ fn evaluate(
     }
     let count = |j: usize| e.per_image.iter().map(|c| c[j] as f64).collect();
     Scored {
-        ids,
+        ids: super::lists::id_table(&ids),
         columns: vec![
             ("gt_boxes", n_gt),
             ("detections", n_det),
