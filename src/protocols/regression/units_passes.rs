@@ -38,9 +38,8 @@ fn term(x: f64, k: u32, plain: bool) -> f64 {
     }
 }
 
-/// The first pass: the eight weighted sums, the weights' total, the largest drawn |t − p| (an undrawn row's
-/// value masked to NaN, which `max` passes over: a mask, not a branch on the draws), and whether every
-/// weight fits in a byte.
+/// The first pass: the eight weighted sums, the weights' total and whether every weight fits in a byte; then
+/// the largest drawn |t − p| ([`largest_drawn`]).
 pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] {
     let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
@@ -56,7 +55,19 @@ pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] 
         #[inline(always)]
         || first_rows(t, p, [ape, smape, sle], ws, plain, &mut out),
     );
+    for (o, w) in out.iter_mut().zip(ws) {
+        o.largest = largest_drawn(fast, w);
+    }
     out
+}
+
+/// The largest drawn |t − p| as `max` over the drawn rows gives it (NaN passed over; NaN when none is left):
+/// the first drawn row that is not NaN from the top of the rows sorted by |t − p| (`total_cmp` puts NaN
+/// last). A replicate leaves a row undrawn with probability about 1/e: a few rows are read.
+fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
+    let drawn = |&&i: &&u32| w[i as usize] != 0 && !fast.abs[i as usize].is_nan();
+    let top = fast.by_abs.iter().rev().find(drawn);
+    top.map_or(f64::NAN, |&i| fast.abs[i as usize])
 }
 
 /// [`first`]'s loop over the rows (see there).
@@ -72,7 +83,7 @@ fn first_rows<const K: usize>(
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
     let (t, p, ape, smape, sle) = (&t[..n], &p[..n], &ape[..n], &smape[..n], &sle[..n]);
     // Kept in locals (registers) through the loop, written to `out` at the end.
-    let (mut count, mut largest, mut heaviest) = ([0u64; K], [f64::NAN; K], [0u32; K]);
+    let (mut count, mut heaviest) = ([0u64; K], [0u32; K]);
     let mut start = 0;
     while start < n {
         let end = (start + 256).min(n);
@@ -87,9 +98,6 @@ fn first_rows<const K: usize>(
                     *b += term(x, k, plain);
                 }
                 count[r] += k as u64;
-                let undrawn = ((k == 0) as u64).wrapping_neg();
-                let v = f64::from_bits(abs.to_bits() & !undrawn | f64::NAN.to_bits() & undrawn);
-                largest[r] = largest[r].max(v);
                 heaviest[r] = heaviest[r].max(k);
             }
         }
@@ -101,7 +109,7 @@ fn first_rows<const K: usize>(
         start = end;
     }
     for (r, o) in out.iter_mut().enumerate() {
-        (o.count, o.largest, o.fits) = (count[r], largest[r], heaviest[r] <= 255);
+        (o.count, o.fits) = (count[r], heaviest[r] <= 255);
     }
 }
 
