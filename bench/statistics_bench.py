@@ -126,6 +126,12 @@ weights in sorted order 27 %, the draws 19 % (the random increments of 1,000,000
 sorted order (gathers of the four replicates' weights and ranks at random, a 16 MB rank table) 31 %, the first
 pass 29 % (32 weighted sums per row for a block of four, spilled to the stack), the draws 10 %, the second pass
 6 %.
+Then regression's largest drawn error read off the rows sorted by |t - p| instead of a masked max per row in the
+first pass (most of that pass's time), 16:17-16:18 UTC, load 1.9-2.0, STATS_PY_REPLICATES=2, the previous binary
+then this one: classification one score 0.83 / 0.94 s wall (0.88 / 0.97 s CPU), B = 1000 4.39 -> 3.81 s wall
+(8.01 -> 6.65 s CPU: 7.1 -> 5.7 ms per replicate), 5.3x -> 4.1x wall (target 5x: met in wall on 2 idle cores),
+9.1x -> 6.9x CPU; regression one score 0.58 / 0.62 s (0.64 / 0.70 s CPU), B = 1000 6.31 -> 4.40 s wall
+(11.97 -> 8.06 s CPU: 11.3 -> 7.4 ms per replicate), 10.9x -> 7.1x wall, 18.7x -> 11.5x CPU; peak 213 / 216 MiB.
 """
 import gzip
 import importlib
