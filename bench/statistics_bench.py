@@ -112,6 +112,26 @@ target (about 6 ms per replicate beside one score's 1.5 s) is out of reach this 
 alone take ~5 ms. This branch's final build, 13:17-13:19 UTC, load 8.5-9.3: regression one score 2.36 s (1.34 s CPU),
 B = 1000 51.6 s (29.9 s CPU), 22x CPU, peak 166 / 225 MiB; classification one score 2.84 s (1.66 s CPU), B = 1000
 34.0 s (19.8 s CPU), 12x CPU, peak 157 / 219 MiB.
+After the curve's divisions in vector loops (AVX2 where the CPU has it), the one-vs-rest sweep as one running sum,
+and regression's first pass with its counters in locals and no byte copies (branch cspeed), 2026-11-27
+16:06-16:08 UTC, BENCH_SKIP_BROWSER=1, the previous binary then this one back to back (load 1.5-5.7; one score is
+now 0.6-0.8 s CPU, so the ratios are against a much smaller one score than above): classification one score
+0.81 -> 0.66 s wall (0.77 -> 0.59 s CPU), B = 1000 8.25 -> 6.52 s wall (8.09 -> 6.29 s CPU: 7.3 -> 5.7 ms per
+replicate), 10.7x CPU; regression one score 0.65 -> 0.61 s (0.57 -> 0.56 s CPU), B = 1000 14.25 -> 12.33 s
+(11.80 -> 11.36 s CPU: 11.2 -> 10.8 ms per replicate; an alternating A/B at B = 400, load 3.5-4.7, gave
+5.3-5.5 -> 4.6-4.9 s CPU), 20x CPU; peak 214 / 216 MiB at B = 1000. Every interval byte-identical to the previous
+binary's. What a replicate spends now (perf, B = 300): classification, the ROC sweep with its gather of the
+weights in sorted order 27 %, the draws 19 % (the random increments of 1,000,000 byte counts, a core's whole
+1 MiB L2), the confusion matrix and means 11 %, the curve's divisions and terms 12 %; regression, the walks in
+sorted order (gathers of the four replicates' weights and ranks at random, a 16 MB rank table) 31 %, the first
+pass 29 % (32 weighted sums per row for a block of four, spilled to the stack), the draws 10 %, the second pass
+6 %.
+Then regression's largest drawn error read off the rows sorted by |t - p| instead of a masked max per row in the
+first pass (most of that pass's time), 16:17-16:18 UTC, load 1.9-2.0, STATS_PY_REPLICATES=2, the previous binary
+then this one: classification one score 0.83 / 0.94 s wall (0.88 / 0.97 s CPU), B = 1000 4.39 -> 3.81 s wall
+(8.01 -> 6.65 s CPU: 7.1 -> 5.7 ms per replicate), 5.3x -> 4.1x wall (target 5x: met in wall on 2 idle cores),
+9.1x -> 6.9x CPU; regression one score 0.58 / 0.62 s (0.64 / 0.70 s CPU), B = 1000 6.31 -> 4.40 s wall
+(11.97 -> 8.06 s CPU: 11.3 -> 7.4 ms per replicate), 10.9x -> 7.1x wall, 18.7x -> 11.5x CPU; peak 213 / 216 MiB.
 """
 import gzip
 import importlib

@@ -12,6 +12,7 @@ pub mod resample;
 pub mod summary;
 pub mod sums;
 pub mod units;
+pub mod wide;
 
 pub use interval::{holm, interval, nearly_equal, p_bootstrap, p_randomization, Interval};
 pub use numpy_rng::Generator;

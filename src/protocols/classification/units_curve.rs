@@ -4,6 +4,7 @@
 //! `average_precision_score` with `sample_weight` (src/metrics/classification/curves.rs computes the same).
 
 use crate::metrics::mean::numpy_sum;
+use crate::stats::wide::wide;
 use std::cell::RefCell;
 
 /// One score column sorted once (decreasing score): the rows in that order, each one's class, and where each
@@ -74,33 +75,80 @@ impl Column {
                 points.resize(m + 1, 0);
             }
             let out = &mut points[..m + 1];
-            let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
-            let mut gathered = [W::default(); GATHER];
-            // A row counts for `pos`, for the other side, or (one-vs-one) for neither: masks, not branches.
-            let (o, rest) = (other.unwrap_or(u32::MAX), other.is_none() as u32);
-            for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
-                for (g, &i) in gathered.iter_mut().zip(order) {
-                    *g = w[i as usize];
-                }
-                for (&k, &ce) in gathered.iter().zip(class_end) {
-                    let k: u64 = k.into();
-                    let (l, end) = (ce >> 1, ce & 1);
-                    let is_pos = (l == pos) as u32;
-                    let is_other = (l == o) as u32 | (rest & !is_pos & 1);
-                    let (kp, ko) = (k & mask(is_pos), k & mask(is_other));
-                    t += kp;
-                    f += ko;
-                    run += kp + ko;
-                    out[len] = t << 32 | (f & 0xffff_ffff);
-                    len += ((end != 0) & (run != 0)) as usize;
-                    run &= mask(end ^ 1);
-                }
+            let len = match other {
+                None => self.sweep_all(w, pos, out),
+                Some(o) => self.sweep_pair(w, pos, o, out),
+            };
+            match len {
+                Some(len) => curve_metrics(&points[..len], roc_terms, ap_terms),
+                None => (None, None), // not reached: the weights of one replicate sum to the units' number
             }
-            if t > u32::MAX as u64 || f > u32::MAX as u64 {
-                return (None, None); // not reached: the weights of one replicate sum to the units' number
-            }
-            curve_metrics(&points[..len], roc_terms, ap_terms)
         })
+    }
+
+    /// [`Column::auc_ap`]'s sweep of class `pos` against every other row into `out`: the running point,
+    /// positives' weight in the high 32 bits and the others' in the low ones, is one sum (a row adds its weight
+    /// shifted by 32 bits or not). The curve's length; `None` when the weights sum past 2^32 − 1 (a half would
+    /// then have carried into the other).
+    fn sweep_all<W: Copy + Default + Into<u64>>(
+        &self,
+        w: &[W],
+        pos: u32,
+        out: &mut [u64],
+    ) -> Option<usize> {
+        let (mut point, mut run, mut total, mut len) = (0u64, 0u64, 0u64, 0usize);
+        let mut gathered = [W::default(); GATHER];
+        for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
+            gather(&mut gathered, w, order);
+            for (&k, &ce) in gathered.iter().zip(class_end) {
+                let k: u64 = k.into();
+                let shift = (((ce >> 1) == pos) as u64) << 5;
+                point = point.wrapping_add(k << shift);
+                run += k;
+                total += k;
+                out[len] = point;
+                let end = ce & 1;
+                len += ((end != 0) & (run != 0)) as usize;
+                run &= mask(end ^ 1);
+            }
+        }
+        (total <= u32::MAX as u64).then_some(len)
+    }
+
+    /// [`Column::auc_ap`]'s sweep of class `pos` against class `other` (rows of other classes count for
+    /// neither: masks, not branches) into `out`; the curve's length, `None` when a sum passes 2^32 − 1.
+    fn sweep_pair<W: Copy + Default + Into<u64>>(
+        &self,
+        w: &[W],
+        pos: u32,
+        other: u32,
+        out: &mut [u64],
+    ) -> Option<usize> {
+        let (mut t, mut f, mut run, mut len) = (0u64, 0u64, 0u64, 0usize);
+        let mut gathered = [W::default(); GATHER];
+        for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
+            gather(&mut gathered, w, order);
+            for (&k, &ce) in gathered.iter().zip(class_end) {
+                let k: u64 = k.into();
+                let (l, end) = (ce >> 1, ce & 1);
+                let (kp, ko) = (k & mask((l == pos) as u32), k & mask((l == other) as u32));
+                t += kp;
+                f += ko;
+                run += kp + ko;
+                out[len] = t << 32 | (f & 0xffff_ffff);
+                len += ((end != 0) & (run != 0)) as usize;
+                run &= mask(end ^ 1);
+            }
+        }
+        (t <= u32::MAX as u64 && f <= u32::MAX as u64).then_some(len)
+    }
+}
+
+/// `out[j] = w[at[j]]` (independent loads, in flight together, before the sweep that adds them up in order).
+#[inline(always)]
+fn gather<W: Copy>(out: &mut [W], w: &[W], at: &[u32]) {
+    for (o, &i) in out.iter_mut().zip(at) {
+        *o = w[i as usize];
     }
 }
 
@@ -115,14 +163,40 @@ fn split(p: u64) -> (f64, f64) {
     ((p >> 32) as f64, (p & 0xffff_ffff) as f64)
 }
 
-/// `roc_auc_score` and `average_precision_score` of the threshold curve `points` in one pass: per point
-/// x = fps / neg, y = tps / pos (ROC; also the recall, tps / tps_last, since pos = tps_last) and the
-/// precision tps / (tps + fps); the ROC terms of `roc_curve`'s kept points (the slope changes: second
-/// differences of the integer counts, exact in f64 as in `roc_auc_of`) and the average precision's terms
-/// (recall[i−1] − recall[i]) · precision[i] written at their place in the reversed curve, each summed with
-/// NumPy's pairwise sum as `roc_auc_of` and `average_precision_of` sum them (src/metrics/classification/
-/// curves.rs), so the values are theirs to the bit. A curve without a positive or a negative (no ROC AUC)
-/// goes through the library's operations on f64 points.
+/// The curve's points handled at a time by [`curve_metrics`] (their x, y and precision on the stack).
+const CHUNK: usize = 256;
+
+/// `v` as f64, exactly, for `v` below 2^52: the bits of 2^52 + v minus 2^52 (integer and subtraction
+/// operations, which the compiler turns into vector instructions where a conversion from u64 has none).
+#[inline(always)]
+fn exact(v: u64) -> f64 {
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    f64::from_bits(TWO_52.to_bits() | v) - TWO_52
+}
+
+/// Each point's x = fps / neg, y = tps / pos and precision tps / (tps + fps), into `xs`, `ys`, `ps`: the same
+/// IEEE divisions as one at a time, in one loop without dependencies between points (vector divisions).
+#[inline(always)]
+fn divide(points: &[u64], pos: f64, neg: f64, xs: &mut [f64], ys: &mut [f64], ps: &mut [f64]) {
+    let n = points.len().min(xs.len()).min(ys.len()).min(ps.len());
+    let (xs, ys, ps) = (&mut xs[..n], &mut ys[..n], &mut ps[..n]);
+    for (j, &p) in points[..n].iter().enumerate() {
+        let (t, f) = (exact(p >> 32), exact(p & 0xffff_ffff));
+        xs[j] = f / neg;
+        ys[j] = t / pos;
+        ps[j] = t / (t + f);
+    }
+}
+
+/// `roc_auc_score` and `average_precision_score` of the threshold curve `points` (a chunk of [`CHUNK`] points
+/// at a time: first their divisions, [`divide`]): per point x = fps / neg, y = tps / pos (ROC; also the
+/// recall, tps / tps_last, since pos = tps_last) and the precision tps / (tps + fps); the ROC terms of
+/// `roc_curve`'s kept points (the slope changes: second differences of the integer counts, exact in f64 as in
+/// `roc_auc_of`) and the average precision's terms (recall[i−1] − recall[i]) · precision[i] written at their
+/// place in the reversed curve, each summed with NumPy's pairwise sum as `roc_auc_of` and
+/// `average_precision_of` sum them (src/metrics/classification/curves.rs), so the values are theirs to the
+/// bit. A curve without a positive or a negative (no ROC AUC) goes through the library's operations on f64
+/// points.
 fn curve_metrics(
     points: &[u64],
     roc_terms: &mut Vec<f64>,
@@ -146,31 +220,77 @@ fn curve_metrics(
         }
     }
     let (roc, ap) = (&mut roc_terms[..m], &mut ap_terms[..m]);
-    let (mut x0, mut y0, mut recall0) = (0.0f64, 0.0f64, 0.0f64);
-    let mut kept = 0usize;
-    let counts = |q: u64| ((q >> 32) as i64, (q & 0xffff_ffff) as i64);
-    // The previous point (read only from the second point on: the first and last points are always kept).
-    let mut previous = 0u64;
-    for i in 0..m {
-        let here = points[i];
-        let next = points[(i + 1).min(m - 1)];
-        let ((tb, fb), (ti, fi), (tn, fn_)) = (counts(previous), counts(here), counts(next));
-        let bend = fn_ - fi != fi - fb || tn - ti != ti - tb;
-        let keep = m <= 2 || i == 0 || i + 1 == m || bend;
-        let (t, f) = split(here);
-        let (x, y) = (f / neg, t / pos);
-        roc[kept] = (x - x0) * (y + y0) / 2.0;
-        kept += keep as usize;
-        if keep {
-            (x0, y0) = (x, y);
+    let mut sweep = RocSweep::default();
+    let mut recall0 = 0.0f64;
+    let (mut xs, mut ys, mut ps) = ([0.0f64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
+    let mut keep = [0u64; CHUNK];
+    for (c, chunk) in points.chunks(CHUNK).enumerate() {
+        let (start, len) = (c * CHUNK, chunk.len());
+        // This chunk's average precision terms, at positions m − 1 − i of the reversed curve.
+        let dst = &mut ap[m - start - len..m - start];
+        wide(
+            #[inline(always)]
+            || {
+                divide(chunk, pos, neg, &mut xs, &mut ys, &mut ps);
+                dst[len - 1] = (recall0 - ys[0]) * ps[0];
+                let pairs = ys[..len].windows(2).zip(&ps[1..len]);
+                for (d, (y, &p)) in dst[..len - 1].iter_mut().rev().zip(pairs) {
+                    *d = (y[0] - y[1]) * p;
+                }
+                kept_points(points, start, &mut keep[..len]);
+            },
+        );
+        recall0 = ys[len - 1];
+        for j in 0..len {
+            sweep.add(roc, keep[j], xs[j], ys[j]);
         }
-        ap[m - 1 - i] = (recall0 - y) * (t / (t + f));
-        recall0 = y;
-        previous = here;
     }
-    let auc = Some(numpy_sum(&roc[..kept])).filter(|v| v.is_finite());
+    let auc = Some(numpy_sum(&roc[..sweep.kept])).filter(|v| v.is_finite());
     let s = -numpy_sum(ap);
     (auc, Some(if s > 0.0 { s } else { 0.0 }))
+}
+
+/// Which of the points `start`, `start + 1`, … (as many as `keep` holds) `roc_curve` keeps, as masks (all
+/// ones or 0): the first and last points, and those where the slope changes (`drop_intermediate`: a second
+/// difference of the integer counts is not 0, exact in f64 as in `roc_auc_of`); every point of a curve of
+/// at most two. One loop without branches on the points.
+#[inline(always)]
+fn kept_points(points: &[u64], start: usize, keep: &mut [u64]) {
+    keep.fill(u64::MAX);
+    let m = points.len();
+    // The points of this chunk with a neighbour on each side.
+    let (lo, hi) = (start.max(1), (start + keep.len()).min(m.saturating_sub(1)));
+    if m <= 2 || lo >= hi {
+        return;
+    }
+    let low = |q: u64| q & 0xffff_ffff;
+    let neighbours = points[lo - 1..hi - 1].iter().zip(&points[lo + 1..hi + 1]);
+    let inner = keep[lo - start..hi - start].iter_mut().zip(&points[lo..hi]);
+    for ((k, &h), (&b, &n)) in inner.zip(neighbours) {
+        let bend = (low(n) + low(b) != 2 * low(h)) | ((n >> 32) + (b >> 32) != 2 * (h >> 32));
+        *k = (bend as u64).wrapping_neg();
+    }
+}
+
+/// The ROC trapezoids of the kept points: each written at the next place, which only a kept point keeps.
+#[derive(Default)]
+struct RocSweep {
+    kept: usize,
+    x0: f64,
+    y0: f64,
+}
+
+impl RocSweep {
+    /// The trapezoid from the last kept point to (x, y); `keep`: all ones when (x, y) is kept, else 0 (the
+    /// last kept point then stays, chosen with the mask: a branch would mispredict).
+    #[inline(always)]
+    fn add(&mut self, roc: &mut [f64], keep: u64, x: f64, y: f64) {
+        roc[self.kept] = (x - self.x0) * (y + self.y0) / 2.0;
+        self.kept += (keep & 1) as usize;
+        let pick =
+            |new: f64, old: f64| f64::from_bits(new.to_bits() & keep | old.to_bits() & !keep);
+        (self.x0, self.y0) = (pick(x, self.x0), pick(y, self.y0));
+    }
 }
 
 /// `roc_auc_score` of a threshold curve: the library's `roc_auc_of`

@@ -23,7 +23,7 @@ mod quad;
 mod runs;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
-use crate::stats::units::{times, Replicate, Slot, Units};
+use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};
 use runs::{gather, Runs, GATHER};
 use std::any::Any;
 
@@ -105,8 +105,8 @@ fn small(x: &[f64], bound: f64) -> bool {
 thread_local! {
     /// Spearman's run ranks of the predictions, reused from one replicate to the next.
     static RANKS: std::cell::RefCell<(Vec<u32>, Vec<u64>)> = Default::default();
-    /// A block's weights as bytes (`passes::first`), for the reads in sorted order.
-    static BYTES: std::cell::RefCell<Vec<Vec<u8>>> = Default::default();
+    /// A replicate's weights as bytes, for the reads in sorted order when its block did not make them.
+    static BYTES: std::cell::RefCell<Vec<u8>> = Default::default();
 }
 
 /// Weighted sums over the rows in blocks of 256 (each block summed apart, then the blocks' sums added): the
@@ -218,27 +218,20 @@ impl Fast {
     /// replicate's sums as one replicate alone gives them, to the bit), then each replicate's reads in
     /// sorted order.
     fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<(&'static str, Option<f64>)>; K] {
-        BYTES.with(|cell| {
-            let bytes = &mut *cell.borrow_mut();
-            if bytes.len() < K {
-                bytes.resize_with(K, Vec::new);
-            }
-            let first = passes::first(self, ws, bytes);
-            let second = passes::second(self, ws, first.map(|f| f.means()));
-            let sorted = self.sorted4(ws, &first);
-            std::array::from_fn(|r| {
-                let sorted = sorted.map(|s| s[r]);
-                self.finish(ws[r], &bytes[r], &first[r], second[r], sorted)
-            })
+        let first = passes::first(self, ws);
+        let second = passes::second(self, ws, first.map(|f| f.means()));
+        let sorted = self.sorted4(ws, &first);
+        std::array::from_fn(|r| {
+            let sorted = sorted.map(|s| s[r]);
+            self.finish(ws[r], &first[r], second[r], sorted)
         })
     }
 
-    /// A replicate's metrics from its two passes' sums (`bytes`: its weights as bytes, equal to them when
-    /// `first.fits`) and, when the block gave them ([`Fast::sorted4`]), its median and Spearman.
+    /// A replicate's metrics from its two passes' sums and, when the block gave them ([`Fast::sorted4`]), its
+    /// median and Spearman.
     fn finish(
         &self,
         w: &[u32],
-        bytes: &[u8],
         first: &passes::First,
         second: [f64; 4],
         sorted: Option<quad::Sorted>,
@@ -264,11 +257,15 @@ impl Fast {
         let (median, spearman) = if let Some((median, rho)) = sorted {
             (median, varies.then_some(rho).flatten())
         } else if fits {
-            let b: &[u8] = bytes;
-            (
-                self.median(b, count),
-                varies.then(|| self.spearman(b, count)).flatten(),
-            )
+            BYTES.with(|cell| {
+                let b = &mut *cell.borrow_mut();
+                weights_as_bytes(w, b);
+                let b: &[u8] = b;
+                (
+                    self.median(b, count),
+                    varies.then(|| self.spearman(b, count)).flatten(),
+                )
+            })
         } else {
             (
                 self.median(w, count),

@@ -4,6 +4,7 @@
 
 use super::Fast;
 use crate::stats::units::times;
+use crate::stats::wide::wide;
 
 /// What the first pass gives of one replicate.
 #[derive(Clone, Copy)]
@@ -14,7 +15,7 @@ pub(super) struct First {
     pub count: u64,
     /// The largest drawn |t − p| (NaN when nothing is drawn).
     pub largest: f64,
-    /// Every weight fits in a byte (the bytes then equal the weights).
+    /// Every weight fits in a byte (the reads in sorted order then read them as bytes).
     pub fits: bool,
 }
 
@@ -37,28 +38,52 @@ fn term(x: f64, k: u32, plain: bool) -> f64 {
     }
 }
 
-/// The first pass: the eight weighted sums, the weights' total, the largest drawn |t − p| (an undrawn row's
-/// value masked to NaN, which `max` passes over: a mask, not a branch on the draws), and the weights as
-/// bytes into `bytes[r]` (`min(k, 255)`: equal to the weights when `fits`), for the reads in sorted order.
-pub(super) fn first<const K: usize>(
-    fast: &Fast,
-    ws: [&[u32]; K],
-    bytes: &mut [Vec<u8>],
-) -> [First; K] {
+/// The first pass: the eight weighted sums, the weights' total and whether every weight fits in a byte; then
+/// the largest drawn |t − p| ([`largest_drawn`]).
+pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] {
     let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
     let ws = ws.map(|w| &w[..n]);
     let (ape, smape, sle) = (&fast.ape[..n], &fast.smape[..n], &fast.sle[..n]);
-    for b in bytes.iter_mut().take(K) {
-        b.clear();
-        b.resize(n, 0);
-    }
     let mut out = [First {
         sums: [0.0; 8],
         count: 0,
         largest: f64::NAN,
         fits: true,
     }; K];
+    wide(
+        #[inline(always)]
+        || first_rows(t, p, [ape, smape, sle], ws, plain, &mut out),
+    );
+    for (o, w) in out.iter_mut().zip(ws) {
+        o.largest = largest_drawn(fast, w);
+    }
+    out
+}
+
+/// The largest drawn |t − p| as `max` over the drawn rows gives it (NaN passed over; NaN when none is left):
+/// the first drawn row that is not NaN from the top of the rows sorted by |t − p| (`total_cmp` puts NaN
+/// last). A replicate leaves a row undrawn with probability about 1/e: a few rows are read.
+fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
+    let drawn = |&&i: &&u32| w[i as usize] != 0 && !fast.abs[i as usize].is_nan();
+    let top = fast.by_abs.iter().rev().find(drawn);
+    top.map_or(f64::NAN, |&i| fast.abs[i as usize])
+}
+
+/// [`first`]'s loop over the rows (see there).
+#[inline(always)]
+fn first_rows<const K: usize>(
+    t: &[f64],
+    p: &[f64],
+    [ape, smape, sle]: [&[f64]; 3],
+    ws: [&[u32]; K],
+    plain: bool,
+    out: &mut [First; K],
+) {
+    let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
+    let (t, p, ape, smape, sle) = (&t[..n], &p[..n], &ape[..n], &smape[..n], &sle[..n]);
+    // Kept in locals (registers) through the loop, written to `out` at the end.
+    let (mut count, mut heaviest) = ([0u64; K], [0u32; K]);
     let mut start = 0;
     while start < n {
         let end = (start + 256).min(n);
@@ -72,13 +97,8 @@ pub(super) fn first<const K: usize>(
                 for (b, &x) in block[r].iter_mut().zip(&terms) {
                     *b += term(x, k, plain);
                 }
-                let o = &mut out[r];
-                o.count += k as u64;
-                let undrawn = ((k == 0) as u64).wrapping_neg();
-                let v = f64::from_bits(abs.to_bits() & !undrawn | f64::NAN.to_bits() & undrawn);
-                o.largest = o.largest.max(v);
-                bytes[r][i] = k.min(255) as u8;
-                o.fits &= k <= 255;
+                count[r] += k as u64;
+                heaviest[r] = heaviest[r].max(k);
             }
         }
         for (o, b) in out.iter_mut().zip(block) {
@@ -88,7 +108,9 @@ pub(super) fn first<const K: usize>(
         }
         start = end;
     }
-    out
+    for (r, o) in out.iter_mut().enumerate() {
+        (o.count, o.fits) = (count[r], heaviest[r] <= 255);
+    }
 }
 
 /// The second pass around each replicate's means (t̄, p̄, mean of t − p): Σ k·(t − t̄)², Σ k·(p − p̄)²,
@@ -100,6 +122,26 @@ pub(super) fn second<const K: usize>(
 ) -> [[f64; 4]; K] {
     let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
+    let ws = ws.map(|w| &w[..n]);
+    wide(
+        #[inline(always)]
+        || second_rows(&t[..n], &p[..n], ws, means, plain),
+    )
+}
+
+/// [`second`]'s loop over the rows (see there).
+#[inline(always)]
+fn second_rows<const K: usize>(
+    t: &[f64],
+    p: &[f64],
+    ws: [&[u32]; K],
+    means: [[f64; 3]; K],
+    plain: bool,
+) -> [[f64; 4]; K] {
+    let n = ws
+        .iter()
+        .map(|w| w.len())
+        .fold(t.len().min(p.len()), usize::min);
     let ws = ws.map(|w| &w[..n]);
     let mut out = [[0.0f64; 4]; K];
     let mut start = 0;

@@ -61,7 +61,8 @@ impl Fast {
     }
 
     /// [`Fast::median`] of four replicates (each count above 0) in one walk, which stops when the four have
-    /// found their middle values.
+    /// found their middle values. A gathered block whose weights (summed first, a loop without branches)
+    /// take no replicate past the value it looks for is passed over whole.
     fn median4(&self, w: &[[u8; 4]], count: [u64; 4]) -> [Option<f64>; 4] {
         let q_lo = count.map(|c| c.saturating_sub(1) / 2);
         let q_hi = count.map(|c| c / 2);
@@ -70,6 +71,17 @@ impl Fast {
         let mut gathered = [[0u8; 4]; GATHER];
         'walk: for order in self.by_abs.chunks(GATHER) {
             gather(&mut gathered, w, order);
+            let sums = block_sums(&gathered[..order.len()]);
+            let passed = (0..4).all(|r| {
+                let q = if found_lo[r] { q_hi[r] } else { q_lo[r] };
+                found_hi[r] || cum[r] + sums[r] <= q
+            });
+            if passed {
+                for r in 0..4 {
+                    cum[r] += sums[r];
+                }
+                continue;
+            }
             for (&i, g) in order.iter().zip(&gathered) {
                 for r in 0..4 {
                     cum[r] += g[r] as u64;
@@ -95,4 +107,15 @@ impl Fast {
             })
         })
     }
+}
+
+/// Each replicate's sum of a gathered block's weights.
+fn block_sums(block: &[[u8; 4]]) -> [u64; 4] {
+    let mut sums = [0u32; 4]; // at most 255 · GATHER
+    for g in block {
+        for r in 0..4 {
+            sums[r] += g[r] as u32;
+        }
+    }
+    sums.map(u64::from)
 }
