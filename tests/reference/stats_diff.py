@@ -64,6 +64,7 @@ def classification_case(r, d, weighted=False):
     else:
         raw = np.array([[r.random() + (2.0 if c == t and r.random() < 0.6 else 0.0) for c in range(k)] for t in y])
         raw = np.round(raw, r.choice([1, 2, 6]))  # ties
+        raw[raw.sum(axis=1) == 0] = 1.0  # a row of zeros would divide 0 by 0 (a NaN score, refused)
         P = raw / raw.sum(axis=1, keepdims=True)
         P = np.array([[float(v) for v in row] for row in P])
         rows = [[ids[i]] + [repr(float(v)) for v in P[i]] for i in range(n)]
