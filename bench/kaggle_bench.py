@@ -49,6 +49,10 @@ minutes: 0.80 s / 0.53 s CPU / 227 MB), Python 4.01-5.76 s wall / 3.44-3.51 s CP
 9.4x its CPU in the same run; 10.2x the 6.50 s wall recorded at load 1. Masks 0.12 s / 0.06 s CPU / 44 MB. What
 is left (perf, one thread doing 82 % of it): fresh pages (36 %: the solution's cells, 60 MB, its and the
 submission's ids and lines), packing the items (12 %), the UTF-8 check and field cuts (7 %), the apk loop (5 %).
+main after the merge (56a5149), 2026-11-27 16:58 UTC, idle machine (load 1.0-1.3), BENCH_RUNS=3: MAP@12 dropscore
+0.30 s wall / 0.43 s CPU / 177 MB, Python 3.62 s / 3.78 s CPU / 712 MB: 12.1x (target 10x: met); masks 0.06 s /
+36 MB against 3.81 s: 63.5x. The same minutes, three runs each of the binary before kspeed and after: 0.35-0.36 s
+-> 0.27 s wall, 0.50 -> 0.36 s CPU, 233 -> 181 MB.
 """
 import os, re, subprocess, sys, time
 

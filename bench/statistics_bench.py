@@ -132,6 +132,13 @@ then this one: classification one score 0.83 / 0.94 s wall (0.88 / 0.97 s CPU), 
 (8.01 -> 6.65 s CPU: 7.1 -> 5.7 ms per replicate), 5.3x -> 4.1x wall (target 5x: met in wall on 2 idle cores),
 9.1x -> 6.9x CPU; regression one score 0.58 / 0.62 s (0.64 / 0.70 s CPU), B = 1000 6.31 -> 4.40 s wall
 (11.97 -> 8.06 s CPU: 11.3 -> 7.4 ms per replicate), 10.9x -> 7.1x wall, 18.7x -> 11.5x CPU; peak 213 / 216 MiB.
+main after both branches merged (56a5149: the replicates above, and the CSV reading of branch kspeed, which makes
+one score faster too), 2026-11-27 16:56 UTC, idle machine (load 1.0-1.4), three runs each, median: classification
+one score 0.61 s wall (0.53-0.89; 0.57-0.99 s CPU), B = 1000 3.61 s wall (3.58-3.77; 6.4-6.8 s CPU), 5.9x wall
+(target 5x: missed again, by a faster one score: the replicates alone cost 3.0 s wall, 6 ms CPU each);
+regression one score 0.53 s (0.50-0.62), B = 1000 4.68 s (4.60-4.94; 8.5-9.0 s CPU), 8.8x wall; peak 157 / 220
+and 167 / 222 MiB. At this session's start, on the same idle machine, main's binary (60559a4): classification
+0.72 / 4.25 s (5.9x), regression 0.62 / 6.45 s (10.4x).
 """
 import gzip
 import importlib
