@@ -19,6 +19,17 @@ pub enum ReadAs {
     Pandas,
 }
 
+impl ReadAs {
+    /// The key under which an id matches another: with `Pandas`, as pandas' merge compares the ids it read
+    /// (`00012`, `+12` and `12.0` are the integer 12; [`id_key`], docs/kaggle.md), else as written.
+    pub fn key(self, id: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            ReadAs::Pandas => id_key(id).map_or(id.into(), Into::into),
+            ReadAs::Text => id.into(),
+        }
+    }
+}
+
 /// pandas' default missing-value strings (`pandas._libs.parsers.STR_NA_VALUES`, pandas 2.2), the empty cell
 /// included: a cell equal to one is NaN.
 pub const NA_VALUES: &[&str] = &[

@@ -10,7 +10,7 @@ use super::contract_parts::{read_split, shown, Part};
 use super::options::PartChoice;
 use super::{Progress, Quiet, Run, UsageError};
 use crate::diag::{excerpt, Diagnostic, Diags};
-use crate::formats::pandas_cells::{self, ReadAs};
+use crate::formats::pandas_cells::ReadAs;
 use crate::input::{Entry, FileSet, Role};
 use crate::report::{Parts, Report};
 use std::collections::HashSet;
@@ -22,16 +22,6 @@ pub struct CsvLayout<'a> {
     pub delimiter: u8,
     pub id_column: &'a str,
     pub read_as: ReadAs,
-}
-
-impl CsvLayout<'_> {
-    /// The key under which id `s` matches ([`pandas_cells::id_key`] with `ReadAs::Pandas`).
-    fn key<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
-        match self.read_as {
-            ReadAs::Pandas => pandas_cells::id_key(s).map_or(s.into(), Into::into),
-            ReadAs::Text => s.into(),
-        }
-    }
 }
 
 /// One record of a CSV file: where it starts, its fields, and the newlines up to the next record.
@@ -280,7 +270,7 @@ fn files_for(
             .iter()
             .zip(p)
             .filter(|(_, &part)| !shown(part, choice))
-            .map(|(r, _)| layout.key(field(&r.fields, ic)))
+            .map(|(r, _)| layout.read_as.key(field(&r.fields, ic)))
             .collect();
         if !dropped.is_empty() {
             if let Ok(bytes) = files.entries[pred].read_all() {
@@ -288,7 +278,7 @@ fn files_for(
                 if let Some(h) = recs.first() {
                     let sc = id_at(&h.fields, layout.id_column);
                     let keep = |k: usize| {
-                        k == 0 || !dropped.contains(&layout.key(field(&recs[k].fields, sc)))
+                        k == 0 || !dropped.contains(&layout.read_as.key(field(&recs[k].fields, sc)))
                     };
                     let sub = rewrite(&bytes, &recs, layout.delimiter, None, &keep);
                     out.entries[pred] = replace(&files.entries[pred], sub);
@@ -303,10 +293,24 @@ fn files_for(
 pub type ScoreFiles<'a> =
     dyn FnMut(&FileSet, &mut Diags, &mut dyn Progress) -> Result<Report, UsageError> + 'a;
 
+/// Scores `run.files` with `score`: by part when `layout` is given and the GT has a usage column or a split
+/// file is given ([`score_by_part`]), else the files as they are.
+pub fn score_whole_or_by_part(
+    run: &mut Run,
+    layout: Option<&CsvLayout>,
+    progress: &mut dyn Progress,
+    score: &mut ScoreFiles,
+) -> Result<Report, UsageError> {
+    if let Some(by_part) = layout.and_then(|l| score_by_part(run, l, progress, score)) {
+        return by_part;
+    }
+    score(run.files, &mut run.diags, progress)
+}
+
 /// Scores `run.files` with `score` by part when the GT has a usage column or a split file is given; `None`
 /// otherwise (the caller then scores as usual, and the report stays as it was). With an invalid assignment
 /// (located errors), every row is scored and there are no parts.
-pub fn score_by_part(
+fn score_by_part(
     run: &mut Run,
     layout: &CsvLayout,
     progress: &mut dyn Progress,

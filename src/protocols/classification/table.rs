@@ -6,9 +6,11 @@
 
 use super::headline::Headline;
 use super::inputs;
+use crate::diag::Diags;
 use crate::formats::pandas_cells::ReadAs;
+use crate::input::FileSet;
 use crate::protocols::contract_parts_csv::{
-    manifest_without_usage, score_by_part, CsvLayout, ScoreFiles,
+    manifest_without_usage, score_whole_or_by_part, CsvLayout, ScoreFiles,
 };
 use crate::protocols::options::Int;
 use crate::protocols::{Progress, Run, UsageError};
@@ -44,17 +46,12 @@ pub fn score(
     run_on: &mut ScoreFiles,
 ) -> Result<Report, UsageError> {
     let headline = Headline::of(common.one_minus, common.round)?;
-    let mut scored: Box<ScoreFiles> = Box::new(|files, diags, progress| {
+    let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
         let mut report = run_on(files, diags, progress)?;
         headline.apply(&mut report);
         Ok(report)
-    });
-    if let Some(layout) = common.layout() {
-        if let Some(by_part) = score_by_part(run, &layout, progress, &mut *scored) {
-            return by_part;
-        }
-    }
-    scored(run.files, &mut run.diags, progress)
+    };
+    score_whole_or_by_part(run, common.layout().as_ref(), progress, &mut scored)
 }
 
 /// The manifest of a GT with a usage column, which never records a row's part ([`manifest_without_usage`]);

@@ -9,9 +9,8 @@ use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::classification_csv::names::Names;
 use crate::formats::csv_records::{CsvIn, Row};
 use crate::formats::kaggle_csv::{self as kcsv, Columns, Table};
-use crate::formats::pandas_cells::{self, ReadAs};
+use crate::formats::pandas_cells::ReadAs;
 use crate::input::{Entry, FileSet, Role};
-use std::borrow::Cow;
 
 /// No group (an id the solution lacks).
 pub const NONE: u32 = u32::MAX;
@@ -132,15 +131,6 @@ impl Matched {
     }
 }
 
-/// The key under which an id matches: with `ReadAs::Pandas`, as pandas' merge compares the ids it read
-/// (`00012`, `+12` and `12.0` are the integer 12; `pandas_cells::id_key`, docs/kaggle.md), else as written.
-fn key(id: &str, read_as: ReadAs) -> Cow<'_, str> {
-    match read_as {
-        ReadAs::Pandas => pandas_cells::id_key(id).map_or(Cow::Borrowed(id), Cow::Owned),
-        ReadAs::Text => Cow::Borrowed(id),
-    }
-}
-
 /// Matches the rows by id, the ids compared as `read_as` says. `several`: an id may have several rows on either
 /// side (one mask per row, the union or the objects of an image); otherwise a repeated id is an error.
 pub fn matched_as<T, U>(
@@ -188,14 +178,14 @@ impl GtIndex {
         }
         let mut index = Names::default();
         if n > 0 {
-            index.reserve_like(&key(gt.ids.get(0), read_as), n);
+            index.reserve_like(&read_as.key(gt.ids.get(0)), n);
         }
         let (mut first, mut gt_group) = (Vec::new(), Vec::with_capacity(n));
         let mut held = Diags::new();
         for r in 0..n {
             let id = gt.ids.get(r);
             let next = first.len() as u32;
-            let g = index.get_or_insert(&key(id, read_as), next).0;
+            let g = index.get_or_insert(&read_as.key(id), next).0;
             if g == next {
                 first.push(r as u32);
             } else if !several {
@@ -241,7 +231,7 @@ impl GtIndex {
             }
             index
         });
-        index.get(&key(id, read_as)).unwrap_or(NONE)
+        index.get(&read_as.key(id)).unwrap_or(NONE)
     }
 
     /// The submission's rows matched to the groups: the errors of both halves pushed (the solution's repeated

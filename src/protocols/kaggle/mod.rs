@@ -17,7 +17,7 @@ mod pstring_view;
 pub mod units;
 mod view;
 
-use super::contract_parts_csv::{score_by_part, CsvLayout};
+use super::contract_parts_csv::{score_whole_or_by_part, CsvLayout};
 use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::diag::Diags;
@@ -218,17 +218,14 @@ impl Protocol for Kaggle {
         };
         // Public and private parts from the solution's `Usage` column or a split file, each the score of its
         // rows alone (docs/specs/statistics.md section 4).
-        if let Ok(delimiter) = inputs::delimiter(&opts.delimiter) {
-            let layout = CsvLayout {
+        let layout = inputs::delimiter(&opts.delimiter)
+            .ok()
+            .map(|delimiter| CsvLayout {
                 delimiter,
                 id_column: &opts.id_column,
                 read_as: opts.read_as.mode(),
-            };
-            if let Some(by_part) = score_by_part(run, &layout, progress, &mut scored) {
-                return by_part;
-            }
-        }
-        scored(run.files, &mut run.diags, progress)
+            });
+        score_whole_or_by_part(run, layout.as_ref(), progress, &mut scored)
     }
     fn score_ids(&self, _: &KaggleOptions) -> Option<Vec<String>> {
         let all = [

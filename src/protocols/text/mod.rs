@@ -14,7 +14,7 @@ mod view;
 mod warnings;
 mod work;
 
-use super::contract_parts_csv::{score_by_part, CsvLayout};
+use super::contract_parts_csv::{score_whole_or_by_part, CsvLayout};
 use super::options::{List, OptionSet};
 use super::{Example, Progress, Protocol, ProtocolInfo, Run, UsageError};
 use crate::budget::Budget;
@@ -148,17 +148,14 @@ impl Protocol for Text {
         // Public and private parts from a table GT's `Usage` column, each the score of its rows alone
         // (docs/specs/statistics.md section 4); a split file is applied to the units by the shell, whatever
         // the layout.
-        if let (None, Ok(delimiter)) = (&run.split_file, inputs::delimiter(&opts.delimiter)) {
-            let layout = CsvLayout {
+        let layout = (inputs::delimiter(&opts.delimiter).ok())
+            .filter(|_| run.split_file.is_none())
+            .map(|delimiter| CsvLayout {
                 delimiter,
                 id_column: &opts.id_column,
                 read_as: ReadAs::Text,
-            };
-            if let Some(by_part) = score_by_part(run, &layout, progress, &mut scored) {
-                return by_part;
-            }
-        }
-        scored(run.files, &mut run.diags, progress)
+            });
+        score_whole_or_by_part(run, layout.as_ref(), progress, &mut scored)
     }
     fn manifest(&self, run: &mut Run, opts: &TextOptions) -> serde_json::Value {
         preflight::manifest(run, opts)
