@@ -322,34 +322,46 @@ def compare_case(binary, case_seed):
         "root_mean_squared_error": lambda t, p, w=None: M.root_mean_squared_error(t, p, sample_weight=w),
         "r2": lambda t, p, w=None: M.r2_score(t, p, sample_weight=w),
     }[metric]
-    full = f(t, a) - f(t, b)
-    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
-    pairs = [(f(t, a, np.bincount(row, minlength=n)), f(t, b, np.bincount(row, minlength=n))) for row in draws]
-    deltas = np.array([x - y for x, y in pairs])
-    lo, hi = np.percentile(deltas, [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
-
-    def eq(x, y):
-        return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
-
-    if eq(f(t, a), f(t, b)):
-        p_boot = 1.0
-    else:
-        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / B
-    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
-    rounds = [f(t, np.where(fl, b, a)) - f(t, np.where(fl, a, b)) for fl in flips]
-    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
     ea, eb = np.abs(a - t), np.abs(b - t)
     ties = int(sum(eq(-x, -y) for x, y in zip(ea, eb)))
     wins = int(sum(1 for x, y in zip(ea, eb) if not eq(-x, -y) and x < y))
+    return check_compare(
+        f"compare case {case_seed} {metric}", c, lambda p, w=None: f(t, p, w), (a, b), (seed, B, R, conf), (wins, ties)
+    )
+
+
+def eq(x, y):
+    """Equal within 1e-12 relative, as dropscore's paired test compares two values."""
+    return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+
+
+def check_compare(name, c, f, ab, settings, wins_ties):
+    """The errors of `dropscore compare`'s report `c` against NumPy: `f(pred, sample_weight)` the metric, `ab`
+    the two submissions' predictions; Δ and its percentile interval over the paired replicates (draws
+    `default_rng(seed).integers(0, n, size=(B, n))`, the replicates where both are defined), p_bootstrap,
+    p_randomization (exchanges `default_rng(seed + 1).integers(0, 2, size=(R, n))`) and wins/ties/losses."""
+    (a, b), (seed, B, R, conf), (wins, ties) = ab, settings, wins_ties
+    n = len(a)
+    full = f(a) - f(b)
+    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
+    pairs = [(f(a, np.bincount(row, minlength=n)), f(b, np.bincount(row, minlength=n))) for row in draws]
+    pairs = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
+    lo, hi = np.percentile([x - y for x, y in pairs], [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
+    if eq(f(a), f(b)):
+        p_boot = 1.0
+    else:
+        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / len(pairs)
+    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
+    rounds = [f(np.where(fl, b, a)) - f(np.where(fl, a, b)) for fl in flips]
+    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
     errors = []
-    checks = [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]
-    for name, got, want in checks:
+    for what, got, want in [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]:
         if not close(got, float(want)):
-            errors.append(f"compare case {case_seed} {metric} {name}: got {got}, want {want}")
+            errors.append(f"{name} {what}: got {got}, want {want}")
     if c["p_bootstrap"] != p_boot or c["p_randomization"] != p_rand:
-        errors.append(f"compare case {case_seed}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
+        errors.append(f"{name}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
     if (c["wins"], c["ties"], c["losses"]) != (wins, ties, n - wins - ties):
-        errors.append(f"compare case {case_seed}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}")
+        errors.append(f"{name}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}, want {wins} {ties}")
     return errors
 
 
@@ -386,33 +398,16 @@ def weighted_compare_case(binary, case_seed):
         "balanced_accuracy": lambda p, sw: M.balanced_accuracy_score(t, p, sample_weight=sw),
         "cohen_kappa": lambda p, sw: M.cohen_kappa_score(t, p, sample_weight=sw),
     }[metric]
-
-    def eq(x, y):
-        return x == y or abs(x - y) <= 1e-12 * max(abs(x), abs(y))
-
-    full = f(a, w) - f(b, w)
-    draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
-    pairs = [(f(a, w * np.bincount(row, minlength=n)), f(b, w * np.bincount(row, minlength=n))) for row in draws]
-    pairs = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
-    lo, hi = np.percentile([x - y for x, y in pairs], [100 * (1 - conf) / 2, 100 * (1 + conf) / 2])
-    if eq(f(a, w), f(b, w)):
-        p_boot = 1.0
-    else:
-        p_boot = sum(0.5 if eq(x, y) else float((x > y) != (full > 0)) for x, y in pairs) / len(pairs)
-    flips = np.random.default_rng(seed + 1).integers(0, 2, size=(R, n)) == 1
-    rounds = [f(np.where(fl, b, a), w) - f(np.where(fl, a, b), w) for fl in flips]
-    p_rand = (1 + sum(1 for x in rounds if abs(x) >= abs(full) or eq(abs(x), abs(full)))) / (1 + R)
     ra, rb = a == t, b == t
     wins, ties = int(np.sum(ra & ~rb)), int(np.sum(ra == rb))
-    errors = []
-    for name, got, want in [("delta", c["delta"], full), ("low", c["low"], lo), ("high", c["high"], hi)]:
-        if not close(got, float(want)):
-            errors.append(f"weighted compare case {case_seed} {metric} {name}: got {got}, want {want}")
-    if c["p_bootstrap"] != p_boot or c["p_randomization"] != p_rand:
-        errors.append(f"weighted compare case {case_seed} {metric}: p {c['p_bootstrap']} {c['p_randomization']}, want {p_boot} {p_rand}")
-    if (c["wins"], c["ties"], c["losses"]) != (wins, ties, n - wins - ties):
-        errors.append(f"weighted compare case {case_seed}: wins/ties/losses {c['wins']} {c['ties']} {c['losses']}, want {wins} {ties}")
-    return errors
+    return check_compare(
+        f"weighted compare case {case_seed} {metric}",
+        c,
+        lambda p, counts=None: f(p, w if counts is None else w * counts),
+        (a, b),
+        (seed, B, R, conf),
+        (wins, ties),
+    )
 
 
 def want_interval(values, B, conf):
