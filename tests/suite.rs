@@ -48,6 +48,8 @@ mod exports;
 mod falsid;
 #[path = "fest.rs"]
 mod fest;
+#[path = "fest_cases.rs"]
+mod fest_cases;
 #[path = "fest_edge.rs"]
 mod fest_edge;
 #[path = "fest_spec.rs"]
@@ -90,6 +92,8 @@ mod kaggle_weights;
 mod kaggle_wording;
 #[path = "kws_trec.rs"]
 mod kws_trec;
+#[path = "kws_trec_edge.rs"]
+mod kws_trec_edge;
 #[path = "kws_trec_versions.rs"]
 mod kws_trec_versions;
 #[path = "kws_xml.rs"]
@@ -130,6 +134,8 @@ mod regression;
 mod score_preflight;
 #[path = "score_program.rs"]
 mod score_program;
+#[path = "score_program_values.rs"]
+mod score_program_values;
 #[path = "segmentation.rs"]
 mod segmentation;
 #[path = "stats.rs"]

@@ -8,6 +8,9 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 pub mod cli;
+pub mod codabench;
+pub mod fest;
+pub mod kws_trec;
 pub mod resample;
 
 #[allow(unused_imports)] // not every test file uses it
