@@ -90,6 +90,7 @@ pub fn value_column(
 /// `s.parse::<f64>()` of a plain decimal (`-`, digits, at most one `.`, at most 15 digits in all), else `None`.
 /// Clinger's fast path, the first one `parse` takes: the digits as an integer m < 10¹⁵ < 2⁵³ and 10^f (f ≤ 15
 /// fraction digits) are exact doubles, so the one rounding of m / 10^f is the correctly rounded value.
+#[inline]
 fn plain_decimal(s: &[u8]) -> Option<f64> {
     const POW10: [f64; 16] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -98,6 +99,12 @@ fn plain_decimal(s: &[u8]) -> Option<f64> {
         Some((b'-', rest)) => (true, rest),
         _ => (false, s),
     };
+    if let [c] = digits {
+        // One digit (a 0/1 label).
+        let d = c.wrapping_sub(b'0');
+        let v = f64::from(d);
+        return (d < 10).then_some(if negative { -v } else { v });
+    }
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
@@ -273,10 +280,20 @@ mod tests {
             "0.000000000000001",
             "99999999999999.9",
             "-2.675",
+            "0.673167",
+            "1",
+            "-1",
+            "9",
+            "12.5",
+            "999999999999999",
+            "9999999999999999",
+            "99999999.9999999",
+            ".999999999999999",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
+        let mut others = Vec::new();
         for _ in 0..100_000 {
             x ^= x << 13;
             x ^= x >> 7;
@@ -288,6 +305,23 @@ mod tests {
             let (a, b) = t.split_at(dot.min(t.len()));
             let sign = if x & 1 == 1 { "-" } else { "" };
             texts.push(format!("{sign}{a}.{b}"));
+            texts.push(format!("{sign}{t}"));
+            // Any short string of digits, points, signs and the bytes around the digits.
+            let alphabet = b"0123456789.-+e/: ";
+            let len = (x >> 40) as usize % 18;
+            let any: String = (0..len)
+                .map(|k| alphabet[(x >> (k * 3 % 40)) as usize % alphabet.len()] as char)
+                .collect();
+            others.push(any);
+        }
+        for t in &others {
+            if let Some(v) = plain_decimal(t.as_bytes()) {
+                assert_eq!(
+                    Some(v.to_bits()),
+                    t.parse::<f64>().ok().map(f64::to_bits),
+                    "{t}"
+                );
+            }
         }
         for t in &texts {
             let want = t.parse::<f64>().ok();
@@ -299,7 +333,10 @@ mod tests {
                 ),
             }
         }
-        for t in ["", "-", ".", "1.2.3", "1e5", "+1", "inf", "1_0", " 1"] {
+        for t in [
+            "", "-", ".", "1.2.3", "1e5", "+1", "inf", "1_0", " 1", "a", "/", ":", "1:",
+            "0.67316/", "12.3.", "1..2", "-.", "\u{7f}", "1 ",
+        ] {
             assert_eq!(plain_decimal(t.as_bytes()), None, "{t}");
         }
     }

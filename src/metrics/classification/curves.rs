@@ -3,6 +3,7 @@
 //! (`drop_intermediate=True`) integrated by `scipy.integrate.trapezoid` (`auc`), and
 //! `average_precision_score`'s step sum over `precision_recall_curve`. Sums are NumPy's pairwise sums.
 
+use super::pairwise::numpy_sum_of;
 use crate::metrics::mean::numpy_sum;
 
 /// The curve of `confusion_matrix_at_thresholds`: samples sorted by decreasing score, one point per distinct
@@ -132,22 +133,25 @@ pub fn roc_auc_of(c: &ThresholdCurve) -> Option<f64> {
     }
     let m = c.fps.len();
     let (f, t) = (&c.fps, &c.tps);
-    // `roc_curve`'s kept points, (0, 0) first, divided by the last one (pos, neg > 0).
-    let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
-    let mut terms = Vec::with_capacity(m);
-    for i in 0..m {
-        let keep = m <= 2
+    // `roc_curve`'s kept points, (0, 0) first, divided by the last one (pos, neg > 0); counted, then summed
+    // as they are computed.
+    let keep = |i: &usize| {
+        let i = *i;
+        m <= 2
             || i == 0
             || i == m - 1
             || (f[i + 1] - f[i]) - (f[i] - f[i - 1]) != 0.0
-            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0;
-        if keep {
-            let (x, y) = (f[i] / neg, t[i] / pos);
-            terms.push((x - x0) * (y + y0) / 2.0);
-            (x0, y0) = (x, y);
-        }
-    }
-    Some(numpy_sum(&terms)).filter(|v| v.is_finite())
+            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0
+    };
+    let kept = (0..m).filter(keep).count();
+    let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
+    let mut terms = (0..m).filter(keep).map(|i| {
+        let (x, y) = (f[i] / neg, t[i] / pos);
+        let term = (x - x0) * (y + y0) / 2.0;
+        (x0, y0) = (x, y);
+        term
+    });
+    Some(numpy_sum_of(kept, &mut terms)).filter(|v| v.is_finite())
 }
 
 /// `precision_recall_curve(drop_intermediate=False)`: precision = tps / (tps + fps), recall = tps / tps_last
@@ -191,14 +195,12 @@ pub fn average_precision_of(c: &ThresholdCurve) -> Option<f64> {
         }
     };
     let recall = |j: usize| if tl == 0.0 { 1.0 } else { c.tps[j] / tl };
-    let terms: Vec<f64> = (0..m)
-        .map(|i| {
-            let j = m - 1 - i;
-            let next = if j > 0 { recall(j - 1) } else { 0.0 };
-            (next - recall(j)) * precision(j)
-        })
-        .collect();
-    let s = -numpy_sum(&terms);
+    let mut terms = (0..m).map(|i| {
+        let j = m - 1 - i;
+        let next = if j > 0 { recall(j - 1) } else { 0.0 };
+        (next - recall(j)) * precision(j)
+    });
+    let s = -numpy_sum_of(m, &mut terms);
     Some(if s > 0.0 { s } else { 0.0 })
 }
 

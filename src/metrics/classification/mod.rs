@@ -4,5 +4,6 @@
 pub mod curves;
 pub mod groups;
 pub mod labels;
+pub mod pairwise;
 pub mod scores;
 pub mod weighted;
