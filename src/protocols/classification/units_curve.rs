@@ -24,7 +24,8 @@ const GATHER: usize = 512;
 /// rows would otherwise allocate and fault in tens of megabytes). Written before read: never cleared.
 #[derive(Default)]
 struct Scratch {
-    /// The curve's points: cumulated true positives (high 32 bits) and false positives (low 32 bits).
+    /// The curves' points: cumulated true positives (high 32 bits) and false positives (low 32 bits); for a
+    /// block of four replicates, four curves one after the other, each with room for a point per row and one.
     points: Vec<u64>,
     roc_terms: Vec<f64>,
     ap_terms: Vec<f64>,
@@ -84,6 +85,62 @@ impl Column {
                 None => (None, None), // not reached: the weights of one replicate sum to the units' number
             }
         })
+    }
+
+    /// [`Column::auc_ap`] of class `pos` against every other row for four replicates at once (`w[i][r]`:
+    /// replicate r's weight of row i, [`crate::stats::units::interleave4`]): one sweep for the four, where
+    /// each read at random (what the sweep waits on) and each read of the sorted order serves the four, then
+    /// each curve's metrics. Each replicate's values are those it has alone, to the bit (the same points).
+    pub(super) fn auc_ap4(&self, w: &[[u8; 4]], pos: u32) -> [(Option<f64>, Option<f64>); 4] {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch {
+                points,
+                roc_terms,
+                ap_terms,
+            } = &mut *scratch;
+            let stride = self.order.len() + 1;
+            if points.len() < 4 * stride {
+                points.resize(4 * stride, 0);
+            }
+            let ends = self.sweep_all4(w, pos, &mut points[..4 * stride]);
+            // Every sum stays below 2^32 when 255 times the rows does, else each replicate's is checked.
+            let fits = |r: usize| {
+                stride <= 1 << 24 || w.iter().map(|k| k[r] as u64).sum::<u64>() >> 32 == 0
+            };
+            std::array::from_fn(|r| match fits(r) {
+                true => curve_metrics(&points[r * stride..ends[r]], roc_terms, ap_terms),
+                false => (None, None), // not reached (see auc_ap)
+            })
+        })
+    }
+
+    /// [`Column::sweep_all`] of four replicates in one pass into `out` (four curves of a quarter of it each):
+    /// each row's class and run end read once, its four weights read together, and each replicate's running
+    /// point written at its own curve's end; where each curve ends. Whether a run holds weight is one bit per
+    /// replicate (the four weights' bytes or-ed together).
+    fn sweep_all4(&self, w: &[[u8; 4]], pos: u32, out: &mut [u64]) -> [usize; 4] {
+        let stride = out.len() / 4;
+        let mut at: [usize; 4] = std::array::from_fn(|r| r * stride);
+        let (mut point, mut run) = ([0u64; 4], 0u32);
+        let mut gathered = [[0u8; 4]; GATHER];
+        for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
+            gather(&mut gathered, w, order);
+            for (k, &ce) in gathered.iter().zip(class_end) {
+                let shift = (((ce >> 1) == pos) as u64) << 5;
+                let end = ce & 1;
+                run |= u32::from_le_bytes(*k);
+                for r in 0..4 {
+                    point[r] = point[r].wrapping_add((k[r] as u64) << shift);
+                    if let Some(o) = out.get_mut(at[r]) {
+                        *o = point[r];
+                    }
+                    at[r] += (end & (run >> (8 * r) & 0xff != 0) as u32) as usize;
+                }
+                run &= end.wrapping_sub(1);
+            }
+        }
+        at
     }
 
     /// [`Column::auc_ap`]'s sweep of class `pos` against every other row into `out`: the running point,
@@ -391,6 +448,28 @@ mod tests {
                     let got = |(a, b): (Option<f64>, Option<f64>)| (bits(a), bits(b));
                     assert_eq!(got(column.auc_ap(&w, pos, other)), expected, "n {n}");
                     assert_eq!(got(column.auc_ap(&bytes, pos, other)), expected, "n {n}");
+                }
+            }
+            // Four replicates swept together: each one's values to the bit.
+            let ws: Vec<Vec<u32>> = (0..4)
+                .map(|r| {
+                    (0..n)
+                        .map(|_| (next() % (1 + r as u64 * 2)) as u32)
+                        .collect()
+                })
+                .collect();
+            let mut quad = Vec::new();
+            assert!(crate::stats::units::interleave4(
+                [&ws[0], &ws[1], &ws[2], &ws[3]],
+                &mut quad
+            ));
+            for pos in [0, 1, 2] {
+                let four = column.auc_ap4(&quad, pos);
+                for (r, w) in ws.iter().enumerate() {
+                    let bits = |(a, b): (Option<f64>, Option<f64>)| {
+                        (a.map(f64::to_bits), b.map(f64::to_bits))
+                    };
+                    assert_eq!(bits(four[r]), bits(column.auc_ap(w, pos, None)), "n {n}");
                 }
             }
         }
