@@ -13,7 +13,7 @@ use crate::metrics::classification::scores::{
     top_k_accuracy, weighted_mean as class_weighted_mean,
 };
 use crate::report::Scores;
-use crate::stats::units::{interleave4, weighted_means_k, weights_as_bytes, Replicate, Units};
+use crate::stats::units::{weighted_means_k, weights_as_bytes, Replicate, Units};
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -37,8 +37,6 @@ mod weighted;
 thread_local! {
     /// The replicate's weights as bytes (`weights_as_bytes`), for the sorted columns' reads.
     static BYTES: RefCell<Vec<u8>> = RefCell::default();
-    /// A block of four replicates' weights side by side (`interleave4`), for the sorted columns' sweeps.
-    static QUAD: RefCell<Vec<[u8; 4]>> = RefCell::default();
 }
 
 /// A replicate's ROC AUC and average precision of each sorted column against every other class.
@@ -384,18 +382,16 @@ impl ScoresPart {
         let four = <[&[u32]; 4]>::try_from(ws.as_slice())
             .ok()
             .and_then(|four| {
-                QUAD.with(|cell| {
-                    let mut quad = cell.borrow_mut();
-                    interleave4(four, &mut quad).then(|| {
-                        let each: Vec<_> = columns
-                            .iter()
-                            .map(|&(c, pos)| c.auc_ap4(&quad, pos))
-                            .collect();
-                        (0..4)
-                            .map(|r| each.iter().map(|v| v[r]).collect())
-                            .collect::<Vec<Ranked>>()
-                    })
-                })
+                let each: Option<Vec<_>> = columns
+                    .iter()
+                    .map(|&(c, pos)| c.auc_ap4(four, pos))
+                    .collect();
+                let each = each?;
+                Some(
+                    (0..4)
+                        .map(|r| each.iter().map(|v| v[r]).collect())
+                        .collect::<Vec<Ranked>>(),
+                )
             });
         if let Some(got) = four.and_then(|v| <[Ranked; K]>::try_from(v).ok()) {
             return got;

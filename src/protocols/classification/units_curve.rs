@@ -15,6 +15,9 @@ pub(super) struct Column {
     /// Each sorted row's class times 2, plus 1 at the last row of a run of equal scores (one stream for the
     /// sweep to read instead of two).
     class_end: Vec<u32>,
+    /// Each row's place in the sorted order (`order`'s inverse), where a block of four replicates writes the
+    /// row's weights.
+    rank: Vec<u32>,
 }
 
 /// The weights gathered at a time in a sorted sweep (a few kilobytes on the stack).
@@ -24,6 +27,8 @@ const GATHER: usize = 512;
 /// rows would otherwise allocate and fault in tens of megabytes). Written before read: never cleared.
 #[derive(Default)]
 struct Scratch {
+    /// A block of four replicates' weights in sorted order, side by side ([`Column::auc_ap4`]).
+    sorted: Vec<[u8; 4]>,
     /// The curves' points: cumulated true positives (high 32 bits) and false positives (low 32 bits); for a
     /// block of four replicates, four curves one after the other, each with room for a point per row and one.
     points: Vec<u64>,
@@ -46,6 +51,13 @@ impl Column {
             class_end: (0..v.len())
                 .map(|j| class[v[j].1 as usize] << 1 | end(j))
                 .collect(),
+            rank: {
+                let mut rank = vec![0u32; v.len()];
+                for (j, &(_, i)) in (0..).zip(&v) {
+                    rank[i as usize] = j;
+                }
+                rank
+            },
             order: v.into_iter().map(|(_, i)| i).collect(),
         }
     }
@@ -70,6 +82,7 @@ impl Column {
                 points,
                 roc_terms,
                 ap_terms,
+                ..
             } = &mut *scratch;
             let m = self.order.len();
             if points.len() < m + 1 {
@@ -87,18 +100,29 @@ impl Column {
         })
     }
 
-    /// [`Column::auc_ap`] of class `pos` against every other row for four replicates at once (`w[i][r]`:
-    /// replicate r's weight of row i, [`crate::stats::units::interleave4`]): one sweep for the four, where
-    /// each read at random (what the sweep waits on) and each read of the sorted order serves the four, then
-    /// each curve's metrics. Each replicate's values are those it has alone, to the bit (the same points).
-    pub(super) fn auc_ap4(&self, w: &[[u8; 4]], pos: u32) -> [(Option<f64>, Option<f64>); 4] {
+    /// [`Column::auc_ap`] of class `pos` against every other row for four replicates at once (`ws[r]`:
+    /// replicate r's weights): the rows' four weights written as bytes side by side at their sorted places
+    /// (reads in row order, one write at random per row that serves the four: the processor need not wait on
+    /// a write as on a read), one sweep of the four in sorted order, then each curve's metrics. Each
+    /// replicate's values are those it has alone, to the bit (the same points); `None` when a weight does not
+    /// fit in a byte.
+    pub(super) fn auc_ap4(
+        &self,
+        ws: [&[u32]; 4],
+        pos: u32,
+    ) -> Option<[(Option<f64>, Option<f64>); 4]> {
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             let Scratch {
+                sorted,
                 points,
                 roc_terms,
                 ap_terms,
             } = &mut *scratch;
+            if !self.scatter4(ws, sorted) {
+                return None;
+            }
+            let w = &sorted[..];
             let stride = self.order.len() + 1;
             if points.len() < 4 * stride {
                 points.resize(4 * stride, 0);
@@ -108,25 +132,43 @@ impl Column {
             let fits = |r: usize| {
                 stride <= 1 << 24 || w.iter().map(|k| k[r] as u64).sum::<u64>() >> 32 == 0
             };
-            std::array::from_fn(|r| match fits(r) {
+            Some(std::array::from_fn(|r| match fits(r) {
                 true => curve_metrics(&points[r * stride..ends[r]], roc_terms, ap_terms),
                 false => (None, None), // not reached (see auc_ap)
-            })
+            }))
         })
     }
 
-    /// [`Column::sweep_all`] of four replicates in one pass into `out` (four curves of a quarter of it each):
-    /// each row's class and run end read once, its four weights read together, and each replicate's running
-    /// point written at its own curve's end; where each curve ends. Whether a run holds weight is one bit per
-    /// replicate (the four weights' bytes or-ed together).
-    fn sweep_all4(&self, w: &[[u8; 4]], pos: u32, out: &mut [u64]) -> [usize; 4] {
+    /// `out[rank[i]][r] = ws[r][i]` as bytes; false when a weight does not fit in one or a replicate has too
+    /// few weights.
+    fn scatter4(&self, ws: [&[u32]; 4], out: &mut Vec<[u8; 4]>) -> bool {
+        let n = self.rank.len();
+        if ws.iter().any(|w| w.len() < n) {
+            return false;
+        }
+        out.resize(n, [0; 4]);
+        let ws = ws.map(|w| &w[..n]);
+        let mut any = 0u32;
+        for (i, &j) in self.rank.iter().enumerate() {
+            let k = [ws[0][i], ws[1][i], ws[2][i], ws[3][i]];
+            any |= k[0] | k[1] | k[2] | k[3];
+            if let Some(o) = out.get_mut(j as usize) {
+                *o = k.map(|k| k as u8);
+            }
+        }
+        any <= 255
+    }
+
+    /// [`Column::sweep_all`] of four replicates in one pass into `out` (four curves of a quarter of it each),
+    /// `sorted`: the four weights of each row in sorted order. Each row's class and run end read once, and
+    /// each replicate's running point written at its own curve's end; where each curve ends. Whether a run
+    /// holds weight is one bit per replicate (the four weights' bytes or-ed together).
+    fn sweep_all4(&self, sorted: &[[u8; 4]], pos: u32, out: &mut [u64]) -> [usize; 4] {
         let stride = out.len() / 4;
         let mut at: [usize; 4] = std::array::from_fn(|r| r * stride);
         let (mut point, mut run) = ([0u64; 4], 0u32);
-        let mut gathered = [[0u8; 4]; GATHER];
-        for (order, class_end) in self.order.chunks(GATHER).zip(self.class_end.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            for (k, &ce) in gathered.iter().zip(class_end) {
+        {
+            for (k, &ce) in sorted.iter().zip(&self.class_end) {
                 let shift = (((ce >> 1) == pos) as u64) << 5;
                 let end = ce & 1;
                 run |= u32::from_le_bytes(*k);
@@ -458,13 +500,10 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let mut quad = Vec::new();
-            assert!(crate::stats::units::interleave4(
-                [&ws[0], &ws[1], &ws[2], &ws[3]],
-                &mut quad
-            ));
             for pos in [0, 1, 2] {
-                let four = column.auc_ap4(&quad, pos);
+                let four = column
+                    .auc_ap4([&ws[0], &ws[1], &ws[2], &ws[3]], pos)
+                    .unwrap();
                 for (r, w) in ws.iter().enumerate() {
                     let bits = |(a, b): (Option<f64>, Option<f64>)| {
                         (a.map(f64::to_bits), b.map(f64::to_bits))
