@@ -26,11 +26,15 @@ struct Labels {
     binary_positive: Option<usize>,
     /// The union's names when the GT holds one binary class (scikit-learn's binary F1 of label 1 then).
     single_binary: Option<Vec<String>>,
+    /// Each row's cell (truth · size + prediction) when the matrix has at most four ([`rows`]).
+    cell: Option<Vec<u8>>,
 }
 
 #[path = "units_curve.rs"]
 mod curve;
 use curve::Column;
+#[path = "units_rows.rs"]
+mod rows;
 #[path = "units_weighted.rs"]
 mod weighted;
 
@@ -193,6 +197,12 @@ fn build(rows: Rows, metrics: Vec<String>) -> ClassificationUnits {
     let r = &rows;
     let k = r.k;
     let labels = r.has_labels().then(|| Labels {
+        cell: (r.union.len() <= 2).then(|| {
+            let at = |label: u32| r.position[label as usize];
+            (r.truth.iter().zip(&r.pred))
+                .map(|(&t, &p)| (at(t) * r.union.len() + at(p)) as u8)
+                .collect()
+        }),
         truth: r
             .truth
             .iter()
@@ -321,6 +331,20 @@ impl Labels {
         })
     }
 
+    /// The confusion matrices of K replicates from each one's weighted count of each cell.
+    fn counted<const K: usize>(&self, counts: [[u64; 4]; K]) -> [Confusion; K] {
+        let size = self.size;
+        counts.map(|count| {
+            let mut conf = Confusion::new(size);
+            for (cell, &c) in count.iter().enumerate().take(size * size) {
+                if c != 0 {
+                    conf.add_n(cell / size, cell % size, c);
+                }
+            }
+            conf
+        })
+    }
+
     fn scores(&self, conf: &Confusion, s: &mut Scores) {
         label_metrics(conf, true, self.two_classes, self.binary_positive, s);
         if let Some(union) = &self.single_binary {
@@ -334,22 +358,8 @@ impl ScoresPart {
     /// the weights sum to 0) of K replicates, the columns read once for the K (`weighted_means_k`: each
     /// value `weighted_mean` of its column to the bit).
     fn means<const K: usize>(&self, ws: [&[u32]; K]) -> [[Option<f64>; 3]; K] {
-        let (columns, finite) = match self {
-            ScoresPart::Binary {
-                log_loss,
-                brier,
-                finite,
-                ..
-            } => ([log_loss, brier, &None], *finite),
-            ScoresPart::Multi {
-                log_loss,
-                brier,
-                top_k,
-                finite,
-                ..
-            } => ([log_loss, brier, top_k], *finite),
-        };
-        let present: Vec<&[f64]> = columns.iter().filter_map(|c| c.as_deref()).collect();
+        let (columns, finite) = self.mean_columns();
+        let present: Vec<&[f64]> = columns.iter().filter_map(|c| *c).collect();
         let got = weighted_means_k(&present, ws, finite);
         got.map(|values| {
             let mut out = [None; 3];
@@ -362,6 +372,29 @@ impl ScoresPart {
             }
             out
         })
+    }
+
+    /// The per-row terms of log loss, Brier and top-k accuracy (`None` where the part has no such column), and
+    /// whether every one is finite.
+    fn mean_columns(&self) -> ([Option<&[f64]>; 3], bool) {
+        match self {
+            ScoresPart::Binary {
+                log_loss,
+                brier,
+                finite,
+                ..
+            } => ([log_loss.as_deref(), brier.as_deref(), None], *finite),
+            ScoresPart::Multi {
+                log_loss,
+                brier,
+                top_k,
+                finite,
+                ..
+            } => (
+                [log_loss.as_deref(), brier.as_deref(), top_k.as_deref()],
+                *finite,
+            ),
+        }
     }
 
     /// The sorted columns, each with the class it ranks against the others.
@@ -437,8 +470,19 @@ impl ClassificationUnits {
     /// The metrics of K replicates: the label and mean metrics' columns read once for the K, the ranking
     /// metrics replicate by replicate.
     fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<Option<f64>>; K] {
-        let confusions = self.labels.as_ref().map(|l| l.confusions(ws));
-        let means = self.scores.as_ref().map(|p| p.means(ws));
+        let cells = self.labels.as_ref().and_then(|l| l.cell.as_deref());
+        let columns = (self.scores.as_ref()).map_or(([None; 3], true), ScoresPart::mean_columns);
+        let pass = cells.map(|cell| rows::means_and_cells(columns, cell, ws));
+        let (confusions, means) = match (&self.labels, pass) {
+            (Some(l), Some((means, counts))) => (
+                Some(counts.map_or_else(|| l.confusions(ws), |c| l.counted(c))),
+                self.scores.as_ref().map(|_| means),
+            ),
+            _ => (
+                self.labels.as_ref().map(|l| l.confusions(ws)),
+                self.scores.as_ref().map(|p| p.means(ws)),
+            ),
+        };
         let ranked = self.scores.as_ref().map(|p| p.ranked(ws));
         std::array::from_fn(|r| {
             let mut s = Scores::new();
