@@ -340,9 +340,7 @@ fn curve_metrics(
             },
         );
         recall0 = ys[len - 1];
-        for j in 0..len {
-            sweep.add(roc, keep[j], xs[j], ys[j]);
-        }
+        sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
     }
     let auc = Some(numpy_sum(&roc[..sweep.kept])).filter(|v| v.is_finite());
     let s = -numpy_sum(ap);
@@ -371,7 +369,7 @@ fn kept_points(points: &[u64], start: usize, keep: &mut [u64]) {
     }
 }
 
-/// The ROC trapezoids of the kept points: each written at the next place, which only a kept point keeps.
+/// The ROC trapezoids of the kept points, in order: the points since the last kept one and its (x, y).
 #[derive(Default)]
 struct RocSweep {
     kept: usize,
@@ -380,15 +378,31 @@ struct RocSweep {
 }
 
 impl RocSweep {
-    /// The trapezoid from the last kept point to (x, y); `keep`: all ones when (x, y) is kept, else 0 (the
-    /// last kept point then stays, chosen with the mask: a branch would mispredict).
+    /// The trapezoids from the last kept point through the kept ones of (`xs`, `ys`) (`keep`: all ones where a
+    /// point is kept, else 0), written at `roc[kept..]`: the kept points first gathered after the last one
+    /// (each written at the next place, which only a kept point keeps: a branch would mispredict), then
+    /// each trapezoid (x − x0) · (y + y0) / 2 of neighbours (a loop of independent points).
     #[inline(always)]
-    fn add(&mut self, roc: &mut [f64], keep: u64, x: f64, y: f64) {
-        roc[self.kept] = (x - self.x0) * (y + self.y0) / 2.0;
-        self.kept += (keep & 1) as usize;
-        let pick =
-            |new: f64, old: f64| f64::from_bits(new.to_bits() & keep | old.to_bits() & !keep);
-        (self.x0, self.y0) = (pick(x, self.x0), pick(y, self.y0));
+    fn add(&mut self, roc: &mut [f64], keep: &[u64], xs: &[f64], ys: &[f64]) {
+        let (mut kx, mut ky) = ([0.0f64; CHUNK + 1], [0.0f64; CHUNK + 1]);
+        (kx[0], ky[0]) = (self.x0, self.y0);
+        let mut n = 1;
+        for ((&k, &x), &y) in keep.iter().zip(xs).zip(ys) {
+            if let (Some(a), Some(b)) = (kx.get_mut(n), ky.get_mut(n)) {
+                (*a, *b) = (x, y);
+            }
+            n += (k & 1) as usize;
+        }
+        let n = n.min(CHUNK + 1);
+        let Some(dst) = roc.get_mut(self.kept..self.kept + n - 1) else {
+            return; // not reached: `roc` holds a place for every point
+        };
+        let pairs = kx[..n].windows(2).zip(ky[..n].windows(2));
+        for (d, (x, y)) in dst.iter_mut().zip(pairs) {
+            *d = (x[1] - x[0]) * (y[1] + y[0]) / 2.0;
+        }
+        self.kept += n - 1;
+        (self.x0, self.y0) = (kx[n - 1], ky[n - 1]);
     }
 }
 
