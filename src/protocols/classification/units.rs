@@ -26,11 +26,15 @@ struct Labels {
     binary_positive: Option<usize>,
     /// The union's names when the GT holds one binary class (scikit-learn's binary F1 of label 1 then).
     single_binary: Option<Vec<String>>,
+    /// Each row's cell (truth · size + prediction) when the matrix has at most four ([`rows`]).
+    cell: Option<Vec<u8>>,
 }
 
 #[path = "units_curve.rs"]
 mod curve;
 use curve::Column;
+#[path = "units_rows.rs"]
+mod rows;
 #[path = "units_weighted.rs"]
 mod weighted;
 
@@ -38,6 +42,9 @@ thread_local! {
     /// The replicate's weights as bytes (`weights_as_bytes`), for the sorted columns' reads.
     static BYTES: RefCell<Vec<u8>> = RefCell::default();
 }
+
+/// A replicate's ROC AUC and average precision of each sorted column against every other class.
+type Ranked = Vec<(Option<f64>, Option<f64>)>;
 
 /// `f` on the weights as bytes when they fit, else on the weights themselves.
 fn with_compact<R>(w: &[u32], f: impl FnOnce(Curve) -> R) -> R {
@@ -190,6 +197,12 @@ fn build(rows: Rows, metrics: Vec<String>) -> ClassificationUnits {
     let r = &rows;
     let k = r.k;
     let labels = r.has_labels().then(|| Labels {
+        cell: (r.union.len() <= 2).then(|| {
+            let at = |label: u32| r.position[label as usize];
+            (r.truth.iter().zip(&r.pred))
+                .map(|(&t, &p)| (at(t) * r.union.len() + at(p)) as u8)
+                .collect()
+        }),
         truth: r
             .truth
             .iter()
@@ -318,6 +331,20 @@ impl Labels {
         })
     }
 
+    /// The confusion matrices of K replicates from each one's weighted count of each cell.
+    fn counted<const K: usize>(&self, counts: [[u64; 4]; K]) -> [Confusion; K] {
+        let size = self.size;
+        counts.map(|count| {
+            let mut conf = Confusion::new(size);
+            for (cell, &c) in count.iter().enumerate().take(size * size) {
+                if c != 0 {
+                    conf.add_n(cell / size, cell % size, c);
+                }
+            }
+            conf
+        })
+    }
+
     fn scores(&self, conf: &Confusion, s: &mut Scores) {
         label_metrics(conf, true, self.two_classes, self.binary_positive, s);
         if let Some(union) = &self.single_binary {
@@ -331,22 +358,8 @@ impl ScoresPart {
     /// the weights sum to 0) of K replicates, the columns read once for the K (`weighted_means_k`: each
     /// value `weighted_mean` of its column to the bit).
     fn means<const K: usize>(&self, ws: [&[u32]; K]) -> [[Option<f64>; 3]; K] {
-        let (columns, finite) = match self {
-            ScoresPart::Binary {
-                log_loss,
-                brier,
-                finite,
-                ..
-            } => ([log_loss, brier, &None], *finite),
-            ScoresPart::Multi {
-                log_loss,
-                brier,
-                top_k,
-                finite,
-                ..
-            } => ([log_loss, brier, top_k], *finite),
-        };
-        let present: Vec<&[f64]> = columns.iter().filter_map(|c| c.as_deref()).collect();
+        let (columns, finite) = self.mean_columns();
+        let present: Vec<&[f64]> = columns.iter().filter_map(|c| *c).collect();
         let got = weighted_means_k(&present, ws, finite);
         got.map(|values| {
             let mut out = [None; 3];
@@ -361,12 +374,78 @@ impl ScoresPart {
         })
     }
 
-    /// The ranking metrics on weights `w`, and the mean metrics `means` ([`ScoresPart::means`]).
-    fn scores(&self, w: &[u32], means: [Option<f64>; 3], s: &mut Scores) {
+    /// The per-row terms of log loss, Brier and top-k accuracy (`None` where the part has no such column), and
+    /// whether every one is finite.
+    fn mean_columns(&self) -> ([Option<&[f64]>; 3], bool) {
+        match self {
+            ScoresPart::Binary {
+                log_loss,
+                brier,
+                finite,
+                ..
+            } => ([log_loss.as_deref(), brier.as_deref(), None], *finite),
+            ScoresPart::Multi {
+                log_loss,
+                brier,
+                top_k,
+                finite,
+                ..
+            } => (
+                [log_loss.as_deref(), brier.as_deref(), top_k.as_deref()],
+                *finite,
+            ),
+        }
+    }
+
+    /// The sorted columns, each with the class it ranks against the others.
+    fn columns(&self) -> Vec<(&Column, u32)> {
+        match self {
+            ScoresPart::Binary { column, .. } => vec![(column, 1)],
+            ScoresPart::Multi { columns, .. } => {
+                (0..).zip(columns).map(|(c, col)| (col, c)).collect()
+            }
+        }
+    }
+
+    /// Each column's ROC AUC and average precision against every other class ([`Column::auc_ap`]) for K
+    /// replicates: a block of four swept together ([`Column::auc_ap4`]) when its weights fit in bytes, else
+    /// one replicate at a time.
+    fn ranked<const K: usize>(&self, ws: [&[u32]; K]) -> [Ranked; K] {
+        let columns = self.columns();
+        let four = <[&[u32]; 4]>::try_from(ws.as_slice())
+            .ok()
+            .and_then(|four| {
+                let each: Option<Vec<_>> = columns
+                    .iter()
+                    .map(|&(c, pos)| c.auc_ap4(four, pos))
+                    .collect();
+                let each = each?;
+                Some(
+                    (0..4)
+                        .map(|r| each.iter().map(|v| v[r]).collect())
+                        .collect::<Vec<Ranked>>(),
+                )
+            });
+        if let Some(got) = four.and_then(|v| <[Ranked; K]>::try_from(v).ok()) {
+            return got;
+        }
+        ws.map(|w| {
+            with_compact(w, |curve| {
+                columns
+                    .iter()
+                    .map(|&(c, pos)| curve(c, pos, None))
+                    .collect()
+            })
+        })
+    }
+
+    /// The ranking metrics on weights `w` (`ranked`: [`ScoresPart::ranked`]), and the mean metrics `means`
+    /// ([`ScoresPart::means`]).
+    fn scores(&self, w: &[u32], ranked: &Ranked, means: [Option<f64>; 3], s: &mut Scores) {
         let [ll, br, tk] = means;
         match self {
-            ScoresPart::Binary { column, .. } => {
-                let (auc, ap) = with_compact(w, |curve| curve(column, 1, None));
+            ScoresPart::Binary { .. } => {
+                let (auc, ap) = ranked.first().copied().unwrap_or((None, None));
                 s.set("roc_auc", auc);
                 s.set("average_precision", ap);
                 s.set("log_loss", ll);
@@ -378,9 +457,7 @@ impl ScoresPart {
                 probabilities,
                 ..
             } => {
-                with_compact(w, |curve| {
-                    multi_curves(columns, truth, *probabilities, w, s, curve)
-                });
+                multi_curves(columns, truth, *probabilities, w, ranked, s);
                 s.set("log_loss", ll);
                 s.set("brier_score", br);
                 s.set("top_k_accuracy", tk);
@@ -393,46 +470,53 @@ impl ClassificationUnits {
     /// The metrics of K replicates: the label and mean metrics' columns read once for the K, the ranking
     /// metrics replicate by replicate.
     fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<Option<f64>>; K] {
-        let confusions = self.labels.as_ref().map(|l| l.confusions(ws));
-        let means = self.scores.as_ref().map(|p| p.means(ws));
+        let cells = self.labels.as_ref().and_then(|l| l.cell.as_deref());
+        let columns = (self.scores.as_ref()).map_or(([None; 3], true), ScoresPart::mean_columns);
+        let pass = cells.map(|cell| rows::means_and_cells(columns, cell, ws));
+        let (confusions, means) = match (&self.labels, pass) {
+            (Some(l), Some((means, counts))) => (
+                Some(counts.map_or_else(|| l.confusions(ws), |c| l.counted(c))),
+                self.scores.as_ref().map(|_| means),
+            ),
+            _ => (
+                self.labels.as_ref().map(|l| l.confusions(ws)),
+                self.scores.as_ref().map(|p| p.means(ws)),
+            ),
+        };
+        let ranked = self.scores.as_ref().map(|p| p.ranked(ws));
         std::array::from_fn(|r| {
             let mut s = Scores::new();
             if let (Some(l), Some(c)) = (&self.labels, &confusions) {
                 l.scores(&c[r], &mut s);
             }
-            if let (Some(p), Some(m)) = (&self.scores, &means) {
-                p.scores(ws[r], m[r], &mut s);
+            if let (Some(p), Some(m), Some(k)) = (&self.scores, &means, &ranked) {
+                p.scores(ws[r], &k[r], m[r], &mut s);
             }
             self.metrics.iter().map(|m| s.get(m)).collect()
         })
     }
 }
 
-/// One-vs-rest ROC AUC (macro, weighted by the weighted class counts), macro average precision, and one-vs-one
-/// ROC AUC on the repeated rows (undefined when a class is not drawn: scikit-learn raises then).
 /// `curve(column, pos, other)`: [`Column::auc_ap`] on the replicate's weights.
 type Curve<'a> = &'a dyn Fn(&Column, u32, Option<u32>) -> (Option<f64>, Option<f64>);
 
+/// One-vs-rest ROC AUC (macro, weighted by the weighted class counts) and macro average precision from each
+/// column's `ovr` values, and one-vs-one ROC AUC on the repeated rows (undefined when a class is not drawn:
+/// scikit-learn raises then) on weights `w`.
 fn multi_curves(
     columns: &[Column],
     truth: &[u32],
     probabilities: bool,
     w: &[u32],
+    ovr: &Ranked,
     s: &mut Scores,
-    curve: Curve,
 ) {
     let k = columns.len();
     let mut counts = vec![0.0f64; k];
     for (&t, &x) in truth.iter().zip(w) {
         counts[t as usize] += x as f64;
     }
-    let mut auc = Vec::with_capacity(k);
-    let mut ap = Vec::with_capacity(k);
-    for (c, column) in columns.iter().enumerate() {
-        let (a, p) = curve(column, c as u32, None);
-        auc.push(a);
-        ap.push(p);
-    }
+    let (auc, ap): (Vec<Option<f64>>, Vec<Option<f64>>) = ovr.iter().copied().unzip();
     s.set("average_precision", macro_mean(&ap));
     if !probabilities {
         return;
@@ -441,14 +525,18 @@ fn multi_curves(
     s.set("roc_auc_ovr_weighted", class_weighted_mean(&auc, &counts));
     let all_drawn = counts.iter().all(|&c| c > 0.0);
     let ovo = all_drawn.then(|| {
-        let directed: Vec<Vec<Option<f64>>> = (0..k)
-            .map(|a| {
-                (0..k)
-                    .map(|b| (a != b).then(|| curve(&columns[a], a as u32, Some(b as u32)).0)?)
-                    .collect()
-            })
-            .collect();
-        roc_auc_ovo_from(&directed)
+        let directed = |curve: Curve| -> Vec<Vec<Option<f64>>> {
+            (0..k)
+                .map(|a| {
+                    (0..k)
+                        .map(|b| {
+                            (a != b).then(|| curve(&columns[a], a as u32, Some(b as u32)).0)?
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        roc_auc_ovo_from(&with_compact(w, directed))
     });
     s.set("roc_auc_ovo", ovo.flatten());
 }

@@ -15,6 +15,9 @@ pub(super) struct Column {
     /// Each sorted row's class times 2, plus 1 at the last row of a run of equal scores (one stream for the
     /// sweep to read instead of two).
     class_end: Vec<u32>,
+    /// Each row's place in the sorted order (`order`'s inverse), where a block of four replicates writes the
+    /// row's weights.
+    rank: Vec<u32>,
 }
 
 /// The weights gathered at a time in a sorted sweep (a few kilobytes on the stack).
@@ -24,7 +27,10 @@ const GATHER: usize = 512;
 /// rows would otherwise allocate and fault in tens of megabytes). Written before read: never cleared.
 #[derive(Default)]
 struct Scratch {
-    /// The curve's points: cumulated true positives (high 32 bits) and false positives (low 32 bits).
+    /// A block of four replicates' weights in sorted order, side by side ([`Column::auc_ap4`]).
+    sorted: Vec<[u8; 4]>,
+    /// The curves' points: cumulated true positives (high 32 bits) and false positives (low 32 bits); for a
+    /// block of four replicates, four curves one after the other, each with room for a point per row and one.
     points: Vec<u64>,
     roc_terms: Vec<f64>,
     ap_terms: Vec<f64>,
@@ -45,6 +51,13 @@ impl Column {
             class_end: (0..v.len())
                 .map(|j| class[v[j].1 as usize] << 1 | end(j))
                 .collect(),
+            rank: {
+                let mut rank = vec![0u32; v.len()];
+                for (j, &(_, i)) in (0..).zip(&v) {
+                    rank[i as usize] = j;
+                }
+                rank
+            },
             order: v.into_iter().map(|(_, i)| i).collect(),
         }
     }
@@ -69,6 +82,7 @@ impl Column {
                 points,
                 roc_terms,
                 ap_terms,
+                ..
             } = &mut *scratch;
             let m = self.order.len();
             if points.len() < m + 1 {
@@ -84,6 +98,91 @@ impl Column {
                 None => (None, None), // not reached: the weights of one replicate sum to the units' number
             }
         })
+    }
+
+    /// [`Column::auc_ap`] of class `pos` against every other row for four replicates at once (`ws[r]`:
+    /// replicate r's weights): the rows' four weights written as bytes side by side at their sorted places
+    /// (reads in row order, one write at random per row that serves the four: the processor need not wait on
+    /// a write as on a read), one sweep of the four in sorted order, then each curve's metrics. Each
+    /// replicate's values are those it has alone, to the bit (the same points); `None` when a weight does not
+    /// fit in a byte.
+    pub(super) fn auc_ap4(
+        &self,
+        ws: [&[u32]; 4],
+        pos: u32,
+    ) -> Option<[(Option<f64>, Option<f64>); 4]> {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch {
+                sorted,
+                points,
+                roc_terms,
+                ap_terms,
+            } = &mut *scratch;
+            if !self.scatter4(ws, sorted) {
+                return None;
+            }
+            let w = &sorted[..];
+            let stride = self.order.len() + 1;
+            if points.len() < 4 * stride {
+                points.resize(4 * stride, 0);
+            }
+            let ends = self.sweep_all4(w, pos, &mut points[..4 * stride]);
+            // Every sum stays below 2^32 when 255 times the rows does, else each replicate's is checked.
+            let fits = |r: usize| {
+                stride <= 1 << 24 || w.iter().map(|k| k[r] as u64).sum::<u64>() >> 32 == 0
+            };
+            Some(std::array::from_fn(|r| match fits(r) {
+                true => curve_metrics(&points[r * stride..ends[r]], roc_terms, ap_terms),
+                false => (None, None), // not reached (see auc_ap)
+            }))
+        })
+    }
+
+    /// `out[rank[i]][r] = ws[r][i]` as bytes; false when a weight does not fit in one or a replicate has too
+    /// few weights.
+    fn scatter4(&self, ws: [&[u32]; 4], out: &mut Vec<[u8; 4]>) -> bool {
+        let n = self.rank.len();
+        if ws.iter().any(|w| w.len() < n) {
+            return false;
+        }
+        out.resize(n, [0; 4]);
+        let ws = ws.map(|w| &w[..n]);
+        let mut any = 0u32;
+        for (i, &j) in self.rank.iter().enumerate() {
+            let k = [ws[0][i], ws[1][i], ws[2][i], ws[3][i]];
+            any |= k[0] | k[1] | k[2] | k[3];
+            if let Some(o) = out.get_mut(j as usize) {
+                *o = k.map(|k| k as u8);
+            }
+        }
+        any <= 255
+    }
+
+    /// [`Column::sweep_all`] of four replicates in one pass into `out` (four curves of a quarter of it each),
+    /// `sorted`: the four weights of each row in sorted order. Each row's class and run end read once, and
+    /// each replicate's running point written at its own curve's end; where each curve ends. Whether a run
+    /// holds weight is one bit per replicate (the four weights' bytes or-ed together).
+    fn sweep_all4(&self, sorted: &[[u8; 4]], pos: u32, out: &mut [u64]) -> [usize; 4] {
+        let stride = out.len() / 4;
+        let mut at: [usize; 4] = std::array::from_fn(|r| r * stride);
+        let (mut point, mut run) = ([0u64; 4], 0u32);
+        {
+            for (k, &ce) in sorted.iter().zip(&self.class_end) {
+                let shift = (((ce >> 1) == pos) as u64) << 5;
+                let end = ce & 1;
+                run |= u32::from_le_bytes(*k);
+                for r in 0..4 {
+                    point[r] = point[r].wrapping_add((k[r] as u64) << shift);
+                    if let Some(o) = out.get_mut(at[r]) {
+                        *o = point[r];
+                    }
+                    at[r] += (end & (run >> (8 * r) & 0xff != 0) as u32) as usize;
+                }
+                run &= end.wrapping_sub(1);
+            }
+        }
+        at
     }
 
     /// [`Column::auc_ap`]'s sweep of class `pos` against every other row into `out`: the running point,
@@ -241,9 +340,7 @@ fn curve_metrics(
             },
         );
         recall0 = ys[len - 1];
-        for j in 0..len {
-            sweep.add(roc, keep[j], xs[j], ys[j]);
-        }
+        sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
     }
     let auc = Some(numpy_sum(&roc[..sweep.kept])).filter(|v| v.is_finite());
     let s = -numpy_sum(ap);
@@ -272,7 +369,7 @@ fn kept_points(points: &[u64], start: usize, keep: &mut [u64]) {
     }
 }
 
-/// The ROC trapezoids of the kept points: each written at the next place, which only a kept point keeps.
+/// The ROC trapezoids of the kept points, in order: the points since the last kept one and its (x, y).
 #[derive(Default)]
 struct RocSweep {
     kept: usize,
@@ -281,15 +378,31 @@ struct RocSweep {
 }
 
 impl RocSweep {
-    /// The trapezoid from the last kept point to (x, y); `keep`: all ones when (x, y) is kept, else 0 (the
-    /// last kept point then stays, chosen with the mask: a branch would mispredict).
+    /// The trapezoids from the last kept point through the kept ones of (`xs`, `ys`) (`keep`: all ones where a
+    /// point is kept, else 0), written at `roc[kept..]`: the kept points first gathered after the last one
+    /// (each written at the next place, which only a kept point keeps: a branch would mispredict), then
+    /// each trapezoid (x − x0) · (y + y0) / 2 of neighbours (a loop of independent points).
     #[inline(always)]
-    fn add(&mut self, roc: &mut [f64], keep: u64, x: f64, y: f64) {
-        roc[self.kept] = (x - self.x0) * (y + self.y0) / 2.0;
-        self.kept += (keep & 1) as usize;
-        let pick =
-            |new: f64, old: f64| f64::from_bits(new.to_bits() & keep | old.to_bits() & !keep);
-        (self.x0, self.y0) = (pick(x, self.x0), pick(y, self.y0));
+    fn add(&mut self, roc: &mut [f64], keep: &[u64], xs: &[f64], ys: &[f64]) {
+        let (mut kx, mut ky) = ([0.0f64; CHUNK + 1], [0.0f64; CHUNK + 1]);
+        (kx[0], ky[0]) = (self.x0, self.y0);
+        let mut n = 1;
+        for ((&k, &x), &y) in keep.iter().zip(xs).zip(ys) {
+            if let (Some(a), Some(b)) = (kx.get_mut(n), ky.get_mut(n)) {
+                (*a, *b) = (x, y);
+            }
+            n += (k & 1) as usize;
+        }
+        let n = n.min(CHUNK + 1);
+        let Some(dst) = roc.get_mut(self.kept..self.kept + n - 1) else {
+            return; // not reached: `roc` holds a place for every point
+        };
+        let pairs = kx[..n].windows(2).zip(ky[..n].windows(2));
+        for (d, (x, y)) in dst.iter_mut().zip(pairs) {
+            *d = (x[1] - x[0]) * (y[1] + y[0]) / 2.0;
+        }
+        self.kept += n - 1;
+        (self.x0, self.y0) = (kx[n - 1], ky[n - 1]);
     }
 }
 
@@ -391,6 +504,25 @@ mod tests {
                     let got = |(a, b): (Option<f64>, Option<f64>)| (bits(a), bits(b));
                     assert_eq!(got(column.auc_ap(&w, pos, other)), expected, "n {n}");
                     assert_eq!(got(column.auc_ap(&bytes, pos, other)), expected, "n {n}");
+                }
+            }
+            // Four replicates swept together: each one's values to the bit.
+            let ws: Vec<Vec<u32>> = (0..4)
+                .map(|r| {
+                    (0..n)
+                        .map(|_| (next() % (1 + r as u64 * 2)) as u32)
+                        .collect()
+                })
+                .collect();
+            for pos in [0, 1, 2] {
+                let four = column
+                    .auc_ap4([&ws[0], &ws[1], &ws[2], &ws[3]], pos)
+                    .unwrap();
+                for (r, w) in ws.iter().enumerate() {
+                    let bits = |(a, b): (Option<f64>, Option<f64>)| {
+                        (a.map(f64::to_bits), b.map(f64::to_bits))
+                    };
+                    assert_eq!(bits(four[r]), bits(column.auc_ap(w, pos, None)), "n {n}");
                 }
             }
         }
