@@ -21,6 +21,8 @@ mod passes;
 mod quad;
 #[path = "units_runs.rs"]
 mod runs;
+#[path = "units_runs4.rs"]
+mod runs4;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
 use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};

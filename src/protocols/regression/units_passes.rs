@@ -183,8 +183,12 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [1usize, 3, 300, 2000] {
-            let t: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0 - 3.0).collect();
+        for n in [1usize, 3, 300, 2000, 3000] {
+            // At 3,000 rows, three target values: runs across many chunks of the sweeps.
+            let values = if n == 3000 { 3 } else { 1000 };
+            let t: Vec<f64> = (0..n)
+                .map(|_| (next() % values) as f64 / 7.0 - 3.0)
+                .collect();
             let mut p: Vec<f64> = (0..n).map(|_| (next() % 900) as f64 / 3.0 - 1.5).collect();
             if n == 300 {
                 p[7] = f64::INFINITY;
