@@ -64,7 +64,7 @@ pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] 
 /// The largest drawn |t − p| as `max` over the drawn rows gives it (NaN passed over; NaN when none is left):
 /// the first drawn row that is not NaN from the top of the rows sorted by |t − p| (`total_cmp` puts NaN
 /// last). A replicate leaves a row undrawn with probability about 1/e: a few rows are read.
-fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
+pub(super) fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
     let drawn = |&&i: &&u32| w[i as usize] != 0 && !fast.abs[i as usize].is_nan();
     let top = fast.by_abs.iter().rev().find(drawn);
     top.map_or(f64::NAN, |&i| fast.abs[i as usize])
