@@ -6,12 +6,15 @@
 //! are then visited from the precomputed list of run ends ([`Runs::end_at`]): a run's weight and inner sum
 //! are differences of the running totals at its two ends. Testing each row for a run's end instead costs a
 //! mispredicted branch at most runs' ends (runs of a few rows, of random lengths). The same integers as
-//! the sweeps row by row ([`Runs::doubled_ranks`], [`Runs::cross`]).
+//! the sweeps row by row ([`Runs::doubled_ranks`], [`Runs::cross`]). Both sweeps are compiled for AVX2 where
+//! the CPU has it ([`wide`]: integer operations, the same values).
 
 use super::runs::{gather, Runs, GATHER};
+use crate::stats::wide::wide;
 
 impl Runs {
     /// The ends of chunk `chunk` (positions in `order`); empty past the last chunk.
+    #[inline(always)]
     fn ends_of(&self, chunk: usize) -> &[u32] {
         let at = |j: usize| self.chunk_ends.get(j).map_or(0, |&e| e as usize);
         self.end_at.get(at(chunk)..at(chunk + 1)).unwrap_or(&[])
@@ -21,6 +24,20 @@ impl Runs {
     /// side, `out[run][r]` replicate r's doubled rank of the run, `c[r]` its count + 1. Each replicate's count
     /// below 2^30, so that a doubled rank fits in 32 bits and a centred rank's square in 64.
     pub fn doubled_ranks4(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [i128; 4] {
+        wide(
+            #[inline(always)]
+            || self.doubled_ranks4_rows(w, out, c),
+        )
+    }
+
+    /// [`Runs::doubled_ranks4`]'s sweep.
+    #[inline(always)]
+    fn doubled_ranks4_rows(
+        &self,
+        w: &[[u8; 4]],
+        out: &mut Vec<[u32; 4]>,
+        c: [i64; 4],
+    ) -> [i128; 4] {
         if out.len() < self.count + 1 {
             out.resize(self.count + 1, [0; 4]);
         }
@@ -57,6 +74,21 @@ impl Runs {
     /// variable's doubled run ranks side by side. The running total of k·(rank − c) is at most
     /// count·(2·count + 1) in size: in 64 bits for counts below 2^30.
     pub fn cross4(
+        &self,
+        w: &[[u8; 4]],
+        ranks: &[[u32; 4]],
+        other_run: &[u32],
+        c: [i64; 4],
+    ) -> ([i128; 4], [i128; 4]) {
+        wide(
+            #[inline(always)]
+            || self.cross4_rows(w, ranks, other_run, c),
+        )
+    }
+
+    /// [`Runs::cross4`]'s sweep.
+    #[inline(always)]
+    fn cross4_rows(
         &self,
         w: &[[u8; 4]],
         ranks: &[[u32; 4]],
