@@ -7,20 +7,24 @@
 //!
 //! A replicate never builds the repeated set: the means are weighted sums of per-row terms (with GT weights,
 //! the draw count times the row's weight; summed in blocks, within 1e-12 of NumPy's pairwise sums of the
-//! repeated values), R², explained variance
-//! and Pearson take a second weighted pass around the weighted means, the median is read off the rows sorted
-//! once by absolute error, and Spearman's ranks of the repeated set come from the rows' groups of equal values
-//! (sorted once): a group of weight W after C repeated values has the doubled average rank 2C + W + 1, and
-//! the sums of the centred doubled ranks are exact integers, as in the metric on the repeated set.
+//! repeated values), R², explained variance and Pearson take the centred second moments (summed in the same
+//! pass around fixed centres and shifted, see `units_moments.rs`, or in a second pass around the weighted
+//! means), the median is read off the rows sorted once by absolute error, and Spearman's ranks of the
+//! repeated set come from the rows' groups of equal values (sorted once): a group of weight W after C
+//! repeated values has the doubled average rank 2C + W + 1, and the sums of the centred doubled ranks are exact integers, as in the metric on the repeated set.
 
 #[cfg(test)]
 use super::metric_values;
+#[path = "units_moments.rs"]
+mod moments;
 #[path = "units_passes.rs"]
 mod passes;
 #[path = "units_quad.rs"]
 mod quad;
 #[path = "units_runs.rs"]
 mod runs;
+#[path = "units_runs4.rs"]
+mod runs4;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
 use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};
@@ -95,6 +99,8 @@ struct Fast {
     /// Every target and prediction at most 1e100 in size, the stored terms at most 1e200: every term of the
     /// weighted sums is then finite (differences, squares and products with GT weights up to 1e100).
     plain: bool,
+    /// The means of the targets and of the predictions (the centres of [`moments`]).
+    centre: [f64; 2],
 }
 
 /// Whether every value of `x` is at most `bound` in size (and so finite).
@@ -180,6 +186,7 @@ impl Fast {
             log_bad,
             by_abs,
             plain: false,
+            centre: [t, p].map(|x| x.iter().sum::<f64>() / n as f64),
             p_run_by_t: t_runs
                 .order
                 .iter()
@@ -214,12 +221,27 @@ impl Fast {
         out
     }
 
-    /// [`Fast::values`] of K replicates: the two passes over the columns once for the K (`passes`: each
-    /// replicate's sums as one replicate alone gives them, to the bit), then each replicate's reads in
-    /// sorted order.
+    /// [`Fast::values`] of K replicates: one pass over the columns for the K (`moments`), else the two
+    /// passes (`passes`; for the block, or for a replicate whose moments the one pass does not give); each
+    /// replicate's sums as one replicate alone gives them, to the bit. Then each replicate's reads in sorted
+    /// order.
     fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<(&'static str, Option<f64>)>; K] {
-        let first = passes::first(self, ws);
-        let second = passes::second(self, ws, first.map(|f| f.means()));
+        let (first, second) = match moments::fused(self, ws) {
+            Some((first, moments)) => (
+                first,
+                std::array::from_fn(|r| {
+                    moments[r].unwrap_or_else(|| {
+                        let [first] = passes::first(self, [ws[r]]);
+                        let [second] = passes::second(self, [ws[r]], [first.means()]);
+                        second
+                    })
+                }),
+            ),
+            None => {
+                let first = passes::first(self, ws);
+                (first, passes::second(self, ws, first.map(|f| f.means())))
+            }
+        };
         let sorted = self.sorted4(ws, &first);
         std::array::from_fn(|r| {
             let sorted = sorted.map(|s| s[r]);

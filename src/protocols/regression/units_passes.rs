@@ -64,7 +64,7 @@ pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] 
 /// The largest drawn |t − p| as `max` over the drawn rows gives it (NaN passed over; NaN when none is left):
 /// the first drawn row that is not NaN from the top of the rows sorted by |t − p| (`total_cmp` puts NaN
 /// last). A replicate leaves a row undrawn with probability about 1/e: a few rows are read.
-fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
+pub(super) fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
     let drawn = |&&i: &&u32| w[i as usize] != 0 && !fast.abs[i as usize].is_nan();
     let top = fast.by_abs.iter().rev().find(drawn);
     top.map_or(f64::NAN, |&i| fast.abs[i as usize])
@@ -183,8 +183,12 @@ mod tests {
             x ^= x << 17;
             x
         };
-        for n in [1usize, 3, 300, 2000] {
-            let t: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0 - 3.0).collect();
+        for n in [1usize, 3, 300, 2000, 3000] {
+            // At 3,000 rows, three target values: runs across many chunks of the sweeps.
+            let values = if n == 3000 { 3 } else { 1000 };
+            let t: Vec<f64> = (0..n)
+                .map(|_| (next() % values) as f64 / 7.0 - 3.0)
+                .collect();
             let mut p: Vec<f64> = (0..n).map(|_| (next() % 900) as f64 / 3.0 - 1.5).collect();
             if n == 300 {
                 p[7] = f64::INFINITY;

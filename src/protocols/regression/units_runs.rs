@@ -7,7 +7,11 @@ pub(super) struct Runs {
     pub order: Vec<u32>,
     ends: Vec<u8>,
     pub run: Vec<u32>,
-    count: usize,
+    pub count: usize,
+    /// Where the runs end (positions in `order`, increasing), and for each [`GATHER`] positions of `order`
+    /// (a chunk) the first of its ends: chunk j's ends are `end_at[chunk_ends[j]..chunk_ends[j + 1]]`.
+    pub end_at: Vec<u32>,
+    pub chunk_ends: Vec<u32>,
 }
 
 impl Runs {
@@ -24,11 +28,19 @@ impl Runs {
             run[i as usize] = r;
             r += e as u32;
         }
+        let end_at: Vec<u32> = (0..x.len() as u32)
+            .filter(|&j| ends[j as usize] != 0)
+            .collect();
+        let chunk_ends = (0..=x.len().div_ceil(GATHER))
+            .map(|chunk| end_at.partition_point(|&e| (e as usize) < chunk * GATHER) as u32)
+            .collect();
         Runs {
             order,
             ends,
             run,
             count: r as usize,
+            end_at,
+            chunk_ends,
         }
     }
 
@@ -91,78 +103,6 @@ impl Runs {
                     before += run;
                     run = 0;
                     inner = 0;
-                }
-            }
-        }
-        (squares, cross)
-    }
-}
-
-impl Runs {
-    /// [`Runs::doubled_ranks`] of four replicates in one sweep: `w[i]` holds unit i's four draw counts side by
-    /// side (one read in sorted order serves the four), `out[run][r]` replicate r's doubled rank of the run,
-    /// `c[r]` its count + 1. The same integers as one replicate alone; each replicate's count below 2^30, so
-    /// that a centred rank's square fits in 64 bits.
-    pub fn doubled_ranks4(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [i128; 4] {
-        if out.len() < self.count + 1 {
-            out.resize(self.count + 1, [0; 4]);
-        }
-        let (mut before, mut run, mut idx) = ([0u64; 4], [0u64; 4], 0usize);
-        let mut squares = [0i128; 4];
-        let mut gathered = [[0u8; 4]; GATHER];
-        for (order, ends) in self.order.chunks(GATHER).zip(self.ends.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            for (g, &e) in gathered.iter().zip(ends) {
-                for r in 0..4 {
-                    run[r] += g[r] as u64;
-                }
-                out[idx] = std::array::from_fn(|r| (2 * before[r] + run[r] + 1) as u32);
-                if e != 0 {
-                    for r in 0..4 {
-                        let a = (2 * before[r] + run[r] + 1) as i64 - c[r];
-                        squares[r] += run[r] as i128 * (a * a) as i128;
-                        before[r] += run[r];
-                        run[r] = 0;
-                    }
-                    idx += 1;
-                }
-            }
-        }
-        squares
-    }
-
-    /// [`Runs::cross`] of four replicates in one sweep (see [`Runs::doubled_ranks4`]): `ranks` the other
-    /// variable's doubled run ranks side by side. A run's inner sum Σ k·(rank − c) is at most count·(2·count + 1)
-    /// in size: in 64 bits for counts below 2^30.
-    pub fn cross4(
-        &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
-        other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i128; 4], [i128; 4]) {
-        let (mut before, mut run, mut inner) = ([0u64; 4], [0u64; 4], [0i64; 4]);
-        let (mut squares, mut cross) = ([0i128; 4], [0i128; 4]);
-        let (mut gathered, mut other) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        let chunks = self.order.chunks(GATHER).zip(self.ends.chunks(GATHER));
-        for ((order, ends), other_run) in chunks.zip(other_run.chunks(GATHER)) {
-            gather(&mut gathered, w, order);
-            gather(&mut other, ranks, other_run);
-            for ((g, &e), b) in gathered.iter().zip(ends).zip(&other) {
-                for r in 0..4 {
-                    let k = g[r] as u64;
-                    run[r] += k;
-                    inner[r] += k as i64 * (b[r] as i64 - c[r]);
-                }
-                if e != 0 {
-                    for r in 0..4 {
-                        let a = (2 * before[r] + run[r] + 1) as i64 - c[r];
-                        squares[r] += run[r] as i128 * (a * a) as i128;
-                        cross[r] += a as i128 * inner[r] as i128;
-                        before[r] += run[r];
-                        run[r] = 0;
-                        inner[r] = 0;
-                    }
                 }
             }
         }
