@@ -139,6 +139,17 @@ one score 0.61 s wall (0.53-0.89; 0.57-0.99 s CPU), B = 1000 3.61 s wall (3.58-3
 regression one score 0.53 s (0.50-0.62), B = 1000 4.68 s (4.60-4.94; 8.5-9.0 s CPU), 8.8x wall; peak 157 / 220
 and 167 / 222 MiB. At this session's start, on the same idle machine, main's binary (60559a4): classification
 0.72 / 4.25 s (5.9x), regression 0.62 / 6.45 s (10.4x).
+Next session (4ba7bc2: classification's block of four sweeps each sorted column once with the weights written at
+their sorted place, and one row pass for the confusion counts and means; regression's Spearman sweeps without a
+branch per row and its second pass folded into the first with shifted sums; the drawing thread computing a block
+itself when the queue is full), 2026-11-27 19:48 UTC, idle (load 1.0-1.5), A/B with the previous
+main (6bb6c8f) in the same minutes, three runs each, best: classification one score 0.49 s wall (0.53 s CPU),
+B = 1000 2.76 s wall (4.7 s CPU: 4.2 ms per replicate, was 5.7), 5.6x wall (previous 3.47 / 0.53 s: 6.5x);
+regression one score 0.47-0.65 s (the machine's speed varied between runs by a third), B = 1000 3.04-3.30 s
+(5.4-5.9 s CPU: ~5 ms per replicate, was 7.4), 4.9-6.5x wall (previous 4.24-4.33 s: 6.6-9.4x); peak 162 / 265
+MiB (classification: four curves per worker) and 168 / 208 MiB. The draws (NumPy's PCG64 and bounded integers,
+1,000,000 random byte increments) are now a quarter of classification's replicate CPU; four-lane LCG batches
+measured no faster (the increments, not the generator, bound them).
 """
 import gzip
 import importlib
