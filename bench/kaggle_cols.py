@@ -58,6 +58,13 @@ s CPU / 519 MiB. On a quiet stretch (sys low for both) the CPU times were within
 pages, which this machine's kernel makes slow when it is loaded. Tried and dropped (no gain measured): 8-digit
 SWAR decimal parsing (the copies into a 16-byte buffer cost more), the value tables made ahead on a second thread
 while the GT is read (sys time rose: 0.07 -> 0.24 s median).
+Main after that branch (05825ca), idle machine (load 0.0-0.4), 2026-11-27 20:17 UTC: column AUC native, six runs
+0.37-0.65 s wall (0.59-0.63 s user; the wall follows the system time of fresh pages, 0.03-0.36 s, which is
+high right after another large process has exited), median 0.44 s, 246-249 MiB; Python in the same minutes
+3.16 s wall / 3.45 s CPU / 519 MiB: 4.9-8.5x, median 7.2x (target 10x: not met). The page (headless Chromium,
+www/pkg of a fresh scripts/build-wasm of 05825ca): 1.04-1.10 s, renderer peak 536 MB (wasm memory 1,526 MB is
+src/wasm/mod.rs reserve_heap's growth in one step to 16x the input, capped at 1.5 GiB, not use): 2.9-3.0x faster
+than Python, within the default 2 GiB budget.
 """
 import json, os, re, subprocess, sys, time
 
