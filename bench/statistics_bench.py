@@ -149,7 +149,9 @@ regression one score 0.47-0.65 s (the machine's speed varied between runs by a t
 (5.4-5.9 s CPU: ~5 ms per replicate, was 7.4), 4.9-6.5x wall (previous 4.24-4.33 s: 6.6-9.4x); peak 162 / 265
 MiB (classification: four curves per worker) and 168 / 208 MiB. The draws (NumPy's PCG64 and bounded integers,
 1,000,000 random byte increments) are now a quarter of classification's replicate CPU; four-lane LCG batches
-measured no faster (the increments, not the generator, bound them).
+measured no faster (the increments, not the generator, bound them). The other protocols, the same binary,
+20:18-20:20 UTC, idle: kws one score 0.14 s, B = 1000 0.14 s (1.0x), peak 8 / 9 MiB; segmentation 0.59 / 0.60 s
+(1.0x), 9 / 9 MiB; detection 1,000 images 0.13 / 1.19 s (9.2x wall, 13.5x CPU; target 20x), 35 / 35 MiB.
 """
 import gzip
 import importlib
