@@ -152,6 +152,10 @@ MiB (classification: four curves per worker) and 168 / 208 MiB. The draws (NumPy
 measured no faster (the increments, not the generator, bound them). The other protocols, the same binary,
 20:18-20:20 UTC, idle: kws one score 0.14 s, B = 1000 0.14 s (1.0x), peak 8 / 9 MiB; segmentation 0.59 / 0.60 s
 (1.0x), 9 / 9 MiB; detection 1,000 images 0.13 / 1.19 s (9.2x wall, 13.5x CPU; target 20x), 35 / 35 MiB.
+The page (headless Chromium, one thread; www/pkg of a fresh scripts/build-wasm of 05825ca), 20:20 UTC, idle:
+classification 1,000,000 rows one score 0.71 s (open 0.11, score 0.60), with B = 1000 9.11 s (the intervals
+8.44 s after the headline: 12.8x the page's one score, was 35.3 s / 19x at 11:13), renderer peak 391 / 427 MB;
+regression one score 0.73 s, with B = 1000 12.78 s (intervals 12.06 s: 17.5x), renderer peak 383 / 392 MB.
 """
 import gzip
 import importlib
