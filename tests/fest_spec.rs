@@ -4,47 +4,16 @@
 
 mod common;
 
-use common::{bytes_input, data, input, score_inputs};
+use common::fest::{fest, rgb8, SYN_GT, SYN_PRED};
+use common::{data, input, score_inputs};
 use dropscore::diag::{Diagnostic, Severity};
 use dropscore::formats::png_mask::{decode_gray, decode_rgb};
 use dropscore::input::Role;
 use dropscore::{Mode, Report};
 use serde_json::Value;
 
-const SYN_GT: &str = "fest/synthetic/gt/001.png";
-const SYN_PRED: &str = "fest/synthetic/pred/001.png";
-
-fn rgb8(w: u32, h: u32, px: &[[u8; 3]]) -> Vec<u8> {
-    let mut out = Vec::new();
-    {
-        let mut e = png::Encoder::new(&mut out, w, h);
-        e.set_color(png::ColorType::Rgb);
-        e.set_depth(png::BitDepth::Eight);
-        let mut wr = e.write_header().unwrap();
-        wr.write_image_data(&px.concat()).unwrap();
-    }
-    out
-}
-
 fn syn(rel: &str) -> Vec<u8> {
     std::fs::read(data(rel)).unwrap()
-}
-
-fn fest(
-    gt: Vec<(&str, Vec<u8>)>,
-    pred: Vec<(&str, Vec<u8>)>,
-    mode: Mode,
-    set: &[(&str, &str)],
-) -> Report {
-    let mut inputs: Vec<_> = gt
-        .into_iter()
-        .map(|(p, b)| bytes_input(p, Some(Role::Gt), b))
-        .collect();
-    inputs.extend(
-        pred.into_iter()
-            .map(|(p, b)| bytes_input(p, Some(Role::Pred), b)),
-    );
-    score_inputs("fest", inputs, mode, set)
 }
 
 fn diag<'a>(r: &'a Report, code: &str) -> &'a Diagnostic {

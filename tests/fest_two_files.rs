@@ -1,26 +1,13 @@
 //! fest layout 1 (docs/specs/fest.md 2.1): one GT PNG and one prediction PNG pair whatever their names, with an
-//! info that says so (issue: exact everywhere, fest pairing), in both modes; with several images, names decide.
+//! info that says so, in both modes; with several images, names decide.
 
 mod common;
+use common::fest::fest;
 use common::*;
-use dropscore::input::Role;
-use dropscore::Mode::{self, Corrected, Official};
-use dropscore::Report;
+use dropscore::Mode::{Corrected, Official};
 
 fn read(rel: &str) -> Vec<u8> {
     std::fs::read(data(rel)).unwrap()
-}
-
-fn fest(gt: Vec<(&str, Vec<u8>)>, pred: Vec<(&str, Vec<u8>)>, mode: Mode) -> Report {
-    let mut inputs: Vec<_> = gt
-        .into_iter()
-        .map(|(p, b)| bytes_input(p, Some(Role::Gt), b))
-        .collect();
-    inputs.extend(
-        pred.into_iter()
-            .map(|(p, b)| bytes_input(p, Some(Role::Pred), b)),
-    );
-    score_inputs("fest", inputs, mode, &[])
 }
 
 #[test]
@@ -34,11 +21,13 @@ fn two_files_pair_whatever_their_names() {
             vec![("001.png", g.clone())],
             vec![("001.png", p.clone())],
             mode,
+            &[],
         );
         let named = fest(
             vec![("gt.png", g.clone())],
             vec![("pred.png", p.clone())],
             mode,
+            &[],
         );
         assert!(!named.has_errors(), "{:?}", named.diagnostics);
         assert!(same.scores.get("line_iu").is_some());
@@ -67,6 +56,7 @@ fn with_several_images_names_still_decide() {
         vec![("gt/001.png", g.clone()), ("gt/002.png", g)],
         vec![("pred/003.png", p)],
         Official,
+        &[],
     );
     assert!(!r
         .diagnostics

@@ -13,19 +13,6 @@ use dropscore::protocols::{Progress, Quiet};
 use dropscore::Mode::{self, Corrected, Official};
 use dropscore::Report;
 
-/// TREC pair given as text, through the whole pipeline (detection, options, merge).
-fn text_pair(qrels: &str, run: &str, mode: Mode, set: &[(&str, &str)]) -> Report {
-    score_inputs(
-        "kws",
-        vec![
-            bytes_input("q.qrels", Some(Role::Gt), qrels.as_bytes().to_vec()),
-            bytes_input("r.run", Some(Role::Pred), run.as_bytes().to_vec()),
-        ],
-        mode,
-        set,
-    )
-}
-
 /// The trec scorer called directly on raw bytes (no detection): for inputs detection would refuse.
 fn direct(qrels: &[u8], runs: &[&[u8]], mode: Mode, set: &[(&str, &str)]) -> Report {
     let set: Vec<(String, String)> = set

@@ -1,28 +1,17 @@
-//! trec_eval 9.0.8 vs 10.0 on what their readers disagree on (issue: exact everywhere, kws / TREC), and
-//! repeated judgements. The comment layouts follow trec_eval 10.0's own test/qrels.test.with-comments (a
-//! comment on line 1 and one between judgements), on this repository's sample qrels; the expectations are
-//! trec_eval's code (get_qrels.c, get_trec_results.c, form_res_rels.c of 10.0 and 9.0.8), as the comments say.
+//! trec_eval 9.0.8 vs 10.0 on what their readers disagree on, and repeated judgements. The comment layouts
+//! follow trec_eval 10.0's own test/qrels.test.with-comments (a comment on line 1 and one between judgements),
+//! on this repository's sample qrels; the expectations are trec_eval's code (get_qrels.c, get_trec_results.c,
+//! form_res_rels.c of 10.0 and 9.0.8), as the comments say.
 
 mod common;
+use common::kws_trec::text_pair;
 use common::*;
 use dropscore::input::Role;
-use dropscore::Mode::{self, Corrected, Official};
+use dropscore::Mode::{Corrected, Official};
 use dropscore::Report;
 
 fn sample(name: &str) -> String {
     std::fs::read_to_string(data(&format!("kws/trec/{name}"))).unwrap()
-}
-
-fn pair(qrels: &str, run: &str, mode: Mode, set: &[(&str, &str)]) -> Report {
-    score_inputs(
-        "kws",
-        vec![
-            bytes_input("q.qrels", Some(Role::Gt), qrels.as_bytes().to_vec()),
-            bytes_input("r.run", Some(Role::Pred), run.as_bytes().to_vec()),
-        ],
-        mode,
-        set,
-    )
 }
 
 fn codes(r: &Report) -> Vec<&str> {
@@ -43,22 +32,22 @@ const V10: &[(&str, &str)] = &[("trec_version", "10.0")];
 #[test]
 fn comment_on_line_1_scores_as_trec_eval_10() {
     let run = sample("sample.run");
-    let plain = pair(&sample("sample.qrels.bin"), &run, Official, V10);
-    let commented = pair(&with_comments(), &run, Official, V10);
+    let plain = text_pair(&sample("sample.qrels.bin"), &run, Official, V10);
+    let commented = text_pair(&with_comments(), &run, Official, V10);
     assert!(!commented.has_errors(), "{:?}", commented.diagnostics);
     assert!(plain.scores.get("map").is_some());
     assert_eq!(commented.scores, plain.scores, "10.0 skips both comments");
     assert_eq!(commented.items.len(), plain.items.len());
     // A comment-first run file too (get_trec_results.c skips every `#` line).
     let run_c = format!("# a run\n# with two comment lines\n{run}");
-    let r = pair(&sample("sample.qrels.bin"), &run_c, Official, V10);
+    let r = text_pair(&sample("sample.qrels.bin"), &run_c, Official, V10);
     assert_eq!(r.scores, plain.scores);
 }
 
 #[test]
 fn comment_on_line_1_is_a_located_error_for_9_0_8() {
     let run = sample("sample.run");
-    let r = pair(&with_comments(), &run, Official, &[]);
+    let r = text_pair(&with_comments(), &run, Official, &[]);
     let d = r
         .diagnostics
         .iter()
@@ -80,15 +69,15 @@ fn two_comments_in_a_row_follow_trec_eval_10s_reader() {
     let q = format!("# one\n# two x y\n{}", sample("sample.qrels.bin"));
     // Official: the second comment is parsed as a judgement of query `#`, which the run lacks: trec_eval 10.0
     // stops on a qrels query without results (no complete).
-    let r = pair(&q, &run, Official, V10);
+    let r = text_pair(&q, &run, Official, V10);
     assert!(r.official_fails, "{:?}", codes(&r));
     // Corrected skips every comment line.
-    let plain = pair(&sample("sample.qrels.bin"), &run, Corrected, V10);
-    let c = pair(&q, &run, Corrected, V10);
+    let plain = text_pair(&sample("sample.qrels.bin"), &run, Corrected, V10);
+    let c = text_pair(&q, &run, Corrected, V10);
     assert_eq!(c.scores, plain.scores);
     // A comment on the last line: trec_eval 10.0 reads past its buffer; official refuses, located.
     let q = format!("{}# last\n", sample("sample.qrels.bin"));
-    let r = pair(&q, &run, Official, V10);
+    let r = text_pair(&q, &run, Official, V10);
     let d = r
         .diagnostics
         .iter()
@@ -108,7 +97,7 @@ fn repeated_judgements_stop_official_and_last_wins_corrected() {
     let again = parts.join(" ");
     let dup = format!("{q}{again}\n");
     for version in [&[][..], V10] {
-        let o = pair(&dup, &run, Official, version);
+        let o = text_pair(&dup, &run, Official, version);
         let d = o
             .diagnostics
             .iter()
@@ -119,16 +108,16 @@ fn repeated_judgements_stop_official_and_last_wins_corrected() {
         assert!(o.official_fails);
         assert_eq!(o.scores.get("map"), None, "no headline");
     }
-    let c = pair(&dup, &run, Corrected, &[]);
+    let c = text_pair(&dup, &run, Corrected, &[]);
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
     assert!(codes(&c).contains(&"kws.trec.duplicate_judgement"));
     // The last line wins: the first document is now judged non-relevant.
     let without = q.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n" + &again + "\n";
-    let reference = pair(&without, &run, Corrected, &[]);
+    let reference = text_pair(&without, &run, Corrected, &[]);
     assert_eq!(c.scores.get("map"), reference.scores.get("map"));
     // A repeated judgement of a query the run does not have is not evaluated: trec_eval does not stop.
     let other = format!("{q}zz 0 d1 1\nzz 0 d1 0\n");
-    let o = pair(&other, &run, Official, &[]);
+    let o = text_pair(&other, &run, Official, &[]);
     assert!(!codes(&o).contains(&"kws.official.duplicate_judgement"));
 }
 

@@ -1,5 +1,6 @@
-//! Helpers of the `fest` tests (tests/fest.rs, tests/fest_cases.rs): PNGs written in memory, the spec's
-//! synthetic page (docs/specs/fest.md 7.1), and how a report's first item is read.
+//! Helpers of the `fest` tests (tests/fest.rs, fest_cases.rs, fest_spec.rs, fest_two_files.rs): PNGs written in
+//! memory, the scoring of PNGs given as bytes, the spec's synthetic page (docs/specs/fest.md 7.1), and how a
+//! report's first item is read.
 
 use super::{bytes_input, input, score_inputs};
 use dropscore::input::Role;
