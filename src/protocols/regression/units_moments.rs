@@ -6,8 +6,10 @@
 //! variance", The American Statistician 37(3), 1983). A bootstrap mean sits within about sd/√n of c, so the
 //! subtracted term is about 1/n of the sum, and the shift's condition number (√(1 + term / moment), ibid.)
 //! about 1: it costs no precision. Where the term is more than 2^-10 of the sum (small or degenerate
-//! replicates: a sum of 0, one drawn row), that replicate takes the two passes instead. The other sums are those of the first pass, to the bit; the moments agree with the two passes to
-//! the last bits (within the spec's 1e-12 of NumPy's).
+//! replicates: a sum of 0, one drawn row), that replicate takes the two passes instead. The first five sums
+//! (|p − t|, (t − p)², APE, SMAPE, squared log) are those of the first pass, to the bit; the sums of t, p and
+//! t − p, which only the second pass reads (for its means), are left at 0 in the [`First`] given here. The
+//! moments agree with the two passes to the last bits (within the spec's 1e-12 of NumPy's).
 
 use super::passes::{largest_drawn, First};
 use super::Fast;
