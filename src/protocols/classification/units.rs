@@ -361,17 +361,7 @@ impl ScoresPart {
         let (columns, finite) = self.mean_columns();
         let present: Vec<&[f64]> = columns.iter().filter_map(|c| *c).collect();
         let got = weighted_means_k(&present, ws, finite);
-        got.map(|values| {
-            let mut out = [None; 3];
-            let mut j = 0;
-            for (o, c) in out.iter_mut().zip(columns) {
-                if c.is_some() {
-                    *o = values[j];
-                    j += 1;
-                }
-            }
-            out
-        })
+        got.map(|values| rows::placed(&columns, values.into_iter()))
     }
 
     /// The per-row terms of log loss, Brier and top-k accuracy (`None` where the part has no such column), and

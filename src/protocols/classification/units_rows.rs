@@ -35,17 +35,19 @@ pub(super) fn means_and_cells<const K: usize>(
     };
     let (sums, total, counts) = (sums.0, sums.1, counts);
     let means = std::array::from_fn(|r| {
-        let mut out = [None; 3];
-        let mut j = 0;
-        for (o, c) in out.iter_mut().zip(&columns) {
-            if c.is_some() {
-                *o = (total[r] > 0).then(|| sums[r][j] / total[r] as f64);
-                j += 1;
-            }
-        }
-        out
+        let of = |j: usize| (total[r] > 0).then(|| sums[r][j] / total[r] as f64);
+        placed(&columns, (0..3).map(of))
     });
     (means, counts)
+}
+
+/// The values of the present columns (`values`, in order) at their columns' places, `None` at an absent
+/// column's.
+pub(super) fn placed(
+    columns: &[Option<&[f64]>; 3],
+    mut values: impl Iterator<Item = Option<f64>>,
+) -> [Option<f64>; 3] {
+    columns.map(|c| c.and_then(|_| values.next().flatten()))
 }
 
 /// The sums of C columns (then zeros) and the total weight of K replicates, and the cells' counts ([`means_and_cells`];
