@@ -3,29 +3,17 @@
 //! (`y_true`), `p` the prediction (`y_pred`); both finite and of equal length. Means and sums are NumPy's
 //! (pairwise, [`crate::metrics::mean`]). `None` where scikit-learn or SciPy raise or return NaN.
 
-use crate::metrics::mean::{numpy_mean, numpy_sum};
+use crate::metrics::mean::{numpy_mean, numpy_mean_of, numpy_sum_of};
 pub use crate::metrics::rank::doubled_ranks;
 
-/// [`numpy_sum`] of `f(lo)`, …, `f(lo + n − 1)` without storing them: the same recursion (halves rounded
-/// down to a multiple of 8), each leaf of at most 128 values summed by [`numpy_sum`] itself, so the result is
-/// bit-identical to `numpy_sum` of the stored values.
-fn pairwise_by(lo: usize, n: usize, f: &impl Fn(usize) -> f64) -> f64 {
-    if n <= 128 {
-        let mut buf = [0.0f64; 128];
-        for (j, b) in buf[..n].iter_mut().enumerate() {
-            *b = f(lo + j);
-        }
-        numpy_sum(&buf[..n])
-    } else {
-        let mut m = n / 2;
-        m -= m % 8;
-        pairwise_by(lo, m, f) + pairwise_by(lo + m, n - m, f)
-    }
+/// `numpy_sum` of `f(0)`, …, `f(n − 1)` without storing them ([`numpy_sum_of`]).
+fn sum_by(n: usize, f: impl Fn(usize) -> f64) -> f64 {
+    numpy_sum_of(n, &mut (0..n).map(f))
 }
 
-/// [`numpy_mean`] of `f(0)`, …, `f(n − 1)` (see [`pairwise_by`]). `None` if n = 0.
+/// [`numpy_mean`] of `f(0)`, …, `f(n − 1)` without storing them ([`numpy_mean_of`]). `None` if n = 0.
 fn mean_by(n: usize, f: impl Fn(usize) -> f64) -> Option<f64> {
-    (n > 0).then(|| pairwise_by(0, n, &f) / n as f64)
+    numpy_mean_of(n, &mut (0..n).map(f))
 }
 
 /// `mean_absolute_error`: mean |p − t|.
@@ -118,9 +106,9 @@ pub fn r2(t: &[f64], p: &[f64]) -> Option<f64> {
         return None;
     }
     let n = t.len().min(p.len());
-    let num = pairwise_by(0, n, &|i| (t[i] - p[i]) * (t[i] - p[i]));
+    let num = sum_by(n, |i| (t[i] - p[i]) * (t[i] - p[i]));
     let m = numpy_mean(t)?;
-    let den = pairwise_by(0, t.len(), &|i| (t[i] - m) * (t[i] - m));
+    let den = sum_by(t.len(), |i| (t[i] - m) * (t[i] - m));
     Some(assemble(num, den))
 }
 
@@ -162,7 +150,7 @@ pub fn pearson(t: &[f64], p: &[f64]) -> Option<f64> {
     let centred = |x: &[f64]| -> Option<(f64, f64)> {
         let m = numpy_mean(x)?;
         let mx = x.iter().fold(0.0f64, |a, &v| a.max((v - m).abs()));
-        let norm = mx * pairwise_by(0, x.len(), &|i| ((x[i] - m) / mx) * ((x[i] - m) / mx)).sqrt();
+        let norm = mx * sum_by(x.len(), |i| ((x[i] - m) / mx) * ((x[i] - m) / mx)).sqrt();
         Some((m, norm))
     };
     let ((mt, nt), (mp, np)) = (centred(t)?, centred(p)?);
@@ -221,7 +209,7 @@ pub fn smape(t: &[f64], p: &[f64]) -> Option<f64> {
     if t.is_empty() {
         return None;
     }
-    let sum = pairwise_by(0, t.len().min(p.len()), &|i| {
+    let sum = sum_by(t.len().min(p.len()), |i| {
         let (a, f) = (t[i], p[i]);
         let d = a.abs() + f.abs();
         if d == 0.0 {

@@ -3,8 +3,8 @@
 //! (`drop_intermediate=True`) integrated by `scipy.integrate.trapezoid` (`auc`), and
 //! `average_precision_score`'s step sum over `precision_recall_curve`. Sums are NumPy's pairwise sums.
 
-use super::pairwise::numpy_sum_of;
 use crate::metrics::mean::numpy_sum;
+use crate::metrics::mean::numpy_sum_of;
 
 /// The curve of `confusion_matrix_at_thresholds`: samples sorted by decreasing score, one point per distinct
 /// score (the last index of each run of equal scores): cumulative true positives `tps`, false positives

@@ -4,6 +4,5 @@
 pub mod curves;
 pub mod groups;
 pub mod labels;
-pub mod pairwise;
 pub mod scores;
 pub mod weighted;

@@ -43,7 +43,7 @@ pub fn log_loss_binary(positive: &[bool], p: &[f64]) -> Option<f64> {
         let q = if y { v } else { 1.0 - v };
         -libm::log(q.clamp(eps, 1.0 - eps))
     });
-    super::pairwise::numpy_mean_of(positive.len().min(p.len()), &mut losses)
+    crate::metrics::mean::numpy_mean_of(positive.len().min(p.len()), &mut losses)
 }
 
 /// `brier_score_loss(y_true, y_proba, pos_label)` of a binary problem: with y ∈ {0, 1} the positive
