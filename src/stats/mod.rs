@@ -5,6 +5,7 @@
 //! Pure functions of their arguments, in the core layer: protocols keep per-unit sufficient statistics and use
 //! these draws to recompute their metrics on weighted units.
 
+pub mod block;
 pub mod histogram;
 pub mod interval;
 pub mod numpy_rng;

@@ -54,45 +54,73 @@ impl Resampler {
     /// Fills `weights` (length `units()`: strata concatenated in order) with the next replicate's draw counts;
     /// false once all B replicates were given.
     pub fn next_weights(&mut self, weights: &mut [u32]) -> bool {
-        if self.done == self.replicates {
-            return false;
+        let (mut bytes, mut wide) = (std::mem::take(&mut self.bytes), Vec::new());
+        let next = self.next_counts(&mut bytes, &mut wide);
+        match next {
+            Some(true) => widen(&bytes, weights),
+            Some(false) => weights.copy_from_slice(&wide),
+            None => {}
         }
+        self.bytes = bytes;
+        next.is_some()
+    }
+
+    /// The next replicate's draw counts (see [`Resampler::next_weights`]): in `bytes` (resized to `units()`,
+    /// `Some(true)`) when every count fits in a byte, as at a million units in practice; else in `weights`
+    /// (resized to `units()`, `Some(false)`, `bytes` then undefined). `None` once all B replicates were given.
+    pub fn next_counts(&mut self, bytes: &mut Vec<u8>, weights: &mut Vec<u32>) -> Option<bool> {
+        if self.done == self.replicates {
+            return None;
+        }
+        self.done += 1;
+        bytes.clear();
+        bytes.resize(self.units(), 0);
         let mut start = 0;
-        for (generator, &n) in self.generators.iter_mut().zip(&self.sizes) {
-            let out = &mut weights[start..start + n];
-            if !count_in_bytes(generator, n, &mut self.bytes, out) {
-                out.fill(0);
-                generator.count_below(n as u64, n, out);
+        for s in 0..self.sizes.len() {
+            let n = self.sizes[s];
+            if !count_in_bytes(&mut self.generators[s], n, &mut bytes[start..start + n]) {
+                // This stratum's counts need 32 bits: the whole replicate is given in `weights`.
+                weights.resize(self.units(), 0);
+                widen(&bytes[..start], &mut weights[..start]);
+                self.count_wide(s, start, weights);
+                return Some(false);
             }
             start += n;
         }
-        self.done += 1;
-        true
+        Some(true)
+    }
+
+    /// The draw counts of strata `from`.. in 32 bits, into `weights` from unit `start`.
+    fn count_wide(&mut self, from: usize, mut start: usize, weights: &mut [u32]) {
+        for (generator, &n) in self.generators.iter_mut().zip(&self.sizes).skip(from) {
+            let out = &mut weights[start..start + n];
+            out.fill(0);
+            generator.count_below(n as u64, n, out);
+            start += n;
+        }
     }
 }
 
-/// A stratum's n draws counted in bytes (the random increments then stay in a core's cache at a million units,
-/// where 32-bit counts would not), widened into `out`. False, with `generator` as it was, when a count wrapped
-/// past 255 (the bytes then sum to less than n) or the range is not one of 2 to 2^32 units. (Counts of 4 bits,
-/// two units a byte, measured slower: the shifts cost more than the smaller footprint saves.)
-fn count_in_bytes(
-    generator: &mut Generator,
-    n: usize,
-    bytes: &mut Vec<u8>,
-    out: &mut [u32],
-) -> bool {
-    if n < 2 || n as u64 > u32::MAX as u64 {
+/// A stratum's n draws counted in bytes into `bytes` (zeroed; the random increments then stay in a core's cache
+/// at a million units, where 32-bit counts would not). False, with `generator` as it was, when a count wrapped
+/// past 255 (the bytes then sum to less than n) or the range is not one of 2 to 2^32 units; a stratum of 0 or 1
+/// unit is counted exactly. (Counts of 4 bits, two units a byte, measured slower: the shifts cost more than the
+/// smaller footprint saves.)
+fn count_in_bytes(generator: &mut Generator, n: usize, bytes: &mut [u8]) -> bool {
+    if n < 2 {
+        // NumPy's range 0 draws nothing; one unit is drawn once.
+        bytes.fill(n as u8);
+        return true;
+    }
+    if n as u64 > u32::MAX as u64 {
         return false;
     }
     let before = generator.clone();
-    bytes.clear();
-    bytes.resize(n, 0);
-    generator.count_below(n as u64, n, bytes.as_mut_slice());
+    generator.count_below(n as u64, n, bytes);
     if byte_total(bytes) != n as u64 {
         *generator = before;
         return false;
     }
-    widen(bytes, out);
     true
 }
 
@@ -109,7 +137,7 @@ fn byte_total(bytes: &[u8]) -> u64 {
 }
 
 /// `out[i] = bytes[i]`, widened (AVX2 where the CPU has it: eight bytes an instruction).
-fn widen(bytes: &[u8], out: &mut [u32]) {
+pub(super) fn widen(bytes: &[u8], out: &mut [u32]) {
     super::wide::wide(
         #[inline(always)]
         || {

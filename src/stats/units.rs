@@ -3,6 +3,7 @@
 //! weights from per-unit sufficient statistics), and [`bootstrap`] draws B replicates with NumPy's generator and
 //! summarises each metric's replicate values into an [`Interval`].
 
+pub use super::block::Block;
 use super::interval::{interval, Interval};
 use super::resample::Resampler;
 use std::any::Any;
@@ -20,6 +21,13 @@ pub trait Replicate: Send + Sync {
     /// overrides it to read its per-unit columns once for the block; the values stay those of `values`.
     fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
         ws.iter().map(|w| self.values(w)).collect()
+    }
+    /// [`Replicate::values_block`] of a block whose counts all fit in a byte (`ws[r][i]`: unit i's count in
+    /// replicate r), when the protocol reads them so (a quarter of the memory); `None` (the default) gives the
+    /// block to `values_block` in 32 bits instead. The values are those of `values`.
+    fn values_block_bytes(&self, ws: &[&[u8]]) -> Option<Vec<Vec<Option<f64>>>> {
+        let _ = ws;
+        None
     }
     /// The same metrics on the paired mixture of `self` and `other` (another submission on the same ground
     /// truth, the same protocol): unit i's sufficient statistics taken from `other` where `take_other[i]`.
@@ -139,8 +147,8 @@ pub const BLOCK: usize = 4;
 /// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r (see [`each_replicate`]),
 /// computed [`BLOCK`] replicates at a time.
 pub fn replicate_values(units: &Units, settings: &Settings) -> Vec<Vec<Option<f64>>> {
-    let blocks = each_block(units, settings, BLOCK, &|ws: &[&[u32]]| {
-        units.replicate.values_block(ws)
+    let blocks = each_block(units, settings, BLOCK, &|block: &mut Block| {
+        block.values(&*units.replicate)
     });
     blocks.into_iter().flatten().collect()
 }
@@ -153,54 +161,33 @@ pub fn each_replicate<R: Send>(
     settings: &Settings,
     f: impl Fn(&[u32]) -> R + Sync,
 ) -> Vec<R> {
-    let blocks = each_block(units, settings, 1, &|ws: &[&[u32]]| vec![f(ws[0])]);
+    let blocks = each_block(units, settings, 1, &|block: &mut Block| {
+        block.wide().into_iter().map(&f).collect()
+    });
     blocks.into_iter().flatten().collect()
 }
 
-/// `f` on the weights of consecutive replicates, `size` at a time (the last block may be shorter), the
-/// blocks' results in replicate order (see [`each_replicate`]).
+/// `f` on the draws of consecutive replicates, `size` at a time (the last block may be shorter), the blocks'
+/// results in replicate order (see [`each_replicate`]).
 fn each_block<R: Send>(
     units: &Units,
     settings: &Settings,
     size: usize,
-    f: &(dyn Fn(&[&[u32]]) -> Vec<R> + Sync),
+    f: &(dyn Fn(&mut Block) -> Vec<R> + Sync),
 ) -> Vec<Vec<R>> {
     let size = size.max(1);
     let resampler = Resampler::new(settings.seed as u128, &units.sizes, settings.replicates);
     #[cfg(not(target_arch = "wasm32"))]
-    if let Some(out) = pipelined(
-        resampler.clone(),
-        units.count(),
-        settings.replicates,
-        size,
-        f,
-    ) {
+    if let Some(out) = pipelined(resampler.clone(), settings.replicates, size, f) {
         return out;
     }
     let mut resampler = resampler;
-    let mut block: Vec<Vec<u32>> = Vec::new();
+    let mut block = Block::default();
     let mut out = Vec::new();
-    while fill(&mut resampler, &mut block, units.count(), size) {
-        out.push(f(&slices(&block)));
+    while block.fill(&mut resampler, size) {
+        out.push(f(&mut block));
     }
     out
-}
-
-/// The next block of up to `size` replicates' weights into `block` (its vectors reused); false when none is
-/// left.
-pub fn fill(resampler: &mut Resampler, block: &mut Vec<Vec<u32>>, n: usize, size: usize) -> bool {
-    block.resize_with(size, || vec![0u32; n]);
-    let mut filled = 0;
-    while filled < size && resampler.next_weights(&mut block[filled]) {
-        filled += 1;
-    }
-    block.truncate(filled);
-    filled > 0
-}
-
-/// The block's weight vectors as slices, for [`Replicate::values_block`].
-pub fn slices(block: &[Vec<u32>]) -> Vec<&[u32]> {
-    block.iter().map(|w| w.as_slice()).collect()
 }
 
 /// [`each_block`] natively: this thread draws each block's weights into free vectors and queues them for the
@@ -212,10 +199,9 @@ pub fn slices(block: &[Vec<u32>]) -> Vec<&[u32]> {
 #[cfg(not(target_arch = "wasm32"))]
 fn pipelined<R: Send>(
     mut resampler: Resampler,
-    n: usize,
     replicates: usize,
     size: usize,
-    f: &(dyn Fn(&[&[u32]]) -> Vec<R> + Sync),
+    f: &(dyn Fn(&mut Block) -> Vec<R> + Sync),
 ) -> Option<Vec<Vec<R>>> {
     use std::sync::mpsc::{channel, sync_channel, TrySendError};
     use std::sync::{Arc, Mutex};
@@ -224,8 +210,8 @@ fn pipelined<R: Send>(
         return None;
     }
     // Queued: about as many replicates as workers, at least one block.
-    let (queue, jobs) = sync_channel::<(usize, Vec<Vec<u32>>)>((cores / size).max(1));
-    let (give_back, free) = channel::<Vec<Vec<u32>>>();
+    let (queue, jobs) = sync_channel::<(usize, Block)>((cores / size).max(1));
+    let (give_back, free) = channel::<Block>();
     // Only the workers hold the receiving end: when they are all gone, queueing fails and the drawing stops.
     let jobs = Arc::new(Mutex::new(jobs));
     let done: Mutex<Vec<(usize, Vec<R>)>> = Mutex::new(Vec::new());
@@ -243,8 +229,8 @@ fn pipelined<R: Send>(
                     .lock()
                     .map_err(|_| ())
                     .and_then(|j| j.recv().map_err(|_| ()));
-                let Ok((b, block)) = job else { break };
-                record(b, f(&slices(&block)));
+                let Ok((b, mut block)) = job else { break };
+                record(b, f(&mut block));
                 let _ = give_back.send(block);
             };
             if let Ok(h) = std::thread::Builder::new().spawn_scoped(scope, work) {
@@ -255,13 +241,13 @@ fn pipelined<R: Send>(
         let mut b = 0;
         while !handles.is_empty() {
             let mut block = free.try_recv().unwrap_or_default();
-            if !fill(&mut resampler, &mut block, n, size) {
+            if !block.fill(&mut resampler, size) {
                 break;
             }
             match queue.try_send((b, block)) {
                 Ok(()) => {}
-                Err(TrySendError::Full((_, block))) => {
-                    record(b, f(&slices(&block)));
+                Err(TrySendError::Full((_, mut block))) => {
+                    record(b, f(&mut block));
                     let _ = give_back.send(block);
                 }
                 Err(TrySendError::Disconnected(_)) => break,

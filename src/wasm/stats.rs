@@ -11,7 +11,7 @@ use crate::report::{Mode, Report};
 use crate::stats::histogram::histogram;
 use crate::stats::interval::Interval;
 use crate::stats::resample::Resampler;
-use crate::stats::units::{self, replicate_values, slices, summarise, Settings, Units, BLOCK};
+use crate::stats::units::{replicate_values, summarise, Block, Settings, Units, BLOCK};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ struct Job {
     settings: Settings,
     resampler: Resampler,
     /// The weights of the block being computed ([`BLOCK`] replicates, as natively).
-    block: Vec<Vec<u32>>,
+    block: Block,
     values: Vec<Vec<Option<f64>>>,
 }
 
@@ -65,7 +65,7 @@ impl Session {
         let job = Job {
             slot,
             resampler: Resampler::new(settings.seed as u128, &units.sizes, settings.replicates),
-            block: Vec::new(),
+            block: Block::default(),
             values: Vec::with_capacity(settings.replicates),
             units,
             settings,
@@ -82,11 +82,9 @@ impl Session {
             let Some(job) = j.as_mut() else {
                 return 1.0;
             };
-            let n = job.units.count();
             let mut done = 0;
-            while done < count as usize && units::fill(&mut job.resampler, &mut job.block, n, BLOCK)
-            {
-                let values = job.units.replicate.values_block(&slices(&job.block));
+            while done < count as usize && job.block.fill(&mut job.resampler, BLOCK) {
+                let values = job.block.values(&*job.units.replicate);
                 done += values.len();
                 job.values.extend(values);
             }
