@@ -297,17 +297,40 @@ pub fn summarise(
         .collect()
 }
 
+/// A unit's draw count as a block gives it: a byte ([`Replicate::values_block_bytes`]) or 32 bits. Code generic
+/// over it reads either with the same values.
+pub trait Weight:
+    Copy + Default + PartialEq + Into<u32> + Into<u64> + Into<f64> + Send + Sync
+{
+    /// The count as a byte (saturated past 255).
+    fn byte(self) -> u8;
+}
+
+impl Weight for u8 {
+    #[inline(always)]
+    fn byte(self) -> u8 {
+        self
+    }
+}
+
+impl Weight for u32 {
+    #[inline(always)]
+    fn byte(self) -> u8 {
+        self.min(255) as u8
+    }
+}
+
 /// A replicate's weights as bytes, into `out`, when every one fits (false otherwise: a unit drawn more than 255
 /// times, possible only in theory for large sets). A replicate that reads the weights in another order than the
 /// units' (a ranking metric's sorted order) reads a quarter of the memory: at a million units the bytes stay in
 /// a core's cache where the 32-bit weights would not.
-pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
+pub fn weights_as_bytes<W: Weight>(w: &[W], out: &mut Vec<u8>) -> bool {
     out.clear();
     out.resize(w.len(), 0);
     let mut fits = true;
     for (o, &k) in out.iter_mut().zip(w) {
-        *o = k.min(255) as u8;
-        fits &= k <= 255;
+        *o = k.byte();
+        fits &= Into::<u32>::into(k) <= 255;
     }
     fits
 }
@@ -315,14 +338,19 @@ pub fn weights_as_bytes(w: &[u32], out: &mut Vec<u8>) -> bool {
 /// Four replicates' weights side by side (`out[i][r] = ws[r][i]`), for the sweeps that read the weights in
 /// another order than the units' (one read at random then serves the four); false when one does not fit in a
 /// byte.
-pub fn interleave4(ws: [&[u32]; 4], out: &mut Vec<[u8; 4]>) -> bool {
+pub fn interleave4<W: Weight>(ws: [&[W]; 4], out: &mut Vec<[u8; 4]>) -> bool {
     let n = ws.iter().map(|w| w.len()).min().unwrap_or(0);
     out.clear();
     out.resize(n, [0; 4]);
     let ws = ws.map(|w| &w[..n]);
     let mut any = 0u32;
     for (i, o) in out.iter_mut().enumerate() {
-        let k = [ws[0][i], ws[1][i], ws[2][i], ws[3][i]];
+        let k: [u32; 4] = [
+            ws[0][i].into(),
+            ws[1][i].into(),
+            ws[2][i].into(),
+            ws[3][i].into(),
+        ];
         any |= k[0] | k[1] | k[2] | k[3];
         *o = k.map(|k| k as u8);
     }
@@ -375,9 +403,9 @@ pub fn weighted_means<const K: usize>(x: [&[f64]; K], w: &[u32], finite: bool) -
 /// [`weighted_means`] of up to three columns for K replicates at once (`ws[r]`: replicate r's weights): the
 /// columns are read once for the K, and each replicate's sums are added in [`weighted_mean`]'s order, so that
 /// `out[r][c]` is `weighted_mean(x[c], ws[r])` to the bit. Columns past `x.len()` give `None`.
-pub fn weighted_means_k<const K: usize>(
+pub fn weighted_means_k<W: Weight, const K: usize>(
     x: &[&[f64]],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
     finite: bool,
 ) -> [[Option<f64>; 3]; K] {
     let c = x.len().min(3);
@@ -399,7 +427,7 @@ pub fn weighted_means_k<const K: usize>(
     for i in 0..n {
         let v = [x0[i], x1[i], x2[i]];
         for r in 0..K {
-            let k = ws[r][i];
+            let k: u32 = ws[r][i].into();
             for (sum, &v) in s[r].iter_mut().zip(&v) {
                 *sum += if finite { v * k as f64 } else { times(v, k) };
             }

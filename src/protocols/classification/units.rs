@@ -13,7 +13,7 @@ use crate::metrics::classification::scores::{
     top_k_accuracy, weighted_mean as class_weighted_mean,
 };
 use crate::report::Scores;
-use crate::stats::units::{weighted_means_k, weights_as_bytes, Replicate, Units};
+use crate::stats::units::{weighted_means_k, weights_as_bytes, Replicate, Units, Weight};
 use std::any::Any;
 use std::cell::RefCell;
 
@@ -47,7 +47,7 @@ thread_local! {
 type Ranked = Vec<(Option<f64>, Option<f64>)>;
 
 /// `f` on the weights as bytes when they fit, else on the weights themselves.
-fn with_compact<R>(w: &[u32], f: impl FnOnce(Curve) -> R) -> R {
+fn with_compact<W: Weight, R>(w: &[W], f: impl FnOnce(Curve) -> R) -> R {
     BYTES.with(|cell| {
         let mut bytes = cell.borrow_mut();
         if weights_as_bytes(w, &mut bytes) {
@@ -303,7 +303,7 @@ impl Labels {
     /// each (truth, prediction) cell first, then each matrix from them (the same integer sums as adding row
     /// by row). Four tables per replicate, row i into table i mod 4, added at the end: rows in one cell would
     /// otherwise wait on each other's addition through memory.
-    fn confusions<const K: usize>(&self, ws: [&[u32]; K]) -> [Confusion; K] {
+    fn confusions<W: Weight, const K: usize>(&self, ws: [&[W]; K]) -> [Confusion; K] {
         let size = self.size;
         let cells = size * size;
         let n = ws
@@ -316,7 +316,7 @@ impl Labels {
         for i in 0..n {
             let cell = truth[i] as usize * size + pred[i] as usize;
             for (r, w) in ws.iter().enumerate() {
-                tables[(r * 4 + i % 4) * cells + cell] += w[i] as u64;
+                tables[(r * 4 + i % 4) * cells + cell] += Into::<u64>::into(w[i]);
             }
         }
         std::array::from_fn(|r| {
@@ -357,7 +357,7 @@ impl ScoresPart {
     /// The per-row mean metrics (log loss, Brier, top-k accuracy; `None` where the part has no such column or
     /// the weights sum to 0) of K replicates, the columns read once for the K (`weighted_means_k`: each
     /// value `weighted_mean` of its column to the bit).
-    fn means<const K: usize>(&self, ws: [&[u32]; K]) -> [[Option<f64>; 3]; K] {
+    fn means<W: Weight, const K: usize>(&self, ws: [&[W]; K]) -> [[Option<f64>; 3]; K] {
         let (columns, finite) = self.mean_columns();
         let present: Vec<&[f64]> = columns.iter().filter_map(|c| *c).collect();
         let got = weighted_means_k(&present, ws, finite);
@@ -400,22 +400,20 @@ impl ScoresPart {
     /// Each column's ROC AUC and average precision against every other class ([`Column::auc_ap`]) for K
     /// replicates: a block of four swept together ([`Column::auc_ap4`]) when its weights fit in bytes, else
     /// one replicate at a time.
-    fn ranked<const K: usize>(&self, ws: [&[u32]; K]) -> [Ranked; K] {
+    fn ranked<W: Weight, const K: usize>(&self, ws: [&[W]; K]) -> [Ranked; K] {
         let columns = self.columns();
-        let four = <[&[u32]; 4]>::try_from(ws.as_slice())
-            .ok()
-            .and_then(|four| {
-                let each: Option<Vec<_>> = columns
-                    .iter()
-                    .map(|&(c, pos)| c.auc_ap4(four, pos))
-                    .collect();
-                let each = each?;
-                Some(
-                    (0..4)
-                        .map(|r| each.iter().map(|v| v[r]).collect())
-                        .collect::<Vec<Ranked>>(),
-                )
-            });
+        let four = <[&[W]; 4]>::try_from(ws.as_slice()).ok().and_then(|four| {
+            let each: Option<Vec<_>> = columns
+                .iter()
+                .map(|&(c, pos)| c.auc_ap4(four, pos))
+                .collect();
+            let each = each?;
+            Some(
+                (0..4)
+                    .map(|r| each.iter().map(|v| v[r]).collect())
+                    .collect::<Vec<Ranked>>(),
+            )
+        });
         if let Some(got) = four.and_then(|v| <[Ranked; K]>::try_from(v).ok()) {
             return got;
         }
@@ -431,7 +429,7 @@ impl ScoresPart {
 
     /// The ranking metrics on weights `w` (`ranked`: [`ScoresPart::ranked`]), and the mean metrics `means`
     /// ([`ScoresPart::means`]).
-    fn scores(&self, w: &[u32], ranked: &Ranked, means: [Option<f64>; 3], s: &mut Scores) {
+    fn scores<W: Weight>(&self, w: &[W], ranked: &Ranked, means: [Option<f64>; 3], s: &mut Scores) {
         let [ll, br, tk] = means;
         match self {
             ScoresPart::Binary { .. } => {
@@ -457,9 +455,23 @@ impl ScoresPart {
 }
 
 impl ClassificationUnits {
+    /// The metrics of each replicate of a block, four at a time ([`ClassificationUnits::values_k`]).
+    fn values_quads<W: Weight>(&self, ws: &[&[W]]) -> Vec<Vec<Option<f64>>> {
+        let mut out = Vec::with_capacity(ws.len());
+        let mut quads = ws.chunks_exact(4);
+        for q in &mut quads {
+            out.extend(self.values_k([q[0], q[1], q[2], q[3]]));
+        }
+        for &w in quads.remainder() {
+            let [v] = self.values_k([w]);
+            out.push(v);
+        }
+        out
+    }
+
     /// The metrics of K replicates: the label and mean metrics' columns read once for the K, the ranking
     /// metrics replicate by replicate.
-    fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<Option<f64>>; K] {
+    fn values_k<W: Weight, const K: usize>(&self, ws: [&[W]; K]) -> [Vec<Option<f64>>; K] {
         let cells = self.labels.as_ref().and_then(|l| l.cell.as_deref());
         let columns = (self.scores.as_ref()).map_or(([None; 3], true), ScoresPart::mean_columns);
         let pass = cells.map(|cell| rows::means_and_cells(columns, cell, ws));
@@ -493,18 +505,18 @@ type Curve<'a> = &'a dyn Fn(&Column, u32, Option<u32>) -> (Option<f64>, Option<f
 /// One-vs-rest ROC AUC (macro, weighted by the weighted class counts) and macro average precision from each
 /// column's `ovr` values, and one-vs-one ROC AUC on the repeated rows (undefined when a class is not drawn:
 /// scikit-learn raises then) on weights `w`.
-fn multi_curves(
+fn multi_curves<W: Weight>(
     columns: &[Column],
     truth: &[u32],
     probabilities: bool,
-    w: &[u32],
+    w: &[W],
     ovr: &Ranked,
     s: &mut Scores,
 ) {
     let k = columns.len();
     let mut counts = vec![0.0f64; k];
     for (&t, &x) in truth.iter().zip(w) {
-        counts[t as usize] += x as f64;
+        counts[t as usize] += Into::<f64>::into(x);
     }
     let (auc, ap): (Vec<Option<f64>>, Vec<Option<f64>>) = ovr.iter().copied().unzip();
     s.set("average_precision", macro_mean(&ap));
@@ -543,15 +555,12 @@ impl Replicate for ClassificationUnits {
 
     /// Four replicates at a time ([`ClassificationUnits::values_k`]).
     fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
-        let mut out = Vec::with_capacity(ws.len());
-        let mut quads = ws.chunks_exact(4);
-        for q in &mut quads {
-            out.extend(self.values_k([q[0], q[1], q[2], q[3]]));
-        }
-        for &w in quads.remainder() {
-            out.push(self.values(w));
-        }
-        out
+        self.values_quads(ws)
+    }
+
+    /// [`ClassificationUnits::values_block`] on counts as bytes.
+    fn values_block_bytes(&self, ws: &[&[u8]]) -> Option<Vec<Vec<Option<f64>>>> {
+        Some(self.values_quads(ws))
     }
 
     /// The other submission's rows where `take_other` (its predictions and scores; the same ground truth), the

@@ -4,6 +4,7 @@
 //! `average_precision_score` with `sample_weight` (src/metrics/classification/curves.rs computes the same).
 
 use crate::metrics::mean::numpy_sum;
+use crate::stats::units::Weight;
 use crate::stats::wide::wide;
 use std::cell::RefCell;
 
@@ -106,9 +107,9 @@ impl Column {
     /// a write as on a read), one sweep of the four in sorted order, then each curve's metrics. Each
     /// replicate's values are those it has alone, to the bit (the same points); `None` when a weight does not
     /// fit in a byte.
-    pub(super) fn auc_ap4(
+    pub(super) fn auc_ap4<W: Weight>(
         &self,
-        ws: [&[u32]; 4],
+        ws: [&[W]; 4],
         pos: u32,
     ) -> Option<[(Option<f64>, Option<f64>); 4]> {
         SCRATCH.with(|cell| {
@@ -141,7 +142,7 @@ impl Column {
 
     /// `out[rank[i]][r] = ws[r][i]` as bytes; false when a weight does not fit in one or a replicate has too
     /// few weights.
-    fn scatter4(&self, ws: [&[u32]; 4], out: &mut Vec<[u8; 4]>) -> bool {
+    fn scatter4<W: Weight>(&self, ws: [&[W]; 4], out: &mut Vec<[u8; 4]>) -> bool {
         let n = self.rank.len();
         if ws.iter().any(|w| w.len() < n) {
             return false;
@@ -150,7 +151,12 @@ impl Column {
         let ws = ws.map(|w| &w[..n]);
         let mut any = 0u32;
         for (i, &j) in self.rank.iter().enumerate() {
-            let k = [ws[0][i], ws[1][i], ws[2][i], ws[3][i]];
+            let k: [u32; 4] = [
+                ws[0][i].into(),
+                ws[1][i].into(),
+                ws[2][i].into(),
+                ws[3][i].into(),
+            ];
             any |= k[0] | k[1] | k[2] | k[3];
             if let Some(o) = out.get_mut(j as usize) {
                 *o = k.map(|k| k as u8);
@@ -514,10 +520,19 @@ mod tests {
                         .collect()
                 })
                 .collect();
+            let bytes: Vec<Vec<u8>> = ws
+                .iter()
+                .map(|w| w.iter().map(|&k| k as u8).collect())
+                .collect();
             for pos in [0, 1, 2] {
                 let four = column
                     .auc_ap4([&ws[0], &ws[1], &ws[2], &ws[3]], pos)
                     .unwrap();
+                let from_bytes = column.auc_ap4([&bytes[0], &bytes[1], &bytes[2], &bytes[3]], pos);
+                assert_eq!(
+                    from_bytes.map(|v| format!("{v:?}")),
+                    Some(format!("{four:?}"))
+                );
                 for (r, w) in ws.iter().enumerate() {
                     let bits = |(a, b): (Option<f64>, Option<f64>)| {
                         (a.map(f64::to_bits), b.map(f64::to_bits))

@@ -3,7 +3,7 @@
 //! additions, one per row, that the processor waits on; the counts' integer additions run in their shadow
 //! instead of in a pass of their own.
 
-use crate::stats::units::times;
+use crate::stats::units::{times, Weight};
 use crate::stats::wide::wide;
 
 /// The rows added to one packed count before it is unpacked: a count of 16 bits holds `ROWS` weights of at
@@ -18,20 +18,20 @@ pub(super) type Pass<const K: usize> = ([[Option<f64>; 3]; K], Option<[[u64; 4];
 /// counts of the cells `cell` (each row's cell, below 4) of K replicates in one pass. Each mean is
 /// `weighted_mean` of its column to the bit (the same products added in the same order as
 /// `crate::stats::units::weighted_means_k`).
-pub(super) fn means_and_cells<const K: usize>(
+pub(super) fn means_and_cells<W: Weight, const K: usize>(
     (columns, finite): ([Option<&[f64]>; 3], bool),
     cell: &[u8],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
 ) -> Pass<K> {
     let present: Vec<&[f64]> = columns.iter().filter_map(|c| *c).collect();
     let (sums, counts) = match (finite, &present[..]) {
-        (_, []) => pass::<K, 0, true>([], cell, ws),
-        (true, &[a]) => pass::<K, 1, true>([a], cell, ws),
-        (true, &[a, b]) => pass::<K, 2, true>([a, b], cell, ws),
-        (true, &[a, b, c, ..]) => pass::<K, 3, true>([a, b, c], cell, ws),
-        (false, &[a]) => pass::<K, 1, false>([a], cell, ws),
-        (false, &[a, b]) => pass::<K, 2, false>([a, b], cell, ws),
-        (false, &[a, b, c, ..]) => pass::<K, 3, false>([a, b, c], cell, ws),
+        (_, []) => pass::<W, K, 0, true>([], cell, ws),
+        (true, &[a]) => pass::<W, K, 1, true>([a], cell, ws),
+        (true, &[a, b]) => pass::<W, K, 2, true>([a, b], cell, ws),
+        (true, &[a, b, c, ..]) => pass::<W, K, 3, true>([a, b, c], cell, ws),
+        (false, &[a]) => pass::<W, K, 1, false>([a], cell, ws),
+        (false, &[a, b]) => pass::<W, K, 2, false>([a, b], cell, ws),
+        (false, &[a, b, c, ..]) => pass::<W, K, 3, false>([a, b, c], cell, ws),
     };
     let (sums, total, counts) = (sums.0, sums.1, counts);
     let means = std::array::from_fn(|r| {
@@ -53,10 +53,10 @@ pub(super) fn placed(
 /// The sums of C columns (then zeros) and the total weight of K replicates, and the cells' counts ([`means_and_cells`];
 /// `None` when a weight is past 255).
 #[allow(clippy::type_complexity)]
-fn pass<const K: usize, const C: usize, const FINITE: bool>(
+fn pass<W: Weight, const K: usize, const C: usize, const FINITE: bool>(
     x: [&[f64]; C],
     cell: &[u8],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
 ) -> (([[f64; 3]; K], [u64; K]), Option<[[u64; 4]; K]>) {
     let n = x
         .iter()
@@ -81,7 +81,7 @@ fn pass<const K: usize, const C: usize, const FINITE: bool>(
                 for (i, &ce) in cells.iter().enumerate() {
                     let shift = 16 * (ce & 3) as u32;
                     for r in 0..K {
-                        let k = wk[r][i];
+                        let k: u32 = wk[r][i].into();
                         for c in 0..C {
                             let v = xs[c][i];
                             s[r][c] += if FINITE { v * k as f64 } else { times(v, k) };
@@ -156,6 +156,16 @@ mod tests {
                         }
                         let fits = ws.iter().all(|w| w.iter().all(|&k| k <= 255));
                         assert_eq!(counts.map(|c| c[r]), fits.then_some(naive), "n {n}");
+                    }
+                    // The same weights as bytes: the same bits.
+                    if big == 0 {
+                        let b: Vec<Vec<u8>> = ws
+                            .iter()
+                            .map(|w| w.iter().map(|&k| k as u8).collect())
+                            .collect();
+                        let from_bytes =
+                            means_and_cells(columns, &cell, [&b[0][..], &b[1], &b[2], &b[3]]);
+                        assert_eq!(format!("{from_bytes:?}"), format!("{:?}", (means, counts)));
                     }
                 }
             }

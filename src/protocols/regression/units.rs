@@ -27,7 +27,7 @@ mod runs;
 mod runs4;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
-use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units};
+use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units, Weight};
 use runs::{gather, Runs, GATHER};
 use std::any::Any;
 
@@ -203,13 +203,13 @@ impl Fast {
     }
 
     /// Every metric of `metric_values` on the rows repeated as `w` draws them.
-    fn values(&self, w: &[u32]) -> Vec<(&'static str, Option<f64>)> {
+    fn values<W: Weight>(&self, w: &[W]) -> Vec<(&'static str, Option<f64>)> {
         let [v] = self.values_k([w]);
         v
     }
 
     /// [`Fast::values`] of each replicate of a block: four at a time through [`Fast::values_k`].
-    fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<(&'static str, Option<f64>)>> {
+    fn values_block<W: Weight>(&self, ws: &[&[W]]) -> Vec<Vec<(&'static str, Option<f64>)>> {
         let mut out = Vec::with_capacity(ws.len());
         let mut quads = ws.chunks_exact(4);
         for q in &mut quads {
@@ -225,7 +225,10 @@ impl Fast {
     /// passes (`passes`; for the block, or for a replicate whose moments the one pass does not give); each
     /// replicate's sums as one replicate alone gives them, to the bit. Then each replicate's reads in sorted
     /// order.
-    fn values_k<const K: usize>(&self, ws: [&[u32]; K]) -> [Vec<(&'static str, Option<f64>)>; K] {
+    fn values_k<W: Weight, const K: usize>(
+        &self,
+        ws: [&[W]; K],
+    ) -> [Vec<(&'static str, Option<f64>)>; K] {
         let (first, second) = match moments::fused(self, ws) {
             Some((first, moments)) => (
                 first,
@@ -251,9 +254,9 @@ impl Fast {
 
     /// A replicate's metrics from its two passes' sums and, when the block gave them ([`Fast::sorted4`]), its
     /// median and Spearman.
-    fn finish(
+    fn finish<W: Weight>(
         &self,
-        w: &[u32],
+        w: &[W],
         first: &passes::First,
         second: [f64; 4],
         sorted: Option<quad::Sorted>,
@@ -266,10 +269,10 @@ impl Fast {
         }
         let nf = count as f64;
         let [s_abs, s_sq, s_ape, s_smape, s_sle, _, _, _] = first.sums;
-        let bad = self.log_bad.iter().any(|&i| w[i as usize] != 0);
+        let bad = self.log_bad.iter().any(|&i| w[i as usize] != W::default());
         let [ctt, cpp, ctp, cdd] = second;
         let drawn = |x: &[f64]| {
-            let mut it = (0..n).filter(|&i| w[i] != 0).map(|i| x[i]);
+            let mut it = (0..n).filter(|&i| w[i] != W::default()).map(|i| x[i]);
             let first = it.next();
             first.is_some_and(|f| it.any(|v| v != f))
         };
@@ -462,6 +465,15 @@ impl Replicate for RegressionUnits {
         }
         let values = self.fast.values_block(ws);
         values.iter().map(|v| self.pick(v)).collect()
+    }
+
+    /// [`RegressionUnits::values_block`] on counts as bytes (without GT weights).
+    fn values_block_bytes(&self, ws: &[&[u8]]) -> Option<Vec<Vec<Option<f64>>>> {
+        if !self.weights.is_empty() {
+            return None;
+        }
+        let values = self.fast.values_block(ws);
+        Some(values.iter().map(|v| self.pick(v)).collect())
     }
 
     /// The other submission's predictions where `take_other`.

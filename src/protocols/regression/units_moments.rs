@@ -13,6 +13,7 @@
 
 use super::passes::{largest_drawn, First};
 use super::Fast;
+use crate::stats::units::Weight;
 use crate::stats::wide::wide;
 
 /// The subtracted term's largest share of a moment's sum.
@@ -24,7 +25,7 @@ pub(super) type Fused<const K: usize> = ([First; K], [Option<[f64; 4]>; K]);
 /// The first pass's [`First`] and the second pass's four moments of each replicate of the block, in one pass
 /// over the rows: `None` (the caller then takes the two passes) when a term may not be finite
 /// ([`Fast::plain`]); a replicate's moments `None` when its shift is too large (see the module's comment).
-pub(super) fn fused<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> Option<Fused<K>> {
+pub(super) fn fused<W: Weight, const K: usize>(fast: &Fast, ws: [&[W]; K]) -> Option<Fused<K>> {
     if !fast.plain {
         return None;
     }
@@ -81,10 +82,10 @@ pub(super) fn fused<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> Option<Fuse
 /// e = a − b, a², b², a·b and e²; Σ k; the largest k.
 #[inline(always)]
 #[allow(clippy::type_complexity)]
-fn fused_rows<const K: usize>(
+fn fused_rows<W: Weight, const K: usize>(
     [t, p, ape, smape, sle]: [&[f64]; 5],
     [ct, cp]: [f64; 2],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
 ) -> ([[f64; 12]; K], [u64; K], [u32; K]) {
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
     let (t, p, ape, smape, sle) = (&t[..n], &p[..n], &ape[..n], &smape[..n], &sle[..n]);
@@ -114,7 +115,7 @@ fn fused_rows<const K: usize>(
                 e * e,
             ];
             for r in 0..K {
-                let k = ws[r][i];
+                let k: u32 = ws[r][i].into();
                 for (s, &x) in block[r].iter_mut().zip(&terms) {
                     // Every term is finite ([`Fast::plain`]): a zero weight adds ±0.0.
                     *s += x * k as f64;

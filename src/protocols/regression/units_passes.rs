@@ -3,7 +3,7 @@
 //! 256 rows as `block_sums` adds them), so every replicate's sums are those of one replicate alone, to the bit.
 
 use super::Fast;
-use crate::stats::units::times;
+use crate::stats::units::{times, Weight};
 use crate::stats::wide::wide;
 
 /// What the first pass gives of one replicate.
@@ -40,7 +40,7 @@ fn term(x: f64, k: u32, plain: bool) -> f64 {
 
 /// The first pass: the eight weighted sums, the weights' total and whether every weight fits in a byte; then
 /// the largest drawn |t − p| ([`largest_drawn`]).
-pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] {
+pub(super) fn first<W: Weight, const K: usize>(fast: &Fast, ws: [&[W]; K]) -> [First; K] {
     let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
     let ws = ws.map(|w| &w[..n]);
@@ -64,19 +64,19 @@ pub(super) fn first<const K: usize>(fast: &Fast, ws: [&[u32]; K]) -> [First; K] 
 /// The largest drawn |t − p| as `max` over the drawn rows gives it (NaN passed over; NaN when none is left):
 /// the first drawn row that is not NaN from the top of the rows sorted by |t − p| (`total_cmp` puts NaN
 /// last). A replicate leaves a row undrawn with probability about 1/e: a few rows are read.
-pub(super) fn largest_drawn(fast: &Fast, w: &[u32]) -> f64 {
-    let drawn = |&&i: &&u32| w[i as usize] != 0 && !fast.abs[i as usize].is_nan();
+pub(super) fn largest_drawn<W: Weight>(fast: &Fast, w: &[W]) -> f64 {
+    let drawn = |&&i: &&u32| w[i as usize] != W::default() && !fast.abs[i as usize].is_nan();
     let top = fast.by_abs.iter().rev().find(drawn);
     top.map_or(f64::NAN, |&i| fast.abs[i as usize])
 }
 
 /// [`first`]'s loop over the rows (see there).
 #[inline(always)]
-fn first_rows<const K: usize>(
+fn first_rows<W: Weight, const K: usize>(
     t: &[f64],
     p: &[f64],
     [ape, smape, sle]: [&[f64]; 3],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
     plain: bool,
     out: &mut [First; K],
 ) {
@@ -93,7 +93,7 @@ fn first_rows<const K: usize>(
             let abs = (p[i] - t[i]).abs();
             let terms = [abs, d * d, ape[i], smape[i], sle[i], t[i], p[i], d];
             for r in 0..K {
-                let k = ws[r][i];
+                let k: u32 = ws[r][i].into();
                 for (b, &x) in block[r].iter_mut().zip(&terms) {
                     *b += term(x, k, plain);
                 }
@@ -115,9 +115,9 @@ fn first_rows<const K: usize>(
 
 /// The second pass around each replicate's means (t̄, p̄, mean of t − p): Σ k·(t − t̄)², Σ k·(p − p̄)²,
 /// Σ k·(t − t̄)(p − p̄), Σ k·(t − p − d̄)².
-pub(super) fn second<const K: usize>(
+pub(super) fn second<W: Weight, const K: usize>(
     fast: &Fast,
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
     means: [[f64; 3]; K],
 ) -> [[f64; 4]; K] {
     let (t, p, plain) = (&fast.targets[..], &fast.preds[..], fast.plain);
@@ -131,10 +131,10 @@ pub(super) fn second<const K: usize>(
 
 /// [`second`]'s loop over the rows (see there).
 #[inline(always)]
-fn second_rows<const K: usize>(
+fn second_rows<W: Weight, const K: usize>(
     t: &[f64],
     p: &[f64],
-    ws: [&[u32]; K],
+    ws: [&[W]; K],
     means: [[f64; 3]; K],
     plain: bool,
 ) -> [[f64; 4]; K] {
@@ -152,7 +152,7 @@ fn second_rows<const K: usize>(
             for r in 0..K {
                 let [mt, mp, md] = means[r];
                 let (a, b, d) = (t[i] - mt, p[i] - mp, t[i] - p[i] - md);
-                let k = ws[r][i];
+                let k: u32 = ws[r][i].into();
                 for (s, x) in block[r].iter_mut().zip([a * a, b * b, a * b, d * d]) {
                     *s += term(x, k, plain);
                 }
@@ -216,6 +216,19 @@ mod tests {
                 };
                 assert_eq!(bits(got), bits(&one), "n {n}");
             }
+            // The same weights as bytes (the replicates without a weight past a byte): the same bits.
+            let bytes: Vec<Vec<u8>> = ws[3..]
+                .iter()
+                .map(|w| w.iter().map(|&k| k as u8).collect())
+                .collect();
+            let byte_refs: Vec<&[u8]> = bytes.iter().map(|w| w.as_slice()).collect();
+            let from_bytes = fast.values_block(&byte_refs);
+            let bits = |v: &[Vec<(&str, Option<f64>)>]| -> Vec<Vec<Option<u64>>> {
+                v.iter()
+                    .map(|v| v.iter().map(|(_, v)| v.map(f64::to_bits)).collect())
+                    .collect()
+            };
+            assert_eq!(bits(&from_bytes), bits(&block[3..]), "n {n}");
         }
     }
 }

@@ -7,7 +7,7 @@ use super::passes::First;
 use super::runs::{gather, GATHER};
 use super::Fast;
 use crate::metrics::regression::spearman_of_sums;
-use crate::stats::units::interleave4;
+use crate::stats::units::{interleave4, Weight};
 use std::cell::RefCell;
 
 /// The block's weights side by side, and the predictions' doubled run ranks of the four replicates.
@@ -28,12 +28,12 @@ impl Fast {
     /// The median and Spearman of a block of four replicates ([`Fast::median`], [`Fast::spearman`]); `None`
     /// for another block size, a weight past a byte, or a replicate drawing nothing or 2^30 values or more.
     /// Spearman is given whether or not the replicate's values vary (the caller keeps it only when they do).
-    pub(super) fn sorted4<const K: usize>(
+    pub(super) fn sorted4<W: Weight, const K: usize>(
         &self,
-        ws: [&[u32]; K],
+        ws: [&[W]; K],
         first: &[First; K],
     ) -> Option<[Sorted; K]> {
-        let four: [&[u32]; 4] = ws.as_slice().try_into().ok()?;
+        let four: [&[W]; 4] = ws.as_slice().try_into().ok()?;
         if first
             .iter()
             .any(|f| !f.fits || f.count == 0 || f.count >= 1 << 30)
