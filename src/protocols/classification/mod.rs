@@ -124,12 +124,14 @@ impl Protocol for Classification {
         opts: &ClassificationOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        let (budget, mode) = (run.opts.budget(), run.mode);
+        let (budget, mode, units) = (run.opts.budget(), run.mode, run.wants_units());
         table::score(
             run,
             &common(opts),
             progress,
-            &mut |files, diags, progress| run_on(files, opts, budget, mode, diags, progress),
+            &mut |files, diags, progress| {
+                run_on(files, opts, (budget, units), mode, diags, progress)
+            },
         )
     }
     fn score_ids(&self, opts: &ClassificationOptions) -> Option<Vec<String>> {
@@ -181,7 +183,14 @@ impl Protocol for Classification {
     ) -> super::preflight::Found {
         let budget = run.opts.budget();
         preflight::check(run, expects, ID, &opts.delimiter, &|files, diags| {
-            run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
+            run_on(
+                files,
+                opts,
+                (budget, false),
+                Mode::Official,
+                diags,
+                &mut Quiet,
+            )
         })
     }
 
@@ -267,10 +276,11 @@ fn common(opts: &ClassificationOptions) -> table::Common<'_> {
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
+/// `units`: the report keeps its bootstrap units ([`Run::wants_units`]; building them sorts the rows).
 pub fn run_on(
     files: &FileSet,
     opts: &ClassificationOptions,
-    budget: Budget,
+    (budget, units): (Budget, bool),
     mode: Mode,
     diags: &mut Diags,
     progress: &mut dyn Progress,
@@ -373,8 +383,8 @@ pub fn run_on(
     if weighted && !blocked {
         weighted::apply(&mut report, &data, &out, &data.gt.weights, diags);
     }
-    if !blocked {
-        report.units = units::slot(&data, &out, &report.scores);
+    if !blocked && units {
+        report.units = self::units::slot(&data, &out, &report.scores);
     }
     if let Some((row, sum)) = out.not_probabilities.filter(|_| !blocked) {
         diags.push(not_probabilities(&sub, row, sum, &metric));

@@ -124,12 +124,14 @@ impl Protocol for Regression {
         opts: &RegressionOptions,
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
-        let (budget, mode) = (run.opts.budget(), run.mode);
+        let (budget, mode, units) = (run.opts.budget(), run.mode, run.wants_units());
         table::score(
             run,
             &common(opts),
             progress,
-            &mut |files, diags, progress| run_on(files, opts, budget, mode, diags, progress),
+            &mut |files, diags, progress| {
+                run_on(files, opts, (budget, units), mode, diags, progress)
+            },
         )
     }
     fn score_ids(&self, opts: &RegressionOptions) -> Option<Vec<String>> {
@@ -183,7 +185,14 @@ impl Protocol for Regression {
     ) -> super::preflight::Found {
         let budget = run.opts.budget();
         preflight::check(run, expects, ID, &opts.delimiter, &|files, diags| {
-            run_on(files, opts, budget, Mode::Official, diags, &mut Quiet)
+            run_on(
+                files,
+                opts,
+                (budget, false),
+                Mode::Official,
+                diags,
+                &mut Quiet,
+            )
         })
     }
 
@@ -370,10 +379,11 @@ fn common(opts: &RegressionOptions) -> table::Common<'_> {
 }
 
 /// Scores one GT and one submission. Diagnostics go to `diags`; the caller sets options and deviations.
+/// `units`: the report keeps its bootstrap units ([`Run::wants_units`]; building them sorts the rows).
 pub fn run_on(
     files: &FileSet,
     opts: &RegressionOptions,
-    budget: Budget,
+    (budget, units): (Budget, bool),
     mode: Mode,
     diags: &mut Diags,
     progress: &mut dyn Progress,
@@ -437,7 +447,7 @@ pub fn run_on(
     let missing = crate::formats::id_index::missing(&sub.seen);
     inputs::missing_ids(ID, &gt.file, &gt.ids, &gt.lines, &missing, false, diags);
     progress.update(0.6, "computing the metrics");
-    fill(&mut report, gt, sub, diags);
+    fill(&mut report, gt, sub, units, diags);
     progress.update(0.85, "per-item rows");
     Ok(report)
 }
@@ -474,7 +484,13 @@ fn blank(report: &mut Report) {
 }
 
 /// The scores (null when an error blocks them), the plots and the per-item rows of a read GT and submission.
-fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut Diags) {
+fn fill(
+    report: &mut Report,
+    gt: csvin::Gt,
+    sub: csvin::Submission,
+    units: bool,
+    diags: &mut Diags,
+) {
     let blocked = diags.has_errors();
     let (t, p) = (&gt.targets, &sub.preds);
     // The metrics, and beside them (natively) the plots and the per-item rows' order and errors.
@@ -511,7 +527,9 @@ fn fill(report: &mut Report, gt: csvin::Gt, sub: csvin::Submission, diags: &mut 
                 diags.push(d);
             }
             report.plots = plots.unwrap_or_default();
-            report.units = units::slot(t, p, &gt.weights, &report.scores);
+            if units {
+                report.units = self::units::slot(t, p, &gt.weights, &report.scores);
+            }
         }
     }
     let column = |key: &str, values| ScoreColumn {
