@@ -9,10 +9,17 @@
 //! the sweeps row by row ([`Runs::doubled_ranks`], [`Runs::cross`]). Both sweeps are compiled for AVX2 where
 //! the CPU has it ([`wider`]: integer operations, the same values).
 
-use super::runs::{gather, Runs, GATHER};
+use super::runs::{gather, prefetch, Runs, GATHER};
 use super::wide::wider;
 
 impl Runs {
+    /// The rows of chunk `chunk` of `order`; empty past the last chunk.
+    #[inline(always)]
+    fn order_of(&self, chunk: usize) -> &[u32] {
+        let at = |j: usize| (j * GATHER).min(self.order.len());
+        &self.order[at(chunk)..at(chunk + 1)]
+    }
+
     /// The ends of chunk `chunk` (positions in `order`); empty past the last chunk.
     #[inline(always)]
     fn ends_of(&self, chunk: usize) -> &[u32] {
@@ -54,6 +61,7 @@ impl Runs {
         let (mut gathered, mut totals) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
         for (chunk, order) in self.order.chunks(GATHER).enumerate() {
             gather(&mut gathered, w, order);
+            prefetch(w, self.order_of(chunk + 1));
             for (t, g) in totals.iter_mut().zip(&gathered) {
                 for r in 0..4 {
                     total[r] += g[r] as u32;
@@ -150,6 +158,7 @@ impl Runs {
         other_run: &[u32],
         c: [i64; 4],
     ) -> ([i64; 4], [i64; 4]) {
+        let all_other = other_run;
         let (mut total, mut before) = ([0u32; 4], [0u32; 4]);
         let (mut inner, mut inner_before) = ([0u64; 4], [0u64; 4]);
         let (mut squares, mut cross) = ([0i64; 4], [0i64; 4]);
@@ -159,6 +168,9 @@ impl Runs {
         for (chunk, (order, other_run)) in chunks.enumerate() {
             gather(&mut gathered, w, order);
             gather(&mut other, ranks, other_run);
+            prefetch(w, self.order_of(chunk + 1));
+            let next = (chunk + 1) * GATHER..(chunk + 2) * GATHER;
+            prefetch(ranks, all_other.get(next).unwrap_or(&all_other[..0]));
             let rows = totals.iter_mut().zip(inners.iter_mut());
             for ((t, i), (g, b)) in rows.zip(gathered.iter().zip(&other)) {
                 for r in 0..4 {
