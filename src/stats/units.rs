@@ -335,28 +335,6 @@ pub fn weights_as_bytes<W: Weight>(w: &[W], out: &mut Vec<u8>) -> bool {
     fits
 }
 
-/// Four replicates' weights side by side (`out[i][r] = ws[r][i]`), for the sweeps that read the weights in
-/// another order than the units' (one read at random then serves the four); false when one does not fit in a
-/// byte.
-pub fn interleave4<W: Weight>(ws: [&[W]; 4], out: &mut Vec<[u8; 4]>) -> bool {
-    let n = ws.iter().map(|w| w.len()).min().unwrap_or(0);
-    out.clear();
-    out.resize(n, [0; 4]);
-    let ws = ws.map(|w| &w[..n]);
-    let mut any = 0u32;
-    for (i, o) in out.iter_mut().enumerate() {
-        let k: [u32; 4] = [
-            ws[0][i].into(),
-            ws[1][i].into(),
-            ws[2][i].into(),
-            ws[3][i].into(),
-        ];
-        any |= k[0] | k[1] | k[2] | k[3];
-        *o = k.map(|k| k as u8);
-    }
-    any <= 255
-}
-
 /// Σ w·x / Σ w, the weighted mean of per-unit terms (`numpy.average(x, weights=w)`; the order of the sums
 /// differs from NumPy's, within the spec's 1e-12). `None` when the weights sum to 0.
 pub fn weighted_mean(x: &[f64], w: &[u32]) -> Option<f64> {

@@ -25,6 +25,8 @@ mod quad;
 mod runs;
 #[path = "units_runs4.rs"]
 mod runs4;
+#[path = "units_wide.rs"]
+mod wide;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
 use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units, Weight};
@@ -91,6 +93,9 @@ struct Fast {
     log_bad: Vec<u32>,
     /// The rows in increasing |p − t| (`total_cmp`).
     by_abs: Vec<u32>,
+    /// 1 for the first `skip` rows of `by_abs`, 0 for the others (see [`quad::skipped`]).
+    low_abs: Vec<u8>,
+    skip: usize,
     /// The targets' and the predictions' runs of equal values.
     t_runs: Runs,
     p_runs: Runs,
@@ -153,6 +158,11 @@ impl Fast {
         let abs: Vec<f64> = (0..n).map(|i| (p[i] - t[i]).abs()).collect();
         let mut by_abs: Vec<u32> = (0..sorted(t).len() as u32).collect();
         by_abs.sort_unstable_by(|&a, &b| abs[a as usize].total_cmp(&abs[b as usize]));
+        let skip = quad::skipped(by_abs.len());
+        let mut low_abs = vec![0u8; by_abs.len()];
+        for &i in &by_abs[..skip] {
+            low_abs[i as usize] = 1;
+        }
         let bad = |i: usize| t[i] <= -1.0 || p[i] <= -1.0;
         let log_bad: Vec<u32> = (0..n as u32).filter(|&i| bad(i as usize)).collect();
         let sle = (0..n)
@@ -185,6 +195,8 @@ impl Fast {
             sle,
             log_bad,
             by_abs,
+            low_abs,
+            skip,
             plain: false,
             centre: [t, p].map(|x| x.iter().sum::<f64>() / n as f64),
             p_run_by_t: t_runs

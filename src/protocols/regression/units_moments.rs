@@ -89,6 +89,7 @@ fn fused_rows<W: Weight, const K: usize>(
 ) -> ([[f64; 12]; K], [u64; K], [u32; K]) {
     let n = ws.iter().map(|w| w.len()).fold(t.len(), usize::min);
     let (t, p, ape, smape, sle) = (&t[..n], &p[..n], &ape[..n], &smape[..n], &sle[..n]);
+    let ws = ws.map(|w| &w[..n]);
     let (mut count, mut heaviest) = ([0u64; K], [0u32; K]);
     let mut sums = [[0.0f64; 12]; K];
     let mut start = 0;

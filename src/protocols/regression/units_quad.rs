@@ -5,9 +5,10 @@
 
 use super::passes::First;
 use super::runs::{gather, GATHER};
+use super::wide::wider;
 use super::Fast;
 use crate::metrics::regression::spearman_of_sums;
-use crate::stats::units::{interleave4, Weight};
+use crate::stats::units::Weight;
 use std::cell::RefCell;
 
 /// The block's weights side by side, and the predictions' doubled run ranks of the four replicates.
@@ -46,10 +47,8 @@ impl Fast {
                 weights: quad,
                 ranks,
             } = &mut *cell.borrow_mut();
-            if !interleave4(four, quad) {
-                return None;
-            }
-            let median = self.median4(quad, count);
+            let below = interleave(four, &self.low_abs, quad)?;
+            let median = self.median4(quad, count, below);
             let c = count.map(|k| k as i64 + 1);
             let spp = self.p_runs.doubled_ranks4(quad, ranks, c);
             let (stt, stp) = self.t_runs.cross4(quad, ranks, &self.p_run_by_t, c);
@@ -62,14 +61,23 @@ impl Fast {
 
     /// [`Fast::median`] of four replicates (each count above 0) in one walk, which stops when the four have
     /// found their middle values. A gathered block whose weights (summed first, a loop without branches)
-    /// take no replicate past the value it looks for is passed over whole.
-    fn median4(&self, w: &[[u8; 4]], count: [u64; 4]) -> [Option<f64>; 4] {
+    /// take no replicate past the value it looks for is passed over whole. The walk starts past the first
+    /// [`Fast::skip`] rows (`below`: each replicate's weights there) when no replicate's first middle value
+    /// lies among them, else at the first row.
+    fn median4(&self, w: &[[u8; 4]], count: [u64; 4], below: [u64; 4]) -> [Option<f64>; 4] {
         let q_lo = count.map(|c| c.saturating_sub(1) / 2);
         let q_hi = count.map(|c| c / 2);
-        let (mut lo, mut hi, mut cum) = ([f64::NAN; 4], [f64::NAN; 4], [0u64; 4]);
+        let past = (0..4).all(|r| below[r] <= q_lo[r]);
+        let (from, mut cum) = if past {
+            (self.skip, below)
+        } else {
+            (0, [0; 4])
+        };
+        let (mut lo, mut hi) = ([f64::NAN; 4], [f64::NAN; 4]);
         let (mut found_lo, mut found_hi) = ([false; 4], [false; 4]);
         let mut gathered = [[0u8; 4]; GATHER];
-        'walk: for order in self.by_abs.chunks(GATHER) {
+        let rows = self.by_abs.get(from..).unwrap_or(&[]);
+        'walk: for order in rows.chunks(GATHER) {
             gather(&mut gathered, w, order);
             let sums = block_sums(&gathered[..order.len()]);
             let passed = (0..4).all(|r| {
@@ -109,6 +117,53 @@ impl Fast {
     }
 }
 
+/// How many rows of the smallest |p − t| the median walk of a block may pass over ([`Fast::skip`]): about
+/// half the rows less eight standard deviations of a bootstrap replicate's weight there (at most √n) and a
+/// gathered block. Their weights are summed in the pass that puts the block's weights side by side
+/// ([`interleave`]), in the rows' order; the walk then gathers the rows past them only, from about the
+/// middle on.
+pub(super) fn skipped(n: usize) -> usize {
+    let margin = 8 * (n as f64).sqrt() as usize + GATHER;
+    (n / 2).saturating_sub(margin) / GATHER * GATHER
+}
+
+/// Four replicates' weights side by side (`out[i][r] = ws[r][i]`, one read at random then serves the four),
+/// and each replicate's sum of the weights of the rows where `low` is 1; `None` when a weight does not fit in
+/// a byte.
+fn interleave<W: Weight>(ws: [&[W]; 4], low: &[u8], out: &mut Vec<[u8; 4]>) -> Option<[u64; 4]> {
+    let n = ws.iter().map(|w| w.len()).fold(low.len(), usize::min);
+    out.clear();
+    out.resize(n, [0; 4]);
+    let (any, below) = wider(
+        #[inline(always)]
+        || {
+            let (mut any, mut below) = (0u32, [0u64; 4]);
+            // Chunks of rows whose sums fit in 32 bits (when every weight fits in a byte), each read by two
+            // loops that the compiler vectorizes over the rows: the sums, then the weights side by side.
+            for (c, (out, low)) in out.chunks_mut(4096).zip(low.chunks(4096)).enumerate() {
+                let at = c * 4096..c * 4096 + out.len();
+                let ks = ws.map(|w| w.get(at.clone()).unwrap_or(&[]));
+                for (b, k) in below.iter_mut().zip(ks) {
+                    let mut sum = 0u32;
+                    for (&k, &l) in k.iter().zip(low) {
+                        let k: u32 = k.into();
+                        any |= k;
+                        sum = sum.wrapping_add(k & (l as u32).wrapping_neg());
+                    }
+                    *b += sum as u64;
+                }
+                let rows = out.iter_mut().zip(ks[0]).zip(ks[1].iter().zip(ks[2]));
+                for (((o, &a), (&b, &c)), &d) in rows.zip(ks[3]) {
+                    let byte = |k: W| Into::<u32>::into(k) as u8;
+                    *o = [byte(a), byte(b), byte(c), byte(d)];
+                }
+            }
+            (any, below)
+        },
+    );
+    (any <= 255).then_some(below)
+}
+
 /// Each replicate's sum of a gathered block's weights.
 fn block_sums(block: &[[u8; 4]]) -> [u64; 4] {
     let mut sums = [0u32; 4]; // at most 255 · GATHER
@@ -118,4 +173,40 @@ fn block_sums(block: &[[u8; 4]]) -> [u64; 4] {
         }
     }
     sums.map(u64::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Fast;
+
+    /// The median walk that starts past the rows of the smallest errors, and the one from the first row
+    /// (when a replicate's middle value lies among them), give each replicate's values alone, to the bit.
+    #[test]
+    fn the_median_walk_may_start_past_the_smallest_errors() {
+        let n = 4000;
+        let t: Vec<f64> = (0..n).map(|i| (i * 7919 % 1000) as f64 / 8.0).collect();
+        let p: Vec<f64> = (0..n).map(|i| (i * 104_729 % 997) as f64 / 8.0).collect();
+        let fast = Fast::new(&t, &p, true);
+        assert!(fast.skip > 0);
+        let low = |i: usize| fast.low_abs[i] != 0;
+        let ones = vec![1u32; n];
+        // The second block's second replicate draws only the passed rows: its walk starts at the first row.
+        let ws: Vec<Vec<u32>> = vec![
+            ones.clone(),
+            (0..n).map(|i| if low(i) { 3 } else { 1 }).collect(),
+            (0..n).map(|i| (i % 3) as u32).collect(),
+            ones.clone(),
+            ones.clone(),
+            (0..n).map(|i| 2 * low(i) as u32).collect(),
+            (0..n).map(|i| (i % 5) as u32).collect(),
+            ones,
+        ];
+        let refs: Vec<&[u32]> = ws.iter().map(|w| w.as_slice()).collect();
+        let bits = |v: &[(&str, Option<f64>)]| -> Vec<Option<u64>> {
+            v.iter().map(|(_, v)| v.map(f64::to_bits)).collect()
+        };
+        for (w, got) in refs.iter().zip(fast.values_block(&refs)) {
+            assert_eq!(bits(&got), bits(&fast.values(w)));
+        }
+    }
 }
