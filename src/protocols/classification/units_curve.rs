@@ -343,10 +343,10 @@ fn curve_metrics(
                     *d = (y[0] - y[1]) * p;
                 }
                 kept_points(points, start, &mut keep[..len]);
+                recall0 = ys[len - 1];
+                sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
             },
         );
-        recall0 = ys[len - 1];
-        sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
     }
     let auc = Some(numpy_sum(&roc[..sweep.kept])).filter(|v| v.is_finite());
     let s = -numpy_sum(ap);

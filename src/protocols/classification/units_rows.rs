@@ -10,6 +10,9 @@ use crate::stats::wide::wide;
 /// most 255.
 const ROWS: usize = 256;
 
+/// The rows whose weights [`pass`] reads from each replicate's stream at a time.
+const GROUP: usize = 4;
+
 /// What one pass gives for each of K replicates: the mean metrics (as [`ScoresPart::means`]) and each
 /// cell's weighted count (`None` when a weight is past 255: then the caller counts them otherwise).
 pub(super) type Pass<const K: usize> = ([[Option<f64>; 3]; K], Option<[[u64; 4]; K]>);
@@ -64,13 +67,15 @@ fn pass<W: Weight, const K: usize, const C: usize, const FINITE: bool>(
         .chain(ws.iter().map(|w| w.len()))
         .fold(cell.len(), usize::min);
     let (x, ws, cell) = (x.map(|c| &c[..n]), ws.map(|w| &w[..n]), &cell[..n]);
-    // The sums live in the loop (returned at its end), so that they stay in registers.
+    // The sums live in the loop (returned at its end), so that they stay in registers. Column c's sums of
+    // the K replicates are side by side (`s[c]`: one vector), and each row's K weights are read from the K
+    // streams GROUP rows at a time (vector loads, regrouped by row in registers).
     let (s, total, counts, any) = wide(
         #[inline(always)]
         || {
-            let mut s = [[0.0f64; C]; K];
+            let mut s = [[0.0f64; K]; C];
             let mut counts = [[0u64; 4]; K];
-            let (mut total, mut any) = ([0u64; K], 0u32);
+            let (mut total, mut any) = ([0u64; K], [0u32; K]);
             for (c0, cells) in cell.chunks(ROWS).enumerate() {
                 let at = c0 * ROWS..c0 * ROWS + cells.len();
                 // This stretch of every column, as long as `cells` (no bounds checks in the loop).
@@ -78,18 +83,34 @@ fn pass<W: Weight, const K: usize, const C: usize, const FINITE: bool>(
                 let wk = ws.map(|w| &w[at.clone()][..cells.len()]);
                 // Each replicate's four counts of this stretch, 16 bits each.
                 let mut packed = [0u64; K];
-                for (i, &ce) in cells.iter().enumerate() {
+                let mut row = |i: usize, k: [u32; K], ce: u8| {
                     let shift = 16 * (ce & 3) as u32;
-                    for r in 0..K {
-                        let k: u32 = wk[r][i].into();
-                        for c in 0..C {
-                            let v = xs[c][i];
-                            s[r][c] += if FINITE { v * k as f64 } else { times(v, k) };
+                    for (c, sc) in s.iter_mut().enumerate() {
+                        let v = xs[c][i];
+                        for r in 0..K {
+                            sc[r] += if FINITE {
+                                v * k[r] as f64
+                            } else {
+                                times(v, k[r])
+                            };
                         }
-                        packed[r] = packed[r].wrapping_add(((k & 0xffff) as u64) << shift);
-                        total[r] += k as u64;
-                        any |= k;
                     }
+                    for r in 0..K {
+                        packed[r] = packed[r].wrapping_add(((k[r] & 0xffff) as u64) << shift);
+                        total[r] += k[r] as u64;
+                        any[r] |= k[r];
+                    }
+                };
+                let groups = cells.len() / GROUP * GROUP;
+                for g in (0..groups).step_by(GROUP) {
+                    let kk: [[u32; GROUP]; K] =
+                        wk.map(|w| std::array::from_fn(|j| w[g + j].into()));
+                    for j in 0..GROUP {
+                        row(g + j, kk.map(|k| k[j]), cells[g + j]);
+                    }
+                }
+                for i in groups..cells.len() {
+                    row(i, wk.map(|w| w[i].into()), cells[i]);
                 }
                 for r in 0..K {
                     for (c, count) in counts[r].iter_mut().enumerate() {
@@ -97,7 +118,8 @@ fn pass<W: Weight, const K: usize, const C: usize, const FINITE: bool>(
                     }
                 }
             }
-            (s, total, counts, any)
+            let s: [[f64; C]; K] = std::array::from_fn(|r| std::array::from_fn(|c| s[c][r]));
+            (s, total, counts, any.iter().fold(0, |a, &b| a | b))
         },
     );
     let sums = s.map(|s| std::array::from_fn(|c| s.get(c).copied().unwrap_or(0.0)));
