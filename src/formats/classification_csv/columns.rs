@@ -7,7 +7,9 @@ use super::shape::header_problem;
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, BATCH};
-use crate::formats::id_index::{early_rows, early_tags, touch_rows, EarlyColumns};
+use crate::formats::id_index::{
+    early_numbers, early_rows, early_tags, touch_rows, EarlyColumns, NumberColumns,
+};
 use crate::formats::pandas_cells::{read_number, IdKeys, ReadAs};
 
 /// A GT of several target columns.
@@ -142,7 +144,7 @@ pub fn read_gt<'i>(
     let mut group_index = std::collections::HashMap::<String, u32>::new();
     let (mut group, mut weight) = (None, None);
     let (mut cols, mut held, mut over, mut tags) = (None, 0u64, false, Vec::new());
-    let shared = EarlyColumns::new();
+    let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
             if let Some(d) = header_problem(family, file, h, delimiter, None) {
@@ -165,6 +167,7 @@ pub fn read_gt<'i>(
             cols = target_columns(family, file, h, (opts.id, opts.targets, &other), diags);
             if let Some((ic, c)) = &cols {
                 gt.names = c.iter().map(|&j| h[j].clone()).collect();
+                let _ = numbered.set(c.clone());
                 let _ = shared.set((*ic, None));
             }
             cols.is_some()
@@ -191,8 +194,9 @@ pub fn read_gt<'i>(
                     diags.push(id_csv::duplicate_gt_id(family, file, row, *ic, first));
                     continue;
                 }
-                for &j in c {
-                    let v = read_number(gt.read_as, family, file, row, j, diags);
+                for (k, &j) in c.iter().enumerate() {
+                    let v = early_number(row, k)
+                        .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
                     gt.values.push(v.unwrap_or(f64::NAN));
                 }
                 if let Some(g) = group {
@@ -219,7 +223,7 @@ pub fn read_gt<'i>(
         r,
         delimiter,
         BATCH,
-        early_tags(&shared),
+        early_numbers(early_tags(&shared), &numbered),
         diags,
         each,
     )?;
@@ -248,7 +252,7 @@ pub fn read_submission<'i>(
     let mut matcher = Matcher::new(family, file, n);
     let mut values = vec![f64::NAN; n * m];
     let (mut cols, mut found) = (None, Vec::new());
-    let shared = EarlyColumns::new();
+    let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
             let is_gt_id = |c: &str| gt.ids.find(c).is_some();
@@ -257,7 +261,8 @@ pub fn read_submission<'i>(
                 return false;
             }
             cols = target_columns(family, file, h, (id_opt, &gt.names, &[]), diags);
-            if let Some((ic, _)) = &cols {
+            if let Some((ic, c)) = &cols {
+                let _ = numbered.set(c.clone());
                 let _ = shared.set((*ic, None));
             }
             cols.is_some()
@@ -274,7 +279,9 @@ pub fn read_submission<'i>(
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = matcher.accept(row, *ic, f, diags) {
                     for (k, &j) in c.iter().enumerate() {
-                        if let Some(v) = read_number(gt.read_as, family, file, row, j, diags) {
+                        let v = early_number(row, k)
+                            .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
+                        if let Some(v) = v {
                             values[i * m + k] = v;
                         }
                     }
@@ -283,7 +290,7 @@ pub fn read_submission<'i>(
             true
         }
     };
-    let early = early_rows(&gt.ids, &shared);
+    let early = early_numbers(early_rows(&gt.ids, &shared), &numbered);
     id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
     Some(ColumnsSubmission {
@@ -291,6 +298,14 @@ pub fn read_submission<'i>(
         values,
         seen: matcher.seen,
     })
+}
+
+/// The `k`-th target column's number of `row` as the tokenising thread read it ([`early_numbers`]): what
+/// [`read_number`] gives in either mode for a field that is a finite number (no such field is a boolean or a
+/// missing value to pandas); `None` (not read, or not a finite number) leaves the field to [`read_number`].
+#[inline]
+fn early_number(row: &Row, k: usize) -> Option<f64> {
+    row.numbers.get(k).copied().filter(|v| !v.is_nan())
 }
 
 /// A GT cell of a binary target column that is neither class nor the skipped value: a located error naming
