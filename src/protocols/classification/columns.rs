@@ -65,7 +65,7 @@ pub struct Scorers<'a> {
 /// Column `j` of a GT's and a submission's row-major tables (`width` values a row), the rows whose GT value is
 /// not the skipped value (`rows` of them), read in place.
 pub struct Column<'a> {
-    truth: &'a [f64],
+    truth: &'a cols::Cells,
     submitted: &'a [f64],
     width: usize,
     j: usize,
@@ -75,35 +75,35 @@ pub struct Column<'a> {
 
 impl<'a> Column<'a> {
     fn new(gt: &'a ColumnsGt, sub: &'a ColumnsSubmission, j: usize, skip: Option<f64>) -> Self {
-        let (truth, width) = (&gt.values[..], gt.names.len());
-        let rows = match skip {
-            None => gt.lines.len(),
-            Some(s) => truth
-                .iter()
-                .skip(j)
-                .step_by(width)
-                .filter(|&&t| t != s)
-                .count(),
-        };
+        let (truth, width) = (&gt.values, gt.names.len());
         let submitted = &sub.values[..];
-        Column {
+        let mut c = Column {
             truth,
             submitted,
             width,
             j,
-            skip,
-            rows,
-        }
+            skip: None,
+            rows: 0,
+        };
+        c.rows = match skip {
+            None => c.pairs().count(),
+            Some(s) => c.pairs().filter(|&(t, _)| t != s).count(),
+        };
+        c.skip = skip;
+        c
     }
 
     /// The column's (truth, submitted) pairs, in row order.
     pub fn pairs(&self) -> impl Iterator<Item = (f64, f64)> + Clone + 'a {
-        let (t, p) = (self.truth.iter(), self.submitted.iter());
-        let skip = self.skip;
-        let pairs = t.zip(p).skip(self.j).step_by(self.width.max(1));
-        pairs
-            .map(|(&t, &p)| (t, p))
-            .filter(move |&(t, _)| skip != Some(t))
+        let (t, p, m, j, skip) = (self.truth, self.submitted, self.width, self.j, self.skip);
+        let rows = p.len().min(t.len()).checked_div(m).unwrap_or(0);
+        let at = move |i: usize| {
+            (
+                t.get(i * m + j),
+                p.get(i * m + j).copied().unwrap_or(f64::NAN),
+            )
+        };
+        (0..rows).map(at).filter(move |&(t, _)| skip != Some(t))
     }
 }
 
@@ -272,13 +272,13 @@ fn check_binary(f: &Family, gt: &ColumnsGt, skip: Option<f64>, diags: &mut Diags
     let m = gt.names.len();
     let ok = |v: f64| v == 0.0 || v == 1.0 || v.is_nan() || Some(v) == skip;
     let mut first: Vec<Option<usize>> = vec![None; m];
-    for (i, row) in gt.values.chunks_exact(m.max(1)).enumerate() {
-        if row.iter().all(|&v| ok(v)) {
+    for i in 0..gt.values.len() / m.max(1) {
+        if (0..m).all(|j| ok(gt.values.get(i * m + j))) {
             continue;
         }
-        for (j, &v) in row.iter().enumerate() {
-            if !ok(v) && first[j].is_none() {
-                first[j] = Some(i);
+        for (j, f) in first.iter_mut().enumerate() {
+            if !ok(gt.values.get(i * m + j)) && f.is_none() {
+                *f = Some(i);
             }
         }
         if first.iter().all(Option::is_some) {
@@ -287,7 +287,7 @@ fn check_binary(f: &Family, gt: &ColumnsGt, skip: Option<f64>, diags: &mut Diags
     }
     for (j, i) in first.into_iter().enumerate() {
         if let Some(i) = i {
-            diags.push(cols::not_binary(f.id, gt, i, j, gt.values[i * m + j]));
+            diags.push(cols::not_binary(f.id, gt, i, j, gt.values.get(i * m + j)));
         }
     }
 }
@@ -311,9 +311,9 @@ fn score_columns(
             t.clear();
             p.clear();
             w.clear();
-            let kept = |i: &usize| skip.is_none_or(|v| gt.values[i * m + j] != v);
+            let kept = |i: &usize| skip.is_none_or(|v| gt.values.get(i * m + j) != v);
             for i in (0..gt.lines.len()).filter(kept) {
-                t.push(gt.values[i * m + j]);
+                t.push(gt.values.get(i * m + j));
                 p.push(sub.values[i * m + j]);
                 if let Some(&wi) = gt.weights.get(i) {
                     w.push(wi);
