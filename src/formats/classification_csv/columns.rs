@@ -312,7 +312,9 @@ pub fn read_submission<'i>(
 ) -> Option<ColumnsSubmission> {
     let (n, m) = (gt.ids.len(), gt.names.len());
     let mut matcher = Matcher::new(family, file, n);
-    let mut values = vec![f64::NAN; n * m];
+    // Zeroed, so fresh pages untouched until a row is written (no pass of NaN before the reading): every cell
+    // of an accepted row is written below, the rows never accepted are NaN'd after.
+    let mut values = vec![0.0; n * m];
     let (mut cols, mut found) = (None, Vec::new());
     let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
     let each = |ev: Batch, diags: &mut Diags| match ev {
@@ -343,9 +345,7 @@ pub fn read_submission<'i>(
                     for (k, &j) in c.iter().enumerate() {
                         let v = early_number(row, k)
                             .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
-                        if let Some(v) = v {
-                            values[i * m + k] = v;
-                        }
+                        values[i * m + k] = v.unwrap_or(f64::NAN);
                     }
                 }
             }
@@ -355,6 +355,14 @@ pub fn read_submission<'i>(
     let early = early_numbers(early_rows(&gt.ids, &shared), &numbered);
     id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
+    for (i, _) in matcher
+        .seen
+        .iter()
+        .enumerate()
+        .filter(|(_, &line)| line == 0)
+    {
+        values[i * m..(i + 1) * m].fill(f64::NAN);
+    }
     Some(ColumnsSubmission {
         file: file.to_string(),
         values,
