@@ -65,6 +65,18 @@ high right after another large process has exited), median 0.44 s, 246-249 MiB; 
 www/pkg of a fresh scripts/build-wasm of 05825ca): 1.04-1.10 s, renderer peak 536 MB (wasm memory 1,526 MB is
 src/wasm/mod.rs reserve_heap's growth in one step to 16x the input, capped at 1.5 GiB, not use): 2.9-3.0x faster
 than Python, within the default 2 GiB budget.
+Branch kauc2 (2026-11-27 21:20-22:30 UTC, shared machine, load 4-7: fresh pages were slow, ~2 ms a MB): the
+target columns' numbers parsed on the tokenising thread (with the record still in its cache; eight-byte
+fields read at once), each column scored in place from the tables (no column copies; one pass splits the keys
+by class while summing the log-loss terms; the curve as 32-bit counts, no thresholds), the GT's 0/1 cells a
+byte each, the submission table zeroed rather than NaN-filled. Peak RSS 246 -> 145 MiB. Same minutes, load 4.1,
+three alternating runs each: main (cf6a25d) 1.28-1.57 s wall / 0.85-1.10 s CPU (user 0.63-0.66), kauc2
+0.85-1.50 s / 0.59-0.85 s CPU (user 0.56-0.58), Python 6.19-6.54 s / 4.17-4.39 s CPU: median 5.9x Python's
+wall (main 4.7x), 6.9x its CPU time (main 4.9x); to be measured again on the idle machine. Tried and dropped:
+the lookups of the submission's ids all on the main thread (the tokenising thread, busy with the csv crate's
+push_field, stays the slower one in that phase: no gain). What is left (perf): clearing fresh pages (the
+submission's 48 MB table at its first writes, the id table and arena), the tokenising threads' push_field
+(about 40 % of their samples), the radix sorts (about 35 % of each scoring thread).
 """
 import json, os, re, subprocess, sys, time
 

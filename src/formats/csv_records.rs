@@ -21,6 +21,8 @@ pub struct Row<'a> {
     pub fields: Vec<&'a str>,
     /// What the tokenising thread worked out ahead for this record (all `None` when nothing was).
     pub early: Early,
+    /// The number fields the tokenising thread read from this record (see [`Worked`]; empty when none were).
+    pub numbers: &'a [f64],
 }
 
 /// What a reader's `early` function worked out from a raw record on the tokenising thread (`None`: not worked
@@ -36,12 +38,38 @@ pub struct Early {
     pub row: Option<Option<u32>>,
 }
 
-/// A reader's `early` function: fills one [`Early`] per raw record of a block (`out` arrives cleared).
-pub trait EarlyFn: FnMut(&[csv::ByteRecord], &mut Vec<Early>) + Send {}
-impl<T: FnMut(&[csv::ByteRecord], &mut Vec<Early>) + Send> EarlyFn for T {}
+/// What a reader's `early` function worked out for a block of raw records: one [`Early`] per record (or none),
+/// and, when it reads `per_record` number fields of each record (a reader's list of columns), their values
+/// record after record, each exactly what [`super::id_csv::finite`] gives, NaN where that is `None` (the
+/// checker then reads the field itself, and reports it).
+#[derive(Default)]
+pub struct Worked {
+    pub early: Vec<Early>,
+    pub numbers: Vec<f64>,
+    pub per_record: usize,
+}
+
+impl Worked {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn clear(&mut self) {
+        self.early.clear();
+        self.numbers.clear();
+        self.per_record = 0;
+    }
+
+    /// The numbers read from record `k` of the block (empty when none were).
+    fn numbers_of(&self, k: usize) -> &[f64] {
+        let n = self.per_record;
+        self.numbers.get(k * n..(k + 1) * n).unwrap_or(&[])
+    }
+}
+
+/// A reader's `early` function: fills `out` (which arrives cleared) for the raw records of a block.
+pub trait EarlyFn: FnMut(&[csv::ByteRecord], &mut Worked) + Send {}
+impl<T: FnMut(&[csv::ByteRecord], &mut Worked) + Send> EarlyFn for T {}
 
 /// An `early` function that works out nothing.
-pub fn no_early(_: &[csv::ByteRecord], _: &mut Vec<Early>) {}
+pub fn no_early(_: &[csv::ByteRecord], _: &mut Worked) {}
 
 /// Field `i` of a raw record trimmed of ASCII spaces and tabs, as [`Row::get`] would give it (`b""` if absent).
 #[inline]
@@ -232,7 +260,8 @@ fn in_turn<F: FnMut(Batch, &mut Diags) -> bool>(
     let mut recs: Vec<csv::ByteRecord> = (0..batch).map(|_| csv::ByteRecord::new()).collect();
     loop {
         let (filled, end) = fill(&mut rdr, &mut recs, usize::MAX, batch);
-        if !feed.records(&recs[..filled], &[], end.failure, diags) || end.done {
+        let none = Worked::default();
+        if !feed.records(&recs[..filled], (&none, 0), end.failure, diags) || end.done {
             return;
         }
     }
@@ -288,7 +317,7 @@ fn fill<R: Read>(
 struct Block {
     recs: Vec<csv::ByteRecord>,
     filled: usize,
-    early: Vec<Early>,
+    early: Worked,
     end: End,
 }
 
@@ -307,7 +336,7 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
     // Whole batches per block, so that the callback sees the batches it would see in turn.
     let per_block = (BLOCK_RECORDS / batch).max(1) * batch;
     let (full_tx, full_rx) = sync_channel::<Block>(BLOCKS - 1);
-    let (empty_tx, empty_rx) = sync_channel::<(Vec<csv::ByteRecord>, Vec<Early>)>(BLOCKS);
+    let (empty_tx, empty_rx) = sync_channel::<(Vec<csv::ByteRecord>, Worked)>(BLOCKS);
     // The reader moves to the tokeniser through `slot`, and back here if no thread can be started.
     let slot = std::sync::Mutex::new(Some(r));
     std::thread::scope(|s| {
@@ -357,12 +386,11 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
             let mut failure = end.failure;
             for (k, run) in recs[..filled].chunks(batch).enumerate() {
                 let last = if k + 1 == runs { failure.take() } else { None };
-                let worked = early.get(k * batch..).unwrap_or(&[]);
-                if !feed.records(run, worked, last, diags) {
+                if !feed.records(run, (&early, k * batch), last, diags) {
                     return;
                 }
             }
-            if failure.is_some() && !feed.records(&[], &[], failure, diags) {
+            if failure.is_some() && !feed.records(&[], (&early, filled), failure, diags) {
                 return;
             }
             if end.done {
@@ -395,12 +423,13 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
         go
     }
 
-    /// Checks `recs` (consecutive records, in order; `early[k]`, if there, was worked out for `recs[k]`) and
-    /// hands them on, then reports `failure` (the read that failed after them); false when reading must stop.
-    fn records(
+    /// Checks `recs` (consecutive records, in order; what `worked` holds for record `from + k` of its block, if
+    /// anything, was worked out for `recs[k]`) and hands them on, then reports `failure` (the read that failed
+    /// after them); false when reading must stop.
+    fn records<'r>(
         &mut self,
-        recs: &[csv::ByteRecord],
-        early: &[Early],
+        recs: &'r [csv::ByteRecord],
+        (worked, from): (&'r Worked, usize),
         failure: Option<csv::Error>,
         diags: &mut Diags,
     ) -> bool {
@@ -456,11 +485,12 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
                         );
                         continue;
                     }
-                    let early = early.get(k).copied().unwrap_or_default();
+                    let early = worked.early.get(from + k).copied().unwrap_or_default();
                     rows.push(Row {
                         line,
                         fields,
                         early,
+                        numbers: worked.numbers_of(from + k),
                     });
                 }
             }

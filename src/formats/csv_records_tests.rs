@@ -91,8 +91,8 @@ fn early_reaches_its_row() {
     let b: &[u8] = &text;
     let read = |input: CsvIn| {
         let mut rows = Vec::new();
-        let early = |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
-            out.extend(recs.iter().map(|r| {
+        let early = |recs: &[csv::ByteRecord], out: &mut Worked| {
+            out.early.extend(recs.iter().map(|r| {
                 Early {
                     key: r.position().map(|p| p.line()),
                     number: std::str::from_utf8(raw_field(r, 1))
@@ -100,12 +100,21 @@ fn early_reaches_its_row() {
                         .and_then(|s| s.parse().ok()),
                     row: r.position().map(|p| Some(p.record() as u32)),
                 }
-            }))
+            }));
+            out.per_record = 2;
+            for r in recs {
+                let line = r.position().map_or(0.0, |p| p.line() as f64);
+                out.numbers.extend([line, f64::NAN]);
+            }
         };
         let mut d = Diags::new();
         read_batched_with("t", "f.csv", input, b',', 32, early, &mut d, |ev, _| {
             if let Batch::Rows(rs) = ev {
-                rows.extend(rs.iter().map(|r| (r.line, r.get(1).to_string(), r.early)));
+                let numbers = |r: &Row| r.numbers.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                rows.extend(
+                    rs.iter()
+                        .map(|r| (r.line, r.get(1).to_string(), r.early, numbers(r))),
+                );
             }
             true
         });
@@ -115,9 +124,11 @@ fn early_reaches_its_row() {
     let in_turn = read(CsvIn::Stream(Box::new(b)));
     assert_eq!(ahead.len(), in_turn.len());
     assert!(ahead.len() > 3 * BLOCK_RECORDS - 200);
-    for ((line, v, early), (line2, v2, none)) in ahead.iter().zip(&in_turn) {
+    for ((line, v, early, numbers), (line2, v2, none, no_numbers)) in ahead.iter().zip(&in_turn) {
         assert_eq!((line, v), (line2, v2));
         assert_eq!(*none, Early::default());
+        assert!(no_numbers.is_empty());
+        assert_eq!(*numbers, [(*line as f64).to_bits(), f64::NAN.to_bits()]);
         assert_eq!(early.key, Some(*line));
         assert_eq!(early.number, v.parse().ok());
         assert!(early.row.is_some_and(|r| r.is_some()));

@@ -1,7 +1,7 @@
 //! The ids of a GT table, stored once ([`IdIndex`]), and the matching of submission rows to them ([`Matcher`]),
 //! for the `classification` and `regression` families (docs/specs/families.md section 0).
 
-use super::csv_records::{raw_field, Early, EarlyFn};
+use super::csv_records::{raw_field, Early, EarlyFn, Worked};
 use super::id_csv::{finite, Row};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::items::Ids;
@@ -235,9 +235,9 @@ pub type EarlyColumns = OnceLock<(usize, Option<usize>)>;
 
 /// The `early` function of a GT table: each record's id [`Tag`] (key) and number field (if a column is given).
 pub fn early_tags(cols: &EarlyColumns) -> impl EarlyFn + '_ {
-    move |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
+    move |recs: &[csv::ByteRecord], out: &mut Worked| {
         let Some(&(ic, vc)) = cols.get() else { return };
-        out.extend(recs.iter().map(|r| Early {
+        out.early.extend(recs.iter().map(|r| Early {
             key: Some(tag_bytes(raw_field(r, ic)).0),
             number: vc.and_then(|c| finite(raw_field(r, c))),
             row: None,
@@ -253,19 +253,48 @@ pub fn early_rows<'a>(ids: &'a IdIndex, cols: &'a EarlyColumns) -> impl EarlyFn 
     let mut tags_only = early_tags(cols);
     let mut odd = false;
     let mut tags = Vec::new();
-    move |recs: &[csv::ByteRecord], out: &mut Vec<Early>| {
+    move |recs: &[csv::ByteRecord], out: &mut Worked| {
         tags_only(recs, out);
         odd = !odd;
         let Some(&(ic, _)) = cols.get().filter(|_| odd && !ids.is_empty()) else {
             return;
         };
-        for (run, early) in recs.chunks(BATCH_ROWS).zip(out.chunks_mut(BATCH_ROWS)) {
+        for (run, early) in recs
+            .chunks(BATCH_ROWS)
+            .zip(out.early.chunks_mut(BATCH_ROWS))
+        {
             tags.clear();
             tags.extend(early.iter().map(|e| Tag(e.key.unwrap_or(0))));
             ids.touch(&tags);
             for ((r, e), &t) in run.iter().zip(early.iter_mut()).zip(&tags) {
                 e.row = Some(ids.find_bytes(raw_field(r, ic), t).map(|i| i as u32));
             }
+        }
+    }
+}
+
+/// The number columns an [`early_numbers`] function reads, set once the header is read.
+pub type NumberColumns = OnceLock<Vec<usize>>;
+
+/// `inner`, and each record's fields in `cols` read as numbers ([`Worked::numbers`]: the checker then reads
+/// them from [`super::csv_records::Row::numbers`] instead of parsing them itself, the tokenising thread's copy of
+/// the record being still in its cache).
+pub fn early_numbers<'a>(
+    mut inner: impl EarlyFn + 'a,
+    cols: &'a NumberColumns,
+) -> impl EarlyFn + 'a {
+    move |recs: &[csv::ByteRecord], out: &mut Worked| {
+        inner(recs, out);
+        let Some(cols) = cols.get().filter(|c| !c.is_empty()) else {
+            return;
+        };
+        out.per_record = cols.len();
+        out.numbers.reserve(recs.len() * cols.len());
+        for r in recs {
+            let read = cols
+                .iter()
+                .map(|&c| finite(raw_field(r, c)).unwrap_or(f64::NAN));
+            out.numbers.extend(read);
         }
     }
 }

@@ -7,7 +7,9 @@ use super::shape::header_problem;
 use crate::budget::{Budget, FAMILY_ROW_BYTES};
 use crate::diag::{excerpt, Diagnostic, Diags};
 use crate::formats::id_csv::{self, Batch, CsvIn, IdIndex, Matcher, Row, BATCH};
-use crate::formats::id_index::{early_rows, early_tags, touch_rows, EarlyColumns};
+use crate::formats::id_index::{
+    early_numbers, early_rows, early_tags, touch_rows, EarlyColumns, NumberColumns,
+};
 use crate::formats::pandas_cells::{read_number, IdKeys, ReadAs};
 
 /// A GT of several target columns.
@@ -17,7 +19,7 @@ pub struct ColumnsGt {
     /// The target column names, in the order of the option (or of the GT's header).
     pub names: Vec<String>,
     /// Row-major, `names.len()` values per row.
-    pub values: Vec<f64>,
+    pub values: Cells,
     pub lines: Vec<u64>,
     /// With a group column: each row's group (an index into `group_names`, in first-seen order).
     pub groups: Vec<u32>,
@@ -33,7 +35,69 @@ impl ColumnsGt {
     /// Column `j`'s values, one per GT row.
     pub fn column(&self, j: usize) -> Vec<f64> {
         let m = self.names.len();
-        self.values.iter().skip(j).step_by(m).copied().collect()
+        (0..self.lines.len())
+            .map(|i| self.values.get(i * m + j))
+            .collect()
+    }
+}
+
+/// The cells of a GT table: a byte each while every value is a small integer, read back exactly (0/1 labels,
+/// a skipped -1: a 1M x 6 binary table in 6 MB rather than 48), else a float each.
+#[derive(Clone, Debug)]
+pub enum Cells {
+    Small(Vec<i8>),
+    Wide(Vec<f64>),
+}
+
+impl Default for Cells {
+    fn default() -> Self {
+        Cells::Small(Vec::new())
+    }
+}
+
+impl Cells {
+    /// `v` as a small integer, if it is one exactly (not `-0.0`, not NaN).
+    #[inline]
+    fn small(v: f64) -> Option<i8> {
+        let s = v as i8;
+        (f64::from(s).to_bits() == v.to_bits()).then_some(s)
+    }
+
+    /// Appends `v` (the cells turn wide at the first value that is not small).
+    #[inline]
+    pub fn push(&mut self, v: f64) {
+        match self {
+            Cells::Small(c) => match Self::small(v) {
+                Some(s) => c.push(s),
+                None => {
+                    let mut w: Vec<f64> = Vec::with_capacity(c.capacity().max(c.len() + 1));
+                    w.extend(c.iter().map(|&s| f64::from(s)));
+                    w.push(v);
+                    *self = Cells::Wide(w);
+                }
+            },
+            Cells::Wide(w) => w.push(v),
+        }
+    }
+
+    /// Cell `i` (NaN past the end).
+    #[inline]
+    pub fn get(&self, i: usize) -> f64 {
+        match self {
+            Cells::Small(c) => c.get(i).map_or(f64::NAN, |&s| f64::from(s)),
+            Cells::Wide(w) => w.get(i).copied().unwrap_or(f64::NAN),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Cells::Small(c) => c.len(),
+            Cells::Wide(w) => w.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -131,7 +195,7 @@ pub fn read_gt<'i>(
         file: file.to_string(),
         ids: IdIndex::default(),
         names: Vec::new(),
-        values: Vec::new(),
+        values: Cells::default(),
         lines: Vec::new(),
         groups: Vec::new(),
         group_names: Vec::new(),
@@ -142,7 +206,7 @@ pub fn read_gt<'i>(
     let mut group_index = std::collections::HashMap::<String, u32>::new();
     let (mut group, mut weight) = (None, None);
     let (mut cols, mut held, mut over, mut tags) = (None, 0u64, false, Vec::new());
-    let shared = EarlyColumns::new();
+    let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
             if let Some(d) = header_problem(family, file, h, delimiter, None) {
@@ -165,6 +229,7 @@ pub fn read_gt<'i>(
             cols = target_columns(family, file, h, (opts.id, opts.targets, &other), diags);
             if let Some((ic, c)) = &cols {
                 gt.names = c.iter().map(|&j| h[j].clone()).collect();
+                let _ = numbered.set(c.clone());
                 let _ = shared.set((*ic, None));
             }
             cols.is_some()
@@ -191,8 +256,9 @@ pub fn read_gt<'i>(
                     diags.push(id_csv::duplicate_gt_id(family, file, row, *ic, first));
                     continue;
                 }
-                for &j in c {
-                    let v = read_number(gt.read_as, family, file, row, j, diags);
+                for (k, &j) in c.iter().enumerate() {
+                    let v = early_number(row, k)
+                        .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
                     gt.values.push(v.unwrap_or(f64::NAN));
                 }
                 if let Some(g) = group {
@@ -219,7 +285,7 @@ pub fn read_gt<'i>(
         r,
         delimiter,
         BATCH,
-        early_tags(&shared),
+        early_numbers(early_tags(&shared), &numbered),
         diags,
         each,
     )?;
@@ -246,9 +312,11 @@ pub fn read_submission<'i>(
 ) -> Option<ColumnsSubmission> {
     let (n, m) = (gt.ids.len(), gt.names.len());
     let mut matcher = Matcher::new(family, file, n);
-    let mut values = vec![f64::NAN; n * m];
+    // Zeroed, so fresh pages untouched until a row is written (no pass of NaN before the reading): every cell
+    // of an accepted row is written below, the rows never accepted are NaN'd after.
+    let mut values = vec![0.0; n * m];
     let (mut cols, mut found) = (None, Vec::new());
-    let shared = EarlyColumns::new();
+    let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
     let each = |ev: Batch, diags: &mut Diags| match ev {
         Batch::Header(h) => {
             let is_gt_id = |c: &str| gt.ids.find(c).is_some();
@@ -257,7 +325,8 @@ pub fn read_submission<'i>(
                 return false;
             }
             cols = target_columns(family, file, h, (id_opt, &gt.names, &[]), diags);
-            if let Some((ic, _)) = &cols {
+            if let Some((ic, c)) = &cols {
+                let _ = numbered.set(c.clone());
                 let _ = shared.set((*ic, None));
             }
             cols.is_some()
@@ -274,23 +343,39 @@ pub fn read_submission<'i>(
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = matcher.accept(row, *ic, f, diags) {
                     for (k, &j) in c.iter().enumerate() {
-                        if let Some(v) = read_number(gt.read_as, family, file, row, j, diags) {
-                            values[i * m + k] = v;
-                        }
+                        let v = early_number(row, k)
+                            .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
+                        values[i * m + k] = v.unwrap_or(f64::NAN);
                     }
                 }
             }
             true
         }
     };
-    let early = early_rows(&gt.ids, &shared);
+    let early = early_numbers(early_rows(&gt.ids, &shared), &numbered);
     id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each)?;
     cols?;
+    for (i, _) in matcher
+        .seen
+        .iter()
+        .enumerate()
+        .filter(|(_, &line)| line == 0)
+    {
+        values[i * m..(i + 1) * m].fill(f64::NAN);
+    }
     Some(ColumnsSubmission {
         file: file.to_string(),
         values,
         seen: matcher.seen,
     })
+}
+
+/// The `k`-th target column's number of `row` as the tokenising thread read it ([`early_numbers`]): what
+/// [`read_number`] gives in either mode for a field that is a finite number (no such field is a boolean or a
+/// missing value to pandas); `None` (not read, or not a finite number) leaves the field to [`read_number`].
+#[inline]
+fn early_number(row: &Row, k: usize) -> Option<f64> {
+    row.numbers.get(k).copied().filter(|v| !v.is_nan())
 }
 
 /// A GT cell of a binary target column that is neither class nor the skipped value: a located error naming
@@ -308,4 +393,33 @@ pub fn not_binary(family: &str, gt: &ColumnsGt, row: usize, col: usize, value: f
     .expected("0 or 1")
     .found(value.to_string())
     .hint("Give each target column 0/1 labels, or set `skip_target` to the value that marks a row out of a column.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cells;
+
+    /// Cells read back bit for bit, small while they can be, wide from the first value that is not small.
+    #[test]
+    fn cells_read_back_exactly() {
+        let mut c = Cells::default();
+        let small = [0.0, 1.0, -1.0, 127.0, -128.0, 1.0];
+        small.iter().for_each(|&v| c.push(v));
+        assert!(matches!(c, Cells::Small(_)));
+        let wide = [-0.0, 0.5, f64::NAN, 128.0, 1e300, -129.0];
+        for (k, &v) in wide.iter().enumerate() {
+            let mut d = c.clone();
+            d.push(v);
+            assert!(matches!(d, Cells::Wide(_)), "{v}");
+            d.push(1.0);
+            let want: Vec<u64> = small
+                .iter()
+                .chain([&wide[k], &1.0])
+                .map(|v| v.to_bits())
+                .collect();
+            let got: Vec<u64> = (0..d.len()).map(|i| d.get(i).to_bits()).collect();
+            assert_eq!(got, want);
+        }
+        assert!(c.get(100).is_nan());
+    }
 }

@@ -126,13 +126,18 @@ pub fn roc_auc(pairs: &mut [(f64, bool)]) -> Option<f64> {
 /// [`roc_auc`] of a threshold curve already built.
 /// The points of [`roc_curve`] are computed as they are summed: the same terms, one vector instead of six.
 pub fn roc_auc_of(c: &ThresholdCurve) -> Option<f64> {
-    let pos = c.tps.last().copied().unwrap_or(0.0);
-    let neg = c.fps.last().copied().unwrap_or(0.0);
+    roc_auc_by(c.fps.len().min(c.tps.len()), |i| c.fps[i], |i| c.tps[i])
+}
+
+/// [`roc_auc_of`] of the curve of `m` points whose false and true positives are `f(i)` and `t(i)` (the same
+/// arithmetic, whatever holds the points).
+#[inline]
+pub fn roc_auc_by(m: usize, f: impl Fn(usize) -> f64, t: impl Fn(usize) -> f64) -> Option<f64> {
+    let pos = if m > 0 { t(m - 1) } else { 0.0 };
+    let neg = if m > 0 { f(m - 1) } else { 0.0 };
     if pos == 0.0 || neg == 0.0 {
         return None;
     }
-    let m = c.fps.len();
-    let (f, t) = (&c.fps, &c.tps);
     // `roc_curve`'s kept points, (0, 0) first, divided by the last one (pos, neg > 0); counted, then summed
     // as they are computed.
     let keep = |i: &usize| {
@@ -140,13 +145,13 @@ pub fn roc_auc_of(c: &ThresholdCurve) -> Option<f64> {
         m <= 2
             || i == 0
             || i == m - 1
-            || (f[i + 1] - f[i]) - (f[i] - f[i - 1]) != 0.0
-            || (t[i + 1] - t[i]) - (t[i] - t[i - 1]) != 0.0
+            || (f(i + 1) - f(i)) - (f(i) - f(i - 1)) != 0.0
+            || (t(i + 1) - t(i)) - (t(i) - t(i - 1)) != 0.0
     };
     let kept = (0..m).filter(keep).count();
     let (mut x0, mut y0) = (0.0 / neg, 0.0 / pos);
     let mut terms = (0..m).filter(keep).map(|i| {
-        let (x, y) = (f[i] / neg, t[i] / pos);
+        let (x, y) = (f(i) / neg, t(i) / pos);
         let term = (x - x0) * (y + y0) / 2.0;
         (x0, y0) = (x, y);
         term
@@ -180,21 +185,31 @@ pub fn average_precision(pairs: &mut [(f64, bool)]) -> Option<f64> {
 
 /// [`average_precision`] of a threshold curve already built.
 pub fn average_precision_of(c: &ThresholdCurve) -> Option<f64> {
-    if c.tps.is_empty() {
+    average_precision_by(c.tps.len().min(c.fps.len()), |i| c.fps[i], |i| c.tps[i])
+}
+
+/// [`average_precision_of`] of the curve of `m` points whose false and true positives are `f(i)` and `t(i)`.
+#[inline]
+pub fn average_precision_by(
+    m: usize,
+    f: impl Fn(usize) -> f64,
+    t: impl Fn(usize) -> f64,
+) -> Option<f64> {
+    if m == 0 {
         return None;
     }
     // The terms of the reversed curve with its final (precision 1, recall 0) point ([`precision_recall_curve`]),
     // computed as they are summed: one vector instead of three.
-    let (m, tl) = (c.tps.len(), c.tps[c.tps.len() - 1]);
+    let tl = t(m - 1);
     let precision = |j: usize| {
-        let ps = c.tps[j] + c.fps[j];
+        let ps = t(j) + f(j);
         if ps != 0.0 {
-            c.tps[j] / ps
+            t(j) / ps
         } else {
             0.0
         }
     };
-    let recall = |j: usize| if tl == 0.0 { 1.0 } else { c.tps[j] / tl };
+    let recall = |j: usize| if tl == 0.0 { 1.0 } else { t(j) / tl };
     let mut terms = (0..m).map(|i| {
         let j = m - 1 - i;
         let next = if j > 0 { recall(j - 1) } else { 0.0 };

@@ -235,9 +235,9 @@ pub fn binary_curve_into<I: Iterator<Item = (f64, bool)> + Clone>(
 /// negative ones, and a sort's scratch.
 #[derive(Default)]
 pub struct SplitKeys {
-    pos: Vec<(u64, ())>,
-    neg: Vec<(u64, ())>,
-    scratch: Vec<(u64, ())>,
+    pub(super) pos: Vec<(u64, ())>,
+    pub(super) neg: Vec<(u64, ())>,
+    pub(super) scratch: Vec<(u64, ())>,
 }
 
 impl SplitKeys {
@@ -278,8 +278,24 @@ pub fn binary_curve_split_into<I: Iterator<Item = (f64, bool)> + Clone>(
     for v in [&mut out.fps, &mut out.tps, &mut out.thresholds] {
         v.clear();
     }
+    merge_runs(&keys.pos, &keys.neg, negative_zero, |tp, fp, s| {
+        out.tps.push(tp as f64);
+        out.fps.push(fp as f64);
+        out.thresholds.push(s);
+    });
+}
+
+/// The runs of equal keys of the positives' and the negatives' keys ([`crate::metrics::radix::desc_key`], each
+/// list sorted increasing), merged: after each run, `emit(tp, fp, score)` with the positives and negatives up
+/// to it and its score (`-0.0` for the zero key when `negative_zero`): the points of the column's curve.
+#[inline]
+pub(super) fn merge_runs(
+    pos: &[(u64, ())],
+    neg: &[(u64, ())],
+    negative_zero: bool,
+    mut emit: impl FnMut(u64, u64, f64),
+) {
     let zero = crate::metrics::radix::desc_key(0.0);
-    let (pos, neg) = (&keys.pos, &keys.neg);
     let (mut i, mut j, mut tp, mut fp) = (0, 0, 0u64, 0u64);
     while i < pos.len() || j < neg.len() {
         let key = match (pos.get(i), neg.get(j)) {
@@ -301,9 +317,7 @@ pub fn binary_curve_split_into<I: Iterator<Item = (f64, bool)> + Clone>(
         } else {
             crate::metrics::radix::score_of(key)
         };
-        out.tps.push(tp as f64);
-        out.fps.push(fp as f64);
-        out.thresholds.push(s);
+        emit(tp, fp, s);
     }
 }
 
@@ -314,20 +328,33 @@ fn few_or_nan<I: Iterator<Item = (f64, bool)> + Clone>(
     cap: usize,
     out: &mut ThresholdCurve,
 ) -> bool {
+    if few(samples.clone(), cap, out) {
+        return true;
+    }
+    if samples.clone().any(|(v, _)| v.is_nan()) {
+        *out = super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
+        return true;
+    }
+    false
+}
+
+/// The curve of a column with at most `cap` distinct scores and no NaN (from counts per score) written into
+/// `out`; false when the column is to be sorted.
+pub(super) fn few<I: Iterator<Item = (f64, bool)> + Clone>(
+    samples: I,
+    cap: usize,
+    out: &mut ThresholdCurve,
+) -> bool {
     // A first block of mostly distinct scores says the column will not group within `cap`: sorted at once
     // (either way gives the same curve), without filling the table up to `cap` first.
     const PROBE: usize = 8192;
     let probe = samples.clone().take(PROBE).map(|(v, y)| (v, y as u32));
     let many = cap >= PROBE && group(probe, 2, PROBE / 2).is_none();
     if !many {
-        if let Some(g) = group(samples.clone().map(|(v, y)| (v, y as u32)), 2, cap) {
+        if let Some(g) = group(samples.map(|(v, y)| (v, y as u32)), 2, cap) {
             *out = g.curve(1, None);
             return true;
         }
-    }
-    if samples.clone().any(|(v, _)| v.is_nan()) {
-        *out = super::curves::threshold_curve(&mut samples.collect::<Vec<_>>());
-        return true;
     }
     false
 }

@@ -38,12 +38,17 @@ pub fn log_loss_binary(positive: &[bool], p: &[f64]) -> Option<f64> {
     if p.iter().any(|&v| !(0.0..=1.0).contains(&v)) {
         return None;
     }
-    let eps = f64::EPSILON;
-    let mut losses = positive.iter().zip(p).map(|(&y, &v)| {
-        let q = if y { v } else { 1.0 - v };
-        -libm::log(q.clamp(eps, 1.0 - eps))
-    });
+    let mut losses = positive.iter().zip(p).map(|(&y, &v)| log_loss_term(y, v));
     crate::metrics::mean::numpy_mean_of(positive.len().min(p.len()), &mut losses)
+}
+
+/// One sample's term of [`log_loss_binary`]: −ln clip(p of its class, ε, 1 − ε), the negative class's p
+/// being 1 − p.
+#[inline]
+pub fn log_loss_term(positive: bool, p: f64) -> f64 {
+    let eps = f64::EPSILON;
+    let q = if positive { p } else { 1.0 - p };
+    -libm::log(q.clamp(eps, 1.0 - eps))
 }
 
 /// `brier_score_loss(y_true, y_proba, pos_label)` of a binary problem: with y ∈ {0, 1} the positive

@@ -2,6 +2,7 @@
 //! scikit-learn's `roc_auc_score`, `average_precision_score` and `log_loss`, unweighted or with the GT's weights.
 
 use super::{columns, ID};
+use crate::metrics::classification::binary_pass;
 
 /// The column-wise metrics of a multi-label GT (`target_columns`): per binary column, scikit-learn's
 /// `roc_auc_score`, `average_precision_score` and `log_loss` of the column's probabilities.
@@ -14,45 +15,24 @@ pub(super) const COLUMNS: columns::Family = columns::Family {
     default_metric: ("accuracy", "mean_roc_auc"),
 };
 
-/// The buffers of a column's metrics, kept from column to column on each thread (a column of a million rows
-/// needs 16 MB to sort and up to 24 MB of curve: fresh pages for every column cost more than the sort).
-struct ColumnBuffers {
-    keys: crate::metrics::classification::groups::SplitKeys,
-    y: Vec<bool>,
-    curve: crate::metrics::classification::curves::ThresholdCurve,
+thread_local! {
+    /// Each thread's buffers of [`binary_column`], kept from column to column.
+    static BUFFERS: std::cell::RefCell<binary_pass::PassBuffers> =
+        const { std::cell::RefCell::new(binary_pass::PassBuffers::EMPTY) };
 }
 
 /// One binary target column: ROC AUC, average precision and log loss (null where scikit-learn raises or
 /// returns NaN: one class only, a probability outside [0, 1]).
 fn binary_column(t: &[f64], p: &[f64]) -> Vec<Option<f64>> {
-    use crate::metrics::classification::{curves, groups, scores};
-    thread_local! {
-        static BUFFERS: std::cell::RefCell<ColumnBuffers> = const {
-            std::cell::RefCell::new(ColumnBuffers {
-                keys: groups::SplitKeys::EMPTY,
-                y: Vec::new(),
-                curve: curves::ThresholdCurve {
-                    fps: Vec::new(),
-                    tps: Vec::new(),
-                    thresholds: Vec::new(),
-                },
-            })
-        };
-    }
-    BUFFERS.with_borrow_mut(|b| {
-        b.y.clear();
-        b.y.extend(t.iter().map(|&v| v == 1.0));
-        let y = &b.y;
-        let samples = p.iter().copied().zip(y.iter().copied());
-        let cap = (p.len() / 4).min(1 << 18);
-        groups::binary_curve_split_into(samples, cap, &mut b.keys, &mut b.curve);
-        let two_classes = y.iter().any(|&b| b) && y.iter().any(|&b| !b);
-        vec![
-            curves::roc_auc_of(&b.curve),
-            curves::average_precision_of(&b.curve),
-            scores::log_loss_binary(y, p).filter(|_| two_classes),
-        ]
-    })
+    let samples = p.iter().copied().zip(t.iter().map(|&v| v == 1.0));
+    let n = t.len().min(p.len());
+    BUFFERS.with_borrow_mut(|b| binary_pass::binary_metrics(samples, n, b).to_vec())
+}
+
+/// [`binary_column`] of a column read in place from the row-major tables (no copy of the column).
+pub(super) fn binary_in_place(c: &columns::Column) -> Vec<Option<f64>> {
+    let samples = c.pairs().map(|(t, p)| (p, t == 1.0));
+    BUFFERS.with_borrow_mut(|b| binary_pass::binary_metrics(samples, c.rows, b).to_vec())
 }
 
 /// [`binary_column`] with sample weights (scikit-learn 1.9's `sample_weight` of `roc_auc_score`,

@@ -43,11 +43,68 @@ pub type ColumnScore = dyn Fn(&[f64], &[f64]) -> Vec<Option<f64>> + Sync;
 /// Scores one column with sample weights: `(truth, submitted, weights)` → one value per metric.
 pub type WeightedScore = dyn Fn(&[f64], &[f64], &[f64]) -> Vec<Option<f64>> + Sync;
 
+/// Scores one column read in place ([`Column`]) → one value per metric, those `Family::score` gives for its
+/// values.
+pub type InPlaceScore = dyn Fn(&Column) -> Vec<Option<f64>> + Sync;
+
 /// Option `weight_column` of a family whose column metrics take sample weights: the GT's weight column (not a
 /// target column) and how a column is scored with it.
 pub struct Weights<'a> {
     pub column: &'a str,
     pub score: &'a WeightedScore,
+}
+
+/// How a family's columns are scored besides `Family::score` of copies of them: with the GT's weights (when
+/// `weights` names a column), or, unweighted, read in place (`in_place`: no copies).
+#[derive(Default)]
+pub struct Scorers<'a> {
+    pub weights: Option<&'a Weights<'a>>,
+    pub in_place: Option<&'a InPlaceScore>,
+}
+
+/// Column `j` of a GT's and a submission's row-major tables (`width` values a row), the rows whose GT value is
+/// not the skipped value (`rows` of them), read in place.
+pub struct Column<'a> {
+    truth: &'a cols::Cells,
+    submitted: &'a [f64],
+    width: usize,
+    j: usize,
+    skip: Option<f64>,
+    pub rows: usize,
+}
+
+impl<'a> Column<'a> {
+    fn new(gt: &'a ColumnsGt, sub: &'a ColumnsSubmission, j: usize, skip: Option<f64>) -> Self {
+        let (truth, width) = (&gt.values, gt.names.len());
+        let submitted = &sub.values[..];
+        let mut c = Column {
+            truth,
+            submitted,
+            width,
+            j,
+            skip: None,
+            rows: 0,
+        };
+        c.rows = match skip {
+            None => c.pairs().count(),
+            Some(s) => c.pairs().filter(|&(t, _)| t != s).count(),
+        };
+        c.skip = skip;
+        c
+    }
+
+    /// The column's (truth, submitted) pairs, in row order.
+    pub fn pairs(&self) -> impl Iterator<Item = (f64, f64)> + Clone + 'a {
+        let (t, p, m, j, skip) = (self.truth, self.submitted, self.width, self.j, self.skip);
+        let rows = p.len().min(t.len()).checked_div(m).unwrap_or(0);
+        let at = move |i: usize| {
+            (
+                t.get(i * m + j),
+                p.get(i * m + j).copied().unwrap_or(f64::NAN),
+            )
+        };
+        (0..rows).map(at).filter(move |&(t, _)| skip != Some(t))
+    }
 }
 
 /// The per-column metrics of a family and how one column is scored: `(truth, submitted)` → one value per
@@ -137,19 +194,21 @@ pub fn run(
     mode: Mode,
     diags: &mut Diags,
 ) -> Result<Report, UsageError> {
-    run_weighted(f, s, None, files, budget, mode, diags)
+    run_weighted(f, s, &Scorers::default(), files, budget, mode, diags)
 }
 
-/// [`run`], each row weighted by the GT's weight column when `weights` names one.
+/// [`run`], each row weighted by the GT's weight column when `scorers.weights` names one, columns read in
+/// place when `scorers.in_place` can score them.
 pub fn run_weighted(
     f: &Family,
     s: &Settings,
-    weights: Option<&Weights>,
+    scorers: &Scorers,
     files: &FileSet,
     budget: Budget,
     mode: Mode,
     diags: &mut Diags,
 ) -> Result<Report, UsageError> {
+    let weights = scorers.weights;
     let metric = leaderboard_metric(f, s)?;
     let metric = metric.as_str();
     let mut report = Report::new(f.id, mode);
@@ -193,7 +252,9 @@ pub fn run_weighted(
     }
     let blocked = diags.has_errors();
     let scores = if gt.group_names.is_empty() {
-        score_columns(f, &gt, &sub, s.skip, weights.map(|w| w.score))
+        let in_place = scorers.in_place.filter(|_| gt.weights.is_empty());
+        let weighted = weights.map(|w| w.score);
+        score_columns(f, (&gt, &sub), s.skip, (weighted, in_place))
     } else {
         score_groups(f, &gt, &sub, s.skip)
     };
@@ -205,16 +266,28 @@ pub fn run_weighted(
     Ok(report)
 }
 
-/// A located error for the first GT cell of each target column that is not 0, 1 or the skipped value.
+/// A located error for the first GT cell of each target column that is not 0, 1 or the skipped value (the
+/// table read once, row after row).
 fn check_binary(f: &Family, gt: &ColumnsGt, skip: Option<f64>, diags: &mut Diags) {
     let m = gt.names.len();
-    for j in 0..m {
-        let bad = (0..gt.lines.len()).find(|&i| {
-            let v = gt.values[i * m + j];
-            !(v == 0.0 || v == 1.0 || v.is_nan() || Some(v) == skip)
-        });
-        if let Some(i) = bad {
-            diags.push(cols::not_binary(f.id, gt, i, j, gt.values[i * m + j]));
+    let ok = |v: f64| v == 0.0 || v == 1.0 || v.is_nan() || Some(v) == skip;
+    let mut first: Vec<Option<usize>> = vec![None; m];
+    for i in 0..gt.values.len() / m.max(1) {
+        if (0..m).all(|j| ok(gt.values.get(i * m + j))) {
+            continue;
+        }
+        for (j, f) in first.iter_mut().enumerate() {
+            if !ok(gt.values.get(i * m + j)) && f.is_none() {
+                *f = Some(i);
+            }
+        }
+        if first.iter().all(Option::is_some) {
+            break;
+        }
+    }
+    for (j, i) in first.into_iter().enumerate() {
+        if let Some(i) = i {
+            diags.push(cols::not_binary(f.id, gt, i, j, gt.values.get(i * m + j)));
         }
     }
 }
@@ -222,10 +295,9 @@ fn check_binary(f: &Family, gt: &ColumnsGt, skip: Option<f64>, diags: &mut Diags
 /// Every column's metrics (`<m>[<column>]`) and their means (`mean_<m>`), means first.
 fn score_columns(
     f: &Family,
-    gt: &ColumnsGt,
-    sub: &ColumnsSubmission,
+    (gt, sub): (&ColumnsGt, &ColumnsSubmission),
     skip: Option<f64>,
-    weighted: Option<&WeightedScore>,
+    (weighted, in_place): (Option<&WeightedScore>, Option<&InPlaceScore>),
 ) -> Vec<(String, Option<f64>)> {
     let m = gt.names.len();
     // Each worker's column buffers are kept from column to column (fresh pages cost more than the copy).
@@ -233,12 +305,15 @@ fn score_columns(
         m,
         <(Vec<f64>, Vec<f64>, Vec<f64>)>::default,
         |(t, p, w), j| {
+            if let Some(score) = in_place {
+                return score(&Column::new(gt, sub, j, skip));
+            }
             t.clear();
             p.clear();
             w.clear();
-            let kept = |i: &usize| skip.is_none_or(|v| gt.values[i * m + j] != v);
+            let kept = |i: &usize| skip.is_none_or(|v| gt.values.get(i * m + j) != v);
             for i in (0..gt.lines.len()).filter(kept) {
-                t.push(gt.values[i * m + j]);
+                t.push(gt.values.get(i * m + j));
                 p.push(sub.values[i * m + j]);
                 if let Some(&wi) = gt.weights.get(i) {
                     w.push(wi);

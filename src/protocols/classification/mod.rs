@@ -300,11 +300,14 @@ pub fn run_on(
             column: &opts.weight_column,
             score: &column_metrics::weighted_binary_column,
         };
-        let weights = (!opts.weight_column.is_empty()).then_some(&weights);
+        let scorers = columns::Scorers {
+            weights: (!opts.weight_column.is_empty()).then_some(&weights),
+            in_place: Some(&column_metrics::binary_in_place),
+        };
         return columns::run_weighted(
             &column_metrics::COLUMNS,
             &s,
-            weights,
+            &scorers,
             files,
             budget,
             mode,
