@@ -156,6 +156,18 @@ The page (headless Chromium, one thread; www/pkg of a fresh scripts/build-wasm o
 classification 1,000,000 rows one score 0.71 s (open 0.11, score 0.60), with B = 1000 9.11 s (the intervals
 8.44 s after the headline: 12.8x the page's one score, was 35.3 s / 19x at 11:13), renderer peak 391 / 427 MB;
 regression one score 0.73 s, with B = 1000 12.78 s (intervals 12.06 s: 17.5x), renderer peak 383 / 392 MB.
+Next session (f901c70: the draws reach the protocols as bytes, never widened; regression's Spearman sweeps in 64
+bits with the next chunk's random reads prefetched, the median walk starting near the middle; classification's row
+pass with each column's replicate sums side by side; and scoring once no longer builds the units), 2026-11-27
+23:07 UTC, idle (load 0.6-1.3), alternating with the session's start (cf6a25d), three runs each: classification
+one score 0.41-0.44 s wall (start 0.53-0.76: the units are no longer built), B = 1000 2.55-2.62 s (start
+2.78-2.93), 4.05-4.21 s CPU (start 4.50-4.61), 5.8-6.4x wall; regression one score 0.35-0.48 s (start 0.48-0.49),
+B = 1000 2.61-2.86 s (start 3.19-3.33), 4.51-4.69 s CPU (start 5.62-5.77: ~4.2 ms per replicate, was 5.2), 5.5-8x
+wall, median 7.4x. Peak: classification 134 / 229 MiB (start 161 / 265), regression 104 / 173 MiB (start 169 /
+208). The ratios grew though both bootstraps got faster: the one score lost the units' sorts. The page (headless
+Chromium, www/pkg of the CI run's build of f901c70), 23:07 UTC, idle: classification score 0.57-0.59 s, intervals
+6.99 s after it (was 8.44 s), renderer peak 434 MB; regression 0.64-0.66 s, intervals 9.10-9.31 s (was 12.06 s),
+391 MB.
 """
 import gzip
 import importlib

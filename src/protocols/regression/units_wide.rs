@@ -1,9 +1,8 @@
 //! The regression replicates' loops compiled for AVX-512 where the CPU has it, else as
-//! [`crate::stats::wide::wide`] compiles them (AVX2 where the CPU has it, else the baseline). AVX-512's 32
-//! vector registers hold the fused pass's 48 running sums (12 terms of 4 replicates) without spilling them
-//! to the stack, and its 64-bit multiplications serve the integer sweeps. The same IEEE and integer
-//! operations in the same order per element (Rust never fuses a multiplication and an addition), so every
-//! value is the same to the bit.
+//! [`crate::stats::wide::wide`] compiles them (AVX2 where the CPU has it, else the baseline): Spearman's
+//! integer sweeps (AVX-512 has 64-bit multiplications, AVX2 has not) and the block's interleave. The fused
+//! pass of the moments stays on AVX2: with AVX-512 the compiler builds its term vectors with shuffles, and it
+//! measured slower. The same integer operations in the same order, so every value is the same to the bit.
 
 use crate::stats::wide::wide;
 
