@@ -29,78 +29,38 @@ impl Runs {
 
     /// [`Runs::doubled_ranks`] of four replicates in one sweep: `w[i]` holds unit i's four draw counts side by
     /// side, `out[run][r]` replicate r's doubled rank of the run, `c[r]` its count + 1. Each replicate's count
-    /// below 2^30, so that a doubled rank fits in 32 bits and a centred rank's square in 64.
+    /// below 2^30, so that a doubled rank fits in 32 bits and a centred rank's square in 64; below [`NARROW`]
+    /// (see [`narrow`]) the squares are summed in 64 bits, else in 128.
     pub fn doubled_ranks4(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [i128; 4] {
         if narrow(c) {
             let squares = wider(
                 #[inline(always)]
-                || self.doubled_ranks4_narrow(w, out, c),
+                || self.doubled_ranks4_rows::<i64>(w, out, c),
             );
             return squares.map(i128::from);
         }
         wider(
             #[inline(always)]
-            || self.doubled_ranks4_rows(w, out, c),
+            || self.doubled_ranks4_rows::<i128>(w, out, c),
         )
     }
 
-    /// [`Runs::doubled_ranks4`]'s sweep for counts below [`NARROW`] (see [`narrow`]): the squares summed in
-    /// 64 bits.
+    /// [`Runs::doubled_ranks4`]'s sweep, the squares summed in `S`.
     #[inline(always)]
-    fn doubled_ranks4_narrow(
-        &self,
-        w: &[[u8; 4]],
-        out: &mut Vec<[u32; 4]>,
-        c: [i64; 4],
-    ) -> [i64; 4] {
-        if out.len() < self.count + 1 {
-            out.resize(self.count + 1, [0; 4]);
-        }
-        let (mut total, mut before, mut idx) = ([0u32; 4], [0u32; 4], 0usize);
-        let mut squares = [0i64; 4];
-        let (mut gathered, mut totals) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        for (chunk, order) in self.order.chunks(GATHER).enumerate() {
-            gather(&mut gathered, w, order);
-            prefetch(w, self.order_of(chunk + 1));
-            for (t, g) in totals.iter_mut().zip(&gathered) {
-                for r in 0..4 {
-                    total[r] += g[r] as u32;
-                }
-                *t = total;
-            }
-            for &e in self.ends_of(chunk) {
-                let end = totals[e as usize % GATHER];
-                let rank: [u32; 4] = std::array::from_fn(|r| before[r] + end[r] + 1);
-                for r in 0..4 {
-                    let a = rank[r] as i64 - c[r];
-                    squares[r] += (end[r] - before[r]) as i64 * (a * a);
-                }
-                if let Some(o) = out.get_mut(idx) {
-                    *o = rank;
-                }
-                (before, idx) = (end, idx + 1);
-            }
-        }
-        squares
-    }
-
-    /// [`Runs::doubled_ranks4`]'s sweep.
-    #[inline(always)]
-    fn doubled_ranks4_rows(
-        &self,
-        w: &[[u8; 4]],
-        out: &mut Vec<[u32; 4]>,
-        c: [i64; 4],
-    ) -> [i128; 4] {
+    fn doubled_ranks4_rows<S>(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [S; 4]
+    where
+        S: Copy + Default + From<i64> + std::ops::Mul<Output = S> + std::ops::AddAssign,
+    {
         if out.len() < self.count + 1 {
             out.resize(self.count + 1, [0; 4]);
         }
         // Running totals after each row of the chunk, and the total at the last run's end.
         let (mut total, mut before, mut idx) = ([0u32; 4], [0u32; 4], 0usize);
-        let mut squares = [0i128; 4];
+        let mut squares = [S::default(); 4];
         let (mut gathered, mut totals) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
         for (chunk, order) in self.order.chunks(GATHER).enumerate() {
             gather(&mut gathered, w, order);
+            prefetch(w, self.order_of(chunk + 1));
             for (t, g) in totals.iter_mut().zip(&gathered) {
                 for r in 0..4 {
                     total[r] += g[r] as u32;
@@ -113,7 +73,7 @@ impl Runs {
                 let rank: [u32; 4] = std::array::from_fn(|r| before[r] + end[r] + 1);
                 for r in 0..4 {
                     let a = rank[r] as i64 - c[r];
-                    squares[r] += (end[r] - before[r]) as i128 * (a * a) as i128;
+                    squares[r] += S::from((end[r] - before[r]) as i64) * S::from(a * a);
                 }
                 if let Some(o) = out.get_mut(idx) {
                     *o = rank;
