@@ -47,20 +47,7 @@ pub fn accumulate(p: &Params, evals: &[CellEval]) -> CategoryResult {
         recall: vec![-1.0; t_n * a_n * m_n],
         per_image: Vec::new(),
     };
-    // Concatenation order (cell, position), then a stable sort by score: equal to the mergesort of
-    // `np.concatenate(dtScores)` for every maxDets (a subsequence of a stable sort is the stable sort of the
-    // subsequence).
-    let mut order: Vec<(f64, u32, u32)> = evals
-        .iter()
-        .enumerate()
-        .flat_map(|(c, e)| {
-            e.scores
-                .iter()
-                .enumerate()
-                .map(move |(d, s)| (*s, c as u32, d as u32))
-        })
-        .collect();
-    order.sort_by(|x, y| by_score_desc(x.0, y.0));
+    let order = score_order(evals);
     let mut rc: Vec<f64> = Vec::with_capacity(order.len());
     let mut pr: Vec<f64> = Vec::with_capacity(order.len());
     for ai in 0..a_n {
@@ -115,6 +102,24 @@ pub fn accumulate(p: &Params, evals: &[CellEval]) -> CategoryResult {
 
 /// Per image counts (TP, FP, unmatched GT) at IoU .5 (if it is a threshold), first area range, all detections
 /// kept; empty without an IoU of .5.
+/// A category's detections as (score, cell, position in the cell): concatenation order, then a stable sort by
+/// score, descending. Equal to the mergesort of `np.concatenate(dtScores)` for every maxDets (a subsequence of a
+/// stable sort is the stable sort of the subsequence).
+pub(super) fn score_order(evals: &[CellEval]) -> Vec<(f64, u32, u32)> {
+    let mut order: Vec<(f64, u32, u32)> = evals
+        .iter()
+        .enumerate()
+        .flat_map(|(c, e)| {
+            e.scores
+                .iter()
+                .enumerate()
+                .map(move |(d, s)| (*s, c as u32, d as u32))
+        })
+        .collect();
+    order.sort_by(|x, y| by_score_desc(x.0, y.0));
+    order
+}
+
 fn per_image(p: &Params, evals: &[CellEval]) -> Vec<(usize, [u64; 3])> {
     let mut out = Vec::new();
     if let Some(t50) = p.iou_thrs.iter().position(|&t| t == 0.5) {

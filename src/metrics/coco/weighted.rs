@@ -68,17 +68,7 @@ struct Category {
 /// `accumulate()`'s order of a category's detections (cell, rank in the cell), and where each run of equal
 /// scores within one cell starts.
 fn merged_order(evals: &[CellEval]) -> (Vec<(u32, u32)>, Vec<bool>) {
-    let mut order: Vec<(f64, u32, u32)> = evals
-        .iter()
-        .enumerate()
-        .flat_map(|(c, e)| {
-            e.scores
-                .iter()
-                .enumerate()
-                .map(move |(d, s)| (*s, c as u32, d as u32))
-        })
-        .collect();
-    order.sort_by(|x, y| by_score_desc(x.0, y.0));
+    let order = super::accumulate::score_order(evals);
     let start = (0..order.len())
         .map(|i| {
             i == 0

@@ -269,22 +269,7 @@ pub fn generation_clip(
         });
     }
     if !missing.is_empty() {
-        out.diags.push(
-            Diagnostic::error(
-                "aij.clip.missing_id",
-                format!(
-                    "no CLIP score for {} id(s): {}",
-                    missing.len(),
-                    missing
-                        .iter()
-                        .take(10)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-            .hint("The CLIP file needs one score per id."),
-        );
+        out.diags.push(missing_clip(&missing));
         return None;
     }
     numpy_mean(&vals)
@@ -292,6 +277,20 @@ pub fn generation_clip(
 
 /// The generated image of `id`: the README's first image element (counting when the code's `pred[id][1]`
 /// would have given another), or the code's `pred[id][1]`, which must be an image element.
+/// The error for ids the CLIP file has no score for (the first ten named).
+fn missing_clip(missing: &[String]) -> Diagnostic {
+    let named: Vec<&str> = missing.iter().take(10).map(String::as_str).collect();
+    Diagnostic::error(
+        "aij.clip.missing_id",
+        format!(
+            "no CLIP score for {} id(s): {}",
+            missing.len(),
+            named.join(", ")
+        ),
+    )
+    .hint("The CLIP file needs one score per id.")
+}
+
 fn generated_image(pred: &Doc, id: &str, ctx: &Ctx) -> Result<String, String> {
     let pv = pred
         .get(id)
@@ -384,22 +383,7 @@ pub fn captioning_clip(
         per.insert(id.clone(), v);
     }
     if !missing.is_empty() {
-        out.diags.push(
-            Diagnostic::error(
-                "aij.clip.missing_id",
-                format!(
-                    "no CLIP score for {} id(s): {}",
-                    missing.len(),
-                    missing
-                        .iter()
-                        .take(10)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-            .hint("The CLIP file needs one score per id."),
-        );
+        out.diags.push(missing_clip(&missing));
         return None;
     }
     Some(per)

@@ -398,24 +398,7 @@ fn read_both(
     };
     let (mut sub, _) = read_side(pred_e, delim, opts, sub_side, diags)?;
     let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
-    let mut sub_of = vec![inputs::NONE; m.len()];
-    for (r, &g) in m.sub_group.iter().enumerate() {
-        if g != inputs::NONE && sub_of[g as usize] == inputs::NONE {
-            sub_of[g as usize] = r as u32;
-        }
-    }
-    let (mut ids, mut pairs) = (Vec::with_capacity(m.len()), Vec::with_capacity(m.len()));
-    for (g, &r) in m.first.iter().enumerate() {
-        let (Some(t), Some(Some(p))) = (
-            gt.values[r as usize].take(),
-            sub.values.get_mut(sub_of[g] as usize).map(Option::take),
-        ) else {
-            continue;
-        };
-        ids.push(gt.ids.get(r as usize).to_string());
-        pairs.push((t, p));
-    }
-    Some((ids, pairs))
+    Some(inputs::one_each(&mut gt, &mut sub, &m))
 }
 
 /// The metric's options, checked before the files are read.

@@ -143,6 +143,33 @@ pub fn matched_as<T, U>(
     GtIndex::new(gt, several, read_as).matched(gt, sub, diags)
 }
 
+/// Each solution id (in order) with its solution and submission values, taken out of the tables: the id's first
+/// row on each side (`m` matched them one row an id); ids whose value is missing on either side are left out.
+pub fn one_each<T, U>(
+    gt: &mut Table<T>,
+    sub: &mut Table<U>,
+    m: &Matched,
+) -> (Vec<String>, Vec<(T, U)>) {
+    let mut sub_of = vec![NONE; m.len()];
+    for (r, &g) in m.sub_group.iter().enumerate() {
+        if g != NONE && sub_of[g as usize] == NONE {
+            sub_of[g as usize] = r as u32;
+        }
+    }
+    let (mut ids, mut pairs) = (Vec::with_capacity(m.len()), Vec::with_capacity(m.len()));
+    for (g, &r) in m.first.iter().enumerate() {
+        let (Some(t), Some(Some(p))) = (
+            gt.values[r as usize].take(),
+            sub.values.get_mut(sub_of[g] as usize).map(Option::take),
+        ) else {
+            continue;
+        };
+        ids.push(gt.ids.get(r as usize).to_string());
+        pairs.push((t, p));
+    }
+    (ids, pairs)
+}
+
 /// The solution's ids indexed, before the submission is read (so that its rows can be scored as they are
 /// read): the first half of [`matched_as`], its errors (repeated ids) held until [`GtIndex::matched`].
 ///

@@ -66,25 +66,7 @@ pub(super) fn read_pairs<T>(
     let mut sub: Table<T> = inputs::read(pred_e, delim, &columns, diags, &mut cell)?;
     let mut gt = gt;
     let m = inputs::matched_as(&gt, &sub, false, opts.read_as.mode(), diags);
-    let mut sub_of = vec![inputs::NONE; m.len()];
-    for (r, &g) in m.sub_group.iter().enumerate() {
-        if g != inputs::NONE && sub_of[g as usize] == inputs::NONE {
-            sub_of[g as usize] = r as u32;
-        }
-    }
-    let mut ids = Vec::with_capacity(m.len());
-    let mut pairs = Vec::with_capacity(m.len());
-    for (g, &r) in m.first.iter().enumerate() {
-        let (Some(t), Some(Some(p))) = (
-            gt.values[r as usize].take(),
-            sub.values.get_mut(sub_of[g] as usize).map(Option::take),
-        ) else {
-            continue;
-        };
-        ids.push(gt.ids.get(r as usize).to_string());
-        pairs.push((t, p));
-    }
-    Some((ids, pairs))
+    Some(inputs::one_each(&mut gt, &mut sub, &m))
 }
 
 /// Items interned as codes: the same text, the same code, across both files. Items of at most 15 bytes (article
