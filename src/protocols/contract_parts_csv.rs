@@ -289,9 +289,11 @@ fn files_for(
     out
 }
 
-/// Scores one file set (the protocol's own scoring, with a diagnostics sink and a progress sink).
+/// Scores one file set (the protocol's own scoring, with a diagnostics sink and a progress sink). The flag says
+/// whether the report may carry the bootstrap's units (when the run wants them): false for the parts' extra
+/// scores, of which only the values are kept.
 pub type ScoreFiles<'a> =
-    dyn FnMut(&FileSet, &mut Diags, &mut dyn Progress) -> Result<Report, UsageError> + 'a;
+    dyn FnMut(&FileSet, &mut Diags, &mut dyn Progress, bool) -> Result<Report, UsageError> + 'a;
 
 /// Scores `run.files` with `score`: by part when `layout` is given and the GT has a usage column or a split
 /// file is given ([`score_by_part`]), else the files as they are.
@@ -304,7 +306,7 @@ pub fn score_whole_or_by_part(
     if let Some(by_part) = layout.and_then(|l| score_by_part(run, l, progress, score)) {
         return by_part;
     }
-    score(run.files, &mut run.diags, progress)
+    score(run.files, &mut run.diags, progress, true)
 }
 
 /// Scores `run.files` with `score` by part when the GT has a usage column or a split file is given; `None`
@@ -324,16 +326,16 @@ fn score_by_part(
     let choice = run.opts.parts().part;
     let Some(_) = gt.parts else {
         let files = files_for(run.files, &gt, pred_at, layout, None);
-        return Some(score(&files, &mut run.diags, progress));
+        return Some(score(&files, &mut run.diags, progress, true));
     };
     let files = files_for(run.files, &gt, pred_at, layout, Some(choice));
-    let mut report = match score(&files, &mut run.diags, progress) {
+    let mut report = match score(&files, &mut run.diags, progress, true) {
         Ok(r) => r,
         Err(e) => return Some(Err(e)),
     };
     let mut part_scores = |c: PartChoice| {
         let files = files_for(run.files, &gt, pred_at, layout, Some(c));
-        score(&files, &mut Diags::new(), &mut Quiet).map(|r| r.scores)
+        score(&files, &mut Diags::new(), &mut Quiet, false).map(|r| r.scores)
     };
     let parts = match choice {
         PartChoice::All => {

@@ -129,8 +129,8 @@ impl Protocol for Classification {
             run,
             &common(opts),
             progress,
-            &mut |files, diags, progress| {
-                run_on(files, opts, (budget, units), mode, diags, progress)
+            &mut |files, diags, progress, own| {
+                run_on(files, opts, (budget, units && own), mode, diags, progress)
             },
         )
     }

@@ -46,8 +46,8 @@ pub fn score(
     run_on: &mut ScoreFiles,
 ) -> Result<Report, UsageError> {
     let headline = Headline::of(common.one_minus, common.round)?;
-    let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
-        let mut report = run_on(files, diags, progress)?;
+    let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress, units| {
+        let mut report = run_on(files, diags, progress, units)?;
         headline.apply(&mut report);
         Ok(report)
     };

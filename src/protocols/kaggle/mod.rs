@@ -209,13 +209,14 @@ impl Protocol for Kaggle {
         progress: &mut dyn Progress,
     ) -> Result<Report, UsageError> {
         let (budget, mode, wants_units) = (run.opts.budget(), run.mode, run.wants_units());
-        let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
-            let mut report = run_on(files, opts, budget, mode, diags, progress)?;
-            if wants_units && !diags.has_errors() {
-                report.units = units::slot(files, opts, &report);
-            }
-            Ok(report)
-        };
+        let mut scored =
+            |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress, units| {
+                let mut report = run_on(files, opts, budget, mode, diags, progress)?;
+                if wants_units && units && !diags.has_errors() {
+                    report.units = units::slot(files, opts, &report);
+                }
+                Ok(report)
+            };
         // Public and private parts from the solution's `Usage` column or a split file, each the score of its
         // rows alone (docs/specs/statistics.md section 4).
         let layout = inputs::delimiter(&opts.delimiter)

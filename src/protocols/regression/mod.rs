@@ -130,8 +130,8 @@ impl Protocol for Regression {
             run,
             &common(opts),
             progress,
-            &mut |files, diags, progress| {
-                run_on(files, opts, (budget, units), mode, diags, progress)
+            &mut |files, diags, progress, own| {
+                run_on(files, opts, (budget, units && own), mode, diags, progress)
             },
         )
     }

@@ -142,8 +142,8 @@ impl Protocol for Text {
             .collect();
         run.deviations_among(&others);
         let mode = run.mode;
-        let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress| {
-            run_on(files, opts, budget, mode, diags, progress, units)
+        let mut scored = |files: &FileSet, diags: &mut Diags, progress: &mut dyn Progress, own| {
+            run_on(files, opts, budget, mode, diags, progress, units && own)
         };
         // Public and private parts from a table GT's `Usage` column, each the score of its rows alone
         // (docs/specs/statistics.md section 4); a split file is applied to the units by the shell, whatever
