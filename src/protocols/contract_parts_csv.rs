@@ -24,38 +24,41 @@ pub struct CsvLayout<'a> {
     pub read_as: ReadAs,
 }
 
-/// One record of a CSV file: where it starts, its fields, and the newlines up to the next record.
-struct Record {
-    start: usize,
-    end: usize,
-    fields: csv::ByteRecord,
-}
-
-fn records(bytes: &[u8], delimiter: u8) -> Vec<Record> {
+/// Calls `each(k, start, end, fields)` for every record of `bytes` in order: its number (the header is 0), where
+/// it starts, where the next one starts (so the line breaks between them are its own) and its fields. Two
+/// records are held at a time, whatever the file's length. Returns the number of records.
+fn each_record(
+    bytes: &[u8],
+    delimiter: u8,
+    each: &mut dyn FnMut(usize, usize, usize, &csv::ByteRecord),
+) -> usize {
     let mut r = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(delimiter)
         .from_reader(bytes);
-    let mut out: Vec<Record> = Vec::new();
-    let mut rec = csv::ByteRecord::new();
+    let (mut held, mut next) = (csv::ByteRecord::new(), csv::ByteRecord::new());
+    let mut held_start = None;
+    let mut k = 0;
     loop {
-        let start = r.position().byte() as usize;
-        match r.read_byte_record(&mut rec) {
+        let before = r.position().byte() as usize;
+        match r.read_byte_record(&mut next) {
             Ok(true) => {}
             _ => break,
         }
-        let start = rec.position().map_or(start, |p| p.byte() as usize);
-        if let Some(last) = out.last_mut() {
-            last.end = start;
+        let start = next.position().map_or(before, |p| p.byte() as usize);
+        if let Some(s) = held_start {
+            each(k, s, start, &held);
+            k += 1;
         }
-        out.push(Record {
-            start,
-            end: bytes.len(),
-            fields: rec.clone(),
-        });
+        std::mem::swap(&mut held, &mut next);
+        held_start = Some(start);
     }
-    out
+    if let Some(s) = held_start {
+        each(k, s, bytes.len(), &held);
+        k += 1;
+    }
+    k
 }
 
 /// The first record of a CSV input (its header), read without the rest.
@@ -91,47 +94,47 @@ fn id_at(header: &csv::ByteRecord, option: &str) -> usize {
 /// header is record 0). Records kept whole are copied byte for byte.
 fn rewrite(
     bytes: &[u8],
-    recs: &[Record],
     delimiter: u8,
     drop: Option<usize>,
-    keep: &dyn Fn(usize) -> bool,
+    keep: &mut dyn FnMut(usize, &csv::ByteRecord) -> bool,
 ) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
-    out.extend_from_slice(&bytes[..recs.first().map_or(bytes.len(), |r| r.start)]);
-    for (k, r) in recs.iter().enumerate() {
-        let raw = &bytes[r.start..r.end];
+    let records = each_record(bytes, delimiter, &mut |k, start, end, fields| {
+        if k == 0 {
+            out.extend_from_slice(&bytes[..start]);
+        }
+        let raw = &bytes[start..end];
         let lines = raw.iter().filter(|&&b| b == b'\n').count();
-        if !keep(k) {
+        if !keep(k, fields) {
             out.extend(std::iter::repeat_n(b'\n', lines));
-            continue;
+            return;
         }
         let Some(col) = drop else {
             out.extend_from_slice(raw);
-            continue;
+            return;
         };
-        let mut line = Vec::with_capacity(raw.len());
-        let kept: Vec<&[u8]> = (0..r.fields.len())
-            .filter(|&i| i != col)
-            .map(|i| &r.fields[i])
-            .collect();
-        write_record(&mut line, &kept, delimiter);
-        let have = line.iter().filter(|&&b| b == b'\n').count();
-        line.extend(std::iter::repeat_n(b'\n', lines.saturating_sub(have)));
-        out.extend_from_slice(&line);
+        let from = out.len();
+        write_record(&mut out, fields, col, delimiter);
+        let have = out[from..].iter().filter(|&&b| b == b'\n').count();
+        out.extend(std::iter::repeat_n(b'\n', lines.saturating_sub(have)));
+    });
+    if records == 0 {
+        out.extend_from_slice(bytes);
     }
     out
 }
 
-/// One CSV record as the csv crate's writer writes it with `QuoteStyle::Necessary`: a field holding the
-/// delimiter, a quote or a line break is quoted (quotes doubled); a record of one empty field is `""`.
-fn write_record(out: &mut Vec<u8>, fields: &[&[u8]], delimiter: u8) {
-    if let [only] = fields {
-        if only.is_empty() {
-            out.extend_from_slice(b"\"\"\n");
-            return;
-        }
+/// One CSV record without its field `skip`, as the csv crate's writer writes it with `QuoteStyle::Necessary`: a
+/// field holding the delimiter, a quote or a line break is quoted (quotes doubled); a record of one empty field
+/// is `""`.
+fn write_record(out: &mut Vec<u8>, record: &csv::ByteRecord, skip: usize, delimiter: u8) {
+    let mut fields = (0..record.len()).filter(|&i| i != skip).map(|i| &record[i]);
+    if record.len() - usize::from(skip < record.len()) == 1 && fields.clone().all(<[u8]>::is_empty)
+    {
+        out.extend_from_slice(b"\"\"\n");
+        return;
     }
-    for (i, f) in fields.iter().enumerate() {
+    for (i, f) in fields.by_ref().enumerate() {
         if i > 0 {
             out.push(delimiter);
         }
@@ -139,7 +142,7 @@ fn write_record(out: &mut Vec<u8>, fields: &[&[u8]], delimiter: u8) {
             .any(|&b| b == delimiter || b == b'"' || b == b'\n' || b == b'\r')
         {
             out.push(b'"');
-            for &b in *f {
+            for &b in f {
                 if b == b'"' {
                     out.push(b'"');
                 }
@@ -157,7 +160,7 @@ fn write_record(out: &mut Vec<u8>, fields: &[&[u8]], delimiter: u8) {
 struct Gt {
     entry: usize,
     bytes: Vec<u8>,
-    recs: Vec<Record>,
+    header: csv::ByteRecord,
     usage: Option<usize>,
     /// Each data record's part (record k + 1), when the assignment is complete and valid.
     parts: Option<Vec<Part>>,
@@ -181,24 +184,25 @@ fn read_gt(
         return None;
     }
     let bytes = e.read_all().ok()?;
-    let recs = records(&bytes, layout.delimiter);
-    let header = &recs.first()?.fields;
-    let usage = has_usage(header);
+    let header = first_record(&bytes[..], layout.delimiter)?;
+    let usage = has_usage(&header);
     let parts = match split {
         Some((file, text)) => {
-            let ic = id_at(header, layout.id_column);
-            let ids: Vec<String> = recs[1..]
-                .iter()
-                .map(|r| field(&r.fields, ic).to_string())
-                .collect();
+            let ic = id_at(&header, layout.id_column);
+            let mut ids: Vec<String> = Vec::new();
+            each_record(&bytes, layout.delimiter, &mut |k, _, _, r| {
+                if k > 0 {
+                    ids.push(field(r, ic).to_string());
+                }
+            });
             read_split(file, text, &ids, &mut run.diags)
         }
-        None => usage_parts(&e.path, &bytes, &recs, usage?, &mut run.diags),
+        None => usage_parts(&e.path, &bytes, layout.delimiter, usage?, &mut run.diags),
     };
     Some(Gt {
         entry: at,
         bytes,
-        recs,
+        header,
         usage,
         parts,
     })
@@ -208,19 +212,28 @@ fn read_gt(
 fn usage_parts(
     file: &str,
     bytes: &[u8],
-    recs: &[Record],
+    delimiter: u8,
     col: usize,
     diags: &mut Diags,
 ) -> Option<Vec<Part>> {
     let mut bad = false;
-    let mut out = Vec::with_capacity(recs.len());
-    for r in &recs[1..] {
-        let text = field(&r.fields, col);
+    let mut out = Vec::new();
+    // The line of the record being read: 1 + the line breaks before it, counted as the records go.
+    let (mut line, mut counted) = (1u64, 0usize);
+    each_record(bytes, delimiter, &mut |k, start, _, r| {
+        if k == 0 {
+            return;
+        }
+        let text = field(r, col);
         match Part::parse(text) {
             Some(p) => out.push(p),
             None => {
                 bad = true;
-                let line = 1 + bytes[..r.start].iter().filter(|&&b| b == b'\n').count() as u64;
+                line += bytes[counted..start]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count() as u64;
+                counted = start;
                 diags.push(
                     Diagnostic::error("stats.usage_value", format!("`{}` is not a part", excerpt(text)))
                         .file(file)
@@ -231,7 +244,7 @@ fn usage_parts(
                 );
             }
         }
-    }
+    });
     (!bad).then_some(out)
 }
 
@@ -256,34 +269,34 @@ fn files_for(
     choice: Option<PartChoice>,
 ) -> FileSet {
     let parts = gt.parts.as_deref().filter(|_| choice.is_some());
-    let keep_gt = |k: usize| {
-        k == 0 || parts.is_none_or(|p| shown(p[k - 1], choice.unwrap_or(PartChoice::All)))
+    let shown_row =
+        |k: usize| parts.is_none_or(|p| shown(p[k - 1], choice.unwrap_or(PartChoice::All)));
+    let ic = id_at(&gt.header, layout.id_column);
+    // The ids of the GT rows left out, as the submission's ids are matched to them.
+    let mut dropped: HashSet<String> = HashSet::new();
+    let mut keep_gt = |k: usize, r: &csv::ByteRecord| {
+        let keep = k == 0 || shown_row(k);
+        if !keep && parts.is_some() {
+            dropped.insert(layout.read_as.key(field(r, ic)).into_owned());
+        }
+        keep
     };
-    let gt_bytes = rewrite(&gt.bytes, &gt.recs, layout.delimiter, gt.usage, &keep_gt);
+    let gt_bytes = rewrite(&gt.bytes, layout.delimiter, gt.usage, &mut keep_gt);
     let mut out = files.clone();
     let replace =
         |e: &Entry, bytes: Vec<u8>| Entry::plain(e.path.clone(), e.role, e.role_from, bytes);
     out.entries[gt.entry] = replace(&files.entries[gt.entry], gt_bytes);
-    if let (Some(p), Some(choice)) = (parts, choice) {
-        let ic = id_at(&gt.recs[0].fields, layout.id_column);
-        let dropped: HashSet<std::borrow::Cow<str>> = gt.recs[1..]
-            .iter()
-            .zip(p)
-            .filter(|(_, &part)| !shown(part, choice))
-            .map(|(r, _)| layout.read_as.key(field(&r.fields, ic)))
-            .collect();
-        if !dropped.is_empty() {
-            if let Ok(bytes) = files.entries[pred].read_all() {
-                let recs = records(&bytes, layout.delimiter);
-                if let Some(h) = recs.first() {
-                    let sc = id_at(&h.fields, layout.id_column);
-                    let keep = |k: usize| {
-                        k == 0 || !dropped.contains(&layout.read_as.key(field(&recs[k].fields, sc)))
-                    };
-                    let sub = rewrite(&bytes, &recs, layout.delimiter, None, &keep);
-                    out.entries[pred] = replace(&files.entries[pred], sub);
-                }
-            }
+    if dropped.is_empty() {
+        return out;
+    }
+    if let Ok(bytes) = files.entries[pred].read_all() {
+        if let Some(h) = first_record(&bytes[..], layout.delimiter) {
+            let sc = id_at(&h, layout.id_column);
+            let mut keep = |k: usize, r: &csv::ByteRecord| {
+                k == 0 || !dropped.contains(layout.read_as.key(field(r, sc)).as_ref())
+            };
+            let sub = rewrite(&bytes, layout.delimiter, None, &mut keep);
+            out.entries[pred] = replace(&files.entries[pred], sub);
         }
     }
     out
@@ -363,12 +376,11 @@ pub fn without_usage(run: &Run, layout: &CsvLayout) -> Option<FileSet> {
     let at = single(run.files, Role::Gt)?;
     let e = &run.files.entries[at];
     let bytes = e.read_all().ok()?;
-    let recs = records(&bytes, layout.delimiter);
-    let header = &recs.first()?.fields;
+    let header = first_record(&bytes[..], layout.delimiter)?;
     let want = run.opts.parts().usage_column;
     let usage = (0..header.len())
-        .find(|&i| !want.is_empty() && field(header, i).eq_ignore_ascii_case(&want))?;
-    let gt = rewrite(&bytes, &recs, layout.delimiter, Some(usage), &|_| true);
+        .find(|&i| !want.is_empty() && field(&header, i).eq_ignore_ascii_case(&want))?;
+    let gt = rewrite(&bytes, layout.delimiter, Some(usage), &mut |_, _| true);
     let mut out = run.files.clone();
     out.entries[at] = Entry::plain(e.path.clone(), e.role, e.role_from, gt);
     Some(out)
@@ -386,4 +398,45 @@ pub fn manifest_without_usage(
     let value = manifest(&mut inner);
     run.diags.extend(inner.diags.finish());
     Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kept rows are copied byte for byte, or rewritten without the dropped column (quoting what needs it);
+    /// refused rows become as many blank lines as they spanned, so every later line keeps its number.
+    #[test]
+    fn rewrite_blanks_refused_rows_and_keeps_line_numbers() {
+        let gt = b"id,Usage,text\na,Public,\"x,y\"\nb,Private,\"two\nlines\"\nc,Public,\"say \"\"hi\"\"\"\n";
+        let mut keep = |k: usize, r: &csv::ByteRecord| k == 0 || &r[1] == b"Public";
+        let out = rewrite(gt, b',', Some(1), &mut keep);
+        let want = "id,text\na,\"x,y\"\n\n\nc,\"say \"\"hi\"\"\"\n";
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        // With CRLF line ends and blank lines, the line breaks are kept in number.
+        let crlf = b"\r\nid,Usage\r\na,Public\r\n\r\nb,Private\r\n";
+        let out = rewrite(crlf, b',', Some(1), &mut keep);
+        let breaks = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
+        assert_eq!(breaks(&out), breaks(crlf));
+        let whole = rewrite(gt, b',', None, &mut |_, _| true);
+        assert_eq!(whole, gt);
+        assert_eq!(rewrite(b"", b',', Some(0), &mut |_, _| true), b"");
+        // A record left with one empty field is written `""`, as the csv crate writes it.
+        assert_eq!(
+            rewrite(b"a,b\n,x\n", b',', Some(1), &mut |_, _| true),
+            b"a\n\"\"\n"
+        );
+    }
+
+    #[test]
+    fn each_record_gives_spans_that_cover_the_file() {
+        // A record starts where the previous one ended: blank lines before it are its own.
+        let bytes = b"h1,h2\n1,2\n\n3,\"4\n5\"\n";
+        let mut spans = Vec::new();
+        let n = each_record(bytes, b',', &mut |k, s, e, r| {
+            spans.push((k, s, e, r.len()))
+        });
+        assert_eq!(n, 3);
+        assert_eq!(spans, vec![(0, 0, 6, 2), (1, 6, 10, 2), (2, 10, 19, 2)]);
+    }
 }
