@@ -213,7 +213,18 @@ impl Generator {
     }
 
     /// `count` draws of `integers(0, excl)` for 2 ≤ `excl` ≤ `u32::MAX`, given to `sink` in order (in slices).
-    fn draw_below(&mut self, excl: u32, count: usize, mut sink: impl FnMut(&[u32])) {
+    fn draw_below(&mut self, excl: u32, count: usize, sink: impl FnMut(&[u32])) {
+        self.draw_below_with(excl, count, true, sink);
+    }
+
+    /// [`Generator::draw_below`], with AVX-512 if `avx512` and the CPU has it, else AVX2 if it has that.
+    fn draw_below_with(
+        &mut self,
+        excl: u32,
+        count: usize,
+        avx512: bool,
+        mut sink: impl FnMut(&[u32]),
+    ) {
         // Lemire: a draw is rejected when the low half of u·n is below 2^32 mod n (checked only when it is below
         // n, which `threshold < n` makes the same test).
         let threshold = excl.wrapping_neg() % excl;
@@ -228,7 +239,15 @@ impl Generator {
                 }
             }
             let (inc, left) = (self.inc, count - done);
-            done += numpy_rng_wide::draw(&mut self.state, inc, excl, threshold, left, &mut sink);
+            done += numpy_rng_wide::draw(
+                &mut self.state,
+                inc,
+                excl,
+                threshold,
+                left,
+                &mut sink,
+                avx512,
+            );
         }
         self.draw_scalar(excl, threshold, count - done, sink);
     }

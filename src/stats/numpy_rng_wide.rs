@@ -26,8 +26,9 @@ pub(super) const BLOCK_DRAWS: usize = 2 * STEPS;
 
 /// Up to `count` draws of `integers(0, excl)` (2 ≤ excl < 2^32, Lemire's `threshold = 2^32 mod excl`) given to
 /// `sink` in order (in slices), from `state` with no spare half. Returns how many were drawn (fewer than
-/// [`BLOCK_DRAWS`] are left), with `state` the last step consumed (both halves of its output used). Draws none
-/// on CPUs without AVX-512 IFMA and on other targets.
+/// [`BLOCK_DRAWS`] are left), with `state` the last step consumed (both halves of its output used). With AVX-512
+/// IFMA (when `avx512`: the tests set it false to check the AVX2 path too), else with AVX2 (numpy_rng_avx2.rs);
+/// draws none on other CPUs and targets.
 pub(super) fn draw(
     state: &mut u128,
     inc: u128,
@@ -35,27 +36,45 @@ pub(super) fn draw(
     threshold: u32,
     count: usize,
     sink: &mut impl FnMut(&[u32]),
+    avx512: bool,
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if count >= BLOCK_DRAWS
-        && std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512ifma")
-    {
-        // SAFETY: the running CPU has AVX-512F and AVX-512 IFMA, checked just above.
-        return unsafe { avx512::draw(state, inc, excl, threshold, count, sink) };
+    if count >= BLOCK_DRAWS {
+        use std::arch::is_x86_feature_detected as has;
+        if avx512 && has!("avx512f") && has!("avx512ifma") {
+            // SAFETY: the running CPU has AVX-512F and AVX-512 IFMA, checked just above.
+            return unsafe { avx512::draw(state, inc, excl, threshold, count, sink) };
+        }
+        if has!("avx2") {
+            // SAFETY: the running CPU has AVX2, checked just above.
+            return unsafe { avx2::draw(state, inc, excl, threshold, count, sink) };
+        }
     }
-    let _ = (state, inc, excl, threshold, count, sink);
+    let _ = (state, inc, excl, threshold, count, sink, avx512);
     0
 }
 
-/// `A = M^STEPS` and `C = inc·(M^(STEPS−1) + … + 1)`: `STEPS` steps from state s give `A·s + C`.
 #[cfg(target_arch = "x86_64")]
-fn jump(inc: u128) -> (u128, u128) {
+#[path = "numpy_rng_avx2.rs"]
+mod avx2;
+
+/// `A = M^steps` and `C = inc·(M^(steps−1) + … + 1)`: `steps` steps from state s give `A·s + C`.
+#[cfg(target_arch = "x86_64")]
+fn jump(inc: u128, steps: usize) -> (u128, u128) {
     let mut c = 0u128;
-    for _ in 0..STEPS {
+    for _ in 0..steps {
         c = c.wrapping_mul(PCG_MULT).wrapping_add(inc);
     }
-    (PCG_MULT.wrapping_pow(STEPS as u32), c)
+    (PCG_MULT.wrapping_pow(steps as u32), c)
+}
+
+/// The states of the next N steps from `state`.
+#[cfg(target_arch = "x86_64")]
+fn first_steps<const N: usize>(mut state: u128, inc: u128) -> [u128; N] {
+    std::array::from_fn(|_| {
+        state = state.wrapping_mul(PCG_MULT).wrapping_add(inc);
+        state
+    })
 }
 
 /// `x` as three 52-bit limbs (the last one 24 bits).
@@ -67,7 +86,7 @@ fn limbs(x: u128) -> [u64; 3] {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{jump, limbs, BLOCK_DRAWS, PCG_MULT, STEPS};
+    use super::{first_steps, jump, limbs, BLOCK_DRAWS, STEPS};
     use std::arch::x86_64::*;
 
     const VECTORS: usize = STEPS / 8;
@@ -208,14 +227,9 @@ mod avx512 {
         count: usize,
         sink: &mut impl FnMut(&[u32]),
     ) -> usize {
-        let (a, c) = jump(inc);
+        let (a, c) = jump(inc, STEPS);
         let (a, c) = (constant(a), constant(c));
-        let mut steps = [0u128; STEPS];
-        let mut s = *state;
-        for slot in steps.iter_mut() {
-            s = s.wrapping_mul(PCG_MULT).wrapping_add(inc);
-            *slot = s;
-        }
+        let steps: [u128; STEPS] = first_steps(*state, inc);
         let mut vectors: [Lanes; VECTORS] =
             std::array::from_fn(|v| lanes(&steps[8 * v..8 * v + 8]));
         let excl_v = _mm512_set1_epi64(excl as i64);

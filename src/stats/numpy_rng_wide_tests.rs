@@ -27,29 +27,31 @@ fn below(g: &mut Generator, n: u64, count: usize) -> Vec<u32> {
     (0..count).map(|_| g.below(n) as u32).collect()
 }
 
-/// `count` draws through `draw_below` (what `count_below` counts), recorded in order.
-fn drawn(g: &mut Generator, n: u64, count: usize) -> Vec<u32> {
+/// `count` draws through `draw_below` (what `count_below` counts), recorded in order: with AVX-512 IFMA where
+/// the CPU has it if `avx512`, else with AVX2 where it has that.
+fn drawn(g: &mut Generator, n: u64, count: usize, avx512: bool) -> Vec<u32> {
     let mut out = Vec::with_capacity(count);
     if n < 2 {
         return below(g, n, count);
     }
-    g.draw_below(n as u32, count, |d| out.extend_from_slice(d));
+    g.draw_below_with(n as u32, count, avx512, |d| out.extend_from_slice(d));
     out
 }
 
 #[test]
 fn draws_equal_the_draws_one_by_one() {
-    for seed in [0u128, 1, 42, 12345, 1 << 70, u128::MAX] {
+    for (seed, avx512) in [0u128, 1, 42, 12345, 1 << 70, u128::MAX]
+        .into_iter()
+        .flat_map(|seed| [(seed, true), (seed, false)])
+    {
         for &n in RANGES {
             let (mut fast, mut slow) = (Generator::new(seed), Generator::new(seed));
             // Calls in sequence on one generator: the spare half (odd counts) and the state carry over.
             for &count in COUNTS.iter().chain(COUNTS.iter().rev()) {
-                assert_eq!(
-                    drawn(&mut fast, n, count),
-                    below(&mut slow, n, count),
-                    "seed {seed} n {n} count {count}"
-                );
-                assert_eq!(fast, slow, "seed {seed} n {n} count {count}");
+                let at = format!("seed {seed} n {n} count {count} avx512 {avx512}");
+                let expected = below(&mut slow, n, count);
+                assert_eq!(drawn(&mut fast, n, count, avx512), expected, "{at}");
+                assert_eq!(fast, slow, "{at}");
             }
         }
     }
@@ -83,18 +85,20 @@ fn counts_equal_the_draws_one_by_one() {
     }
 }
 
-/// On a CPU with AVX-512 IFMA the blocks are drawn with it (the tests above then compare the two paths).
+/// On a CPU with AVX-512 IFMA or AVX2 the blocks are drawn with it (the tests above then compare the paths).
 #[test]
 fn blocks_are_drawn_with_simd_where_the_cpu_has_it() {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512ifma")
-    {
-        let g = Generator::new(9);
-        let mut state = g.state;
-        let mut n = 0;
-        let done = numpy_rng_wide::draw(&mut state, g.inc, 1000, 296, 1000, &mut |d| n += d.len());
-        assert!(done > 900 && done == n && done <= 1000, "{done}");
+    for avx512 in [true, false] {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") || avx512 && has!("avx512f") && has!("avx512ifma") {
+            let g = Generator::new(9);
+            let mut state = g.state;
+            let mut n = 0;
+            let mut sink = |d: &[u32]| n += d.len();
+            let done = numpy_rng_wide::draw(&mut state, g.inc, 1000, 296, 1000, &mut sink, avx512);
+            assert!(done > 900 && done == n && done <= 1000, "{done}");
+        }
     }
 }
 
