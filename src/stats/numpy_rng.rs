@@ -12,6 +12,12 @@
 //! `numpy/random/src/distributions/distributions.c` (`random_bounded_uint64_fill`: Lemire's method with
 //! rejection, on 32-bit draws when the range fits in 32 bits, on 64-bit draws otherwise).
 
+// AVX-512's intrinsics and target features are stable since Rust 1.89 (the locked dependencies, zip 9.4.1 and
+// image 0.25.10, already need 1.88).
+#[clippy::msrv = "1.89"]
+#[path = "numpy_rng_wide.rs"]
+mod numpy_rng_wide;
+
 const MASK32: u64 = 0xFFFF_FFFF;
 const INIT_A: u32 = 0x43b0_d7e5;
 const MULT_A: u32 = 0x931e_8875;
@@ -91,7 +97,7 @@ fn generate_state(pool: &[u32; POOL_SIZE], n_words: usize) -> Vec<u32> {
 }
 
 /// `numpy.random.Generator(PCG64(SeedSequence(seed)))`, as `numpy.random.default_rng(seed)` makes it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generator {
     state: u128,
     inc: u128,
@@ -199,10 +205,61 @@ impl Generator {
             counts[0].add(count);
             return;
         }
-        let excl = n as u32;
+        self.draw_below(n as u32, count, |draws| {
+            for &d in draws {
+                counts[d as usize].add(1);
+            }
+        });
+    }
+
+    /// `count` draws of `integers(0, excl)` for 2 ≤ `excl` ≤ `u32::MAX`, given to `sink` in order (in slices).
+    fn draw_below(&mut self, excl: u32, count: usize, sink: impl FnMut(&[u32])) {
+        self.draw_below_with(excl, count, true, sink);
+    }
+
+    /// [`Generator::draw_below`], with AVX-512 if `avx512` and the CPU has it, else AVX2 if it has that.
+    fn draw_below_with(
+        &mut self,
+        excl: u32,
+        count: usize,
+        avx512: bool,
+        mut sink: impl FnMut(&[u32]),
+    ) {
         // Lemire: a draw is rejected when the low half of u·n is below 2^32 mod n (checked only when it is below
         // n, which `threshold < n` makes the same test).
         let threshold = excl.wrapping_neg() % excl;
+        let mut done = 0;
+        if count >= numpy_rng_wide::BLOCK_DRAWS {
+            // The spare half first (a draw, or a rejection skipped), then whole blocks of steps with SIMD.
+            if let Some(high) = self.spare.take() {
+                let m = high as u64 * excl as u64;
+                if m as u32 >= threshold {
+                    sink(&[(m >> 32) as u32]);
+                    done = 1;
+                }
+            }
+            let (inc, left) = (self.inc, count - done);
+            done += numpy_rng_wide::draw(
+                &mut self.state,
+                inc,
+                excl,
+                threshold,
+                left,
+                &mut sink,
+                avx512,
+            );
+        }
+        self.draw_scalar(excl, threshold, count - done, sink);
+    }
+
+    /// [`Generator::draw_below`] one step at a time (`threshold = 2^32 mod excl`).
+    fn draw_scalar(
+        &mut self,
+        excl: u32,
+        threshold: u32,
+        count: usize,
+        mut sink: impl FnMut(&[u32]),
+    ) {
         let (mut state, inc) = (self.state, self.inc);
         let mut spare = self.spare.take();
         let mut next32 = || -> u32 {
@@ -219,7 +276,7 @@ impl Generator {
             while (m as u32) < threshold {
                 m = next32() as u64 * excl as u64;
             }
-            counts[(m >> 32) as usize].add(1);
+            sink(&[(m >> 32) as u32]);
         }
         self.state = state;
         self.spare = spare;
@@ -236,6 +293,10 @@ impl Generator {
 #[cfg(test)]
 #[path = "numpy_rng_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "numpy_rng_wide_tests.rs"]
+mod wide_tests;
 
 /// A draw count of [`Generator::count_below`]: `u32`, or `u8` counting modulo 256 (a quarter of the memory for
 /// the draws' random increments; the caller checks that no count wrapped, e.g. that the counts sum to the draws).
