@@ -9,8 +9,7 @@ use super::compute::{label_metrics, single_class_binary, Data, Outcome};
 use crate::formats::classification_csv::{Layout, NONE};
 use crate::metrics::classification::labels::Confusion;
 use crate::metrics::classification::scores::{
-    brier_binary, brier_multiclass, log_loss, log_loss_binary, macro_mean, roc_auc_ovo_from,
-    top_k_accuracy, weighted_mean as class_weighted_mean,
+    macro_mean, roc_auc_ovo_from, weighted_mean as class_weighted_mean,
 };
 use crate::report::Scores;
 use crate::stats::units::{weighted_means_k, weights_as_bytes, Replicate, Units, Weight};
@@ -33,6 +32,9 @@ struct Labels {
 #[path = "units_curve.rs"]
 mod curve;
 use curve::Column;
+#[path = "units_build.rs"]
+mod building;
+use building::build;
 #[path = "units_rows.rs"]
 mod rows;
 #[path = "units_weighted.rs"]
@@ -147,12 +149,6 @@ impl Rows {
     }
 }
 
-/// Per-row terms of a mean metric, each the library function on that one row; `None` when one is undefined
-/// (then the metric is undefined on every replicate holding the row, and on the full set).
-fn terms(n: usize, f: impl Fn(usize) -> Option<f64>) -> Option<Vec<f64>> {
-    (0..n).map(f).collect()
-}
-
 /// The report's units: every metric of `scores` with a value (with the GT's weights, the weighted metrics).
 pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Slot {
     let metrics: Vec<String> = scores
@@ -190,112 +186,6 @@ pub fn slot(d: &Data, out: &Outcome, scores: &Scores) -> crate::stats::units::Sl
         })
     };
     crate::stats::units::Slot::new(Units::plain("row", n, replicate))
-}
-
-/// The units of `rows`: `metrics` are the ids whose full-set value is defined.
-fn build(rows: Rows, metrics: Vec<String>) -> ClassificationUnits {
-    let r = &rows;
-    let k = r.k;
-    let labels = r.has_labels().then(|| Labels {
-        cell: (r.union.len() <= 2).then(|| {
-            let at = |label: u32| r.position[label as usize];
-            (r.truth.iter().zip(&r.pred))
-                .map(|(&t, &p)| (at(t) * r.union.len() + at(p)) as u8)
-                .collect()
-        }),
-        truth: r
-            .truth
-            .iter()
-            .map(|&t| r.position[t as usize] as u32)
-            .collect(),
-        pred: r
-            .pred
-            .iter()
-            .map(|&p| r.position[p as usize] as u32)
-            .collect(),
-        size: r.union.len(),
-        two_classes: k == 2,
-        binary_positive: r
-            .positive
-            .filter(|_| k == 2 && r.no_extra)
-            .map(|p| r.position[p]),
-        single_binary: r.single_binary.then(|| r.union.clone()),
-    });
-    let one_column = matches!(r.layout, Layout::BinaryScore | Layout::LabelScores);
-    let has_scores = r.layout != Layout::Labels;
-    let scores = if !has_scores || !(k >= 2 || (r.single_binary && one_column)) {
-        None
-    } else if r.binary {
-        Some(binary_part(r, one_column))
-    } else {
-        Some(multi_part(r))
-    };
-    ClassificationUnits {
-        metrics,
-        rows,
-        labels,
-        scores,
-    }
-}
-
-fn binary_part(r: &Rows, one_column: bool) -> ScoresPart {
-    let p = r.positive.unwrap_or(1);
-    let sp: Vec<f64> = if one_column {
-        r.scores.clone()
-    } else {
-        r.scores.chunks_exact(2).map(|row| row[p]).collect()
-    };
-    let y: Vec<bool> = r.truth.iter().map(|&t| t as usize == p).collect();
-    let single = r.k == 1;
-    let n = y.len();
-    let log_loss = if single {
-        None
-    } else if one_column {
-        terms(n, |i| log_loss_binary(&y[i..=i], &sp[i..=i]))
-    } else {
-        terms(n, |i| {
-            log_loss(&[r.truth[i] as usize], &r.scores[2 * i..2 * i + 2], 2)
-        })
-    };
-    let positive: Vec<u32> = y.iter().map(|&b| b as u32).collect();
-    let brier = terms(n, |i| brier_binary(&y[i..=i], &sp[i..=i]));
-    ScoresPart::Binary {
-        column: Column::new(sp.iter().copied(), &positive),
-        finite: all_finite(&[&log_loss, &brier]),
-        brier,
-        log_loss,
-    }
-}
-
-/// Whether every value of the present term columns is finite.
-fn all_finite(columns: &[&Option<Vec<f64>>]) -> bool {
-    let mut values = columns.iter().filter_map(|c| c.as_ref()).flatten();
-    values.all(|v| v.is_finite())
-}
-
-fn multi_part(r: &Rows) -> ScoresPart {
-    let k = r.k;
-    let scores = &r.scores;
-    let n = r.truth.len();
-    let probabilities = scores
-        .chunks_exact(k)
-        .all(|row| super::compute::sums_to_one(crate::metrics::mean::numpy_sum(row)));
-    let row = |i: usize| &scores[i * k..(i + 1) * k];
-    let t = |i: usize| r.truth[i] as usize;
-    let log_loss = terms(n, |i| log_loss(&[t(i)], row(i), k));
-    let brier = terms(n, |i| brier_multiclass(&[t(i)], row(i), k));
-    let top_k = terms(n, |i| top_k_accuracy(&[t(i)], row(i), k, r.top_k));
-    ScoresPart::Multi {
-        columns: (0..k)
-            .map(|c| Column::new(scores.chunks_exact(k).map(|row| row[c]), &r.truth))
-            .collect(),
-        truth: r.truth.clone(),
-        probabilities,
-        finite: all_finite(&[&log_loss, &brier, &top_k]),
-        log_loss,
-        brier,
-        top_k,
-    }
 }
 
 impl Labels {

@@ -6,6 +6,10 @@
 use crate::metrics::mean::numpy_sum;
 use crate::stats::units::Weight;
 use crate::stats::wide::wide;
+use divide::{fused, has_fma, quotient};
+
+#[path = "units_divide.rs"]
+mod divide;
 use std::cell::RefCell;
 
 /// One score column sorted once (decreasing score): the rows in that order, each one's class, and where each
@@ -280,15 +284,27 @@ fn exact(v: u64) -> f64 {
 }
 
 /// Each point's x = fps / neg, y = tps / pos and precision tps / (tps + fps), into `xs`, `ys`, `ps`: the same
-/// IEEE divisions as one at a time, in one loop without dependencies between points (vector divisions).
+/// IEEE quotients as one division at a time, in one loop without dependencies between points (vector
+/// operations). With `FMA`, x and y from the reciprocals `recip` = (1 / neg, 1 / pos) ([`quotient`]: the
+/// division's bits, the counts being integers below 2^32), the precision by division.
 #[inline(always)]
-fn divide(points: &[u64], pos: f64, neg: f64, xs: &mut [f64], ys: &mut [f64], ps: &mut [f64]) {
+fn divide<const FMA: bool>(
+    points: &[u64],
+    (pos, neg): (f64, f64),
+    recip: (f64, f64),
+    [xs, ys, ps]: [&mut [f64]; 3],
+) {
     let n = points.len().min(xs.len()).min(ys.len()).min(ps.len());
     let (xs, ys, ps) = (&mut xs[..n], &mut ys[..n], &mut ps[..n]);
     for (j, &p) in points[..n].iter().enumerate() {
         let (t, f) = (exact(p >> 32), exact(p & 0xffff_ffff));
-        xs[j] = f / neg;
-        ys[j] = t / pos;
+        if FMA {
+            xs[j] = quotient(f, neg, recip.0);
+            ys[j] = quotient(t, pos, recip.1);
+        } else {
+            xs[j] = f / neg;
+            ys[j] = t / pos;
+        }
         ps[j] = t / (t + f);
     }
 }
@@ -325,6 +341,33 @@ fn curve_metrics(
         }
     }
     let (roc, ap) = (&mut roc_terms[..m], &mut ap_terms[..m]);
+    let kept = match has_fma() {
+        true => fused(
+            #[inline(always)]
+            || terms::<true>(points, (pos, neg), roc, ap),
+        ),
+        false => wide(
+            #[inline(always)]
+            || terms::<false>(points, (pos, neg), roc, ap),
+        ),
+    };
+    let auc = Some(numpy_sum(&roc[..kept])).filter(|v| v.is_finite());
+    let s = -numpy_sum(ap);
+    (auc, Some(if s > 0.0 { s } else { 0.0 }))
+}
+
+/// [`curve_metrics`]' terms of a curve with positives and negatives (`pos`, `neg`: its last point), into
+/// `roc` (the trapezoids: how many, returned) and `ap` (one per point), [`CHUNK`] points at a time: first
+/// their quotients ([`divide`]), then the terms. Inlined into the caller's vector code ([`wide`], [`fused`]).
+#[inline(always)]
+fn terms<const FMA: bool>(
+    points: &[u64],
+    (pos, neg): (f64, f64),
+    roc: &mut [f64],
+    ap: &mut [f64],
+) -> usize {
+    let m = points.len();
+    let recip = (1.0 / neg, 1.0 / pos);
     let mut sweep = RocSweep::default();
     let mut recall0 = 0.0f64;
     let (mut xs, mut ys, mut ps) = ([0.0f64; CHUNK], [0.0f64; CHUNK], [0.0f64; CHUNK]);
@@ -333,24 +376,17 @@ fn curve_metrics(
         let (start, len) = (c * CHUNK, chunk.len());
         // This chunk's average precision terms, at positions m − 1 − i of the reversed curve.
         let dst = &mut ap[m - start - len..m - start];
-        wide(
-            #[inline(always)]
-            || {
-                divide(chunk, pos, neg, &mut xs, &mut ys, &mut ps);
-                dst[len - 1] = (recall0 - ys[0]) * ps[0];
-                let pairs = ys[..len].windows(2).zip(&ps[1..len]);
-                for (d, (y, &p)) in dst[..len - 1].iter_mut().rev().zip(pairs) {
-                    *d = (y[0] - y[1]) * p;
-                }
-                kept_points(points, start, &mut keep[..len]);
-                recall0 = ys[len - 1];
-                sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
-            },
-        );
+        divide::<FMA>(chunk, (pos, neg), recip, [&mut xs, &mut ys, &mut ps]);
+        dst[len - 1] = (recall0 - ys[0]) * ps[0];
+        let pairs = ys[..len].windows(2).zip(&ps[1..len]);
+        for (d, (y, &p)) in dst[..len - 1].iter_mut().rev().zip(pairs) {
+            *d = (y[0] - y[1]) * p;
+        }
+        kept_points(points, start, &mut keep[..len]);
+        recall0 = ys[len - 1];
+        sweep.add(roc, &keep[..len], &xs[..len], &ys[..len]);
     }
-    let auc = Some(numpy_sum(&roc[..sweep.kept])).filter(|v| v.is_finite());
-    let s = -numpy_sum(ap);
-    (auc, Some(if s > 0.0 { s } else { 0.0 }))
+    sweep.kept
 }
 
 /// Which of the points `start`, `start + 1`, … (as many as `keep` holds) `roc_curve` keeps, as masks (all
