@@ -3,6 +3,7 @@
 //! these sweeps wait on) serves the four replicates. Each replicate's values are those it has alone, to the bit
 //! (the same integer sums; the same median rows).
 
+use super::moments4::fused4;
 use super::passes::First;
 use super::runs::{gather, GATHER};
 use super::wide::wider;
@@ -26,37 +27,48 @@ thread_local! {
 pub(super) type Sorted = (Option<f64>, Option<f64>);
 
 impl Fast {
-    /// The median and Spearman of a block of four replicates ([`Fast::median`], [`Fast::spearman`]); `None`
-    /// for another block size, a weight past a byte, or a replicate drawing nothing or 2^30 values or more.
-    /// Spearman is given whether or not the replicate's values vary (the caller keeps it only when they do).
-    pub(super) fn sorted4<W: Weight, const K: usize>(
+    /// Four replicates' first passes, moments and, when [`Fast::sorted4`] gives them, medians and Spearman,
+    /// from their weights side by side ([`interleave`]); `None` when a weight does not fit in a byte.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn block4<W: Weight>(
         &self,
-        ws: [&[W]; K],
-        first: &[First; K],
-    ) -> Option<[Sorted; K]> {
-        let four: [&[W]; 4] = ws.as_slice().try_into().ok()?;
-        if first
-            .iter()
-            .any(|f| !f.fits || f.count == 0 || f.count >= 1 << 30)
-        {
-            return None;
-        }
-        let count: [u64; 4] = std::array::from_fn(|r| first[r].count);
+        ws: [&[W]; 4],
+    ) -> Option<([First; 4], [[f64; 4]; 4], Option<[Sorted; 4]>)> {
         QUAD.with(|cell| {
             let Quad {
                 weights: quad,
                 ranks,
             } = &mut *cell.borrow_mut();
-            let below = interleave(four, &self.low_abs, quad)?;
-            let median = self.median4(quad, count, below);
-            let c = count.map(|k| k as i64 + 1);
-            let spp = self.p_runs.doubled_ranks4(quad, ranks, c);
-            let (stt, stp) = self.t_runs.cross4(quad, ranks, &self.p_run_by_t, c);
-            Some(std::array::from_fn(|r| {
-                let rho = spearman_of_sums(stt[r], spp[r], stp[r], count[r]);
-                (median[r], rho)
-            }))
+            let below = interleave(ws, &self.low_abs, quad)?;
+            let (first, second) = self.moments_of(ws, fused4(self, ws, quad));
+            let sorted = self.sorted4(quad, ranks, below, &first);
+            Some((first, second, sorted))
         })
+    }
+
+    /// The median and Spearman of a block of four replicates ([`Fast::median`], [`Fast::spearman`]) from
+    /// their weights side by side (`quad`; `below` as [`interleave`] gives it); `None` for a replicate
+    /// drawing nothing or 2^30 values or more. Spearman is given whether or not the replicate's values vary
+    /// (the caller keeps it only when they do).
+    fn sorted4(
+        &self,
+        quad: &[[u8; 4]],
+        ranks: &mut Vec<[u32; 4]>,
+        below: [u64; 4],
+        first: &[First; 4],
+    ) -> Option<[Sorted; 4]> {
+        if first.iter().any(|f| f.count == 0 || f.count >= 1 << 30) {
+            return None;
+        }
+        let count: [u64; 4] = std::array::from_fn(|r| first[r].count);
+        let median = self.median4(quad, count, below);
+        let c = count.map(|k| k as i64 + 1);
+        let spp = self.p_runs.doubled_ranks4(quad, ranks, c);
+        let (stt, stp) = self.t_runs.cross4(quad, ranks, &self.p_run_by_t, c);
+        Some(std::array::from_fn(|r| {
+            let rho = spearman_of_sums(stt[r], spp[r], stp[r], count[r]);
+            (median[r], rho)
+        }))
     }
 
     /// [`Fast::median`] of four replicates (each count above 0) in one walk, which stops when the four have

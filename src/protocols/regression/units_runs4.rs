@@ -31,38 +31,48 @@ impl Runs {
     /// side, `out[run][r]` replicate r's doubled rank of the run, `c[r]` its count + 1. Each replicate's count
     /// below 2^30, so that a doubled rank fits in 32 bits and a centred rank's square in 64; below [`NARROW`]
     /// (see [`narrow`]) the squares are summed in 64 bits, else in 128.
-    pub fn doubled_ranks4(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [i128; 4] {
+    pub fn doubled_ranks4<const L: usize>(
+        &self,
+        w: &[[u8; L]],
+        out: &mut Vec<[u32; L]>,
+        c: [i64; L],
+    ) -> [i128; L] {
         if narrow(c) {
             let squares = wider(
                 #[inline(always)]
-                || self.doubled_ranks4_rows::<i64>(w, out, c),
+                || self.doubled_ranks4_rows::<i64, L>(w, out, c),
             );
             return squares.map(i128::from);
         }
         wider(
             #[inline(always)]
-            || self.doubled_ranks4_rows::<i128>(w, out, c),
+            || self.doubled_ranks4_rows::<i128, L>(w, out, c),
         )
     }
 
     /// [`Runs::doubled_ranks4`]'s sweep, the squares summed in `S`.
     #[inline(always)]
-    fn doubled_ranks4_rows<S>(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [S; 4]
+    fn doubled_ranks4_rows<S, const L: usize>(
+        &self,
+        w: &[[u8; L]],
+        out: &mut Vec<[u32; L]>,
+        c: [i64; L],
+    ) -> [S; L]
     where
         S: Copy + Default + From<i64> + std::ops::Mul<Output = S> + std::ops::AddAssign,
     {
         if out.len() < self.count + 1 {
-            out.resize(self.count + 1, [0; 4]);
+            out.resize(self.count + 1, [0; L]);
         }
         // Running totals after each row of the chunk, and the total at the last run's end.
-        let (mut total, mut before, mut idx) = ([0u32; 4], [0u32; 4], 0usize);
-        let mut squares = [S::default(); 4];
-        let (mut gathered, mut totals) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
+        let (mut total, mut before, mut idx) = ([0u32; L], [0u32; L], 0usize);
+        let mut squares = [S::default(); L];
+        let (mut gathered, mut totals) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
         for (chunk, order) in self.order.chunks(GATHER).enumerate() {
             gather(&mut gathered, w, order);
             prefetch(w, self.order_of(chunk + 1));
             for (t, g) in totals.iter_mut().zip(&gathered) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                 }
                 *t = total;
@@ -70,8 +80,8 @@ impl Runs {
             for &e in self.ends_of(chunk) {
                 // A run of weight W after C values: 2C + W + 1 = (C) + (C + W) + 1.
                 let end = totals[e as usize % GATHER];
-                let rank: [u32; 4] = std::array::from_fn(|r| before[r] + end[r] + 1);
-                for r in 0..4 {
+                let rank: [u32; L] = std::array::from_fn(|r| before[r] + end[r] + 1);
+                for r in 0..L {
                     let a = rank[r] as i64 - c[r];
                     squares[r] += S::from((end[r] - before[r]) as i64) * S::from(a * a);
                 }
@@ -87,13 +97,13 @@ impl Runs {
     /// [`Runs::cross`] of four replicates in one sweep (see [`Runs::doubled_ranks4`]): `ranks` the other
     /// variable's doubled run ranks side by side. The running total of k·(rank − c) is at most
     /// count·(2·count + 1) in size: in 64 bits for counts below 2^30.
-    pub fn cross4(
+    pub fn cross4<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i128; 4], [i128; 4]) {
+        c: [i64; L],
+    ) -> ([i128; L], [i128; L]) {
         if narrow(c) {
             let (squares, cross) = wider(
                 #[inline(always)]
@@ -111,19 +121,19 @@ impl Runs {
     /// (a product of 32-bit values, one instruction for the four), a run's inner sum Σ k·(rank − c) the
     /// difference of the totals at its ends minus c·W, and the sums in 64 bits.
     #[inline(always)]
-    fn cross4_narrow(
+    fn cross4_narrow<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i64; 4], [i64; 4]) {
+        c: [i64; L],
+    ) -> ([i64; L], [i64; L]) {
         let all_other = other_run;
-        let (mut total, mut before) = ([0u32; 4], [0u32; 4]);
-        let (mut inner, mut inner_before) = ([0u64; 4], [0u64; 4]);
-        let (mut squares, mut cross) = ([0i64; 4], [0i64; 4]);
-        let (mut gathered, mut other) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        let (mut totals, mut inners) = ([[0u32; 4]; GATHER], [[0u64; 4]; GATHER]);
+        let (mut total, mut before) = ([0u32; L], [0u32; L]);
+        let (mut inner, mut inner_before) = ([0u64; L], [0u64; L]);
+        let (mut squares, mut cross) = ([0i64; L], [0i64; L]);
+        let (mut gathered, mut other) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
+        let (mut totals, mut inners) = ([[0u32; L]; GATHER], [[0u64; L]; GATHER]);
         let chunks = self.order.chunks(GATHER).zip(other_run.chunks(GATHER));
         for (chunk, (order, other_run)) in chunks.enumerate() {
             gather(&mut gathered, w, order);
@@ -133,7 +143,7 @@ impl Runs {
             prefetch(ranks, all_other.get(next).unwrap_or(&all_other[..0]));
             let rows = totals.iter_mut().zip(inners.iter_mut());
             for ((t, i), (g, b)) in rows.zip(gathered.iter().zip(&other)) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                     inner[r] += g[r] as u64 * b[r] as u64;
                 }
@@ -141,7 +151,7 @@ impl Runs {
             }
             for &e in self.ends_of(chunk) {
                 let (end, end_inner) = (totals[e as usize % GATHER], inners[e as usize % GATHER]);
-                for r in 0..4 {
+                for r in 0..L {
                     let weight = (end[r] - before[r]) as i64;
                     let a = (before[r] + end[r] + 1) as i64 - c[r];
                     let run = (end_inner[r] - inner_before[r]) as i64 - c[r] * weight;
@@ -156,25 +166,25 @@ impl Runs {
 
     /// [`Runs::cross4`]'s sweep.
     #[inline(always)]
-    fn cross4_rows(
+    fn cross4_rows<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i128; 4], [i128; 4]) {
-        let (mut total, mut before) = ([0u32; 4], [0u32; 4]);
-        let (mut inner, mut inner_before) = ([0i64; 4], [0i64; 4]);
-        let (mut squares, mut cross) = ([0i128; 4], [0i128; 4]);
-        let (mut gathered, mut other) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        let (mut totals, mut inners) = ([[0u32; 4]; GATHER], [[0i64; 4]; GATHER]);
+        c: [i64; L],
+    ) -> ([i128; L], [i128; L]) {
+        let (mut total, mut before) = ([0u32; L], [0u32; L]);
+        let (mut inner, mut inner_before) = ([0i64; L], [0i64; L]);
+        let (mut squares, mut cross) = ([0i128; L], [0i128; L]);
+        let (mut gathered, mut other) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
+        let (mut totals, mut inners) = ([[0u32; L]; GATHER], [[0i64; L]; GATHER]);
         let chunks = self.order.chunks(GATHER).zip(other_run.chunks(GATHER));
         for (chunk, (order, other_run)) in chunks.enumerate() {
             gather(&mut gathered, w, order);
             gather(&mut other, ranks, other_run);
             let rows = totals.iter_mut().zip(inners.iter_mut());
             for ((t, i), (g, b)) in rows.zip(gathered.iter().zip(&other)) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                     inner[r] += g[r] as i64 * (b[r] as i64 - c[r]);
                 }
@@ -182,7 +192,7 @@ impl Runs {
             }
             for &e in self.ends_of(chunk) {
                 let (end, end_inner) = (totals[e as usize % GATHER], inners[e as usize % GATHER]);
-                for r in 0..4 {
+                for r in 0..L {
                     let a = (before[r] + end[r] + 1) as i64 - c[r];
                     squares[r] += (end[r] - before[r]) as i128 * (a * a) as i128;
                     cross[r] += a as i128 * (end_inner[r] - inner_before[r]) as i128;
@@ -201,7 +211,7 @@ impl Runs {
 const NARROW: i64 = 1 << 21;
 
 /// Whether each replicate's count (`c` − 1) is below [`NARROW`] (and each at least 0).
-fn narrow(c: [i64; 4]) -> bool {
+fn narrow<const L: usize>(c: [i64; L]) -> bool {
     c.iter().all(|&c| (1..=NARROW).contains(&c))
 }
 
