@@ -240,12 +240,19 @@ impl Fast {
         v
     }
 
-    /// [`Fast::values`] of each replicate of a block: four at a time through [`Fast::values4`].
+    /// [`Fast::values`] of each replicate of a block: eight, then four at a time, their weights side by side
+    /// ([`Fast::block8`], [`Fast::block4`]), then one by one.
     fn values_block<W: Weight>(&self, ws: &[&[W]]) -> Vec<Vec<(&'static str, Option<f64>)>> {
         let mut out = Vec::with_capacity(ws.len());
-        let mut quads = ws.chunks_exact(4);
+        let mut eights = ws.chunks_exact(8);
+        for e in &mut eights {
+            let e: [&[W]; 8] = std::array::from_fn(|r| e[r]);
+            out.extend(self.values_side(e, self.block8(e)));
+        }
+        let mut quads = eights.remainder().chunks_exact(4);
         for q in &mut quads {
-            out.extend(self.values4([q[0], q[1], q[2], q[3]]));
+            let q = [q[0], q[1], q[2], q[3]];
+            out.extend(self.values_side(q, self.block4(q)));
         }
         for &w in quads.remainder() {
             out.push(self.values(w));
@@ -253,10 +260,14 @@ impl Fast {
         out
     }
 
-    /// [`Fast::values`] of four replicates: their weights side by side when they fit in bytes
-    /// ([`Fast::block4`]), else [`Fast::values_k`].
-    fn values4<W: Weight>(&self, ws: [&[W]; 4]) -> [Vec<(&'static str, Option<f64>)>; 4] {
-        let Some((first, second, sorted)) = self.block4(ws) else {
+    /// [`Fast::values`] of L replicates from what their weights side by side give (`block`), or when they
+    /// do not fit in bytes ([`Fast::block4`] gives `None`) from [`Fast::values_k`].
+    fn values_side<W: Weight, const L: usize>(
+        &self,
+        ws: [&[W]; L],
+        block: Option<quad::Block<L>>,
+    ) -> [Vec<(&'static str, Option<f64>)>; L] {
+        let Some((first, second, sorted)) = block else {
             return self.values_k(ws);
         };
         std::array::from_fn(|r| {
@@ -509,7 +520,7 @@ impl Replicate for RegressionUnits {
         self.pick(&values)
     }
 
-    /// Without GT weights, the columns read once for four replicates ([`Fast::values_block`]).
+    /// Without GT weights, the columns read once for four or eight replicates ([`Fast::values_block`]).
     fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
         if !self.weights.is_empty() {
             return ws.iter().map(|w| self.values(w)).collect();

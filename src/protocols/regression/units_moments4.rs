@@ -1,118 +1,138 @@
-//! [`super::moments::fused`] of a block of four replicates whose weights are side by side (`quad[i][r]`, as
-//! [`super::quad`] interleaves them for the reads in sorted order). Each chunk of 256 rows is read twice: its
-//! terms are computed first, term by term (loops over the rows that the compiler vectorizes), then added row
-//! by row, each term times the row's four weights (one vector: the four replicates' sums of a term side by
-//! side). The same products added in the same order as [`super::moments::fused`] adds them (each
-//! replicate's sums in blocks of 256 rows, row after row), so every sum is the same to the bit; the generic
-//! pass builds each row's term vectors with shuffles and keeps its sums on the stack, which this one does
-//! not. The terms are computed from the targets and predictions, as [`Fast::new`] computes them, but for the
-//! squared log (a logarithm is slow): three columns read from memory, not six (the pass waits on memory).
+//! [`super::moments::fused`] of a block of four or eight replicates whose weights are side by side
+//! (`side[i][r]`, as [`super::quad`] interleaves them for the reads in sorted order). Each chunk of 256 rows
+//! is read twice: its terms are computed first, term by term (loops over the rows that the compiler
+//! vectorizes), then added row by row, each term times the row's weights (one vector: the replicates' sums
+//! of a term side by side, four with AVX2, eight with AVX-512). The same products added in the same order as
+//! [`super::moments::fused`] adds them (each replicate's sums in blocks of 256 rows, row after row), so every
+//! sum is the same to the bit; the generic pass builds each row's term vectors with shuffles and keeps its
+//! sums on the stack, which this one does not. The terms are computed from the targets and predictions, as
+//! [`Fast::new`] computes them, but for the squared log (a logarithm is slow): three columns read from
+//! memory, not five (the pass waits on memory).
 
 use super::moments::{shifted_moments, Fused};
 use super::passes::{largest_drawn, First};
+use super::wide::wider;
 use super::Fast;
 use crate::stats::units::Weight;
+use crate::stats::wide::wide;
 
 /// The rows of a chunk (the first pass's blocks of 256 rows).
 const CHUNK: usize = 256;
 
-/// [`super::moments::fused`] of four replicates: `ws` their weights, `quad` the same weights side by side.
-pub(super) fn fused4<W: Weight>(fast: &Fast, ws: [&[W]; 4], quad: &[[u8; 4]]) -> Option<Fused<4>> {
+/// The terms of a chunk that [`chunk_terms`] computes: the twelve sums' terms but the squared log.
+const COMPUTED: usize = 11;
+
+/// [`super::moments::fused`] of L replicates: `ws` their weights, `side` the same weights side by side.
+pub(super) fn fused_lanes<W: Weight, const L: usize>(
+    fast: &Fast,
+    ws: [&[W]; L],
+    side: &[[u8; L]],
+) -> Option<Fused<L>> {
     if !fast.plain {
         return None;
     }
-    let n = quad.len().min(fast.targets.len());
+    let n = side.len().min(fast.targets.len());
     let columns = [&fast.targets[..n], &fast.preds[..n], &fast.sle[..n]];
-    let (sums, count) = rows4(columns, fast.centre, &quad[..n]);
+    let (sums, count) = rows(columns, fast.centre, &side[..n]);
     let mut firsts = [First {
         sums: [0.0; 8],
         count: 0,
         largest: f64::NAN,
         fits: true,
-    }; 4];
-    let mut moments = [None; 4];
-    for r in 0..4 {
+    }; L];
+    let mut moments = [None; L];
+    for r in 0..L {
         let s: [f64; 12] = std::array::from_fn(|j| sums[j][r]);
         moments[r] = shifted_moments(&s, count[r]);
         firsts[r] = First {
             sums: [s[0], s[1], s[2], s[3], s[4], 0.0, 0.0, 0.0],
             count: count[r],
             largest: largest_drawn(fast, ws[r]),
-            // Every weight fits in a byte (`quad`).
+            // Every weight fits in a byte (`side`).
             fits: true,
         };
     }
     Some((firsts, moments))
 }
 
-/// The terms of a chunk that [`chunk_terms`] computes: the twelve sums' terms but the squared log.
-const COMPUTED: usize = 11;
-
-/// [`fused4`]'s loop over the rows: `sums[j][r]` replicate r's sum of term j (in `fused_rows`'s order:
+/// [`fused_lanes`]'s loop over the rows: `sums[j][r]` replicate r's sum of term j (in `fused_rows`'s order:
 /// |p − t|, (t − p)², APE, SMAPE, squared log, a = t − c_t, b = p − c_p, e = a − b, a², b², a·b, e²), and
-/// each replicate's Σ k. With AVX2 ([`avx2::rows4`]) where the CPU has it.
-fn rows4(columns: [&[f64]; 3], centre: [f64; 2], quad: &[[u8; 4]]) -> ([[f64; 4]; 12], [u64; 4]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the running CPU has AVX2, checked just above.
-        return unsafe { avx2::rows4(columns, centre, quad) };
+/// each replicate's Σ k. Compiled for AVX-512 for eight replicates ([`wider`]: a term's eight sums in one
+/// vector), else for AVX2 ([`wide`]: for four, one vector; with AVX-512 the compiler pairs two terms' four
+/// sums in a vector, with shuffles), where the CPU has them.
+#[allow(clippy::type_complexity)]
+fn rows<const L: usize>(
+    columns: [&[f64]; 3],
+    centre: [f64; 2],
+    side: &[[u8; L]],
+) -> ([[f64; L]; 12], [u64; L]) {
+    if L == 8 {
+        return wider(
+            #[inline(always)]
+            || rows_plain(columns, centre, side),
+        );
     }
-    rows4_plain(columns, centre, quad)
+    wide(
+        #[inline(always)]
+        || rows_plain(columns, centre, side),
+    )
 }
 
-/// [`rows4`] without vectors (the compiler lays them out as it can).
-fn rows4_plain(
+/// [`rows`] as built (the loop that the compiler vectorizes over the replicates: each row's weights
+/// converted to f64 once, each term broadcast to the L replicates).
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn rows_plain<const L: usize>(
     [t, p, sle]: [&[f64]; 3],
     centre: [f64; 2],
-    quad: &[[u8; 4]],
-) -> ([[f64; 4]; 12], [u64; 4]) {
-    let mut sums = [[0.0f64; 4]; 12];
-    let mut count = [0u64; 4];
+    side: &[[u8; L]],
+) -> ([[f64; L]; 12], [u64; L]) {
+    let mut sums = [[0.0f64; L]; 12];
+    let mut count = [0u64; L];
     let mut terms = [[0.0f64; CHUNK]; COMPUTED];
-    let chunks = quad.chunks(CHUNK).zip(t.chunks(CHUNK));
-    for ((quad, t), (p, sle)) in chunks.zip(p.chunks(CHUNK).zip(sle.chunks(CHUNK))) {
-        let m = chunk_terms([t, p, sle], centre, &mut terms).min(quad.len());
-        let mut block = [[0.0f64; 4]; 12];
-        let mut weight = [0u32; 4]; // at most 255 · CHUNK
-        for (i, q) in quad.iter().enumerate().take(m) {
-            let k: [f64; 4] = q.map(f64::from);
-            for (j, b) in block.iter_mut().enumerate() {
-                let x = term(&terms, sle, j, i);
-                for r in 0..4 {
+    let chunks = side.chunks(CHUNK).zip(t.chunks(CHUNK));
+    for ((side, t), (p, sle)) in chunks.zip(p.chunks(CHUNK).zip(sle.chunks(CHUNK))) {
+        let m = chunk_terms([t, p, sle], centre, &mut terms).min(side.len());
+        let (side, sle) = (&side[..m], &sle[..m]);
+        let mut block = [[0.0f64; L]; 12];
+        let mut weight = [0u32; L]; // at most 255 · CHUNK
+        for i in 0..m {
+            let q = side[i];
+            let k: [f64; L] = q.map(f64::from);
+            let add = |b: &mut [f64; L], x: f64| {
+                for r in 0..L {
                     // Every term is finite ([`Fast::plain`]): a zero weight adds ±0.0.
                     b[r] += x * k[r];
                 }
+            };
+            // Sum j's terms: `terms[j]` for j < 4, the squared log for j = 4, `terms[j - 1]` past it.
+            let (low, high) = block.split_at_mut(4);
+            for (b, column) in low.iter_mut().zip(&terms[..4]) {
+                add(b, column[i]);
             }
-            for r in 0..4 {
+            if let Some((b, high)) = high.split_first_mut() {
+                add(b, sle[i]);
+                for (b, column) in high.iter_mut().zip(&terms[4..]) {
+                    add(b, column[i]);
+                }
+            }
+            for r in 0..L {
                 weight[r] += q[r] as u32;
             }
         }
         for (s, b) in sums.iter_mut().zip(block) {
-            for r in 0..4 {
+            for r in 0..L {
                 s[r] += b[r];
             }
         }
-        for r in 0..4 {
+        for r in 0..L {
             count[r] += weight[r] as u64;
         }
     }
     (sums, count)
 }
 
-/// Term `j` (of the twelve sums') of row `i` of a chunk: the squared log from its column, the others from
-/// [`chunk_terms`]'s.
-#[inline(always)]
-fn term(terms: &[[f64; CHUNK]; COMPUTED], sle: &[f64], j: usize, i: usize) -> f64 {
-    let at = |j: usize| terms.get(j).and_then(|c| c.get(i)).copied();
-    match j {
-        0..4 => at(j),
-        4 => sle.get(i).copied(),
-        _ => at(j - 1),
-    }
-    .unwrap_or(0.0)
-}
-
-/// The terms of a chunk's rows but the squared log (see [`rows4`]; `out[j]` for sum j < 4, `out[j - 1]`
+/// The terms of a chunk's rows but the squared log (see [`rows`]; `out[j]` for sum j < 4, `out[j - 1]`
 /// for sum j > 4), term by term; the chunk's rows.
 #[inline(always)]
 fn chunk_terms(
@@ -140,74 +160,37 @@ fn chunk_terms(
     m
 }
 
-/// [`rows4`] with AVX2: the four replicates' sums of a term in one vector, the row's term broadcast to the
-/// four, the row's four weights converted to f64 in one vector. The same IEEE operations (a product, then a
-/// sum; never fused) in the same order per replicate as [`rows4_plain`].
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{chunk_terms, CHUNK, COMPUTED};
-    use std::arch::x86_64::*;
+#[cfg(test)]
+mod tests {
+    use super::{rows, rows_plain};
 
-    #[target_feature(enable = "avx2")]
-    pub(super) fn rows4(
-        [t, p, sle]: [&[f64]; 3],
-        centre: [f64; 2],
-        quad: &[[u8; 4]],
-    ) -> ([[f64; 4]; 12], [u64; 4]) {
-        let mut sums = [[0.0f64; 4]; 12];
-        let mut count = [0u64; 4];
-        let mut terms = [[0.0f64; CHUNK]; COMPUTED];
-        let chunks = quad.chunks(CHUNK).zip(t.chunks(CHUNK));
-        for ((quad, t), (p, sle)) in chunks.zip(p.chunks(CHUNK).zip(sle.chunks(CHUNK))) {
-            let m = chunk_terms([t, p, sle], centre, &mut terms).min(quad.len());
-            let (quad, sle) = (&quad[..m], &sle[..m]);
-            let mut block = [_mm256_setzero_pd(); 12];
-            let mut weight = _mm_setzero_si128(); // at most 255 · CHUNK a lane
-            for i in 0..m {
-                let k32 = _mm_cvtepu8_epi32(_mm_cvtsi32_si128(i32::from_le_bytes(quad[i])));
-                let k = _mm256_cvtepi32_pd(k32);
-                weight = _mm_add_epi32(weight, k32);
-                // Every term is finite ([`Fast::plain`]): a zero weight adds ±0.0.
-                let add = |b: &mut __m256d, x: f64| {
-                    *b = _mm256_add_pd(*b, _mm256_mul_pd(_mm256_set1_pd(x), k));
-                };
-                let (low, high) = block.split_at_mut(4);
-                for (b, column) in low.iter_mut().zip(&terms[..4]) {
-                    add(b, column[i]);
-                }
-                add(&mut high[0], sle[i]);
-                for (b, column) in high[1..].iter_mut().zip(&terms[4..]) {
-                    add(b, column[i]);
-                }
-            }
-            for (s, b) in sums.iter_mut().zip(block) {
-                let b = lanes(b);
-                for r in 0..4 {
-                    s[r] += b[r];
-                }
-            }
-            let weight = [
-                _mm_extract_epi32::<0>(weight),
-                _mm_extract_epi32::<1>(weight),
-                _mm_extract_epi32::<2>(weight),
-                _mm_extract_epi32::<3>(weight),
-            ];
-            for r in 0..4 {
-                count[r] += weight[r] as u32 as u64;
-            }
-        }
-        (sums, count)
+    /// The loops compiled for AVX2 or AVX-512 ([`rows`], where the CPU has them) give the sums of the loop as
+    /// built to the bit, for four and for eight replicates, over whole chunks and a partial one.
+    #[test]
+    fn the_vector_loops_equal_the_plain_one() {
+        same_as_plain::<4>();
+        same_as_plain::<8>();
     }
 
-    /// The four f64 of a vector.
-    #[target_feature(enable = "avx2")]
-    fn lanes(v: __m256d) -> [f64; 4] {
-        let (lo, hi) = (_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
-        [
-            _mm_cvtsd_f64(lo),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo)),
-            _mm_cvtsd_f64(hi),
-            _mm_cvtsd_f64(_mm_unpackhi_pd(hi, hi)),
-        ]
+    fn same_as_plain<const L: usize>() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let n = 1000;
+        let t: Vec<f64> = (0..n).map(|_| (next() % 1000) as f64 / 7.0 - 3.0).collect();
+        let p: Vec<f64> = (0..n).map(|_| (next() % 900) as f64 / 3.0 - 1.5).collect();
+        let sle: Vec<f64> = (0..n).map(|_| (next() % 100) as f64 / 9.0).collect();
+        let side: Vec<[u8; L]> = (0..n)
+            .map(|_| std::array::from_fn(|_| (next() % 5) as u8))
+            .collect();
+        let centre = [40.0, 150.0];
+        let bits =
+            |(sums, count): ([[f64; L]; 12], [u64; L])| (sums.map(|s| s.map(f64::to_bits)), count);
+        let vector = bits(rows([&t, &p, &sle], centre, &side));
+        assert_eq!(vector, bits(rows_plain([&t, &p, &sle], centre, &side)));
     }
 }
