@@ -17,6 +17,8 @@
 use super::metric_values;
 #[path = "units_moments.rs"]
 mod moments;
+#[path = "units_moments4.rs"]
+mod moments4;
 #[path = "units_passes.rs"]
 mod passes;
 #[path = "units_quad.rs"]
@@ -148,48 +150,66 @@ fn block_sums<const K: usize>(
     total
 }
 
+/// (log1p t − log1p p)², 0 where a side is ≤ −1 (`bad`).
+fn squared_log_error(t: f64, p: f64, bad: bool) -> f64 {
+    if bad {
+        return 0.0;
+    }
+    let d = libm::log1p(t) - libm::log1p(p);
+    d * d
+}
+
+/// Kaggle's SMAPE term: 2 |p − t| / (|t| + |p|), 0 where both are 0.
+fn smape_term(t: f64, p: f64) -> f64 {
+    let d = t.abs() + p.abs();
+    if d == 0.0 {
+        0.0
+    } else {
+        2.0 * (p - t).abs() / d
+    }
+}
+
 impl Fast {
     /// `orders`: the sorted orders for the median and Spearman, which take no GT weights (without them the
     /// orders stay empty: [`Fast::weighted_values`] reads none).
     fn new(t: &[f64], p: &[f64], orders: bool) -> Fast {
         let n = t.len();
         let sorted = |x| if orders { x } else { &[][..] };
-        let (t_runs, p_runs) = (Runs::new(sorted(t)), Runs::new(sorted(p)));
         let abs: Vec<f64> = (0..n).map(|i| (p[i] - t[i]).abs()).collect();
-        let mut by_abs: Vec<u32> = (0..sorted(t).len() as u32).collect();
-        by_abs.sort_unstable_by(|&a, &b| abs[a as usize].total_cmp(&abs[b as usize]));
+        let bad = |i: usize| t[i] <= -1.0 || p[i] <= -1.0;
+        // The three sorts and the terms side by side ([`crate::par::all`]), the longest first.
+        let (mut t_runs, mut p_runs, mut by_abs) = (None, None, Vec::new());
+        let (mut sle, mut smape, mut ape) = (Vec::new(), Vec::new(), Vec::new());
+        crate::par::all(&mut [
+            &mut || t_runs = Some(Runs::new(sorted(t))),
+            &mut || p_runs = Some(Runs::new(sorted(p))),
+            &mut || {
+                by_abs = (0..sorted(t).len() as u32).collect();
+                by_abs.sort_unstable_by(|&a, &b| abs[a as usize].total_cmp(&abs[b as usize]));
+            },
+            &mut || {
+                sle = (0..n)
+                    .map(|i| squared_log_error(t[i], p[i], bad(i)))
+                    .collect();
+                smape = (0..n).map(|i| smape_term(t[i], p[i])).collect();
+                let ape_of = |i: usize| (p[i] - t[i]).abs() / t[i].abs().max(f64::EPSILON);
+                ape = (0..n).map(ape_of).collect();
+            },
+        ]);
+        let (t_runs, p_runs) = (
+            t_runs.unwrap_or_else(|| Runs::new(sorted(t))),
+            p_runs.unwrap_or_else(|| Runs::new(sorted(p))),
+        );
         let skip = quad::skipped(by_abs.len());
         let mut low_abs = vec![0u8; by_abs.len()];
         for &i in &by_abs[..skip] {
             low_abs[i as usize] = 1;
         }
-        let bad = |i: usize| t[i] <= -1.0 || p[i] <= -1.0;
         let log_bad: Vec<u32> = (0..n as u32).filter(|&i| bad(i as usize)).collect();
-        let sle = (0..n)
-            .map(|i| {
-                if bad(i) {
-                    return 0.0;
-                }
-                let d = libm::log1p(t[i]) - libm::log1p(p[i]);
-                d * d
-            })
-            .collect();
-        let smape = (0..n)
-            .map(|i| {
-                let d = t[i].abs() + p[i].abs();
-                if d == 0.0 {
-                    0.0
-                } else {
-                    2.0 * (p[i] - t[i]).abs() / d
-                }
-            })
-            .collect();
         let mut fast = Fast {
             targets: t.to_vec(),
             preds: p.to_vec(),
-            ape: (0..n)
-                .map(|i| (p[i] - t[i]).abs() / t[i].abs().max(f64::EPSILON))
-                .collect(),
+            ape,
             abs,
             smape,
             sle,
@@ -220,12 +240,19 @@ impl Fast {
         v
     }
 
-    /// [`Fast::values`] of each replicate of a block: four at a time through [`Fast::values_k`].
+    /// [`Fast::values`] of each replicate of a block: eight, then four at a time, their weights side by side
+    /// ([`Fast::block8`], [`Fast::block4`]), then one by one.
     fn values_block<W: Weight>(&self, ws: &[&[W]]) -> Vec<Vec<(&'static str, Option<f64>)>> {
         let mut out = Vec::with_capacity(ws.len());
-        let mut quads = ws.chunks_exact(4);
+        let mut eights = ws.chunks_exact(8);
+        for e in &mut eights {
+            let e: [&[W]; 8] = std::array::from_fn(|r| e[r]);
+            out.extend(self.values_side(e, self.block8(e)));
+        }
+        let mut quads = eights.remainder().chunks_exact(4);
         for q in &mut quads {
-            out.extend(self.values_k([q[0], q[1], q[2], q[3]]));
+            let q = [q[0], q[1], q[2], q[3]];
+            out.extend(self.values_side(q, self.block4(q)));
         }
         for &w in quads.remainder() {
             out.push(self.values(w));
@@ -233,15 +260,43 @@ impl Fast {
         out
     }
 
-    /// [`Fast::values`] of K replicates: one pass over the columns for the K (`moments`), else the two
-    /// passes (`passes`; for the block, or for a replicate whose moments the one pass does not give); each
-    /// replicate's sums as one replicate alone gives them, to the bit. Then each replicate's reads in sorted
-    /// order.
+    /// [`Fast::values`] of L replicates from what their weights side by side give (`block`), or when they
+    /// do not fit in bytes ([`Fast::block4`] gives `None`) from [`Fast::values_k`].
+    fn values_side<W: Weight, const L: usize>(
+        &self,
+        ws: [&[W]; L],
+        block: Option<quad::Block<L>>,
+    ) -> [Vec<(&'static str, Option<f64>)>; L] {
+        let Some((first, second, sorted)) = block else {
+            return self.values_k(ws);
+        };
+        std::array::from_fn(|r| {
+            let sorted = sorted.map(|s| s[r]);
+            self.finish(ws[r], &first[r], second[r], sorted)
+        })
+    }
+
+    /// [`Fast::values`] of K replicates: their moments ([`Fast::moments_of`]), then each one's reads in
+    /// sorted order.
     fn values_k<W: Weight, const K: usize>(
         &self,
         ws: [&[W]; K],
     ) -> [Vec<(&'static str, Option<f64>)>; K] {
-        let (first, second) = match moments::fused(self, ws) {
+        let (first, second) = self.moments_of(ws, moments::fused(self, ws));
+        std::array::from_fn(|r| self.finish(ws[r], &first[r], second[r], None))
+    }
+
+    /// Each replicate's first pass and moments: from one pass over the columns for the K when it gives them
+    /// (`fused`: [`moments::fused`]), else the two passes (`passes`; for the block, or for a replicate whose
+    /// moments the one pass does not give); each replicate's sums as one replicate alone gives them, to the
+    /// bit.
+    #[allow(clippy::type_complexity)]
+    fn moments_of<W: Weight, const K: usize>(
+        &self,
+        ws: [&[W]; K],
+        fused: Option<moments::Fused<K>>,
+    ) -> ([passes::First; K], [[f64; 4]; K]) {
+        match fused {
             Some((first, moments)) => (
                 first,
                 std::array::from_fn(|r| {
@@ -256,12 +311,7 @@ impl Fast {
                 let first = passes::first(self, ws);
                 (first, passes::second(self, ws, first.map(|f| f.means())))
             }
-        };
-        let sorted = self.sorted4(ws, &first);
-        std::array::from_fn(|r| {
-            let sorted = sorted.map(|s| s[r]);
-            self.finish(ws[r], &first[r], second[r], sorted)
-        })
+        }
     }
 
     /// A replicate's metrics from its two passes' sums and, when the block gave them ([`Fast::sorted4`]), its
@@ -470,7 +520,7 @@ impl Replicate for RegressionUnits {
         self.pick(&values)
     }
 
-    /// Without GT weights, the columns read once for four replicates ([`Fast::values_block`]).
+    /// Without GT weights, the columns read once for four or eight replicates ([`Fast::values_block`]).
     fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
         if !self.weights.is_empty() {
             return ws.iter().map(|w| self.values(w)).collect();

@@ -54,19 +54,7 @@ pub(super) fn fused<W: Weight, const K: usize>(fast: &Fast, ws: [&[W]; K]) -> Op
     let mut moments = [None; K];
     for r in 0..K {
         let s = sums[r];
-        let nf = count[r] as f64;
-        let shifted = |s1: f64, s2: f64| {
-            let term = s1 * s1 / nf;
-            (s2 > 0.0 && term <= SHARE * s2).then_some(s2 - term)
-        };
-        moments[r] = match (
-            shifted(s[5], s[8]),
-            shifted(s[6], s[9]),
-            shifted(s[7], s[11]),
-        ) {
-            (Some(ctt), Some(cpp), Some(cdd)) => Some([ctt, cpp, s[10] - s[5] * s[6] / nf, cdd]),
-            _ => None,
-        };
+        moments[r] = shifted_moments(&s, count[r]);
         firsts[r] = First {
             sums: [s[0], s[1], s[2], s[3], s[4], 0.0, 0.0, 0.0],
             count: count[r],
@@ -75,6 +63,24 @@ pub(super) fn fused<W: Weight, const K: usize>(fast: &Fast, ws: [&[W]; K]) -> Op
         };
     }
     Some((firsts, moments))
+}
+
+/// A replicate's four moments from its twelve sums ([`fused_rows`]) and its Σ k, `count`: `None` when a
+/// shift is too large (see the module's comment).
+pub(super) fn shifted_moments(s: &[f64; 12], count: u64) -> Option<[f64; 4]> {
+    let nf = count as f64;
+    let shifted = |s1: f64, s2: f64| {
+        let term = s1 * s1 / nf;
+        (s2 > 0.0 && term <= SHARE * s2).then_some(s2 - term)
+    };
+    match (
+        shifted(s[5], s[8]),
+        shifted(s[6], s[9]),
+        shifted(s[7], s[11]),
+    ) {
+        (Some(ctt), Some(cpp), Some(cdd)) => Some([ctt, cpp, s[10] - s[5] * s[6] / nf, cdd]),
+        _ => None,
+    }
 }
 
 /// [`fused`]'s loop over the rows: each replicate's Σ k·x of |p − t|, (t − p)², the APE, SMAPE and

@@ -1,8 +1,9 @@
-//! The reads in sorted order of a block of four regression replicates (the median's walk and Spearman's two
-//! sweeps) done once for the four: the block's draw counts side by side, so that each read at random (what
-//! these sweeps wait on) serves the four replicates. Each replicate's values are those it has alone, to the bit
-//! (the same integer sums; the same median rows).
+//! The reads in sorted order of a block of four or eight regression replicates (the median's walk and
+//! Spearman's two sweeps) done once for the block: the block's draw counts side by side, so that each read at
+//! random (what these sweeps wait on) serves every replicate of the block. Each replicate's values are those
+//! it has alone, to the bit (the same integer sums; the same median rows).
 
+use super::moments4::fused_lanes;
 use super::passes::First;
 use super::runs::{gather, GATHER};
 use super::wide::wider;
@@ -10,88 +11,121 @@ use super::Fast;
 use crate::metrics::regression::spearman_of_sums;
 use crate::stats::units::Weight;
 use std::cell::RefCell;
+use std::thread::LocalKey;
 
-/// The block's weights side by side, and the predictions' doubled run ranks of the four replicates.
+/// The block's weights side by side, and the predictions' doubled run ranks of the L replicates.
 #[derive(Default)]
-struct Quad {
-    weights: Vec<[u8; 4]>,
-    ranks: Vec<[u32; 4]>,
+pub(super) struct Lanes<const L: usize> {
+    weights: Vec<[u8; L]>,
+    ranks: Vec<[u32; L]>,
 }
 
 thread_local! {
-    static QUAD: RefCell<Quad> = RefCell::default();
+    static QUAD: RefCell<Lanes<4>> = RefCell::default();
+    static OCTO: RefCell<Lanes<8>> = RefCell::default();
 }
 
 /// A replicate's median absolute error and Spearman correlation.
 pub(super) type Sorted = (Option<f64>, Option<f64>);
 
+/// What [`Fast::block_of`] gives of a block: each replicate's first pass, moments and, when
+/// [`Fast::sorted_of`] gives them, medians and Spearman.
+pub(super) type Block<const L: usize> = ([First; L], [[f64; 4]; L], Option<[Sorted; L]>);
+
 impl Fast {
-    /// The median and Spearman of a block of four replicates ([`Fast::median`], [`Fast::spearman`]); `None`
-    /// for another block size, a weight past a byte, or a replicate drawing nothing or 2^30 values or more.
-    /// Spearman is given whether or not the replicate's values vary (the caller keeps it only when they do).
-    pub(super) fn sorted4<W: Weight, const K: usize>(
+    /// [`Fast::block_of`] four replicates.
+    pub(super) fn block4<W: Weight>(&self, ws: [&[W]; 4]) -> Option<Block<4>> {
+        self.block_of(ws, &QUAD)
+    }
+
+    /// [`Fast::block_of`] eight replicates.
+    pub(super) fn block8<W: Weight>(&self, ws: [&[W]; 8]) -> Option<Block<8>> {
+        self.block_of(ws, &OCTO)
+    }
+
+    /// L replicates' first passes, moments and, when [`Fast::sorted_of`] gives them, medians and Spearman,
+    /// from their weights side by side ([`interleave`]; kept in `lanes` from one block to the next); `None`
+    /// when a weight does not fit in a byte.
+    fn block_of<W: Weight, const L: usize>(
         &self,
-        ws: [&[W]; K],
-        first: &[First; K],
-    ) -> Option<[Sorted; K]> {
-        let four: [&[W]; 4] = ws.as_slice().try_into().ok()?;
-        if first
-            .iter()
-            .any(|f| !f.fits || f.count == 0 || f.count >= 1 << 30)
-        {
-            return None;
-        }
-        let count: [u64; 4] = std::array::from_fn(|r| first[r].count);
-        QUAD.with(|cell| {
-            let Quad {
-                weights: quad,
+        ws: [&[W]; L],
+        lanes: &'static LocalKey<RefCell<Lanes<L>>>,
+    ) -> Option<Block<L>> {
+        lanes.with(|cell| {
+            let Lanes {
+                weights: side,
                 ranks,
             } = &mut *cell.borrow_mut();
-            let below = interleave(four, &self.low_abs, quad)?;
-            let median = self.median4(quad, count, below);
-            let c = count.map(|k| k as i64 + 1);
-            let spp = self.p_runs.doubled_ranks4(quad, ranks, c);
-            let (stt, stp) = self.t_runs.cross4(quad, ranks, &self.p_run_by_t, c);
-            Some(std::array::from_fn(|r| {
-                let rho = spearman_of_sums(stt[r], spp[r], stp[r], count[r]);
-                (median[r], rho)
-            }))
+            let below = interleave(ws, &self.low_abs, side)?;
+            let (first, second) = self.moments_of(ws, fused_lanes(self, ws, side));
+            let sorted = self.sorted_of(side, ranks, below, &first);
+            Some((first, second, sorted))
         })
     }
 
-    /// [`Fast::median`] of four replicates (each count above 0) in one walk, which stops when the four have
+    /// The median and Spearman of a block of L replicates ([`Fast::median`], [`Fast::spearman`]) from
+    /// their weights side by side (`side`; `below` as [`interleave`] gives it); `None` for a replicate
+    /// drawing nothing or 2^30 values or more. Spearman is given whether or not the replicate's values vary
+    /// (the caller keeps it only when they do).
+    fn sorted_of<const L: usize>(
+        &self,
+        side: &[[u8; L]],
+        ranks: &mut Vec<[u32; L]>,
+        below: [u64; L],
+        first: &[First; L],
+    ) -> Option<[Sorted; L]> {
+        if first.iter().any(|f| f.count == 0 || f.count >= 1 << 30) {
+            return None;
+        }
+        let count: [u64; L] = std::array::from_fn(|r| first[r].count);
+        let median = self.median_of(side, count, below);
+        let c = count.map(|k| k as i64 + 1);
+        let spp = self.p_runs.doubled_ranks_side(side, ranks, c);
+        let (stt, stp) = self.t_runs.cross_side(side, ranks, &self.p_run_by_t, c);
+        Some(std::array::from_fn(|r| {
+            let rho = spearman_of_sums(stt[r], spp[r], stp[r], count[r]);
+            (median[r], rho)
+        }))
+    }
+
+    /// [`Fast::median`] of L replicates (each count above 0) in one walk, which stops when the L have
     /// found their middle values. A gathered block whose weights (summed first, a loop without branches)
     /// take no replicate past the value it looks for is passed over whole. The walk starts past the first
     /// [`Fast::skip`] rows (`below`: each replicate's weights there) when no replicate's first middle value
     /// lies among them, else at the first row.
-    fn median4(&self, w: &[[u8; 4]], count: [u64; 4], below: [u64; 4]) -> [Option<f64>; 4] {
+    fn median_of<const L: usize>(
+        &self,
+        w: &[[u8; L]],
+        count: [u64; L],
+        below: [u64; L],
+    ) -> [Option<f64>; L] {
         let q_lo = count.map(|c| c.saturating_sub(1) / 2);
         let q_hi = count.map(|c| c / 2);
-        let past = (0..4).all(|r| below[r] <= q_lo[r]);
+        let past = (0..L).all(|r| below[r] <= q_lo[r]);
         let (from, mut cum) = if past {
             (self.skip, below)
         } else {
-            (0, [0; 4])
+            (0, [0; L])
         };
-        let (mut lo, mut hi) = ([f64::NAN; 4], [f64::NAN; 4]);
-        let (mut found_lo, mut found_hi) = ([false; 4], [false; 4]);
-        let mut gathered = [[0u8; 4]; GATHER];
+        let (mut lo, mut hi) = ([f64::NAN; L], [f64::NAN; L]);
+        let (mut found_lo, mut found_hi) = ([false; L], [false; L]);
+        let mut gathered = [[0u8; L]; GATHER];
         let rows = self.by_abs.get(from..).unwrap_or(&[]);
         'walk: for order in rows.chunks(GATHER) {
             gather(&mut gathered, w, order);
             let sums = block_sums(&gathered[..order.len()]);
-            let passed = (0..4).all(|r| {
+            let passed = (0..L).all(|r| {
                 let q = if found_lo[r] { q_hi[r] } else { q_lo[r] };
                 found_hi[r] || cum[r] + sums[r] <= q
             });
             if passed {
-                for r in 0..4 {
+                for r in 0..L {
                     cum[r] += sums[r];
                 }
                 continue;
             }
             for (&i, g) in order.iter().zip(&gathered) {
-                for r in 0..4 {
+                for r in 0..L {
                     cum[r] += g[r] as u64;
                     if !found_lo[r] && cum[r] > q_lo[r] {
                         lo[r] = self.abs[i as usize];
@@ -102,7 +136,7 @@ impl Fast {
                         found_hi[r] = true;
                     }
                 }
-                if found_hi == [true; 4] {
+                if found_hi == [true; L] {
                     break 'walk;
                 }
             }
@@ -127,19 +161,24 @@ pub(super) fn skipped(n: usize) -> usize {
     (n / 2).saturating_sub(margin) / GATHER * GATHER
 }
 
-/// Four replicates' weights side by side (`out[i][r] = ws[r][i]`, one read at random then serves the four),
-/// and each replicate's sum of the weights of the rows where `low` is 1; `None` when a weight does not fit in
-/// a byte.
-fn interleave<W: Weight>(ws: [&[W]; 4], low: &[u8], out: &mut Vec<[u8; 4]>) -> Option<[u64; 4]> {
+/// L replicates' weights side by side (`out[i][r] = ws[r][i]`, one read at random then serves the L), and
+/// each replicate's sum of the weights of the rows where `low` is 1; `None` when a weight does not fit in a
+/// byte.
+fn interleave<W: Weight, const L: usize>(
+    ws: [&[W]; L],
+    low: &[u8],
+    out: &mut Vec<[u8; L]>,
+) -> Option<[u64; L]> {
     let n = ws.iter().map(|w| w.len()).fold(low.len(), usize::min);
     out.clear();
-    out.resize(n, [0; 4]);
+    out.resize(n, [0; L]);
     let (any, below) = wider(
         #[inline(always)]
         || {
-            let (mut any, mut below) = (0u32, [0u64; 4]);
-            // Chunks of rows whose sums fit in 32 bits (when every weight fits in a byte), each read by two
-            // loops that the compiler vectorizes over the rows: the sums, then the weights side by side.
+            let (mut any, mut below) = (0u32, [0u64; L]);
+            // Chunks of rows whose sums fit in 32 bits (when every weight fits in a byte), each read by loops
+            // that the compiler vectorizes over the rows: the sums, then the weights side by side, four
+            // replicates at a time.
             for (c, (out, low)) in out.chunks_mut(4096).zip(low.chunks(4096)).enumerate() {
                 let at = c * 4096..c * 4096 + out.len();
                 let ks = ws.map(|w| w.get(at.clone()).unwrap_or(&[]));
@@ -152,10 +191,8 @@ fn interleave<W: Weight>(ws: [&[W]; 4], low: &[u8], out: &mut Vec<[u8; 4]>) -> O
                     }
                     *b += sum as u64;
                 }
-                let rows = out.iter_mut().zip(ks[0]).zip(ks[1].iter().zip(ks[2]));
-                for (((o, &a), (&b, &c)), &d) in rows.zip(ks[3]) {
-                    let byte = |k: W| Into::<u32>::into(k) as u8;
-                    *o = [byte(a), byte(b), byte(c), byte(d)];
+                for (g, ks) in ks.chunks_exact(4).enumerate() {
+                    side_by_side(out, 4 * g, [ks[0], ks[1], ks[2], ks[3]]);
                 }
             }
             (any, below)
@@ -164,11 +201,23 @@ fn interleave<W: Weight>(ws: [&[W]; 4], low: &[u8], out: &mut Vec<[u8; 4]>) -> O
     (any <= 255).then_some(below)
 }
 
+/// `out[i][at + r] = ks[r][i]` (as a byte) for the four `r`.
+#[inline(always)]
+fn side_by_side<W: Weight, const L: usize>(out: &mut [[u8; L]], at: usize, ks: [&[W]; 4]) {
+    let byte = |k: W| Into::<u32>::into(k) as u8;
+    let rows = out.iter_mut().zip(ks[0]).zip(ks[1].iter().zip(ks[2]));
+    for (((o, &a), (&b, &c)), &d) in rows.zip(ks[3]) {
+        if let Some(o) = o.get_mut(at..at + 4) {
+            o.copy_from_slice(&[byte(a), byte(b), byte(c), byte(d)]);
+        }
+    }
+}
+
 /// Each replicate's sum of a gathered block's weights.
-fn block_sums(block: &[[u8; 4]]) -> [u64; 4] {
-    let mut sums = [0u32; 4]; // at most 255 · GATHER
+fn block_sums<const L: usize>(block: &[[u8; L]]) -> [u64; L] {
+    let mut sums = [0u32; L]; // at most 255 · GATHER
     for g in block {
-        for r in 0..4 {
+        for r in 0..L {
             sums[r] += g[r] as u32;
         }
     }

@@ -1,5 +1,6 @@
-//! Spearman's two sweeps in sorted order for a block of four replicates ([`Runs::doubled_ranks4`],
-//! [`Runs::cross4`]): the block's draw counts side by side, so that one read at random serves the four.
+//! Spearman's two sweeps in sorted order for a block of L replicates (four or eight;
+//! [`Runs::doubled_ranks_side`], [`Runs::cross_side`]): the block's draw counts side by side, so that one read
+//! at random serves the L.
 //!
 //! A chunk of [`GATHER`] rows is gathered, its running totals (of the weights, and in the cross sweep of
 //! k·(other rank − c)) are kept row by row in a loop without branches, and the runs that end in the chunk
@@ -27,42 +28,52 @@ impl Runs {
         self.end_at.get(at(chunk)..at(chunk + 1)).unwrap_or(&[])
     }
 
-    /// [`Runs::doubled_ranks`] of four replicates in one sweep: `w[i]` holds unit i's four draw counts side by
+    /// [`Runs::doubled_ranks`] of L replicates in one sweep: `w[i]` holds unit i's L draw counts side by
     /// side, `out[run][r]` replicate r's doubled rank of the run, `c[r]` its count + 1. Each replicate's count
     /// below 2^30, so that a doubled rank fits in 32 bits and a centred rank's square in 64; below [`NARROW`]
     /// (see [`narrow`]) the squares are summed in 64 bits, else in 128.
-    pub fn doubled_ranks4(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [i128; 4] {
+    pub fn doubled_ranks_side<const L: usize>(
+        &self,
+        w: &[[u8; L]],
+        out: &mut Vec<[u32; L]>,
+        c: [i64; L],
+    ) -> [i128; L] {
         if narrow(c) {
             let squares = wider(
                 #[inline(always)]
-                || self.doubled_ranks4_rows::<i64>(w, out, c),
+                || self.doubled_ranks_side_rows::<i64, L>(w, out, c),
             );
             return squares.map(i128::from);
         }
         wider(
             #[inline(always)]
-            || self.doubled_ranks4_rows::<i128>(w, out, c),
+            || self.doubled_ranks_side_rows::<i128, L>(w, out, c),
         )
     }
 
-    /// [`Runs::doubled_ranks4`]'s sweep, the squares summed in `S`.
+    /// [`Runs::doubled_ranks_side`]'s sweep, the squares summed in `S`.
     #[inline(always)]
-    fn doubled_ranks4_rows<S>(&self, w: &[[u8; 4]], out: &mut Vec<[u32; 4]>, c: [i64; 4]) -> [S; 4]
+    fn doubled_ranks_side_rows<S, const L: usize>(
+        &self,
+        w: &[[u8; L]],
+        out: &mut Vec<[u32; L]>,
+        c: [i64; L],
+    ) -> [S; L]
     where
         S: Copy + Default + From<i64> + std::ops::Mul<Output = S> + std::ops::AddAssign,
     {
         if out.len() < self.count + 1 {
-            out.resize(self.count + 1, [0; 4]);
+            out.resize(self.count + 1, [0; L]);
         }
         // Running totals after each row of the chunk, and the total at the last run's end.
-        let (mut total, mut before, mut idx) = ([0u32; 4], [0u32; 4], 0usize);
-        let mut squares = [S::default(); 4];
-        let (mut gathered, mut totals) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
+        let (mut total, mut before, mut idx) = ([0u32; L], [0u32; L], 0usize);
+        let mut squares = [S::default(); L];
+        let (mut gathered, mut totals) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
         for (chunk, order) in self.order.chunks(GATHER).enumerate() {
             gather(&mut gathered, w, order);
             prefetch(w, self.order_of(chunk + 1));
             for (t, g) in totals.iter_mut().zip(&gathered) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                 }
                 *t = total;
@@ -70,8 +81,8 @@ impl Runs {
             for &e in self.ends_of(chunk) {
                 // A run of weight W after C values: 2C + W + 1 = (C) + (C + W) + 1.
                 let end = totals[e as usize % GATHER];
-                let rank: [u32; 4] = std::array::from_fn(|r| before[r] + end[r] + 1);
-                for r in 0..4 {
+                let rank: [u32; L] = std::array::from_fn(|r| before[r] + end[r] + 1);
+                for r in 0..L {
                     let a = rank[r] as i64 - c[r];
                     squares[r] += S::from((end[r] - before[r]) as i64) * S::from(a * a);
                 }
@@ -84,46 +95,46 @@ impl Runs {
         squares
     }
 
-    /// [`Runs::cross`] of four replicates in one sweep (see [`Runs::doubled_ranks4`]): `ranks` the other
+    /// [`Runs::cross`] of L replicates in one sweep (see [`Runs::doubled_ranks_side`]): `ranks` the other
     /// variable's doubled run ranks side by side. The running total of k·(rank − c) is at most
     /// count·(2·count + 1) in size: in 64 bits for counts below 2^30.
-    pub fn cross4(
+    pub fn cross_side<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i128; 4], [i128; 4]) {
+        c: [i64; L],
+    ) -> ([i128; L], [i128; L]) {
         if narrow(c) {
             let (squares, cross) = wider(
                 #[inline(always)]
-                || self.cross4_narrow(w, ranks, other_run, c),
+                || self.cross_side_narrow(w, ranks, other_run, c),
             );
             return (squares.map(i128::from), cross.map(i128::from));
         }
         wider(
             #[inline(always)]
-            || self.cross4_rows(w, ranks, other_run, c),
+            || self.cross_side_rows(w, ranks, other_run, c),
         )
     }
 
-    /// [`Runs::cross4`]'s sweep for counts below [`NARROW`] (see [`narrow`]): the running total of k·rank
-    /// (a product of 32-bit values, one instruction for the four), a run's inner sum Σ k·(rank − c) the
+    /// [`Runs::cross_side`]'s sweep for counts below [`NARROW`] (see [`narrow`]): the running total of k·rank
+    /// (a product of 32-bit values, one instruction for the L), a run's inner sum Σ k·(rank − c) the
     /// difference of the totals at its ends minus c·W, and the sums in 64 bits.
     #[inline(always)]
-    fn cross4_narrow(
+    fn cross_side_narrow<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i64; 4], [i64; 4]) {
+        c: [i64; L],
+    ) -> ([i64; L], [i64; L]) {
         let all_other = other_run;
-        let (mut total, mut before) = ([0u32; 4], [0u32; 4]);
-        let (mut inner, mut inner_before) = ([0u64; 4], [0u64; 4]);
-        let (mut squares, mut cross) = ([0i64; 4], [0i64; 4]);
-        let (mut gathered, mut other) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        let (mut totals, mut inners) = ([[0u32; 4]; GATHER], [[0u64; 4]; GATHER]);
+        let (mut total, mut before) = ([0u32; L], [0u32; L]);
+        let (mut inner, mut inner_before) = ([0u64; L], [0u64; L]);
+        let (mut squares, mut cross) = ([0i64; L], [0i64; L]);
+        let (mut gathered, mut other) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
+        let (mut totals, mut inners) = ([[0u32; L]; GATHER], [[0u64; L]; GATHER]);
         let chunks = self.order.chunks(GATHER).zip(other_run.chunks(GATHER));
         for (chunk, (order, other_run)) in chunks.enumerate() {
             gather(&mut gathered, w, order);
@@ -133,7 +144,7 @@ impl Runs {
             prefetch(ranks, all_other.get(next).unwrap_or(&all_other[..0]));
             let rows = totals.iter_mut().zip(inners.iter_mut());
             for ((t, i), (g, b)) in rows.zip(gathered.iter().zip(&other)) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                     inner[r] += g[r] as u64 * b[r] as u64;
                 }
@@ -141,7 +152,7 @@ impl Runs {
             }
             for &e in self.ends_of(chunk) {
                 let (end, end_inner) = (totals[e as usize % GATHER], inners[e as usize % GATHER]);
-                for r in 0..4 {
+                for r in 0..L {
                     let weight = (end[r] - before[r]) as i64;
                     let a = (before[r] + end[r] + 1) as i64 - c[r];
                     let run = (end_inner[r] - inner_before[r]) as i64 - c[r] * weight;
@@ -154,27 +165,27 @@ impl Runs {
         (squares, cross)
     }
 
-    /// [`Runs::cross4`]'s sweep.
+    /// [`Runs::cross_side`]'s sweep.
     #[inline(always)]
-    fn cross4_rows(
+    fn cross_side_rows<const L: usize>(
         &self,
-        w: &[[u8; 4]],
-        ranks: &[[u32; 4]],
+        w: &[[u8; L]],
+        ranks: &[[u32; L]],
         other_run: &[u32],
-        c: [i64; 4],
-    ) -> ([i128; 4], [i128; 4]) {
-        let (mut total, mut before) = ([0u32; 4], [0u32; 4]);
-        let (mut inner, mut inner_before) = ([0i64; 4], [0i64; 4]);
-        let (mut squares, mut cross) = ([0i128; 4], [0i128; 4]);
-        let (mut gathered, mut other) = ([[0u8; 4]; GATHER], [[0u32; 4]; GATHER]);
-        let (mut totals, mut inners) = ([[0u32; 4]; GATHER], [[0i64; 4]; GATHER]);
+        c: [i64; L],
+    ) -> ([i128; L], [i128; L]) {
+        let (mut total, mut before) = ([0u32; L], [0u32; L]);
+        let (mut inner, mut inner_before) = ([0i64; L], [0i64; L]);
+        let (mut squares, mut cross) = ([0i128; L], [0i128; L]);
+        let (mut gathered, mut other) = ([[0u8; L]; GATHER], [[0u32; L]; GATHER]);
+        let (mut totals, mut inners) = ([[0u32; L]; GATHER], [[0i64; L]; GATHER]);
         let chunks = self.order.chunks(GATHER).zip(other_run.chunks(GATHER));
         for (chunk, (order, other_run)) in chunks.enumerate() {
             gather(&mut gathered, w, order);
             gather(&mut other, ranks, other_run);
             let rows = totals.iter_mut().zip(inners.iter_mut());
             for ((t, i), (g, b)) in rows.zip(gathered.iter().zip(&other)) {
-                for r in 0..4 {
+                for r in 0..L {
                     total[r] += g[r] as u32;
                     inner[r] += g[r] as i64 * (b[r] as i64 - c[r]);
                 }
@@ -182,7 +193,7 @@ impl Runs {
             }
             for &e in self.ends_of(chunk) {
                 let (end, end_inner) = (totals[e as usize % GATHER], inners[e as usize % GATHER]);
-                for r in 0..4 {
+                for r in 0..L {
                     let a = (before[r] + end[r] + 1) as i64 - c[r];
                     squares[r] += (end[r] - before[r]) as i128 * (a * a) as i128;
                     cross[r] += a as i128 * (end_inner[r] - inner_before[r]) as i128;
@@ -201,7 +212,7 @@ impl Runs {
 const NARROW: i64 = 1 << 21;
 
 /// Whether each replicate's count (`c` − 1) is below [`NARROW`] (and each at least 0).
-fn narrow(c: [i64; 4]) -> bool {
+fn narrow<const L: usize>(c: [i64; L]) -> bool {
     c.iter().all(|&c| (1..=NARROW).contains(&c))
 }
 
@@ -210,10 +221,15 @@ mod tests {
     use super::super::runs::Runs;
     use super::NARROW;
 
-    /// Both sweeps of four replicates give each replicate's integers of the sweeps row by row of it alone:
-    /// in 64 bits (every count below [`NARROW`]) and in 128 (counts past it).
+    /// Both sweeps of four and of eight replicates give each replicate's integers of the sweeps row by row
+    /// of it alone: in 64 bits (every count below [`NARROW`]) and in 128 (counts past it).
     #[test]
-    fn four_replicates_equal_each_alone() {
+    fn a_block_equals_each_replicate_alone() {
+        block_equals_each_alone::<4>();
+        block_equals_each_alone::<8>();
+    }
+
+    fn block_equals_each_alone<const L: usize>() {
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = move || {
             x ^= x << 13;
@@ -228,17 +244,17 @@ mod tests {
             let p_run_by_t: Vec<u32> = (t_runs.order.iter())
                 .map(|&i| p_runs.run[i as usize])
                 .collect();
-            let quad: Vec<[u8; 4]> = (0..n)
+            let side: Vec<[u8; L]> = (0..n)
                 .map(|_| std::array::from_fn(|_| (low + next() % (256 - low)) as u8))
                 .collect();
-            let count: [i64; 4] = std::array::from_fn(|r| quad.iter().map(|q| q[r] as i64).sum());
+            let count: [i64; L] = std::array::from_fn(|r| side.iter().map(|q| q[r] as i64).sum());
             assert_eq!(count.iter().all(|&k| k < NARROW), low == 0);
             let c = count.map(|k| k + 1);
             let mut ranks = Vec::new();
-            let spp = p_runs.doubled_ranks4(&quad, &mut ranks, c);
-            let (stt, stp) = t_runs.cross4(&quad, &ranks, &p_run_by_t, c);
-            for r in 0..4 {
-                let w: Vec<u32> = quad.iter().map(|q| q[r] as u32).collect();
+            let spp = p_runs.doubled_ranks_side(&side, &mut ranks, c);
+            let (stt, stp) = t_runs.cross_side(&side, &ranks, &p_run_by_t, c);
+            for r in 0..L {
+                let w: Vec<u32> = side.iter().map(|q| q[r] as u32).collect();
                 let mut one: Vec<u64> = Vec::new();
                 let c = c[r] as i128;
                 assert_eq!(p_runs.doubled_ranks(&w, &mut one, c), spp[r]);

@@ -1,8 +1,10 @@
 //! The regression replicates' loops compiled for AVX-512 where the CPU has it, else as
 //! [`crate::stats::wide::wide`] compiles them (AVX2 where the CPU has it, else the baseline): Spearman's
-//! integer sweeps (AVX-512 has 64-bit multiplications, AVX2 has not) and the block's interleave. The fused
-//! pass of the moments stays on AVX2: with AVX-512 the compiler builds its term vectors with shuffles, and it
-//! measured slower. The same integer operations in the same order, so every value is the same to the bit.
+//! integer sweeps (AVX-512 has 64-bit multiplications, AVX2 has not), the block's interleave, and the fused pass
+//! of the moments for eight replicates (a term's eight sums in one vector). For four, that pass stays on AVX2:
+//! with AVX-512 the compiler pairs two terms' sums in a vector, with shuffles (the earlier form of the pass
+//! measured slower so; this one was not measured with AVX-512). The same
+//! operations in the same order, so every value is the same to the bit.
 
 use crate::stats::wide::wide;
 
