@@ -22,6 +22,11 @@ pub trait Replicate: Send + Sync {
     fn values_block(&self, ws: &[&[u32]]) -> Vec<Vec<Option<f64>>> {
         ws.iter().map(|w| self.values(w)).collect()
     }
+    /// How many replicates [`Replicate::values_block`] is given at a time ([`BLOCK`] unless the protocol reads
+    /// more side by side).
+    fn block(&self) -> usize {
+        BLOCK
+    }
     /// [`Replicate::values_block`] of a block whose counts all fit in a byte (`ws[r][i]`: unit i's count in
     /// replicate r), when the protocol reads them so (a quarter of the memory); `None` (the default) gives the
     /// block to `values_block` in 32 bits instead. The values are those of `values`.
@@ -139,15 +144,16 @@ impl Default for Settings {
     }
 }
 
-/// The replicates handed to [`Replicate::values_block`] at a time: a protocol that reads its per-unit columns
-/// once for the whole block reads them a quarter as often. Memory: the block's weight vectors, a few of them
-/// in flight (see [`pipelined`]).
+/// The replicates handed to [`Replicate::values_block`] at a time unless the protocol asks for another number
+/// ([`Replicate::block`]): a protocol that reads its per-unit columns once for the whole block reads them a
+/// quarter as often. Memory: the block's weight vectors, a few of them in flight (see [`pipelined`]).
 pub const BLOCK: usize = 4;
 
 /// Every replicate's values, in replicate order: `out[r][m]` is metric m of replicate r (see [`each_replicate`]),
-/// computed [`BLOCK`] replicates at a time.
+/// computed [`Replicate::block`] replicates at a time.
 pub fn replicate_values(units: &Units, settings: &Settings) -> Vec<Vec<Option<f64>>> {
-    let blocks = each_block(units, settings, BLOCK, &|block: &mut Block| {
+    let size = units.replicate.block().max(1);
+    let blocks = each_block(units, settings, size, &|block: &mut Block| {
         block.values(&*units.replicate)
     });
     blocks.into_iter().flatten().collect()

@@ -11,7 +11,7 @@ use crate::report::{Mode, Report};
 use crate::stats::histogram::histogram;
 use crate::stats::interval::Interval;
 use crate::stats::resample::Resampler;
-use crate::stats::units::{replicate_values, summarise, Block, Settings, Units, BLOCK};
+use crate::stats::units::{replicate_values, summarise, Block, Settings, Units};
 use js_sys::Function;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -25,7 +25,7 @@ struct Job {
     units: Arc<Units>,
     settings: Settings,
     resampler: Resampler,
-    /// The weights of the block being computed ([`BLOCK`] replicates, as natively).
+    /// The weights of the block being computed (the protocol's `Replicate::block` replicates, as natively).
     block: Block,
     values: Vec<Vec<Option<f64>>>,
 }
@@ -74,16 +74,16 @@ impl Session {
         Ok(st.bootstrap as u32)
     }
 
-    /// Computes `count` more replicates of the bootstrap under way, rounded up to whole blocks of [`BLOCK`]
-    /// (each block's per-unit columns read once, as natively): the fraction done (1 when all are).
+    /// Computes `count` more replicates of the bootstrap under way, rounded up to whole blocks (the protocol's
+    /// `Replicate::block`; each block's per-unit columns read once, as natively): the fraction done (1 when all are).
     pub fn intervals_step(&self, count: u32) -> f64 {
         JOB.with(|j| {
             let mut j = j.borrow_mut();
             let Some(job) = j.as_mut() else {
                 return 1.0;
             };
-            let mut done = 0;
-            while done < count as usize && job.block.fill(&mut job.resampler, BLOCK) {
+            let (mut done, size) = (0, job.units.replicate.block().max(1));
+            while done < count as usize && job.block.fill(&mut job.resampler, size) {
                 let values = job.block.values(&*job.units.replicate);
                 done += values.len();
                 job.values.extend(values);

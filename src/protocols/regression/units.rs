@@ -529,6 +529,12 @@ impl Replicate for RegressionUnits {
         values.iter().map(|v| self.pick(v)).collect()
     }
 
+    /// Eight replicates side by side: Spearman's sweeps read each row's place once for eight (measured: B = 1000
+    /// on a million rows takes a quarter less CPU than in blocks of four).
+    fn block(&self) -> usize {
+        8
+    }
+
     /// [`RegressionUnits::values_block`] on counts as bytes (without GT weights).
     fn values_block_bytes(&self, ws: &[&[u8]]) -> Option<Vec<Vec<Option<f64>>>> {
         if !self.weights.is_empty() {
