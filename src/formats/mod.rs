@@ -4,6 +4,7 @@ pub mod aij_json;
 pub mod chalearn;
 pub mod classification_csv;
 pub mod coco_json;
+pub mod csv_block;
 pub mod csv_fast;
 pub mod csv_records;
 pub mod falsid_labels;
