@@ -9,6 +9,8 @@
 #[derive(Default)]
 pub struct Records {
     text: Vec<u8>,
+    /// `text` once [`Records::seal`] found it UTF-8 (then `text` is empty until [`Records::clear`]).
+    checked: Option<String>,
     ends: Vec<usize>,
     recs: Vec<Meta>,
 }
@@ -26,6 +28,8 @@ struct Meta {
 #[derive(Clone, Copy)]
 pub struct Record<'a> {
     text: &'a [u8],
+    /// The block's text when it is all UTF-8 ([`Records::seal`]).
+    checked: Option<&'a str>,
     ends: &'a [usize],
     start: usize,
     line: u64,
@@ -42,15 +46,40 @@ impl Records {
 
     /// The bytes the records hold (their fields and the bytes between them).
     pub fn bytes(&self) -> usize {
-        self.text.len()
+        self.all().len()
     }
 
     /// The bytes the buffers have room for (a block that grew past what blocks need is not kept).
     pub fn capacity(&self) -> usize {
-        self.text.capacity() + self.ends.capacity() * std::mem::size_of::<usize>()
+        let text = self
+            .checked
+            .as_ref()
+            .map_or(self.text.capacity(), String::capacity);
+        text + self.ends.capacity() * std::mem::size_of::<usize>()
+    }
+
+    /// The records' text.
+    #[inline]
+    fn all(&self) -> &[u8] {
+        self.checked.as_ref().map_or(&self.text, |s| s.as_bytes())
+    }
+
+    /// Checks once whether the whole text is UTF-8 (on the tokenising thread, in one pass over the block), so
+    /// that each record's fields are cut from it without checking them ([`Record::checked_field`]); no record can
+    /// be pushed until [`Records::clear`].
+    pub fn seal(&mut self) {
+        if self.checked.is_none() {
+            match String::from_utf8(std::mem::take(&mut self.text)) {
+                Ok(s) => self.checked = Some(s),
+                Err(e) => self.text = e.into_bytes(),
+            }
+        }
     }
 
     pub fn clear(&mut self) {
+        if let Some(s) = self.checked.take() {
+            self.text = s.into_bytes();
+        }
         self.text.clear();
         self.ends.clear();
         self.recs.clear();
@@ -62,7 +91,8 @@ impl Records {
         let m = self.recs[k];
         let last = self.recs.get(k + 1).map_or(self.ends.len(), |n| n.first);
         Record {
-            text: &self.text,
+            text: self.all(),
+            checked: self.checked.as_deref(),
             ends: &self.ends[m.first..last],
             start: m.start,
             line: m.line,
@@ -78,6 +108,7 @@ impl Records {
     /// offset `ends` gives (ascending, within `text`: a field ends there; the last field ends at `text.len()`).
     #[inline]
     pub fn push(&mut self, text: &[u8], ends: impl Iterator<Item = usize>, line: u64) {
+        self.unseal();
         let start = self.text.len();
         self.recs.push(Meta {
             start,
@@ -91,6 +122,7 @@ impl Records {
 
     /// Appends a record the `csv` crate read (its line from its position, 0 without one).
     pub fn push_record(&mut self, rec: &csv::ByteRecord) {
+        self.unseal();
         let line = rec.position().map_or(0, |p| p.line());
         let start = self.text.len();
         self.recs.push(Meta {
@@ -108,7 +140,24 @@ impl Records {
     }
 }
 
+impl Records {
+    /// Makes the text pushable again after [`Records::seal`] (pushing normally follows a clear).
+    #[inline]
+    fn unseal(&mut self) {
+        if let Some(s) = self.checked.take() {
+            self.text = s.into_bytes();
+        }
+    }
+}
+
 impl<'a> Record<'a> {
+    /// Field `i` as text when the block was found UTF-8 by [`Records::seal`] and the field is cut at character
+    /// boundaries (`None`: not checked so; the caller checks the bytes).
+    #[inline]
+    pub fn checked_field(&self, i: usize) -> Option<&'a str> {
+        self.checked?.get(self.range(i)?)
+    }
+
     /// The number of fields.
     #[inline]
     pub fn len(&self) -> usize {
@@ -192,6 +241,17 @@ mod tests {
         let c = r.get(2);
         assert_eq!((c.len(), c.get(0), c.line()), (1, Some(&b""[..]), 10));
         assert_eq!(r.bytes(), 10);
+        assert_eq!(r.get(1).checked_field(1), None);
+        r.seal();
+        assert_eq!(r.get(1).checked_field(1), Some("xy"));
+        assert_eq!(
+            r.get(0).iter().collect::<Vec<_>>(),
+            [&b"a"[..], b"bc", b"d"]
+        );
+        r.push(b"\xff", std::iter::empty(), 11);
+        assert_eq!((r.len(), r.bytes()), (4, 11));
+        r.seal();
+        assert_eq!(r.get(0).checked_field(0), None);
         r.clear();
         assert!(r.is_empty());
     }

@@ -261,6 +261,7 @@ fn in_turn<F: FnMut(Batch, &mut Diags) -> bool>(
     let mut recs = Records::default();
     loop {
         let end = fill(&mut rdr, &mut recs, (batch, usize::MAX), batch);
+        recs.seal();
         let none = Worked::default();
         if !feed.records((&recs, 0..recs.len()), (&none, 0), end.failure, diags) || end.done {
             return;
@@ -345,6 +346,7 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
             loop {
                 let (mut recs, mut worked) = empty_rx.try_recv().unwrap_or_default();
                 let end = fill(&mut rdr, &mut recs, (per_block, BLOCK_BYTES), batch);
+                recs.seal();
                 worked.clear();
                 early(&recs, &mut worked);
                 let stop = end.done
@@ -520,7 +522,16 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
 /// field is dropped. `Err(column)`: the 1-based column (in chars) of the first byte that is not UTF-8.
 #[inline]
 fn utf8_fields<'r>(rec: &Record<'r>, first: bool, fields: &mut Vec<&'r str>) -> Result<(), u64> {
-    // An ASCII record (after the header: no BOM to drop) is checked once, its fields cut from it.
+    // A record of a block found UTF-8 as a whole (after the header: no BOM to drop): its fields cut from it.
+    if !first {
+        let start = fields.len();
+        fields.extend((0..rec.len()).map_while(|i| rec.checked_field(i)));
+        if fields.len() == start + rec.len() {
+            return Ok(());
+        }
+        fields.truncate(start);
+    }
+    // An ASCII record is checked once, its fields cut from it.
     let whole = rec.as_slice();
     let ascii = if !first && whole.is_ascii() {
         std::str::from_utf8(whole).ok()
