@@ -11,6 +11,7 @@
 //! start are skipped (a blank line is no record); the position of a record is where the reading of it started,
 //! just after the first byte that ended the record before.
 
+use super::csv_block::Records;
 use super::lines::LineCount;
 use std::io::{Chain, Cursor, Read};
 
@@ -36,6 +37,8 @@ pub fn reader<R: Read>(r: R, delimiter: u8) -> CsvReader<R> {
 /// The records of a CSV stream, read plainly while they are plain, then by the `csv` crate.
 pub struct Tokens<R: Read> {
     state: State<R>,
+    /// The record the `csv` crate reads into for [`Tokens::read_into`].
+    scratch: csv::ByteRecord,
 }
 
 /// The rest of the input handed to the `csv` crate: the bytes read and not yet tokenised, then the input.
@@ -138,6 +141,7 @@ impl<R: Read> Tokens<R> {
         };
         let mut t = Tokens {
             state: State::Plain(plain),
+            scratch: csv::ByteRecord::new(),
         };
         // A quote, `\r` or `\n` as the delimiter: no line is plain.
         if matches!(delimiter, b'"' | b'\r' | b'\n') {
@@ -156,6 +160,26 @@ impl<R: Read> Tokens<R> {
                     None => self.hand_over(),
                 },
                 State::Crate(c) => return c.read(rec),
+                State::Gone => return Ok(false),
+            }
+        }
+    }
+
+    /// [`Tokens::read`] appending the record to `recs` (false at the end of the input).
+    pub fn read_into(&mut self, recs: &mut Records) -> csv::Result<bool> {
+        loop {
+            match &mut self.state {
+                State::Plain(p) => match p.read_into(recs) {
+                    Some(more) => return Ok(more),
+                    None => self.hand_over(),
+                },
+                State::Crate(c) => {
+                    let more = c.read(&mut self.scratch)?;
+                    if more {
+                        recs.push_record(&self.scratch);
+                    }
+                    return Ok(more);
+                }
                 State::Gone => return Ok(false),
             }
         }
@@ -203,6 +227,34 @@ impl<R: Read> Plain<R> {
     /// The next plain record into `rec` (`Some(false)` at the end), or `None` when it is not plain or a read
     /// failed.
     fn read(&mut self, rec: &mut csv::ByteRecord) -> Option<bool> {
+        let Some((a, b, pos)) = self.next()? else {
+            return Some(false);
+        };
+        let text = &self.buf[a..b];
+        rec.clear();
+        let mut at = 0;
+        for d in memchr::memchr_iter(self.delimiter, text) {
+            rec.push_field(&text[at..d]);
+            at = d + 1;
+        }
+        rec.push_field(&text[at..]);
+        rec.set_position(Some(pos));
+        Some(true)
+    }
+
+    /// [`Plain::read`] appending the record to `recs` (its text copied once, as read).
+    fn read_into(&mut self, recs: &mut Records) -> Option<bool> {
+        let Some((a, b, pos)) = self.next()? else {
+            return Some(false);
+        };
+        let text = &self.buf[a..b];
+        recs.push(text, memchr::memchr_iter(self.delimiter, text), pos.line());
+        Some(true)
+    }
+
+    /// The next plain record, the reading moved past it: its text `buf[a..b]` (valid until the next read) and
+    /// position; `Some(None)` at the end, `None` when it is not plain or a read failed.
+    fn next(&mut self) -> Option<Option<(usize, usize, csv::Position)>> {
         loop {
             let line = self.line().unwrap_or_else(|e| {
                 self.failed = Some(e);
@@ -210,7 +262,7 @@ impl<R: Read> Plain<R> {
             });
             let (a, b, nl) = match line {
                 Line::Hard => return None,
-                Line::End => return Some(false),
+                Line::End => return Some(None),
                 Line::Ended { a, b, nl } => (a, b, Some(nl)),
                 Line::Last { a, b } => (a, b, None),
             };
@@ -226,24 +278,16 @@ impl<R: Read> Plain<R> {
                 self.lines += 1;
                 continue;
             }
-            rec.clear();
-            let mut at = 0;
-            for d in memchr::memchr_iter(self.delimiter, text) {
-                rec.push_field(&text[at..d]);
-                at = d + 1;
-            }
-            rec.push_field(&text[at..]);
             let mut pos = csv::Position::new();
             pos.set_byte(self.next_byte)
                 .set_line(self.lines + 1)
                 .set_record(self.records);
-            rec.set_position(Some(pos));
             // The crate ends a record at its first line-end byte: `\r` of `\r\n`, else `\n`.
             self.next_byte = self.base + b as u64 + 1;
             self.records += 1;
             self.lines += u64::from(nl.is_some());
             self.start = next;
-            return Some(true);
+            return Some(Some((a, b, pos)));
         }
     }
 

@@ -45,6 +45,32 @@ fn by_tokens(input: impl Read, delimiter: u8, chunk: usize) -> Trace {
     }
 }
 
+/// Each record's fields and line, then how the reading ended.
+type Lines = (Vec<(Vec<Vec<u8>>, u64)>, String);
+
+/// The fields and lines [`Tokens::read_into`] gives, then how the reading ended.
+fn by_records(input: impl Read, delimiter: u8, chunk: usize) -> Lines {
+    let mut t = Tokens::with_chunk(input, delimiter, chunk);
+    let mut recs = Records::default();
+    let end = loop {
+        match t.read_into(&mut recs) {
+            Ok(true) => {}
+            Ok(false) => break "end".to_string(),
+            Err(e) => break e.to_string(),
+        }
+    };
+    let out = recs
+        .iter()
+        .map(|r| (r.iter().map(<[u8]>::to_vec).collect(), r.line()));
+    (out.collect(), end)
+}
+
+/// Fields and lines of a [`Trace`].
+fn fields_and_lines(t: &Trace) -> Lines {
+    let recs = t.0.iter().map(|(f, _, line, _)| (f.clone(), *line));
+    (recs.collect(), t.1.clone())
+}
+
 /// A reader that hands out at most `step` bytes a read and fails after `fail` bytes.
 struct Drip<'a> {
     data: &'a [u8],
@@ -133,6 +159,17 @@ fn tokens_are_the_crates() {
                 "{:?} delimiter {delimiter} chunk {chunk}",
                 String::from_utf8_lossy(&text)
             );
+            let data = Drip {
+                data: &text,
+                step,
+                fail,
+            };
+            assert_eq!(
+                by_records(data, delimiter, chunk),
+                fields_and_lines(&want),
+                "{:?} delimiter {delimiter} chunk {chunk}",
+                String::from_utf8_lossy(&text)
+            );
         }
     }
 }
@@ -149,5 +186,7 @@ fn long_plain_file() {
     }
     text.extend_from_slice(b"last,\"quoted\"\r\nx,y");
     let b: &[u8] = &text;
-    assert_eq!(by_tokens(b, b',', CHUNK), by_crate(b, b','));
+    let want = by_crate(b, b',');
+    assert_eq!(by_tokens(b, b',', CHUNK), want);
+    assert_eq!(by_records(b, b',', CHUNK), fields_and_lines(&want));
 }

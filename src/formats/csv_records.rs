@@ -11,6 +11,7 @@
 //! the two threads share the work; without it (in turn, and in wasm) the checker computes it.
 
 use crate::diag::{Diagnostic, Diags};
+use crate::formats::csv_block::{Record, Records};
 use crate::formats::csv_fast::Tokens;
 use std::io::Read;
 
@@ -65,15 +66,15 @@ impl Worked {
 }
 
 /// A reader's `early` function: fills `out` (which arrives cleared) for the raw records of a block.
-pub trait EarlyFn: FnMut(&[csv::ByteRecord], &mut Worked) + Send {}
-impl<T: FnMut(&[csv::ByteRecord], &mut Worked) + Send> EarlyFn for T {}
+pub trait EarlyFn: FnMut(&Records, &mut Worked) + Send {}
+impl<T: FnMut(&Records, &mut Worked) + Send> EarlyFn for T {}
 
 /// An `early` function that works out nothing.
-pub fn no_early(_: &[csv::ByteRecord], _: &mut Worked) {}
+pub fn no_early(_: &Records, _: &mut Worked) {}
 
 /// Field `i` of a raw record trimmed of ASCII spaces and tabs, as [`Row::get`] would give it (`b""` if absent).
 #[inline]
-pub fn raw_field(rec: &csv::ByteRecord, i: usize) -> &[u8] {
+pub fn raw_field<'a>(rec: &Record<'a>, i: usize) -> &'a [u8] {
     trim_bytes(rec.get(i).unwrap_or(b""))
 }
 
@@ -257,11 +258,12 @@ fn in_turn<F: FnMut(Batch, &mut Diags) -> bool>(
     diags: &mut Diags,
 ) {
     let mut rdr = Tokens::new(r, delimiter);
-    let mut recs: Vec<csv::ByteRecord> = (0..batch).map(|_| csv::ByteRecord::new()).collect();
+    let mut recs = Records::default();
     loop {
-        let (filled, end) = fill(&mut rdr, &mut recs, usize::MAX, batch);
+        let end = fill(&mut rdr, &mut recs, (batch, usize::MAX), batch);
+        recs.seal();
         let none = Worked::default();
-        if !feed.records(&recs[..filled], (&none, 0), end.failure, diags) || end.done {
+        if !feed.records((&recs, 0..recs.len()), (&none, 0), end.failure, diags) || end.done {
             return;
         }
     }
@@ -273,50 +275,42 @@ struct End {
     failure: Option<csv::Error>,
 }
 
-/// Reads records into `recs` until it is full, the input ends, a read fails, or the records hold `bytes` bytes
-/// at a multiple of `batch` records; returns how many were read and how the run ended.
+/// Reads records into `recs` (cleared first) until it holds `most` records, the input ends, a read fails, or
+/// the records hold `bytes` bytes at a multiple of `batch` records; returns how the run ended.
 fn fill<R: Read>(
     rdr: &mut Tokens<R>,
-    recs: &mut [csv::ByteRecord],
-    bytes: usize,
+    recs: &mut Records,
+    (most, bytes): (usize, usize),
     batch: usize,
-) -> (usize, End) {
-    let (mut filled, mut held) = (0, 0);
-    while filled < recs.len() && (held < bytes || filled % batch != 0) {
-        match rdr.read(&mut recs[filled]) {
+) -> End {
+    recs.clear();
+    while recs.len() < most && (recs.bytes() < bytes || recs.len() % batch != 0) {
+        match rdr.read_into(recs) {
+            Ok(true) => {}
             Ok(false) => {
-                let end = End {
+                return End {
                     done: true,
                     failure: None,
                 };
-                return (filled, end);
-            }
-            Ok(true) => {
-                held += recs[filled].as_slice().len();
-                filled += 1;
             }
             Err(e) => {
-                let end = End {
+                return End {
                     done: false,
                     failure: Some(e),
                 };
-                return (filled, end);
             }
         }
     }
-    let end = End {
+    End {
         done: false,
         failure: None,
-    };
-    (filled, end)
+    }
 }
 
-/// A block tokenised ahead: its records, how many are filled, what was worked out early for them, and how the
-/// run ended.
+/// A block tokenised ahead: its records, what was worked out early for them, and how the run ended.
 #[cfg(not(target_arch = "wasm32"))]
 struct Block {
-    recs: Vec<csv::ByteRecord>,
-    filled: usize,
+    recs: Records,
     early: Worked,
     end: End,
 }
@@ -336,7 +330,7 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
     // Whole batches per block, so that the callback sees the batches it would see in turn.
     let per_block = (BLOCK_RECORDS / batch).max(1) * batch;
     let (full_tx, full_rx) = sync_channel::<Block>(BLOCKS - 1);
-    let (empty_tx, empty_rx) = sync_channel::<(Vec<csv::ByteRecord>, Worked)>(BLOCKS);
+    let (empty_tx, empty_rx) = sync_channel::<(Records, Worked)>(BLOCKS);
     // The reader moves to the tokeniser through `slot`, and back here if no thread can be started.
     let slot = std::sync::Mutex::new(Some(r));
     std::thread::scope(|s| {
@@ -351,15 +345,14 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
             let mut rdr = Tokens::new(r, delimiter);
             loop {
                 let (mut recs, mut worked) = empty_rx.try_recv().unwrap_or_default();
-                recs.resize_with(per_block, csv::ByteRecord::new);
-                let (filled, end) = fill(&mut rdr, &mut recs, BLOCK_BYTES, batch);
+                let end = fill(&mut rdr, &mut recs, (per_block, BLOCK_BYTES), batch);
+                recs.seal();
                 worked.clear();
-                early(&recs[..filled], &mut worked);
+                early(&recs, &mut worked);
                 let stop = end.done
                     || matches!(&end.failure, Some(e) if matches!(e.kind(), csv::ErrorKind::Io(_)));
                 let block = Block {
                     recs,
-                    filled,
                     early: worked,
                     end,
                 };
@@ -375,30 +368,29 @@ fn ahead<F: FnMut(Batch, &mut Diags) -> bool>(
             }
             return;
         }
-        for Block {
-            mut recs,
-            filled,
-            early,
-            end,
-        } in full_rx.iter()
-        {
-            let runs = recs[..filled].chunks(batch).count();
+        for Block { recs, early, end } in full_rx.iter() {
+            let filled = recs.len();
+            let runs = filled.div_ceil(batch);
             let mut failure = end.failure;
-            for (k, run) in recs[..filled].chunks(batch).enumerate() {
+            for k in 0..runs {
                 let last = if k + 1 == runs { failure.take() } else { None };
-                if !feed.records(run, (&early, k * batch), last, diags) {
+                let run = k * batch..((k + 1) * batch).min(filled);
+                if !feed.records((&recs, run), (&early, k * batch), last, diags) {
                     return;
                 }
             }
-            if failure.is_some() && !feed.records(&[], (&early, filled), failure, diags) {
+            if failure.is_some()
+                && !feed.records((&recs, filled..filled), (&early, filled), failure, diags)
+            {
                 return;
             }
             if end.done {
                 return;
             }
-            // A record that grew past a block's bytes is not kept for the next block.
-            recs.retain(|r| r.as_slice().len() <= BLOCK_BYTES / 16);
-            let _ = empty_tx.try_send((recs, early));
+            // A block that grew past what blocks need (a long record) is not kept for the next block.
+            if recs.capacity() <= 4 * BLOCK_BYTES {
+                let _ = empty_tx.try_send((recs, early));
+            }
         }
     });
 }
@@ -423,22 +415,22 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
         go
     }
 
-    /// Checks `recs` (consecutive records, in order; what `worked` holds for record `from + k` of its block, if
-    /// anything, was worked out for `recs[k]`) and hands them on, then reports `failure` (the read that failed
-    /// after them); false when reading must stop.
+    /// Checks records `run` of `recs` (consecutive records, in order; what `worked` holds for record `from + k`
+    /// of its block, if anything, was worked out for the run's `k`-th record) and hands them on, then reports
+    /// `failure` (the read that failed after them); false when reading must stop.
     fn records<'r>(
         &mut self,
-        recs: &'r [csv::ByteRecord],
+        (recs, run): (&'r Records, std::ops::Range<usize>),
         (worked, from): (&'r Worked, usize),
         failure: Option<csv::Error>,
         diags: &mut Diags,
     ) -> bool {
         let file = self.file;
-        let mut rows: Vec<Row> = Vec::with_capacity(recs.len());
-        for (k, rec) in recs.iter().enumerate() {
-            let line = rec.position().map_or(0, |p| p.line());
+        let mut rows: Vec<Row> = Vec::with_capacity(run.len());
+        for (k, rec) in run.map(|i| recs.get(i)).enumerate() {
+            let line = rec.line();
             let mut fields = recycle(self.pool.pop().unwrap_or_default());
-            let bad = utf8_fields(rec, self.header.is_none(), &mut fields).err();
+            let bad = utf8_fields(&rec, self.header.is_none(), &mut fields).err();
             if let Some(c) = bad {
                 if !self.flush(&mut rows, diags) {
                     return false;
@@ -529,12 +521,17 @@ impl<F: FnMut(Batch, &mut Diags) -> bool> Feed<'_, F> {
 /// The fields of `rec` as text, pushed to `fields`; before the header (`first`) a BOM at the start of the first
 /// field is dropped. `Err(column)`: the 1-based column (in chars) of the first byte that is not UTF-8.
 #[inline]
-fn utf8_fields<'r>(
-    rec: &'r csv::ByteRecord,
-    first: bool,
-    fields: &mut Vec<&'r str>,
-) -> Result<(), u64> {
-    // An ASCII record (after the header: no BOM to drop) is checked once, its fields cut from it.
+fn utf8_fields<'r>(rec: &Record<'r>, first: bool, fields: &mut Vec<&'r str>) -> Result<(), u64> {
+    // A record of a block found UTF-8 as a whole (after the header: no BOM to drop): its fields cut from it.
+    if !first {
+        let start = fields.len();
+        fields.extend((0..rec.len()).map_while(|i| rec.checked_field(i)));
+        if fields.len() == start + rec.len() {
+            return Ok(());
+        }
+        fields.truncate(start);
+    }
+    // An ASCII record is checked once, its fields cut from it.
     let whole = rec.as_slice();
     let ascii = if !first && whole.is_ascii() {
         std::str::from_utf8(whole).ok()
@@ -542,11 +539,8 @@ fn utf8_fields<'r>(
         None
     };
     if let Some(all) = ascii {
-        let mut at = 0;
-        for f in rec.iter() {
-            fields.push(all.get(at..at + f.len()).unwrap_or(""));
-            at += f.len();
-        }
+        let cut = |i| rec.range_in(i).and_then(|r| all.get(r)).unwrap_or("");
+        fields.extend((0..rec.len()).map(cut));
         return Ok(());
     }
     for (i, f) in rec.iter().enumerate() {
