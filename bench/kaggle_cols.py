@@ -85,13 +85,12 @@ best runs (target 10x: not met at the median). The machine's speed varies betwee
 renderer peak 468 MB (was 536), 3.0-3.2x faster than Python.
 Branch kauc3 (2026-11-28 00:20-01:40 UTC, shared machine): a block tokenised ahead is one buffer of records
 (formats/csv_block.rs) instead of a csv::ByteRecord per record, its UTF-8 checked once on the tokenising thread;
-the submission's table populated by two threads before it is written (formats/prefault.rs); the tokeniser finds
-the rows of one block in three. perf at load 5: the GT's tokenising thread 326 -> 131 samples, the submission's
-403 -> 263-324; the reading thread's page clearing of the table moved to the populating phase. Eight alternating
-runs at load 2.2-2.5: wall median 0.615 s (main) -> 0.57 s, CPU 0.60 -> 0.56 s, peak 146 -> 143 MiB; the same
-binary without the populating 0.575 s / 0.565 s (no difference measurable without a free core). Python at load
-4-5.6: 8.4-13.7 s wall, 4.0-4.6 s CPU. Tried and dropped: counting each class's scores per six-place value
-instead of sorting them (random increments into an 8 MB table: 240 samples a scoring thread against 168).
+the tokeniser finds the rows of one block in three. perf at load 5: the GT's tokenising thread 326 -> 131
+samples, the submission's 403 -> 263-324. Idle machine (load 1.6, 01:38 UTC), five alternating runs: wall
+0.28-0.30 s (one outlier 0.66), median 0.29, CPU 0.51-0.55 s, 144 MiB; the session's start 0.33-0.36 s, median
+0.33. Tried and dropped: the submission's table populated by two threads (madvise MADV_POPULATE_WRITE) before it
+is written (median 0.30 s idle, no gain over 0.29, one unsafe more); counting each class's scores per six-place
+value instead of sorting them (random increments into an 8 MB table: 240 samples a scoring thread against 168).
 """
 import json, os, re, subprocess, sys, time
 

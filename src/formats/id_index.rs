@@ -256,7 +256,7 @@ pub fn early_rows<'a>(ids: &'a IdIndex, cols: &'a EarlyColumns) -> impl EarlyFn 
 
 /// [`early_rows`], the rows found in one block out of `every` (the first, then every `every`-th). A reader
 /// whose tokenising thread also reads several numbers a record gives it fewer lookups: 1M x 6 columns
-/// (perf, load 5, after the checker's page faults moved to formats::prefault): with every other block the
+/// (perf, load 5): with every other block the
 /// tokeniser took 324 samples of the submission's reading against the checker's 216.
 pub fn early_rows_every<'a>(
     ids: &'a IdIndex,

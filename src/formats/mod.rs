@@ -20,7 +20,6 @@ pub mod npy;
 pub mod pandas_cells;
 pub mod png_chunks;
 pub mod png_mask;
-pub mod prefault;
 pub mod python_json;
 pub mod regression_csv;
 pub mod text_file;

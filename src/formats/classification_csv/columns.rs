@@ -317,47 +317,44 @@ pub fn read_submission<'i>(
     let mut values = vec![0.0; n * m];
     let (mut cols, mut found) = (None, Vec::new());
     let (shared, numbered) = (EarlyColumns::new(), NumberColumns::new());
-    // The table's pages are made present by two threads before the rows are written (formats::prefault).
-    let read = crate::formats::prefault::populated(&mut values, |values| {
-        let each = |ev: Batch, diags: &mut Diags| match ev {
-            Batch::Header(h) => {
-                let is_gt_id = |c: &str| gt.ids.find(c).is_some();
-                if let Some(d) = header_problem(family, file, h, delimiter, Some(&is_gt_id)) {
-                    diags.push(d);
-                    return false;
-                }
-                cols = target_columns(family, file, h, (id_opt, &gt.names, &[]), diags);
-                if let Some((ic, c)) = &cols {
-                    let _ = numbered.set(c.clone());
-                    let _ = shared.set((*ic, None));
-                }
-                cols.is_some()
+    let each = |ev: Batch, diags: &mut Diags| match ev {
+        Batch::Header(h) => {
+            let is_gt_id = |c: &str| gt.ids.find(c).is_some();
+            if let Some(d) = header_problem(family, file, h, delimiter, Some(&is_gt_id)) {
+                diags.push(d);
+                return false;
             }
-            Batch::Rows(rows) => {
-                let Some((ic, c)) = &cols else { return false };
-                matcher.lookup(&gt.ids, rows, *ic, &mut found);
-                if gt.read_as == ReadAs::Pandas {
-                    gt.keys.resolve(&gt.ids, rows, *ic, &mut found);
-                }
-                // The batch's rows of the table fetched together: a submission in another order than the
-                // GT's writes each row at a random place (1M x 6 Jigsaw layout: 48 MB).
-                touch_rows(values, &found, m);
-                for (row, &f) in rows.iter().zip(&found) {
-                    if let Some(i) = matcher.accept(row, *ic, f, diags) {
-                        for (k, &j) in c.iter().enumerate() {
-                            let v = early_number(row, k)
-                                .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
-                            values[i * m + k] = v.unwrap_or(f64::NAN);
-                        }
+            cols = target_columns(family, file, h, (id_opt, &gt.names, &[]), diags);
+            if let Some((ic, c)) = &cols {
+                let _ = numbered.set(c.clone());
+                let _ = shared.set((*ic, None));
+            }
+            cols.is_some()
+        }
+        Batch::Rows(rows) => {
+            let Some((ic, c)) = &cols else { return false };
+            matcher.lookup(&gt.ids, rows, *ic, &mut found);
+            if gt.read_as == ReadAs::Pandas {
+                gt.keys.resolve(&gt.ids, rows, *ic, &mut found);
+            }
+            // The batch's rows of the table fetched together: a submission in another order than the
+            // GT's writes each row at a random place (1M x 6 Jigsaw layout: 48 MB).
+            touch_rows(&mut values, &found, m);
+            for (row, &f) in rows.iter().zip(&found) {
+                if let Some(i) = matcher.accept(row, *ic, f, diags) {
+                    for (k, &j) in c.iter().enumerate() {
+                        let v = early_number(row, k)
+                            .or_else(|| read_number(gt.read_as, family, file, row, j, diags));
+                        values[i * m + k] = v.unwrap_or(f64::NAN);
                     }
                 }
-                true
             }
-        };
-        // The tokenising thread reads every target column's number too: it finds the rows of one block in three.
-        let early = early_numbers(early_rows_every(&gt.ids, &shared, 3), &numbered);
-        id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each)
-    });
+            true
+        }
+    };
+    // The tokenising thread reads every target column's number too: it finds the rows of one block in three.
+    let early = early_numbers(early_rows_every(&gt.ids, &shared, 3), &numbered);
+    let read = id_csv::read_batched_with(family, file, r, delimiter, BATCH, early, diags, each);
     read?;
     cols?;
     for (i, _) in matcher
