@@ -69,17 +69,17 @@ fn table_report(n: usize) -> Report {
         ids.push(&format!("Id{i}"));
         let r = crate::xorshift64(&mut seed);
         target.push((r % 1000) as f64 / 8.0);
-        pred.push(if r % 11 == 0 {
+        pred.push(if r.is_multiple_of(11) {
             f64::NAN
         } else {
             ((r >> 20) % 1000) as f64 / 8.0
         });
-        codes.push(if r % 5 == 0 {
+        codes.push(if r.is_multiple_of(5) {
             NULL_CODE
         } else {
             (r % 3) as u32
         });
-        flag.push(r % 4 == 0);
+        flag.push(r.is_multiple_of(4));
     }
     let mut order: Vec<u32> = (0..n as u32).collect();
     order.sort_by(|&a, &b| natural_cmp(ids.get(a as usize), ids.get(b as usize)));

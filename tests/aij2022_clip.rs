@@ -117,7 +117,7 @@ fn mismatches_are_located_errors() {
     assert_eq!(r.scores.get("captioning_meteor"), Some(0.666359375));
     // d mismatch: text matrix 4×3
     let mut h = "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 3), }".to_string();
-    while (10 + h.len() + 1) % 64 != 0 {
+    while !(10 + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
     }
     h.push('\n');
@@ -167,7 +167,7 @@ fn mismatches_are_located_errors() {
 #[test]
 fn zero_row_is_an_error_for_that_id() {
     let mut h = "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 6), }".to_string();
-    while (10 + h.len() + 1) % 64 != 0 {
+    while !(10 + h.len() + 1).is_multiple_of(64) {
         h.push(' ');
     }
     h.push('\n');

@@ -524,7 +524,7 @@ fn broken_matrix(ids: &[&str], case: u64, eol: &str) -> (String, u64) {
     let broken_row = (case % ids.len() as u64) as usize;
     let mut bad_line = 0;
     for (r, id) in ids.iter().enumerate() {
-        if (case + r as u64) % 3 == 0 {
+        if (case + r as u64).is_multiple_of(3) {
             out.push_str(eol); // a blank line
             line += 1;
         }

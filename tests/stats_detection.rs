@@ -263,7 +263,7 @@ fn split_file_parts_equal_each_part_alone() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("gt.json"), gt.to_string()).unwrap();
     std::fs::write(dir.join("res.json"), res.to_string()).unwrap();
-    let public = |u: usize| u % 3 != 0;
+    let public = |u: usize| !u.is_multiple_of(3);
     let split: String = ids
         .iter()
         .enumerate()

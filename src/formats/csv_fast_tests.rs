@@ -120,7 +120,7 @@ fn tokens_are_the_crates() {
         let n = crate::xorshift64(&mut x) % 40;
         let mut text = Vec::new();
         // Most texts plain up to a point, so that the switch to the crate comes after plain records.
-        let plain_part = crate::xorshift64(&mut x) % 3 == 0;
+        let plain_part = crate::xorshift64(&mut x).is_multiple_of(3);
         for k in 0..n {
             let p = pieces[(crate::xorshift64(&mut x) % pieces.len() as u64) as usize];
             if plain_part && k < n / 2 && (p.contains(&b'"') || p.contains(&b'\r')) {

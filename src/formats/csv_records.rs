@@ -284,7 +284,7 @@ fn fill<R: Read>(
     batch: usize,
 ) -> End {
     recs.clear();
-    while recs.len() < most && (recs.bytes() < bytes || recs.len() % batch != 0) {
+    while recs.len() < most && (recs.bytes() < bytes || !recs.len().is_multiple_of(batch)) {
         match rdr.read_into(recs) {
             Ok(true) => {}
             Ok(false) => {

@@ -268,7 +268,7 @@ pub fn early_rows_every<'a>(
     let mut tags = Vec::new();
     move |recs: &Records, out: &mut Worked| {
         tags_only(recs, out);
-        let this = block % every.max(1) == 0;
+        let this = block.is_multiple_of(every.max(1));
         block += 1;
         let Some(&(ic, _)) = cols.get().filter(|_| this && !ids.is_empty()) else {
             return;

@@ -196,7 +196,7 @@ pub fn read(
             }
         };
         events += 1;
-        if events % 4096 == 0 {
+        if events.is_multiple_of(4096) {
             progress(reader.get_ref().consumed);
         }
         match ev {

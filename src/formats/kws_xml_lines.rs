@@ -35,7 +35,7 @@ pub fn read(
     let mut docs = Docs::default();
     let mut last_len = 0usize;
     loop {
-        if no % 8192 == 0 {
+        if no.is_multiple_of(8192) {
             progress(lines.consumed());
         }
         no += 1;

@@ -65,7 +65,7 @@ pub fn falsid_matrix(data: &[u8]) {
         ),
         Entry::from_bytes(name, Some(Role::Pred), data.to_vec()),
     ]);
-    let mode = if data.len() % 2 == 0 {
+    let mode = if data.len().is_multiple_of(2) {
         Mode::Official
     } else {
         Mode::Corrected

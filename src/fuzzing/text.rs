@@ -19,7 +19,7 @@ fn both_roles(name: &str, data: &[u8], other: &[u8], set: &[(&str, &str)]) {
 }
 
 pub fn text_table(data: &[u8]) {
-    let set: &[(&str, &str)] = if data.len() % 2 == 0 {
+    let set: &[(&str, &str)] = if data.len().is_multiple_of(2) {
         &[]
     } else {
         &[("delimiter", "tab"), ("layout", "table")]

@@ -239,7 +239,7 @@ pub const GREY_DARK: [u8; 4] = [70, 70, 70, 255];
 /// The hatching of pixels that are not counted: pixel `i` of a `w`-wide image, grey or dark grey in 2-pixel
 /// diagonal stripes.
 pub fn hatch(i: usize, w: usize) -> [u8; 4] {
-    if ((i % w.max(1)) + (i / w.max(1))) / 2 % 2 == 0 {
+    if (((i % w.max(1)) + (i / w.max(1))) / 2).is_multiple_of(2) {
         GREY
     } else {
         GREY_DARK

@@ -141,7 +141,7 @@ fn lower_char(c: char) -> char {
         return c;
     };
     let (first, last, stride, delta) = LOWER[i];
-    if u > last || (u - first) % stride != 0 {
+    if u > last || !(u - first).is_multiple_of(stride) {
         return c;
     }
     char::from_u32(u.wrapping_add_signed(delta)).unwrap_or(c)

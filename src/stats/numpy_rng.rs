@@ -12,9 +12,7 @@
 //! `numpy/random/src/distributions/distributions.c` (`random_bounded_uint64_fill`: Lemire's method with
 //! rejection, on 32-bit draws when the range fits in 32 bits, on 64-bit draws otherwise).
 
-// AVX-512's intrinsics and target features are stable since Rust 1.89 (the locked dependencies, zip 9.4.1 and
-// image 0.25.10, already need 1.88).
-#[clippy::msrv = "1.89"]
+// AVX-512's intrinsics and target features are stable since Rust 1.89 (Cargo.toml's rust-version).
 #[path = "numpy_rng_wide.rs"]
 mod numpy_rng_wide;
 

@@ -339,7 +339,7 @@ pub fn read_submission<'i>(
             }
             // The batch's rows of the table fetched together: a submission in another order than the
             // GT's writes each row at a random place (1M x 6 Jigsaw layout: 48 MB).
-            touch_rows(&mut values, &found, m);
+            touch_rows(&values, &found, m);
             for (row, &f) in rows.iter().zip(&found) {
                 if let Some(i) = matcher.accept(row, *ic, f, diags) {
                     for (k, &j) in c.iter().enumerate() {

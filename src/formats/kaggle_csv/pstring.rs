@@ -61,7 +61,7 @@ pub struct BoxError {
 pub fn parse(cell: &str, layout: Layout) -> Result<Vec<Box<'_>>, BoxError> {
     let stride = layout.stride();
     let tokens: Vec<&str> = cell.split_ascii_whitespace().collect();
-    if tokens.len() % stride != 0 {
+    if !tokens.len().is_multiple_of(stride) {
         return Err(BoxError {
             what: "pstring_count",
             token: 0,

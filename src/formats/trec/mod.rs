@@ -215,7 +215,7 @@ fn each_line(
                 );
             }
         }
-        if no % 4096 == 0 {
+        if no.is_multiple_of(4096) {
             progress(lines.consumed());
         }
     }

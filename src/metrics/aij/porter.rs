@@ -18,7 +18,7 @@ fn is_cons(w: &[char], i: usize) -> bool {
             }
             // w[j] is the first `y` of the run: a consonant at 0 or after a vowel (`!_is_consonant(w, j - 1)`).
             let first = j == 0 || matches!(w[j - 1], 'a' | 'e' | 'i' | 'o' | 'u');
-            if (i - j) % 2 == 0 {
+            if (i - j).is_multiple_of(2) {
                 first
             } else {
                 !first

@@ -251,7 +251,7 @@ mod tests {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    ((x % 37) as f64 / 7.0, (x >> 50) % 3 == 0)
+                    ((x % 37) as f64 / 7.0, (x >> 50).is_multiple_of(3))
                 })
                 .collect();
             let c = threshold_curve(&mut pairs);
@@ -277,7 +277,7 @@ mod tests {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    ((x % 41) as f64 / 9.0, (x >> 50) % 4 == 0)
+                    ((x % 41) as f64 / 9.0, (x >> 50).is_multiple_of(4))
                 })
                 .collect();
             let c = threshold_curve(&mut pairs);

@@ -382,7 +382,7 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let t = (x >> 33) as usize % 9;
-            let p = if (x >> 20) % 3 == 0 {
+            let p = if (x >> 20).is_multiple_of(3) {
                 t
             } else {
                 (x >> 40) as usize % 11

@@ -205,7 +205,7 @@ mod tests {
                 let mut terms = Vec::new();
                 for (i, x) in dense.iter_mut().enumerate() {
                     let r = crate::xorshift64(&mut seed);
-                    if r % density == 0 {
+                    if r.is_multiple_of(density) {
                         *x = (r >> 11) as f64 / (1u64 << 53) as f64 * 0.37;
                         terms.push((i, *x));
                     }
