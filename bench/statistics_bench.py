@@ -168,6 +168,14 @@ wall, median 7.4x. Peak: classification 134 / 229 MiB (start 161 / 265), regress
 Chromium, www/pkg of the CI run's build of f901c70), 23:07 UTC, idle: classification score 0.57-0.59 s, intervals
 6.99 s after it (was 8.44 s), renderer peak 434 MB; regression 0.64-0.66 s, intervals 9.10-9.31 s (was 12.06 s),
 391 MB.
+Next session (76e3af9: the draws 32 PCG64 steps at a time with AVX-512 IFMA, src/stats/numpy_rng_wide.rs, 0.55
+against 1.13 ns a draw; classification's curve divisions by the totals as a reciprocal and two FMAs, exact, and
+its units built side by side; regression's moments pass over the interleaved weights and eight replicates a block,
+Replicate::block), 2026-11-28 01:45 UTC, idle (load 1.2-1.6), five rounds alternating with the session's start
+(fb15d7d), medians: classification one score 0.47 s wall (start 0.51), B = 1000 2.29 s (2.22-2.37; start 2.85),
+3.97 s CPU (start 4.76): 4.9x (start 5.6x); regression one score 0.39 s (start 0.44), B = 1000 1.93 s (1.87-2.10;
+start 3.05), 3.35 s CPU (start 5.46): 5.0x (start 6.9x). Peak: classification 125 / 221 MiB, regression 100 /
+193 MiB (start 102 / 169: eight replicates' interleaved weights).
 """
 import gzip
 import importlib
