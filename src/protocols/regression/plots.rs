@@ -11,13 +11,12 @@ pub(super) fn plots(t: &[f64], p: &[f64], r: &[f64]) -> Vec<crate::report::Plot>
     if !(lo.is_finite() && hi.is_finite()) {
         return out;
     }
-    let nb = 20;
-    let w = if hi > lo { (hi - lo) / nb as f64 } else { 1.0 };
-    let bin = |v: f64| (((v - lo) / w) as usize).min(nb - 1);
+    let bins = Bins::over(lo, hi, 20);
+    let nb = bins.n;
     let mut grid = vec![0u64; nb * nb];
     for (&a, &b) in t.iter().zip(p) {
         // Rows: predicted (top = highest), columns: true.
-        grid[(nb - 1 - bin(b)) * nb + bin(a)] += 1;
+        grid[(nb - 1 - bins.of(b)) * nb + bins.of(a)] += 1;
     }
     let mut pv = plot(
         "predicted_vs_true",
@@ -26,9 +25,7 @@ pub(super) fn plots(t: &[f64], p: &[f64], r: &[f64]) -> Vec<crate::report::Plot>
         "true",
         "predicted",
     );
-    pv.labels = (0..nb)
-        .map(|j| format!("{:.4}", lo + (j as f64 + 0.5) * w))
-        .collect();
+    pv.labels = bins.labels();
     pv.values = grid.iter().map(|&c| Some(c as f64)).collect();
     out.push(pv);
     let (rlo, rhi) = r
@@ -36,15 +33,10 @@ pub(super) fn plots(t: &[f64], p: &[f64], r: &[f64]) -> Vec<crate::report::Plot>
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
             (a.min(v), b.max(v))
         });
-    let nb = 30;
-    let w = if rhi > rlo {
-        (rhi - rlo) / nb as f64
-    } else {
-        1.0
-    };
-    let mut counts = vec![0u64; nb];
+    let bins = Bins::over(rlo, rhi, 30);
+    let mut counts = vec![0u64; bins.n];
     for &v in r {
-        counts[(((v - rlo) / w) as usize).min(nb - 1)] += 1;
+        counts[bins.of(v)] += 1;
     }
     let mut h = plot(
         "residuals",
@@ -53,10 +45,34 @@ pub(super) fn plots(t: &[f64], p: &[f64], r: &[f64]) -> Vec<crate::report::Plot>
         "residual",
         "rows",
     );
-    h.labels = (0..nb)
-        .map(|j| format!("{:.4}", rlo + (j as f64 + 0.5) * w))
-        .collect();
+    h.labels = bins.labels();
     h.values = counts.iter().map(|&c| Some(c as f64)).collect();
     out.push(h);
     out
+}
+
+/// `n` equal bins from `lo` (width 1 when the range is empty).
+struct Bins {
+    lo: f64,
+    width: f64,
+    n: usize,
+}
+
+impl Bins {
+    fn over(lo: f64, hi: f64, n: usize) -> Bins {
+        let width = if hi > lo { (hi - lo) / n as f64 } else { 1.0 };
+        Bins { lo, width, n }
+    }
+
+    /// The bin of `v` (the last one for `hi`).
+    fn of(&self, v: f64) -> usize {
+        (((v - self.lo) / self.width) as usize).min(self.n - 1)
+    }
+
+    /// Each bin's centre, as the plot labels it.
+    fn labels(&self) -> Vec<String> {
+        (0..self.n)
+            .map(|j| format!("{:.4}", self.lo + (j as f64 + 0.5) * self.width))
+            .collect()
+    }
 }
