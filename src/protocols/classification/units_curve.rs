@@ -5,8 +5,8 @@
 
 use crate::metrics::mean::numpy_sum;
 use crate::stats::units::Weight;
-use crate::stats::wide::wide;
-use divide::{fused, has_fma, quotient};
+use crate::stats::wide::{fused, has_fma, wide};
+use divide::quotient;
 
 #[path = "units_divide.rs"]
 mod divide;

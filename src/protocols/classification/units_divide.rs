@@ -3,7 +3,7 @@
 //! (the correction step of Markstein's division, P. Markstein, "Computation of elementary functions on the
 //! IBM RISC System/6000 processor", IBM J. Res. Dev. 34(1), 1990; J.-M. Muller et al., Handbook of
 //! Floating-Point Arithmetic, 2nd ed., 2018, section 4.9), where the vector divider would take several
-//! cycles per quotient. Only where the CPU multiplies and adds in one rounding ([`fused`]): elsewhere (wasm,
+//! cycles per quotient. Only where the CPU multiplies and adds in one rounding (`stats::wide::fused`): elsewhere (wasm,
 //! x86-64 without FMA) `mul_add` is a library call and the curve divides.
 //!
 //! Why [`quotient`] is RN(x / y), the correctly rounded quotient, for integers 0 ≤ x ≤ y < 2^32, y ≥ 1, and
@@ -32,39 +32,10 @@ pub(super) fn quotient(x: f64, y: f64, r: f64) -> f64 {
     e.mul_add(r, q)
 }
 
-/// Whether the running CPU has fused multiply-add instructions and AVX2 (then [`fused`] compiles for them).
-pub(super) fn has_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// `f()` compiled with AVX2 and FMA (`mul_add` one instruction); call it only when [`has_fma`].
-#[inline(always)]
-pub(super) fn fused<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    if has_fma() {
-        // SAFETY: the running CPU has AVX2 and FMA, checked just above.
-        return unsafe { avx2_fma(f) };
-    }
-    f()
-}
-
-/// `f()` with AVX2 and FMA enabled for the code inlined into it.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn avx2_fma<R>(f: impl FnOnce() -> R) -> R {
-    f()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::wide::{fused, has_fma};
 
     fn check(x: u64, y: u64) {
         let (xf, yf) = (x as f64, y as f64);
@@ -109,7 +80,7 @@ mod tests {
         }
     }
 
-    /// The same under [`fused`], compiled with FMA (the test build may use the library's `mul_add`).
+    /// The same under `fused`, compiled with FMA (the test build may use the library's `mul_add`).
     #[test]
     fn fused_quotient_is_the_division() {
         if !has_fma() {

@@ -27,8 +27,6 @@ mod quad;
 mod runs;
 #[path = "units_runs4.rs"]
 mod runs4;
-#[path = "units_wide.rs"]
-mod wide;
 use crate::metrics::regression::spearman_of_sums;
 use crate::report::Scores;
 use crate::stats::units::{times, weights_as_bytes, Replicate, Slot, Units, Weight};

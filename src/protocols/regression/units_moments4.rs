@@ -11,10 +11,10 @@
 
 use super::moments::{shifted_moments, Fused};
 use super::passes::{largest_drawn, First};
-use super::wide::wider;
 use super::Fast;
 use crate::stats::units::Weight;
 use crate::stats::wide::wide;
+use crate::stats::wide::wider;
 
 /// The rows of a chunk (the first pass's blocks of 256 rows).
 const CHUNK: usize = 256;

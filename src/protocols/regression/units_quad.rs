@@ -6,10 +6,10 @@
 use super::moments4::fused_lanes;
 use super::passes::First;
 use super::runs::{gather, GATHER};
-use super::wide::wider;
 use super::Fast;
 use crate::metrics::regression::spearman_of_sums;
 use crate::stats::units::Weight;
+use crate::stats::wide::wider;
 use std::cell::RefCell;
 use std::thread::LocalKey;
 

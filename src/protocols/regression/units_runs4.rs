@@ -7,11 +7,12 @@
 //! are then visited from the precomputed list of run ends ([`Runs::end_at`]): a run's weight and inner sum
 //! are differences of the running totals at its two ends. Testing each row for a run's end instead costs a
 //! mispredicted branch at most runs' ends (runs of a few rows, of random lengths). The same integers as
-//! the sweeps row by row ([`Runs::doubled_ranks`], [`Runs::cross`]). Both sweeps are compiled for AVX2 where
-//! the CPU has it ([`wider`]: integer operations, the same values).
+//! the sweeps row by row ([`Runs::doubled_ranks`], [`Runs::cross`]). Both sweeps are compiled for AVX-512 where
+//! the CPU has it, else AVX2 ([`wider`]: AVX-512 multiplies 64-bit integers in vectors; integer operations, the
+//! same values).
 
 use super::runs::{gather, prefetch, Runs, GATHER};
-use super::wide::wider;
+use crate::stats::wide::wider;
 
 impl Runs {
     /// The rows of chunk `chunk` of `order`; empty past the last chunk.
