@@ -99,7 +99,7 @@ impl Records {
         }
     }
 
-    /// Records `range` in order.
+    /// The records in order.
     pub fn iter(&self) -> impl Iterator<Item = Record<'_>> + '_ {
         (0..self.len()).map(move |k| self.get(k))
     }
